@@ -1,0 +1,3 @@
+DROP TABLE app_settings;
+DROP TABLE sessions;
+DROP TABLE users;

@@ -1,0 +1,200 @@
+//! The command line: `serve` (the default), `create-user`, and the engines'
+//! scripting commands. `anyhow` lives here, at the edge.
+
+use std::io::{self, BufRead, IsTerminal, Read};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+
+use crate::auth::{password, NewPassword, Role, Username};
+use crate::config::{parse_timezone, Settings};
+use crate::db::users;
+use crate::startup::{prepare_database, Application};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "burraco-td",
+    version,
+    about = "Burraco pairs tournaments: seating, score sheets, standings, prizes"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub serve: ServeArgs,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct DbArgs {
+    /// SQLite file path, or a postgres:// URL.
+    #[arg(long, env = "DATABASE_URL", default_value = Settings::DEFAULT_DATABASE, global = true)]
+    pub database_url: String,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "BIND", default_value = Settings::DEFAULT_BIND)]
+    pub bind: String,
+    /// Mark cookies Secure (set this when the server is reached over HTTPS).
+    #[arg(long, env = "SECURE_COOKIES", default_value_t = false)]
+    pub secure_cookies: bool,
+    /// Minutes of inactivity after which a staff session ends.
+    #[arg(long, env = "SESSION_IDLE_MINUTES", default_value_t = Settings::DEFAULT_IDLE_MINUTES)]
+    pub session_idle_minutes: u64,
+    /// Time zone for displayed times (storage is UTC).
+    #[arg(long, env = "BURRACO_TIMEZONE", default_value = Settings::DEFAULT_TIMEZONE)]
+    pub timezone: String,
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Start the web server (the default).
+    Serve,
+    /// Create a staff account; the password is read from standard input or a prompt.
+    CreateUser {
+        /// admin, director or referee.
+        #[arg(long)]
+        role: String,
+        /// The username (3–32 letters, digits, dots, dashes, underscores).
+        name: String,
+    },
+    /// Movements, as JSON (for scripting and checking).
+    #[command(subcommand)]
+    Movement(MovementCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MovementCommand {
+    /// A random first-round draw followed by Mitchell rounds.
+    Mitchell {
+        /// Number of pairs (numbered 1..N).
+        #[arg(long)]
+        pairs: u32,
+        /// Number of rounds.
+        #[arg(long)]
+        rounds: u32,
+        /// Tables the moving line advances each round.
+        #[arg(long, default_value_t = 1)]
+        advance: u32,
+        /// The draw's random seed (printed on stderr when chosen at random).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Accept a plan where pairs meet twice.
+        #[arg(long, default_value_t = false)]
+        allow_repeats: bool,
+    },
+}
+
+pub fn run(cli: Cli) -> ExitCode {
+    let result = match cli.command {
+        None | Some(Command::Serve) => serve(cli.serve),
+        Some(Command::CreateUser { role, name }) => create_user(&cli.serve.db, &role, &name),
+        Some(Command::Movement(cmd)) => Ok(movement(cmd)),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    crate::telemetry::init("info");
+    let mut settings = Settings::for_database(&args.db.database_url);
+    settings.bind = args.bind;
+    settings.secure_cookies = args.secure_cookies;
+    settings.session_idle = Duration::from_secs(args.session_idle_minutes.max(1) * 60);
+    settings.timezone = parse_timezone(&args.timezone).map_err(anyhow::Error::msg)?;
+    actix_web::rt::System::new().block_on(async move {
+        let app = Application::build(settings)?;
+        app.run_until_stopped()
+            .await
+            .context("server stopped with an error")
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read_password_twice() -> anyhow::Result<(String, String)> {
+    if io::stdin().is_terminal() {
+        let a = rpassword::prompt_password("Password: ")?;
+        let b = rpassword::prompt_password("Repeat the password: ")?;
+        Ok((a, b))
+    } else {
+        let mut line = String::new();
+        io::stdin().lock().read_line(&mut line)?;
+        // Drain the rest so a pipe does not break.
+        let _ = io::stdin().read_to_string(&mut String::new());
+        let p = line.trim_end_matches(['\r', '\n']).to_string();
+        Ok((p.clone(), p))
+    }
+}
+
+fn create_user(db: &DbArgs, role: &str, name: &str) -> anyhow::Result<ExitCode> {
+    crate::telemetry::init("warn");
+    let role = Role::parse(role)
+        .ok_or_else(|| anyhow::anyhow!("--role must be admin, director or referee"))?;
+    let username = Username::parse(name).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let (a, b) = read_password_twice()?;
+    let password = NewPassword::parse(&a, &b).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let settings = Settings::for_database(&db.database_url);
+    let pool = prepare_database(&settings.database_url, 1)?;
+    let hash = password::hash_password(password.expose())?;
+    let id = users::create(&mut *pool.get()?, username.as_str(), &hash, role)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    println!("created {} {} (id {id})", role, username.as_str());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints a JSON document on stdout.
+fn print_json<T: serde::Serialize>(value: &T) -> ExitCode {
+    match serde_json::to_string(value) {
+        Ok(s) => {
+            println!("{s}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn movement(cmd: MovementCommand) -> ExitCode {
+    match cmd {
+        MovementCommand::Mitchell {
+            pairs,
+            rounds,
+            advance,
+            seed,
+            allow_repeats,
+        } => {
+            let seed = match seed {
+                Some(s) => s,
+                None => match crate::movement::new_seed() {
+                    Ok(s) => {
+                        eprintln!("seed: {s}");
+                        s
+                    }
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return ExitCode::from(2);
+                    }
+                },
+            };
+            match crate::movement::mitchell_json(pairs, rounds, advance, seed, allow_repeats) {
+                Ok(doc) => print_json(&doc),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,241 @@
+//! The database: one diesel schema over SQLite (default, a file) and
+//! PostgreSQL (when the URL says `postgres://`), one code path through
+//! [`DbConn`], an r2d2 pool, and migrations embedded per backend.
+
+pub mod schema;
+pub mod settings;
+pub mod users;
+
+use std::fmt;
+use std::time::Duration;
+
+use diesel::connection::SimpleConnection;
+use diesel::pg::PgConnection;
+use diesel::r2d2::{self, ManageConnection, R2D2Connection};
+use diesel::sqlite::SqliteConnection;
+use diesel::Connection;
+use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+
+/// Migrations for each backend; the folders carry the same names (a test checks).
+pub const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/sqlite");
+pub const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations/postgres");
+
+/// A connection to either backend; every query in `src/db` goes through it.
+#[derive(diesel::MultiConnection)]
+pub enum DbConn {
+    Postgres(PgConnection),
+    Sqlite(SqliteConnection),
+}
+
+/// Which backend a URL names: `postgres://` or `postgresql://` → PostgreSQL,
+/// anything else is a SQLite path (or `sqlite://path`).
+#[derive(Clone, PartialEq, Eq)]
+pub enum DbUrl {
+    Postgres(String),
+    Sqlite(String),
+}
+
+impl DbUrl {
+    pub fn parse(url: &str) -> DbUrl {
+        let url = url.trim();
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            DbUrl::Postgres(url.to_string())
+        } else {
+            let path = url.strip_prefix("sqlite://").unwrap_or(url);
+            DbUrl::Sqlite(path.to_string())
+        }
+    }
+
+    pub fn backend_name(&self) -> &'static str {
+        match self {
+            DbUrl::Postgres(_) => "PostgreSQL",
+            DbUrl::Sqlite(_) => "SQLite",
+        }
+    }
+
+    /// The URL without any password, for logs.
+    pub fn redacted(&self) -> String {
+        match self {
+            DbUrl::Sqlite(path) => path.clone(),
+            DbUrl::Postgres(url) => redact_password(url),
+        }
+    }
+}
+
+impl fmt::Debug for DbUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.backend_name(), self.redacted())
+    }
+}
+
+fn redact_password(url: &str) -> String {
+    // postgres://user:secret@host/db → postgres://user:***@host/db
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    match rest.split_once('@') {
+        Some((userinfo, host)) => match userinfo.split_once(':') {
+            Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+            None => url.to_string(),
+        },
+        None => url.to_string(),
+    }
+}
+
+/// SQLite settings applied to every pooled connection. WAL is a property of
+/// the file: it is switched on once, before the pool opens (see [`build_pool`]),
+/// because switching it from several new connections at once fails with
+/// "database is locked".
+const SQLITE_PRAGMAS: &str = "PRAGMA busy_timeout = 10000; \
+     PRAGMA foreign_keys = ON; \
+     PRAGMA synchronous = NORMAL;";
+
+/// Opens connections for the pool, choosing the backend from the URL (never by
+/// trial: a PostgreSQL URL that does not answer must not become a SQLite file).
+#[derive(Debug, Clone)]
+pub struct DbManager {
+    url: DbUrl,
+}
+
+impl DbManager {
+    pub fn new(url: DbUrl) -> Self {
+        DbManager { url }
+    }
+}
+
+impl ManageConnection for DbManager {
+    type Connection = DbConn;
+    type Error = r2d2::Error;
+
+    fn connect(&self) -> Result<DbConn, r2d2::Error> {
+        match &self.url {
+            DbUrl::Postgres(url) => PgConnection::establish(url)
+                .map(DbConn::Postgres)
+                .map_err(r2d2::Error::ConnectionError),
+            DbUrl::Sqlite(path) => {
+                let mut conn =
+                    SqliteConnection::establish(path).map_err(r2d2::Error::ConnectionError)?;
+                conn.batch_execute(SQLITE_PRAGMAS)
+                    .map_err(r2d2::Error::QueryError)?;
+                Ok(DbConn::Sqlite(conn))
+            }
+        }
+    }
+
+    fn is_valid(&self, conn: &mut DbConn) -> Result<(), r2d2::Error> {
+        conn.ping().map(|_| ()).map_err(r2d2::Error::QueryError)
+    }
+
+    fn has_broken(&self, conn: &mut DbConn) -> bool {
+        conn.is_broken()
+    }
+}
+
+pub type Pool = r2d2::Pool<DbManager>;
+pub type PooledConn = r2d2::PooledConnection<DbManager>;
+
+/// Builds the pool. SQLite gets a small pool (one writer at a time anyway).
+pub fn build_pool(url: &DbUrl, max_size: u32) -> Result<Pool, r2d2::PoolError> {
+    if let DbUrl::Sqlite(path) = url {
+        // Best effort: if this fails, the pool's own error will say why.
+        if let Ok(mut conn) = SqliteConnection::establish(path) {
+            let _ = conn.batch_execute("PRAGMA busy_timeout = 10000; PRAGMA journal_mode = WAL;");
+        }
+    }
+    r2d2::Pool::builder()
+        .max_size(max_size)
+        .min_idle(Some(1))
+        .connection_timeout(Duration::from_secs(10))
+        .build(DbManager::new(url.clone()))
+}
+
+/// Runs every pending migration of the connection's backend.
+pub fn run_migrations(conn: &mut DbConn) -> anyhow::Result<usize> {
+    let applied = match conn {
+        DbConn::Postgres(c) => c
+            .run_pending_migrations(POSTGRES_MIGRATIONS)
+            .map_err(|e| anyhow::anyhow!("PostgreSQL migrations failed: {e}"))?
+            .len(),
+        DbConn::Sqlite(c) => c
+            .run_pending_migrations(SQLITE_MIGRATIONS)
+            .map_err(|e| anyhow::anyhow!("SQLite migrations failed: {e}"))?
+            .len(),
+    };
+    Ok(applied)
+}
+
+/// Errors of the data layer, mapped once to pages and JSON in `crate::error`.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error("database unavailable: {0}")]
+    Pool(#[from] r2d2::PoolError),
+    #[error("database error: {0}")]
+    Query(#[from] diesel::result::Error),
+}
+
+/// The current UTC time, truncated to microseconds (what both backends keep).
+pub fn now() -> chrono::NaiveDateTime {
+    let now = chrono::Utc::now();
+    chrono::DateTime::from_timestamp_micros(now.timestamp_micros())
+        .unwrap_or(now)
+        .naive_utc()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn url_scheme_picks_the_backend() {
+        assert!(matches!(
+            DbUrl::parse("postgres://u@h/db"),
+            DbUrl::Postgres(_)
+        ));
+        assert!(matches!(
+            DbUrl::parse("postgresql://u@h/db"),
+            DbUrl::Postgres(_)
+        ));
+        assert_eq!(
+            DbUrl::parse("burraco.db"),
+            DbUrl::Sqlite("burraco.db".into())
+        );
+        assert_eq!(
+            DbUrl::parse("sqlite://x/y.db"),
+            DbUrl::Sqlite("x/y.db".into())
+        );
+    }
+
+    #[test]
+    fn passwords_never_reach_the_logs() {
+        let url = DbUrl::parse("postgres://td:s3cret@db.example:5432/burraco");
+        assert_eq!(url.redacted(), "postgres://td:***@db.example:5432/burraco");
+        assert!(!format!("{url:?}").contains("s3cret"));
+    }
+
+    #[test]
+    fn migrations_have_the_same_names_on_both_backends() {
+        let names = |dir: &str| {
+            let mut v: Vec<String> = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            v.sort();
+            v
+        };
+        let root = env!("CARGO_MANIFEST_DIR");
+        let sqlite = names(&format!("{root}/migrations/sqlite"));
+        let pg = names(&format!("{root}/migrations/postgres"));
+        assert!(!sqlite.is_empty());
+        assert_eq!(sqlite, pg);
+        for m in &sqlite {
+            for f in ["up.sql", "down.sql"] {
+                assert!(
+                    std::path::Path::new(&format!("{root}/migrations/sqlite/{m}/{f}")).exists()
+                );
+                assert!(
+                    std::path::Path::new(&format!("{root}/migrations/postgres/{m}/{f}")).exists()
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,18 @@
+//! burraco-td: the program that runs Burraco pairs tournaments.
+//!
+//! - `rules`, `movement`: the rules engine and the movements, pure Rust.
+//! - `db`: the schema and the queries (SQLite or PostgreSQL).
+//! - `auth`: passwords, sessions, CSRF.
+//! - `web`: handlers, forms and templates.
+//! - `cli`: the command line (`serve`, `create-user`, `rules …`).
+
+pub mod auth;
+pub mod cli;
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod i18n;
+pub mod movement;
+pub mod startup;
+pub mod telemetry;
+pub mod web;

@@ -1,0 +1,100 @@
+//! Building and running the server: `Application::build` binds a
+//! `TcpListener` (port 0 in tests), prepares the database and the routes.
+
+use std::net::TcpListener;
+use std::sync::Arc;
+
+use actix_web::dev::Server;
+use actix_web::middleware::{from_fn, Compress};
+use actix_web::{web, App, HttpServer};
+use anyhow::Context;
+
+use crate::auth::csrf::CsrfKey;
+use crate::auth::throttle::LoginThrottle;
+use crate::config::Settings;
+use crate::db::{self, DbUrl, Pool};
+use crate::web::{errors, middleware, routes, AppState};
+
+pub struct Application {
+    port: u16,
+    server: Server,
+    pool: Pool,
+}
+
+/// Opens the database (creating the SQLite file if needed), runs every
+/// migration and returns the pool.
+pub fn prepare_database(url: &DbUrl, pool_size: u32) -> anyhow::Result<Pool> {
+    if let DbUrl::Sqlite(path) = url {
+        if let Some(dir) = std::path::Path::new(path).parent() {
+            if !dir.as_os_str().is_empty() {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot create folder {}", dir.display()))?;
+            }
+        }
+    }
+    let pool = db::build_pool(url, pool_size)
+        .with_context(|| format!("cannot open the database {url:?}"))?;
+    let mut conn = pool.get().context("no database connection")?;
+    let applied = db::run_migrations(&mut conn)?;
+    if applied > 0 {
+        tracing::info!(applied, "database migrations applied");
+    }
+    Ok(pool)
+}
+
+impl Application {
+    pub fn build(settings: Settings) -> anyhow::Result<Application> {
+        let listener = TcpListener::bind(&settings.bind)
+            .with_context(|| format!("cannot listen on {}", settings.bind))?;
+        Self::build_with_listener(settings, listener)
+    }
+
+    pub fn build_with_listener(
+        settings: Settings,
+        listener: TcpListener,
+    ) -> anyhow::Result<Application> {
+        let pool = prepare_database(&settings.database_url, settings.pool_size)?;
+        let key = db::settings::csrf_key(&mut *pool.get()?).context("cannot read the CSRF key")?;
+        let port = listener.local_addr()?.port();
+        tracing::info!(
+            address = %listener.local_addr()?,
+            database = ?settings.database_url,
+            "burraco-td listening on http://{} with {} database {}",
+            listener.local_addr()?,
+            settings.database_url.backend_name(),
+            settings.database_url.redacted(),
+        );
+        let state = web::Data::new(AppState {
+            pool: pool.clone(),
+            csrf_key: CsrfKey::from_bytes(key),
+            throttle: Arc::new(LoginThrottle::new(settings.throttle)),
+            settings,
+        });
+        let server = HttpServer::new(move || {
+            App::new()
+                .app_data(state.clone())
+                .app_data(web::FormConfig::default().limit(256 * 1024))
+                .app_data(web::JsonConfig::default().limit(2 * 1024 * 1024))
+                .wrap(from_fn(middleware::session_layer))
+                .wrap(errors::handlers())
+                .wrap(Compress::default())
+                .wrap(from_fn(middleware::request_span))
+                .configure(routes)
+        })
+        .listen(listener)?
+        .run();
+        Ok(Application { port, server, pool })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    pub fn pool(&self) -> Pool {
+        self.pool.clone()
+    }
+
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}

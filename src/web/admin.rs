@@ -1,0 +1,291 @@
+//! The administrator's page: staff accounts (list, create, disable, enable,
+//! change role, reset password). The `/admin` scope is guarded by role.
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
+use serde::Deserialize;
+
+use super::context::{FieldErrors, PageCtx};
+use super::{render, render_status, see_other, AppState};
+use crate::auth::{password, CredentialError, NewPassword, Role, Username};
+use crate::db::users::{self, UserError, UserRow};
+use crate::error::AppError;
+
+#[derive(Template)]
+#[template(path = "admin/users.html")]
+struct UsersPage<'a> {
+    ctx: &'a PageCtx,
+    users: Vec<UserRow>,
+    roles: [Role; 3],
+    form: CreateUserForm,
+    errors: FieldErrors,
+}
+
+#[derive(Template)]
+#[template(path = "admin/user.html")]
+struct UserPage<'a> {
+    ctx: &'a PageCtx,
+    user: UserRow,
+    roles: [Role; 3],
+    errors: FieldErrors,
+}
+
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(default)]
+pub struct CreateUserForm {
+    pub username: String,
+    pub role: String,
+    password: String,
+    password2: String,
+}
+
+async fn load_users(state: &AppState) -> Result<Vec<UserRow>, AppError> {
+    let pool = state.pool.clone();
+    web::block(move || -> Result<Vec<UserRow>, AppError> { Ok(users::list(&mut *pool.get()?)?) })
+        .await?
+}
+
+async fn load_user(state: &AppState, id: i64) -> Result<UserRow, AppError> {
+    let pool = state.pool.clone();
+    web::block(move || -> Result<Option<UserRow>, AppError> {
+        Ok(users::find(&mut *pool.get()?, id)?)
+    })
+    .await??
+    .ok_or(AppError::NotFound)
+}
+
+pub async fn list_users(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, AppError> {
+    ctx.require(Role::Admin)?;
+    let users = load_users(&state).await?;
+    render(&UsersPage {
+        ctx: &ctx,
+        users,
+        roles: Role::ALL,
+        form: CreateUserForm {
+            role: Role::Director.as_str().to_string(),
+            ..Default::default()
+        },
+        errors: FieldErrors::default(),
+    })
+}
+
+fn password_error(ctx: &PageCtx, errors: &mut FieldErrors, e: CredentialError) {
+    let field = if e == CredentialError::PasswordsDiffer {
+        "password2"
+    } else {
+        "password"
+    };
+    errors.add(field, ctx.t(e.key()));
+}
+
+pub async fn create_user(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    form: web::Form<CreateUserForm>,
+) -> Result<HttpResponse, AppError> {
+    ctx.require(Role::Admin)?;
+    let form = form.into_inner();
+    let mut errors = FieldErrors::default();
+    let username =
+        Username::parse(&form.username).map_err(|e| errors.add("username", ctx.t(e.key())));
+    let role =
+        Role::parse(&form.role).ok_or_else(|| errors.add("role", ctx.t("error.role_invalid")));
+    let password = NewPassword::parse(&form.password, &form.password2)
+        .map_err(|e| password_error(&ctx, &mut errors, e));
+    if let (Ok(username), Ok(role), Ok(password)) = (username, role, password) {
+        let pool = state.pool.clone();
+        let name = username.as_str().to_string();
+        let created = web::block(move || -> Result<Result<i64, UserError>, AppError> {
+            let hash = password::hash_password(password.expose())
+                .map_err(|e| AppError::Internal(e.into()))?;
+            Ok(users::create(&mut *pool.get()?, &name, &hash, role))
+        })
+        .await??;
+        match created {
+            Ok(id) => {
+                tracing::info!(user_id = id, role = %role, "user created");
+                return Ok(see_other("/admin/users?done=user_created"));
+            }
+            Err(UserError::UsernameTaken) => errors.add("username", ctx.t("error.username_taken")),
+            Err(UserError::Db(e)) => return Err(e.into()),
+            Err(_) => return Err(AppError::BadRequest("error.bad_request.message")),
+        }
+    }
+    let users = load_users(&state).await?;
+    render_status(
+        &UsersPage {
+            ctx: &ctx,
+            users,
+            roles: Role::ALL,
+            form: CreateUserForm {
+                password: String::new(),
+                password2: String::new(),
+                ..form
+            },
+            errors,
+        },
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+}
+
+pub async fn edit_user(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    ctx.require(Role::Admin)?;
+    let user = load_user(&state, *id).await?;
+    render(&UserPage {
+        ctx: &ctx,
+        user,
+        roles: Role::ALL,
+        errors: FieldErrors::default(),
+    })
+}
+
+async fn user_page_with_error(
+    ctx: &PageCtx,
+    state: &AppState,
+    id: i64,
+    field: &'static str,
+    key: &str,
+) -> Result<HttpResponse, AppError> {
+    let user = load_user(state, id).await?;
+    let mut errors = FieldErrors::default();
+    errors.add(field, ctx.t(key));
+    render_status(
+        &UserPage {
+            ctx,
+            user,
+            roles: Role::ALL,
+            errors,
+        },
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ActiveForm {
+    active: String,
+}
+
+pub async fn set_active(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    form: web::Form<ActiveForm>,
+) -> Result<HttpResponse, AppError> {
+    ctx.require(Role::Admin)?;
+    let id = *id;
+    let active = match form.active.as_str() {
+        "true" => true,
+        "false" => false,
+        _ => return Err(AppError::BadRequest("error.bad_request.message")),
+    };
+    let pool = state.pool.clone();
+    let result = web::block(move || -> Result<Result<(), UserError>, AppError> {
+        Ok(users::set_active(&mut *pool.get()?, id, active))
+    })
+    .await??;
+    match result {
+        Ok(()) => {
+            tracing::info!(user_id = id, active, "user active flag changed");
+            Ok(see_other(if active {
+                "/admin/users?done=user_enabled"
+            } else {
+                "/admin/users?done=user_disabled"
+            }))
+        }
+        Err(UserError::LastAdmin) => {
+            user_page_with_error(&ctx, &state, id, "active", "error.last_admin").await
+        }
+        Err(UserError::NotFound) => Err(AppError::NotFound),
+        Err(UserError::Db(e)) => Err(e.into()),
+        Err(_) => Err(AppError::BadRequest("error.bad_request.message")),
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct RoleForm {
+    role: String,
+}
+
+pub async fn set_role(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    form: web::Form<RoleForm>,
+) -> Result<HttpResponse, AppError> {
+    ctx.require(Role::Admin)?;
+    let id = *id;
+    let Some(role) = Role::parse(&form.role) else {
+        return user_page_with_error(&ctx, &state, id, "role", "error.role_invalid").await;
+    };
+    let pool = state.pool.clone();
+    let result = web::block(move || -> Result<Result<(), UserError>, AppError> {
+        Ok(users::set_role(&mut *pool.get()?, id, role))
+    })
+    .await??;
+    match result {
+        Ok(()) => {
+            tracing::info!(user_id = id, role = %role, "user role changed");
+            Ok(see_other("/admin/users?done=role_changed"))
+        }
+        Err(UserError::LastAdmin) => {
+            user_page_with_error(&ctx, &state, id, "role", "error.last_admin").await
+        }
+        Err(UserError::NotFound) => Err(AppError::NotFound),
+        Err(UserError::Db(e)) => Err(e.into()),
+        Err(_) => Err(AppError::BadRequest("error.bad_request.message")),
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct PasswordForm {
+    password: String,
+    password2: String,
+}
+
+pub async fn reset_password(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    form: web::Form<PasswordForm>,
+) -> Result<HttpResponse, AppError> {
+    ctx.require(Role::Admin)?;
+    let id = *id;
+    let password = match NewPassword::parse(&form.password, &form.password2) {
+        Ok(p) => p,
+        Err(e) => {
+            let field = if e == CredentialError::PasswordsDiffer {
+                "password2"
+            } else {
+                "password"
+            };
+            return user_page_with_error(&ctx, &state, id, field, e.key()).await;
+        }
+    };
+    let pool = state.pool.clone();
+    let result = web::block(move || -> Result<Result<(), UserError>, AppError> {
+        let hash =
+            password::hash_password(password.expose()).map_err(|e| AppError::Internal(e.into()))?;
+        Ok(users::set_password(&mut *pool.get()?, id, &hash))
+    })
+    .await??;
+    match result {
+        Ok(()) => {
+            tracing::info!(user_id = id, "password reset by an administrator");
+            Ok(see_other("/admin/users?done=password_reset"))
+        }
+        Err(UserError::NotFound) => Err(AppError::NotFound),
+        Err(UserError::Db(e)) => Err(e.into()),
+        Err(_) => Err(AppError::BadRequest("error.bad_request.message")),
+    }
+}

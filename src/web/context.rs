@@ -1,0 +1,189 @@
+//! What every page knows about its request: the language, the signed-in
+//! user, the CSRF token for its forms. Put in place by `middleware::session_layer`.
+
+use std::collections::BTreeMap;
+use std::future::{ready, Ready};
+
+use actix_web::{dev::Payload, FromRequest, HttpMessage, HttpRequest};
+use chrono::NaiveDateTime;
+
+use crate::auth::Role;
+use crate::error::AppError;
+use crate::i18n::{self, Lang};
+
+/// The signed-in staff member.
+#[derive(Debug, Clone)]
+pub struct SessionUser {
+    pub id: i64,
+    pub username: String,
+    pub role: Role,
+    /// The session's id (SHA-256 of the cookie token), for logout.
+    pub session_id: String,
+}
+
+/// Set by the session middleware for every request.
+#[derive(Debug, Clone)]
+pub struct RequestCtx {
+    pub lang: Lang,
+    pub user: Option<SessionUser>,
+    pub csrf: String,
+    pub timezone: chrono_tz::Tz,
+}
+
+/// The page context handed to every template.
+#[derive(Debug, Clone)]
+pub struct PageCtx {
+    pub lang: Lang,
+    pub user: Option<SessionUser>,
+    pub csrf: String,
+    /// The current path and query, for the language switch and `next`.
+    pub here: String,
+    /// A notice to show once (a catalog key from `?done=`).
+    pub notice: Option<&'static str>,
+    pub timezone: chrono_tz::Tz,
+}
+
+impl PageCtx {
+    pub fn from_request(req: &HttpRequest) -> PageCtx {
+        let rc = req
+            .extensions()
+            .get::<RequestCtx>()
+            .cloned()
+            .unwrap_or(RequestCtx {
+                lang: Lang::default(),
+                user: None,
+                csrf: String::new(),
+                timezone: chrono_tz::Europe::Rome,
+            });
+        let here = match req.query_string() {
+            "" => req.path().to_string(),
+            q => format!("{}?{}", req.path(), q),
+        };
+        let notice = web_query_value(req.query_string(), "done").and_then(|k| notice_key(&k));
+        PageCtx {
+            lang: rc.lang,
+            user: rc.user,
+            csrf: rc.csrf,
+            here,
+            notice,
+            timezone: rc.timezone,
+        }
+    }
+
+    /// Translated text for a catalog key.
+    pub fn t(&self, key: &str) -> &'static str {
+        i18n::t(self.lang, key)
+    }
+
+    /// The other language, for the switch.
+    pub fn other_lang(&self) -> Lang {
+        self.lang.other()
+    }
+
+    /// Link that switches language and comes back here.
+    pub fn lang_switch_href(&self) -> String {
+        format!(
+            "/lang/{}?next={}",
+            self.lang.other().code(),
+            super::encode_query(&self.here)
+        )
+    }
+
+    pub fn is_role(&self, role: &str) -> bool {
+        match (&self.user, Role::parse(role)) {
+            (Some(u), Some(r)) => u.role.allows(r),
+            _ => false,
+        }
+    }
+
+    /// A UTC timestamp in the tournament's local time.
+    pub fn local_time(&self, utc: &NaiveDateTime) -> String {
+        utc.and_utc()
+            .with_timezone(&self.timezone)
+            .format("%d/%m/%Y %H:%M")
+            .to_string()
+    }
+
+    /// The signed-in user, or a redirect to the login page.
+    pub fn require_user(&self) -> Result<&SessionUser, AppError> {
+        self.user.as_ref().ok_or_else(|| AppError::LoginRequired {
+            next: self.here.clone(),
+        })
+    }
+
+    /// The signed-in user if her role allows `role`; else a login redirect or 403.
+    pub fn require(&self, role: Role) -> Result<&SessionUser, AppError> {
+        let user = self.require_user()?;
+        if user.role.allows(role) {
+            Ok(user)
+        } else {
+            Err(AppError::Forbidden)
+        }
+    }
+}
+
+impl FromRequest for PageCtx {
+    type Error = actix_web::Error;
+    type Future = Ready<Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(Ok(PageCtx::from_request(req)))
+    }
+}
+
+/// Notices that a redirect may ask a page to show (`?done=user_created`).
+const NOTICES: &[(&str, &str)] = &[
+    ("user_created", "notice.user_created"),
+    ("user_disabled", "notice.user_disabled"),
+    ("user_enabled", "notice.user_enabled"),
+    ("password_reset", "notice.password_reset"),
+    ("role_changed", "notice.role_changed"),
+    ("setup_done", "notice.setup_done"),
+    ("logged_out", "notice.logged_out"),
+];
+
+fn notice_key(done: &str) -> Option<&'static str> {
+    NOTICES
+        .iter()
+        .find(|(n, _)| *n == done)
+        .map(|(_, key)| *key)
+}
+
+/// One value of a query string.
+pub fn web_query_value(query: &str, name: &str) -> Option<String> {
+    serde_urlencoded::from_str::<Vec<(String, String)>>(query)
+        .ok()?
+        .into_iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v)
+}
+
+/// Messages next to form fields: field name → translated message.
+#[derive(Debug, Default, Clone)]
+pub struct FieldErrors(BTreeMap<&'static str, String>);
+
+impl FieldErrors {
+    pub fn add(&mut self, field: &'static str, message: impl Into<String>) {
+        self.0.entry(field).or_insert_with(|| message.into());
+    }
+
+    pub fn get(&self, field: &str) -> Option<&str> {
+        self.0.get(field).map(String::as_str)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Field names with errors (for a summary at the top of the form).
+    pub fn messages(&self) -> impl Iterator<Item = &str> {
+        self.0.values().map(String::as_str)
+    }
+}
+
+impl PageCtx {
+    /// The URL of an embedded static file.
+    pub fn asset(&self, name: &str) -> String {
+        super::assets::url(name)
+    }
+}

@@ -1,0 +1,299 @@
+//! Request plumbing: one tracing span per request with a request id; the
+//! session, language and CSRF layer; role guards for staff scopes.
+
+use std::time::Instant;
+
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{HeaderName, HeaderValue, ACCEPT_LANGUAGE, CONTENT_TYPE};
+use actix_web::http::Method;
+use actix_web::middleware::Next;
+use actix_web::web::{self, Bytes};
+use actix_web::{Error, HttpMessage, ResponseError};
+use tracing::Instrument;
+
+use super::context::{web_query_value, RequestCtx, SessionUser};
+use super::AppState;
+use crate::auth::{csrf, session, Role};
+use crate::db::{self, users, DbError};
+use crate::error::AppError;
+use crate::i18n::Lang;
+
+/// The request id, also sent back as `X-Request-Id`.
+#[derive(Debug, Clone, Copy)]
+pub struct RequestId(pub uuid::Uuid);
+
+/// One span per request: id, method and path (never the query string, which
+/// may carry a CSRF token), then one line with the status and duration.
+pub async fn request_span(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, Error> {
+    let id = uuid::Uuid::new_v4();
+    let span = tracing::info_span!(
+        "request",
+        request_id = %id,
+        method = %req.method(),
+        path = %req.path(),
+    );
+    req.extensions_mut().insert(RequestId(id));
+    let started = Instant::now();
+    let result = next.call(req).instrument(span.clone()).await;
+    let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+    span.in_scope(|| match &result {
+        Ok(res) => tracing::info!(status = res.status().as_u16(), elapsed_ms, "done"),
+        Err(e) => tracing::warn!(error = %e, elapsed_ms, "failed"),
+    });
+    let mut res = result?;
+    if let Ok(v) = HeaderValue::from_str(&id.to_string()) {
+        res.headers_mut()
+            .insert(HeaderName::from_static("x-request-id"), v);
+    }
+    Ok(res)
+}
+
+fn is_state_changing(method: &Method) -> bool {
+    !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
+}
+
+/// Paths whose POSTs change nothing (pure computations of the JSON API) and
+/// so carry no CSRF token.
+fn csrf_exempt(path: &str) -> bool {
+    path.starts_with("/api/v1/rules/")
+}
+
+/// Builds a cookie with the project's attributes.
+pub fn cookie(
+    name: &'static str,
+    value: String,
+    secure: bool,
+    max_age: Option<CookieDuration>,
+) -> Cookie<'static> {
+    let mut c = Cookie::build(name, value)
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(secure)
+        .finish();
+    if let Some(age) = max_age {
+        c.set_max_age(age);
+    }
+    c
+}
+
+/// A cookie that removes `name` from the browser.
+pub fn removal_cookie(name: &'static str, secure: bool) -> Cookie<'static> {
+    let mut c = cookie(name, String::new(), secure, None);
+    c.make_removal();
+    c
+}
+
+fn pick_lang(req: &ServiceRequest) -> Lang {
+    req.cookie("lang")
+        .and_then(|c| Lang::parse(c.value()))
+        .or_else(|| {
+            req.headers()
+                .get(ACCEPT_LANGUAGE)
+                .and_then(|h| h.to_str().ok())
+                .and_then(Lang::from_accept_language)
+        })
+        .unwrap_or_default()
+}
+
+/// Looks up the session of a cookie token; ends it when idle too long.
+async fn load_session(state: &AppState, token: String) -> Result<Option<SessionUser>, AppError> {
+    let pool = state.pool.clone();
+    let idle = chrono::Duration::from_std(state.settings.session_idle)
+        .unwrap_or(chrono::Duration::hours(2));
+    let found = web::block(move || -> Result<Option<SessionUser>, DbError> {
+        let id = session::token_id(&token);
+        let mut conn = pool.get()?;
+        let Some((s, u)) = users::find_session(&mut conn, &id)? else {
+            return Ok(None);
+        };
+        let now = db::now();
+        if now - s.last_seen_at > idle {
+            users::delete_session(&mut conn, &id)?;
+            return Ok(None);
+        }
+        if now - s.last_seen_at > chrono::Duration::seconds(60) {
+            users::touch_session(&mut conn, &id)?;
+        }
+        Ok(Some(SessionUser {
+            id: u.id,
+            username: u.username.clone(),
+            role: u.role(),
+            session_id: id,
+        }))
+    })
+    .await??;
+    Ok(found)
+}
+
+/// The CSRF token a request submitted: header, query string (multipart
+/// forms), or the urlencoded body (read and put back for the handler).
+async fn submitted_token(req: &mut ServiceRequest) -> Result<Option<String>, Error> {
+    if let Some(v) = req
+        .headers()
+        .get(csrf::HEADER)
+        .and_then(|v| v.to_str().ok())
+    {
+        return Ok(Some(v.to_string()));
+    }
+    if let Some(v) = web_query_value(req.query_string(), csrf::FIELD) {
+        return Ok(Some(v));
+    }
+    let is_form = req
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|ct| ct.starts_with("application/x-www-form-urlencoded"));
+    if !is_form {
+        return Ok(None);
+    }
+    let body: Bytes = req.extract::<Bytes>().await?;
+    let token = serde_urlencoded::from_bytes::<Vec<(String, String)>>(&body)
+        .ok()
+        .and_then(|pairs| {
+            pairs
+                .into_iter()
+                .find(|(k, _)| k == csrf::FIELD)
+                .map(|(_, v)| v)
+        });
+    req.set_payload(actix_web::dev::Payload::from(body));
+    Ok(token)
+}
+
+/// Language, session and CSRF for every request. A state-changing request
+/// without a valid token is refused with 403 before any handler runs.
+pub async fn session_layer(
+    mut req: ServiceRequest,
+    next: Next<BoxBody>,
+) -> Result<ServiceResponse<BoxBody>, Error> {
+    let Some(state) = req.app_data::<web::Data<AppState>>().cloned() else {
+        return Ok(req.error_response(AppError::BadRequest("error.internal.message")));
+    };
+    let secure = state.settings.secure_cookies;
+    let lang = pick_lang(&req);
+
+    let mut user = None;
+    let mut drop_session_cookie = false;
+    if let Some(c) = req.cookie(session::COOKIE) {
+        let token = c.value().to_string();
+        if session::looks_like_token(&token) {
+            match load_session(&state, token.clone()).await {
+                Ok(found) => user = found,
+                Err(e) => return Ok(req.error_response(e)),
+            }
+        }
+        drop_session_cookie = user.is_none();
+    }
+
+    // CSRF tokens bind to the session, or before login to an anonymous cookie.
+    let mut new_anon = None;
+    let binding = match (&user, req.cookie(session::ANON_COOKIE)) {
+        (Some(_), _) => req
+            .cookie(session::COOKIE)
+            .map(|c| c.value().to_string())
+            .unwrap_or_default(),
+        (None, Some(c)) if session::looks_like_token(c.value()) => c.value().to_string(),
+        (None, _) => {
+            let t = session::new_token();
+            new_anon = Some(t.clone());
+            t
+        }
+    };
+
+    if is_state_changing(req.method()) && !csrf_exempt(req.path()) {
+        let ok = match submitted_token(&mut req).await {
+            Ok(Some(token)) => new_anon.is_none() && state.csrf_key.verify(&binding, &token),
+            Ok(None) => false,
+            Err(e) => return Ok(req.error_response(e)),
+        };
+        if !ok {
+            tracing::warn!("refused a request without a valid CSRF token");
+            req.extensions_mut().insert(RequestCtx {
+                lang,
+                user: None,
+                csrf: String::new(),
+                timezone: state.settings.timezone,
+            });
+            return Ok(req.error_response(AppError::Csrf));
+        }
+    }
+
+    req.extensions_mut().insert(RequestCtx {
+        lang,
+        user,
+        csrf: state.csrf_key.token_for(&binding),
+        timezone: state.settings.timezone,
+    });
+    let mut res = next.call(req).await?;
+    if let Some(anon) = new_anon {
+        let _ = res.response_mut().add_cookie(&cookie(
+            session::ANON_COOKIE,
+            anon,
+            secure,
+            Some(CookieDuration::days(30)),
+        ));
+    }
+    if drop_session_cookie {
+        let _ = res
+            .response_mut()
+            .add_cookie(&removal_cookie(session::COOKIE, secure));
+    }
+    Ok(res)
+}
+
+async fn guard(
+    role: Role,
+    req: ServiceRequest,
+    next: Next<BoxBody>,
+) -> Result<ServiceResponse<BoxBody>, Error> {
+    let user = req
+        .extensions()
+        .get::<RequestCtx>()
+        .and_then(|c| c.user.as_ref().map(|u| u.role));
+    let refusal = match user {
+        None => Some(AppError::LoginRequired {
+            next: match req.query_string() {
+                "" => req.path().to_string(),
+                q => format!("{}?{}", req.path(), q),
+            },
+        }),
+        Some(r) if !r.allows(role) => Some(AppError::Forbidden),
+        Some(_) => None,
+    };
+    match refusal {
+        Some(e) => {
+            let res = e.error_response();
+            Ok(req.into_response(res))
+        }
+        None => next.call(req).await,
+    }
+}
+
+/// Guards the `/admin` scope.
+pub async fn admin_only(
+    req: ServiceRequest,
+    next: Next<BoxBody>,
+) -> Result<ServiceResponse<BoxBody>, Error> {
+    guard(Role::Admin, req, next).await
+}
+
+/// Guards the `/director` scope (directors and admins).
+pub async fn director_only(
+    req: ServiceRequest,
+    next: Next<BoxBody>,
+) -> Result<ServiceResponse<BoxBody>, Error> {
+    guard(Role::Director, req, next).await
+}
+
+/// Guards the `/desk` scope (referees, directors, admins).
+pub async fn referee_only(
+    req: ServiceRequest,
+    next: Next<BoxBody>,
+) -> Result<ServiceResponse<BoxBody>, Error> {
+    guard(Role::Referee, req, next).await
+}

@@ -1,0 +1,69 @@
+//! Home, health check and the language switch.
+
+use actix_web::cookie::time::Duration as CookieDuration;
+use actix_web::{web, HttpRequest, HttpResponse};
+use askama::Template;
+use diesel::connection::SimpleConnection;
+
+use super::context::{web_query_value, PageCtx};
+use super::middleware::cookie;
+use super::{render, safe_next, see_other, AppState};
+use crate::db::users;
+use crate::error::AppError;
+use crate::i18n::Lang;
+
+#[derive(Template)]
+#[template(path = "home.html")]
+struct HomePage<'a> {
+    ctx: &'a PageCtx,
+}
+
+/// The front page; on a fresh installation it leads to the setup page.
+pub async fn home(ctx: PageCtx, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
+    let pool = state.pool.clone();
+    let n = web::block(move || -> Result<i64, AppError> { Ok(users::count(&mut *pool.get()?)?) })
+        .await??;
+    if n == 0 {
+        return Ok(see_other("/setup"));
+    }
+    render(&HomePage { ctx: &ctx })
+}
+
+/// 200 when the database answers, 503 when it does not.
+pub async fn healthz(state: web::Data<AppState>) -> HttpResponse {
+    let pool = state.pool.clone();
+    let ok = web::block(move || -> bool {
+        match pool.get_timeout(std::time::Duration::from_secs(2)) {
+            Ok(mut conn) => conn.batch_execute("SELECT 1").is_ok(),
+            Err(_) => false,
+        }
+    })
+    .await
+    .unwrap_or(false);
+    if ok {
+        HttpResponse::Ok().json(serde_json::json!({"status": "ok", "database": "ok"}))
+    } else {
+        HttpResponse::ServiceUnavailable()
+            .json(serde_json::json!({"status": "error", "database": "unavailable"}))
+    }
+}
+
+/// Sets the language cookie and goes back where the visitor was.
+pub async fn switch_lang(
+    req: HttpRequest,
+    code: web::Path<String>,
+    state: web::Data<AppState>,
+) -> HttpResponse {
+    let next = web_query_value(req.query_string(), "next");
+    let target = safe_next(next.as_deref()).unwrap_or_else(|| "/".to_string());
+    let mut res = see_other(&target);
+    if let Some(lang) = Lang::parse(&code) {
+        let _ = res.add_cookie(&cookie(
+            "lang",
+            lang.code().to_string(),
+            state.settings.secure_cookies,
+            Some(CookieDuration::days(365)),
+        ));
+    }
+    res
+}
