@@ -66,6 +66,52 @@ pub enum Command {
     /// Movements, as JSON (for scripting and checking).
     #[command(subcommand)]
     Movement(MovementCommand),
+    /// The rules engine, JSON on stdin/stdout. Exit 0: valid; 1: valid input
+    /// that breaks a rule; 2: unreadable input.
+    Rules {
+        /// Language of the messages (it or en; default from LANG, else en).
+        #[arg(long, global = true)]
+        lang: Option<String>,
+        #[command(subcommand)]
+        command: RulesCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RulesCommand {
+    /// Check one table's score sheet (JSON on stdin).
+    CheckSheet,
+    /// Read a meld: `rules meld 7H 8H 9H 10H JH QH KH`.
+    Meld {
+        /// Rule profile: codice (default) or classic.
+        #[arg(long, default_value = "codice")]
+        profile: String,
+        /// The cards (10H, AS, 2C, JK …).
+        #[arg(required = true)]
+        cards: Vec<String>,
+    },
+    /// VP for an MP difference: `rules vp --hands 3 -- -560`.
+    Vp {
+        /// Hands per round (3 or 4 have preset scales).
+        #[arg(long, default_value_t = 3)]
+        hands: u32,
+        /// A scale's ten upper bounds, comma-separated (for other hand counts).
+        #[arg(long, value_delimiter = ',')]
+        scale: Option<Vec<i64>>,
+        /// The MP difference of the first side.
+        #[arg(allow_negative_numbers = true)]
+        difference: i64,
+    },
+    /// Seat draw from four cards: players 1 and 2 are one pair, 3 and 4 the other.
+    SeatDraw {
+        /// Suit order, highest first (default HDCS).
+        #[arg(long)]
+        suit_order: Option<String>,
+        #[arg(required = true)]
+        cards: Vec<String>,
+    },
+    /// Prize pool and each entry's prize (JSON on stdin).
+    Prizes,
 }
 
 #[derive(Debug, Subcommand)]
@@ -95,6 +141,7 @@ pub fn run(cli: Cli) -> ExitCode {
         None | Some(Command::Serve) => serve(cli.serve),
         Some(Command::CreateUser { role, name }) => create_user(&cli.serve.db, &role, &name),
         Some(Command::Movement(cmd)) => Ok(movement(cmd)),
+        Some(Command::Rules { lang, command }) => Ok(rules(command, cli_lang(lang.as_deref()))),
     };
     match result {
         Ok(code) => code,
@@ -196,5 +243,76 @@ fn movement(cmd: MovementCommand) -> ExitCode {
                 }
             }
         }
+    }
+}
+
+/// The CLI's language: `--lang`, else the locale (`LANG`), else English.
+fn cli_lang(flag: Option<&str>) -> crate::i18n::Lang {
+    use crate::i18n::Lang;
+    flag.and_then(Lang::parse)
+        .or_else(|| {
+            std::env::var("LC_ALL")
+                .ok()
+                .as_deref()
+                .and_then(Lang::parse)
+        })
+        .or_else(|| std::env::var("LANG").ok().as_deref().and_then(Lang::parse))
+        .unwrap_or(Lang::En)
+}
+
+fn read_stdin() -> Result<String, String> {
+    let mut s = String::new();
+    io::stdin()
+        .read_to_string(&mut s)
+        .map(|_| s)
+        .map_err(|e| format!("cannot read standard input: {e}"))
+}
+
+/// Prints an engine answer: the JSON and the exit code it asks for, or the
+/// input error on stderr with exit 2.
+fn answer<T: serde::Serialize>(
+    result: Result<T, crate::rules::InputError>,
+    exit_code: impl Fn(&T) -> i32,
+) -> ExitCode {
+    match result {
+        Ok(out) => {
+            let printed = print_json(&out);
+            if printed != ExitCode::SUCCESS {
+                return printed;
+            }
+            ExitCode::from(u8::try_from(exit_code(&out)).unwrap_or(2))
+        }
+        Err(e) => {
+            eprintln!("error ({}): {}", e.code, e.message);
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn rules(cmd: RulesCommand, lang: crate::i18n::Lang) -> ExitCode {
+    use crate::rules::api;
+    let stdin_then = |f: &dyn Fn(&str) -> ExitCode| match read_stdin() {
+        Ok(s) => f(&s),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    };
+    match cmd {
+        RulesCommand::CheckSheet => {
+            stdin_then(&|s| answer(api::check_sheet(s, lang), |o| o.exit_code()))
+        }
+        RulesCommand::Meld { profile, cards } => {
+            answer(api::meld(&cards, &profile, lang), |o| o.exit_code())
+        }
+        RulesCommand::Vp {
+            hands,
+            scale,
+            difference,
+        } => answer(api::vp(hands, difference, scale, lang), |_| 0),
+        RulesCommand::SeatDraw { suit_order, cards } => {
+            answer(api::seat_draw(&cards, suit_order.as_deref(), lang), |_| 0)
+        }
+        RulesCommand::Prizes => stdin_then(&|s| answer(api::prizes_json(s, lang), |_| 0)),
     }
 }

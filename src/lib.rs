@@ -13,6 +13,7 @@ pub mod db;
 pub mod error;
 pub mod i18n;
 pub mod movement;
+pub mod rules;
 pub mod startup;
 pub mod telemetry;
 pub mod web;

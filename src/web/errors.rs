@@ -50,6 +50,15 @@ fn render_error<B>(res: ServiceResponse<B>) -> actix_web::Result<ErrorHandlerRes
     }
     let (req, old) = res.into_parts();
     let status = old.status();
+    if req.path().starts_with("/api/") {
+        // The JSON API answers its errors in JSON, whatever produced them.
+        let code = format!("http_{}", status.as_u16());
+        let body = serde_json::json!({"error": {"code": code, "message": status.canonical_reason().unwrap_or("error")}});
+        let new = HttpResponse::build(status).json(body);
+        return Ok(ErrorHandlerResponse::Response(
+            ServiceResponse::new(req, new).map_into_right_body(),
+        ));
+    }
     let info = old
         .extensions()
         .get::<ErrorInfo>()

@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod admin;
+pub mod api;
 pub mod assets;
 pub mod context;
 pub mod errors;
@@ -42,6 +43,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/login", web::get().to(account::login_form))
         .route("/login", web::post().to(account::login_submit))
         .route("/logout", web::post().to(account::logout))
+        .configure(api::routes)
         .service(
             web::scope("/admin")
                 .wrap(from_fn(middleware::admin_only))

@@ -9,3 +9,4 @@ mod admin;
 mod csrf;
 mod health;
 mod roles;
+mod rules_api;
