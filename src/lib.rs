@@ -16,4 +16,5 @@ pub mod movement;
 pub mod rules;
 pub mod startup;
 pub mod telemetry;
+pub mod tournament;
 pub mod web;

@@ -4,6 +4,7 @@
 
 pub mod schema;
 pub mod settings;
+pub mod tournaments;
 pub mod users;
 
 use std::fmt;

@@ -29,5 +29,98 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    tournaments (id) {
+        id -> BigInt,
+        name -> Text,
+        starts_at -> Timestamp,
+        venue -> Text,
+        profile -> Text,
+        planned_rounds -> Integer,
+        hands_per_round -> Integer,
+        vp_scale -> Text,
+        minutes_per_round -> Integer,
+        mitchell_rounds -> Integer,
+        danish_modified -> Bool,
+        mitchell_advance -> Integer,
+        allow_repeats -> Bool,
+        bye_vp -> Integer,
+        entry_fee_cents -> BigInt,
+        prize_share_percent -> Text,
+        guaranteed_pool_cents -> BigInt,
+        payout -> Text,
+        suit_order -> Text,
+        status -> Text,
+        draw_seed -> Nullable<BigInt>,
+        layout -> Nullable<Text>,
+        created_by -> Nullable<BigInt>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    pairs (id) {
+        id -> BigInt,
+        tournament_id -> BigInt,
+        number -> Integer,
+        p1_surname -> Text,
+        p1_name -> Text,
+        p1_card -> Text,
+        p1_club -> Text,
+        p2_surname -> Text,
+        p2_name -> Text,
+        p2_card -> Text,
+        p2_club -> Text,
+        checked_in -> Bool,
+        joined_from_round -> Nullable<Integer>,
+        withdrawn_from_round -> Nullable<Integer>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    rounds (id) {
+        id -> BigInt,
+        tournament_id -> BigInt,
+        number -> Integer,
+        movement -> Text,
+        started_at -> Nullable<Timestamp>,
+        time_out_at -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    seatings (id) {
+        id -> BigInt,
+        round_id -> BigInt,
+        table_no -> Integer,
+        ns_pair -> Nullable<BigInt>,
+        ew_pair -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    byes (round_id, pair_id) {
+        round_id -> BigInt,
+        pair_id -> BigInt,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
-diesel::allow_tables_to_appear_in_same_query!(users, sessions, app_settings);
+diesel::joinable!(pairs -> tournaments (tournament_id));
+diesel::joinable!(rounds -> tournaments (tournament_id));
+diesel::joinable!(seatings -> rounds (round_id));
+diesel::joinable!(byes -> rounds (round_id));
+diesel::joinable!(byes -> pairs (pair_id));
+diesel::allow_tables_to_appear_in_same_query!(
+    users,
+    sessions,
+    app_settings,
+    tournaments,
+    pairs,
+    rounds,
+    seatings,
+    byes
+);

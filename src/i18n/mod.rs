@@ -111,6 +111,26 @@ const SOURCES: &[(Lang, &str, &str)] = &[
         "rules.en.json",
         include_str!("catalog/rules.en.json"),
     ),
+    (
+        Lang::It,
+        "file.it.json",
+        include_str!("catalog/file.it.json"),
+    ),
+    (
+        Lang::En,
+        "file.en.json",
+        include_str!("catalog/file.en.json"),
+    ),
+    (
+        Lang::It,
+        "tournament.it.json",
+        include_str!("catalog/tournament.it.json"),
+    ),
+    (
+        Lang::En,
+        "tournament.en.json",
+        include_str!("catalog/tournament.en.json"),
+    ),
 ];
 
 /// One language's messages.
@@ -284,9 +304,17 @@ mod usage_tests {
         collect(&format!("{root}/src/web"), &mut files);
         collect(&format!("{root}/src/auth"), &mut files);
         collect(&format!("{root}/src/error.rs"), &mut files);
+        collect(&format!("{root}/src/tournament"), &mut files);
         assert!(files.len() > 5);
         let prefixes = [
             "t(\"",
+            "\"settings.",
+            "\"pairs.",
+            "\"import.",
+            "\"round.",
+            "\"draw.",
+            "\"tournament.",
+            "\"seat_draw.",
             "\"error.",
             "\"notice.",
             "\"role.",

@@ -150,6 +150,16 @@ pub fn parse_json<T: DeserializeOwned>(json: &str, lang: Lang) -> Result<T, Inpu
     }
 }
 
+/// A prize error in plain words.
+pub fn prize_error_message(e: &PrizeError, lang: Lang) -> String {
+    let (key, params) = prize_catalog(e, lang);
+    let args: Vec<(&str, &dyn std::fmt::Display)> = params
+        .iter()
+        .map(|(k, v)| (*k, v as &dyn std::fmt::Display))
+        .collect();
+    tf(lang, &key, &args)
+}
+
 /// Catalog key and values of a prize error; a scheme is named "the payout
 /// scheme" when it is the only one (`min_entries` 0), else "the payout scheme
 /// from N entries".

@@ -140,6 +140,13 @@ const NOTICES: &[(&str, &str)] = &[
     ("role_changed", "notice.role_changed"),
     ("setup_done", "notice.setup_done"),
     ("logged_out", "notice.logged_out"),
+    ("tournament_created", "notice.tournament_created"),
+    ("settings_saved", "notice.settings_saved"),
+    ("pair_added", "notice.pair_added"),
+    ("pair_saved", "notice.pair_saved"),
+    ("pairs_imported", "notice.pairs_imported"),
+    ("round_drawn", "notice.round_drawn"),
+    ("round_generated", "notice.round_generated"),
 ];
 
 fn notice_key(done: &str) -> Option<&'static str> {

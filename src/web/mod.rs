@@ -6,9 +6,11 @@ pub mod admin;
 pub mod api;
 pub mod assets;
 pub mod context;
+pub mod director;
 pub mod errors;
 pub mod middleware;
 pub mod pages;
+pub mod public;
 
 use std::sync::Arc;
 
@@ -44,6 +46,48 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/login", web::post().to(account::login_submit))
         .route("/logout", web::post().to(account::logout))
         .configure(api::routes)
+        .route("/t/{id}", web::get().to(public::tournament))
+        .service(
+            web::scope("/director")
+                .wrap(from_fn(middleware::director_only))
+                .route("/tournaments", web::get().to(director::list))
+                .route("/tournaments", web::post().to(director::create))
+                .route("/tournaments/new", web::get().to(director::new_form))
+                .route("/t/{id}", web::get().to(director::show))
+                .route("/t/{id}/edit", web::get().to(director::edit_form))
+                .route("/t/{id}/edit", web::post().to(director::update))
+                .route("/t/{id}/pairs", web::post().to(director::add_pair))
+                .route("/t/{id}/pairs/new", web::get().to(director::new_pair))
+                .route("/t/{id}/pairs/{pid}", web::get().to(director::edit_pair))
+                .route("/t/{id}/pairs/{pid}", web::post().to(director::update_pair))
+                .route(
+                    "/t/{id}/pairs/{pid}/checkin",
+                    web::post().to(director::check_in),
+                )
+                .route(
+                    "/t/{id}/pairs/{pid}/withdraw",
+                    web::post().to(director::withdraw),
+                )
+                .route("/t/{id}/import", web::get().to(director::import_form))
+                .route("/t/{id}/import", web::post().to(director::import))
+                .route("/t/{id}/draw", web::post().to(director::draw))
+                .route("/t/{id}/rounds", web::post().to(director::next_round))
+                .route("/t/{id}/rounds/{n}", web::get().to(director::round))
+                .route(
+                    "/t/{id}/rounds/{n}/cards",
+                    web::get().to(director::table_cards),
+                )
+                .route(
+                    "/t/{id}/movement-cards",
+                    web::get().to(director::movement_cards),
+                ),
+        )
+        .service(
+            web::scope("/desk")
+                .wrap(from_fn(middleware::referee_only))
+                .route("/seat-draw", web::get().to(public::seat_draw_form))
+                .route("/seat-draw", web::post().to(public::seat_draw)),
+        )
         .service(
             web::scope("/admin")
                 .wrap(from_fn(middleware::admin_only))

@@ -16,17 +16,27 @@ use crate::i18n::Lang;
 #[template(path = "home.html")]
 struct HomePage<'a> {
     ctx: &'a PageCtx,
+    tournaments: Vec<crate::db::tournaments::TournamentRow>,
 }
 
 /// The front page; on a fresh installation it leads to the setup page.
 pub async fn home(ctx: PageCtx, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
     let pool = state.pool.clone();
-    let n = web::block(move || -> Result<i64, AppError> { Ok(users::count(&mut *pool.get()?)?) })
-        .await??;
+    let (n, tournaments) = web::block(move || -> Result<_, AppError> {
+        let mut conn = pool.get()?;
+        Ok((
+            users::count(&mut conn)?,
+            crate::db::tournaments::list(&mut conn)?,
+        ))
+    })
+    .await??;
     if n == 0 {
         return Ok(see_other("/setup"));
     }
-    render(&HomePage { ctx: &ctx })
+    render(&HomePage {
+        ctx: &ctx,
+        tournaments,
+    })
 }
 
 /// 200 when the database answers, 503 when it does not.

@@ -10,3 +10,4 @@ mod csrf;
 mod health;
 mod roles;
 mod rules_api;
+mod tournaments;

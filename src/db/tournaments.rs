@@ -1,0 +1,555 @@
+//! Tournaments, pairs, rounds and seating.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use diesel::result::Error as DieselError;
+
+use super::schema::{byes, pairs, rounds, seatings, tournaments};
+use super::{now, DbConn};
+use crate::movement::{Layout, PairNo, RoundSeating};
+use crate::rules::prize_pool::PayoutTier;
+use crate::tournament::pairs::{PairEntry, Player};
+use crate::tournament::settings::{format_payout, scale_text, Settings, SettingsForm};
+use crate::tournament::{RoundMovement, Status};
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = tournaments)]
+pub struct TournamentRow {
+    pub id: i64,
+    pub name: String,
+    pub starts_at: NaiveDateTime,
+    pub venue: String,
+    pub profile: String,
+    pub planned_rounds: i32,
+    pub hands_per_round: i32,
+    pub vp_scale: String,
+    pub minutes_per_round: i32,
+    pub mitchell_rounds: i32,
+    pub danish_modified: bool,
+    pub mitchell_advance: i32,
+    pub allow_repeats: bool,
+    pub bye_vp: i32,
+    pub entry_fee_cents: i64,
+    pub prize_share_percent: String,
+    pub guaranteed_pool_cents: i64,
+    pub payout: String,
+    pub suit_order: String,
+    pub status: String,
+    pub draw_seed: Option<i64>,
+    pub layout: Option<String>,
+    pub created_by: Option<i64>,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// Money: integer cents in the database, `Decimal` in code.
+pub fn to_cents(d: rust_decimal::Decimal) -> i64 {
+    use rust_decimal::prelude::ToPrimitive;
+    (d * rust_decimal::Decimal::ONE_HUNDRED)
+        .round()
+        .to_i64()
+        .unwrap_or(i64::MAX)
+}
+
+pub fn from_cents(c: i64) -> rust_decimal::Decimal {
+    rust_decimal::Decimal::new(c, 2)
+}
+
+impl TournamentRow {
+    pub fn status(&self) -> Status {
+        Status::parse(&self.status).unwrap_or(Status::Draft)
+    }
+
+    /// The settings, through the same checks as the form (stored values
+    /// passed them when saved; a broken row is a data error).
+    pub fn settings(&self) -> Result<Settings, DieselError> {
+        let form = SettingsForm {
+            name: self.name.clone(),
+            date: self.starts_at.format("%Y-%m-%d").to_string(),
+            start_time: self.starts_at.format("%H:%M").to_string(),
+            venue: self.venue.clone(),
+            profile: self.profile.clone(),
+            planned_rounds: self.planned_rounds.to_string(),
+            hands_per_round: self.hands_per_round.to_string(),
+            vp_scale: self.vp_scale.clone(),
+            minutes_per_round: self.minutes_per_round.to_string(),
+            mitchell_rounds: self.mitchell_rounds.to_string(),
+            danish_form: if self.danish_modified {
+                "modified"
+            } else {
+                "pure"
+            }
+            .into(),
+            mitchell_advance: self.mitchell_advance.to_string(),
+            allow_repeats: if self.allow_repeats {
+                "on".into()
+            } else {
+                String::new()
+            },
+            bye_vp: self.bye_vp.to_string(),
+            entry_fee: format!("{:.2}", from_cents(self.entry_fee_cents)),
+            prize_share_percent: self.prize_share_percent.clone(),
+            guaranteed_pool: format!("{:.2}", from_cents(self.guaranteed_pool_cents)),
+            payout: self.payout.clone(),
+            suit_order: self.suit_order.clone(),
+        };
+        Settings::parse(&form, chrono_tz::UTC).map_err(|p| {
+            DieselError::DeserializationError(
+                format!("tournament {} has invalid settings: {p:?}", self.id).into(),
+            )
+        })
+    }
+
+    pub fn layout(&self) -> Option<Layout> {
+        self.layout
+            .as_deref()
+            .and_then(|j| serde_json::from_str(j).ok())
+    }
+}
+
+#[derive(AsChangeset, Insertable)]
+#[diesel(table_name = tournaments)]
+struct SettingsRow {
+    name: String,
+    starts_at: NaiveDateTime,
+    venue: String,
+    profile: String,
+    planned_rounds: i32,
+    hands_per_round: i32,
+    vp_scale: String,
+    minutes_per_round: i32,
+    mitchell_rounds: i32,
+    danish_modified: bool,
+    mitchell_advance: i32,
+    allow_repeats: bool,
+    bye_vp: i32,
+    entry_fee_cents: i64,
+    prize_share_percent: String,
+    guaranteed_pool_cents: i64,
+    payout: String,
+    suit_order: String,
+    updated_at: NaiveDateTime,
+}
+
+fn settings_row(s: &Settings) -> SettingsRow {
+    let small = |n: u32| i32::try_from(n).unwrap_or(i32::MAX);
+    SettingsRow {
+        name: s.name.clone(),
+        starts_at: s.starts_at,
+        venue: s.venue.clone(),
+        profile: s.profile.name.to_string(),
+        planned_rounds: small(s.planned_rounds),
+        hands_per_round: small(s.hands_per_round),
+        vp_scale: scale_text(&s.vp_scale),
+        minutes_per_round: small(s.minutes_per_round),
+        mitchell_rounds: small(s.mitchell_rounds),
+        danish_modified: s.danish_modified,
+        mitchell_advance: small(s.mitchell_advance),
+        allow_repeats: s.allow_repeats,
+        bye_vp: i32::from(s.bye_vp),
+        entry_fee_cents: to_cents(s.entry_fee),
+        prize_share_percent: s.prize_share_percent.normalize().to_string(),
+        guaranteed_pool_cents: to_cents(s.guaranteed_pool),
+        payout: format_payout(&s.payout),
+        suit_order: s.suit_order.to_string(),
+        updated_at: now(),
+    }
+}
+
+pub fn payout_of(row: &TournamentRow) -> Vec<PayoutTier> {
+    crate::tournament::settings::parse_payout(&row.payout).unwrap_or_default()
+}
+
+pub fn create(conn: &mut DbConn, s: &Settings, created_by: i64) -> QueryResult<i64> {
+    let t = now();
+    diesel::insert_into(tournaments::table)
+        .values((
+            settings_row(s),
+            tournaments::status.eq(Status::Draft.as_str()),
+            tournaments::created_by.eq(Some(created_by)),
+            tournaments::created_at.eq(t),
+        ))
+        .returning(tournaments::id)
+        .get_result(conn)
+}
+
+pub fn update_settings(conn: &mut DbConn, id: i64, s: &Settings) -> QueryResult<usize> {
+    diesel::update(tournaments::table.find(id))
+        .set(settings_row(s))
+        .execute(conn)
+}
+
+pub fn find(conn: &mut DbConn, id: i64) -> QueryResult<Option<TournamentRow>> {
+    tournaments::table
+        .find(id)
+        .select(TournamentRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+pub fn list(conn: &mut DbConn) -> QueryResult<Vec<TournamentRow>> {
+    tournaments::table
+        .order((tournaments::starts_at.desc(), tournaments::id.desc()))
+        .select(TournamentRow::as_select())
+        .load(conn)
+}
+
+pub fn set_status(conn: &mut DbConn, id: i64, status: Status) -> QueryResult<usize> {
+    diesel::update(tournaments::table.find(id))
+        .set((
+            tournaments::status.eq(status.as_str()),
+            tournaments::updated_at.eq(now()),
+        ))
+        .execute(conn)
+}
+
+// ---- pairs ----
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = pairs)]
+pub struct PairRow {
+    pub id: i64,
+    pub tournament_id: i64,
+    pub number: i32,
+    pub p1_surname: String,
+    pub p1_name: String,
+    pub p1_card: String,
+    pub p1_club: String,
+    pub p2_surname: String,
+    pub p2_name: String,
+    pub p2_card: String,
+    pub p2_club: String,
+    pub checked_in: bool,
+    pub joined_from_round: Option<i32>,
+    pub withdrawn_from_round: Option<i32>,
+    pub created_at: NaiveDateTime,
+}
+
+impl PairRow {
+    pub fn entry(&self) -> PairEntry {
+        PairEntry {
+            players: [
+                Player::from_stored(
+                    &self.p1_surname,
+                    &self.p1_name,
+                    &self.p1_card,
+                    &self.p1_club,
+                ),
+                Player::from_stored(
+                    &self.p2_surname,
+                    &self.p2_name,
+                    &self.p2_card,
+                    &self.p2_club,
+                ),
+            ],
+        }
+    }
+
+    pub fn pair_no(&self) -> PairNo {
+        u32::try_from(self.number).unwrap_or(0)
+    }
+
+    /// "Rossi – Bianchi".
+    pub fn label(&self) -> String {
+        format!("{} – {}", self.p1_surname, self.p2_surname)
+    }
+
+    /// Withdrawn before (or from) round `n`.
+    pub fn withdrawn_by(&self, n: i32) -> bool {
+        self.withdrawn_from_round.is_some_and(|w| w <= n)
+    }
+}
+
+pub fn list_pairs(conn: &mut DbConn, tournament_id: i64) -> QueryResult<Vec<PairRow>> {
+    pairs::table
+        .filter(pairs::tournament_id.eq(tournament_id))
+        .order(pairs::number.asc())
+        .select(PairRow::as_select())
+        .load(conn)
+}
+
+pub fn find_pair(
+    conn: &mut DbConn,
+    tournament_id: i64,
+    pair_id: i64,
+) -> QueryResult<Option<PairRow>> {
+    pairs::table
+        .filter(pairs::tournament_id.eq(tournament_id))
+        .filter(pairs::id.eq(pair_id))
+        .select(PairRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Why a pair could not be saved.
+#[derive(Debug, thiserror::Error)]
+pub enum PairError {
+    #[error("{player} is already registered in pair {number}")]
+    PlayerTaken { player: String, number: i32 },
+    #[error("no such pair")]
+    NotFound,
+    #[error(transparent)]
+    Db(#[from] DieselError),
+}
+
+fn check_clash(
+    conn: &mut DbConn,
+    tournament_id: i64,
+    entry: &PairEntry,
+    except: Option<i64>,
+) -> Result<(), PairError> {
+    for other in list_pairs(conn, tournament_id)? {
+        if Some(other.id) == except {
+            continue;
+        }
+        if let Some((_, who)) = entry.clashes_with([&other.entry()]) {
+            return Err(PairError::PlayerTaken {
+                player: who,
+                number: other.number,
+            });
+        }
+    }
+    Ok(())
+}
+
+fn insert_entry(
+    conn: &mut DbConn,
+    tournament_id: i64,
+    entry: &PairEntry,
+    joined_from_round: Option<i32>,
+) -> Result<(i64, i32), PairError> {
+    let next: Option<i32> = pairs::table
+        .filter(pairs::tournament_id.eq(tournament_id))
+        .select(diesel::dsl::max(pairs::number))
+        .first(conn)?;
+    let number = next.unwrap_or(0) + 1;
+    let [a, b] = &entry.players;
+    let id = diesel::insert_into(pairs::table)
+        .values((
+            pairs::tournament_id.eq(tournament_id),
+            pairs::number.eq(number),
+            pairs::p1_surname.eq(a.surname()),
+            pairs::p1_name.eq(a.name()),
+            pairs::p1_card.eq(a.card()),
+            pairs::p1_club.eq(a.club()),
+            pairs::p2_surname.eq(b.surname()),
+            pairs::p2_name.eq(b.name()),
+            pairs::p2_card.eq(b.card()),
+            pairs::p2_club.eq(b.club()),
+            pairs::checked_in.eq(false),
+            pairs::joined_from_round.eq(joined_from_round),
+            pairs::created_at.eq(now()),
+        ))
+        .returning(pairs::id)
+        .get_result(conn)?;
+    Ok((id, number))
+}
+
+/// Registers a pair (number = the next free one); one transaction.
+pub fn add_pair(
+    conn: &mut DbConn,
+    tournament_id: i64,
+    entry: &PairEntry,
+    joined_from_round: Option<i32>,
+) -> Result<(i64, i32), PairError> {
+    conn.transaction(|conn| {
+        check_clash(conn, tournament_id, entry, None)?;
+        insert_entry(conn, tournament_id, entry, joined_from_round)
+    })
+}
+
+/// Registers many pairs, all or nothing.
+pub fn import_pairs(
+    conn: &mut DbConn,
+    tournament_id: i64,
+    entries: &[PairEntry],
+) -> Result<usize, PairError> {
+    conn.transaction(|conn| {
+        for e in entries {
+            check_clash(conn, tournament_id, e, None)?;
+            insert_entry(conn, tournament_id, e, None)?;
+        }
+        Ok(entries.len())
+    })
+}
+
+pub fn update_pair(
+    conn: &mut DbConn,
+    tournament_id: i64,
+    pair_id: i64,
+    entry: &PairEntry,
+) -> Result<(), PairError> {
+    conn.transaction(|conn| {
+        find_pair(conn, tournament_id, pair_id)?.ok_or(PairError::NotFound)?;
+        check_clash(conn, tournament_id, entry, Some(pair_id))?;
+        let [a, b] = &entry.players;
+        diesel::update(pairs::table.find(pair_id))
+            .set((
+                pairs::p1_surname.eq(a.surname()),
+                pairs::p1_name.eq(a.name()),
+                pairs::p1_card.eq(a.card()),
+                pairs::p1_club.eq(a.club()),
+                pairs::p2_surname.eq(b.surname()),
+                pairs::p2_name.eq(b.name()),
+                pairs::p2_card.eq(b.card()),
+                pairs::p2_club.eq(b.club()),
+            ))
+            .execute(conn)?;
+        Ok(())
+    })
+}
+
+pub fn set_checked_in(
+    conn: &mut DbConn,
+    tournament_id: i64,
+    pair_id: i64,
+    checked_in: bool,
+) -> QueryResult<usize> {
+    diesel::update(
+        pairs::table
+            .filter(pairs::tournament_id.eq(tournament_id))
+            .filter(pairs::id.eq(pair_id)),
+    )
+    .set(pairs::checked_in.eq(checked_in))
+    .execute(conn)
+}
+
+pub fn set_withdrawn(
+    conn: &mut DbConn,
+    tournament_id: i64,
+    pair_id: i64,
+    from_round: Option<i32>,
+) -> QueryResult<usize> {
+    diesel::update(
+        pairs::table
+            .filter(pairs::tournament_id.eq(tournament_id))
+            .filter(pairs::id.eq(pair_id)),
+    )
+    .set(pairs::withdrawn_from_round.eq(from_round))
+    .execute(conn)
+}
+
+// ---- rounds and seating ----
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = rounds)]
+pub struct RoundRow {
+    pub id: i64,
+    pub tournament_id: i64,
+    pub number: i32,
+    pub movement: String,
+    pub started_at: Option<NaiveDateTime>,
+    pub time_out_at: Option<NaiveDateTime>,
+    pub created_at: NaiveDateTime,
+}
+
+impl RoundRow {
+    pub fn movement(&self) -> RoundMovement {
+        RoundMovement::parse(&self.movement).unwrap_or(RoundMovement::Mitchell)
+    }
+}
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = seatings)]
+pub struct SeatingRow {
+    pub id: i64,
+    pub round_id: i64,
+    pub table_no: i32,
+    pub ns_pair: Option<i64>,
+    pub ew_pair: Option<i64>,
+}
+
+pub fn list_rounds(conn: &mut DbConn, tournament_id: i64) -> QueryResult<Vec<RoundRow>> {
+    rounds::table
+        .filter(rounds::tournament_id.eq(tournament_id))
+        .order(rounds::number.asc())
+        .select(RoundRow::as_select())
+        .load(conn)
+}
+
+pub fn seating_of(conn: &mut DbConn, round_id: i64) -> QueryResult<(Vec<SeatingRow>, Vec<i64>)> {
+    let tables = seatings::table
+        .filter(seatings::round_id.eq(round_id))
+        .order(seatings::table_no.asc())
+        .select(SeatingRow::as_select())
+        .load(conn)?;
+    let resting = byes::table
+        .filter(byes::round_id.eq(round_id))
+        .select(byes::pair_id)
+        .load(conn)?;
+    Ok((tables, resting))
+}
+
+/// Saves a round's seating (pair numbers mapped to pair ids).
+pub fn insert_round(
+    conn: &mut DbConn,
+    tournament_id: i64,
+    movement: RoundMovement,
+    seating: &RoundSeating,
+    pair_ids: &std::collections::HashMap<PairNo, i64>,
+) -> QueryResult<i64> {
+    let round_id: i64 = diesel::insert_into(rounds::table)
+        .values((
+            rounds::tournament_id.eq(tournament_id),
+            rounds::number.eq(i32::try_from(seating.round).unwrap_or(i32::MAX)),
+            rounds::movement.eq(movement.as_str()),
+            rounds::created_at.eq(now()),
+        ))
+        .returning(rounds::id)
+        .get_result(conn)?;
+    let id_of = |p: Option<PairNo>| p.and_then(|n| pair_ids.get(&n).copied());
+    for seat in &seating.tables {
+        // A table with a phantom is not played: its pair is in the byes.
+        if seat.ns.is_none() || seat.ew.is_none() {
+            continue;
+        }
+        diesel::insert_into(seatings::table)
+            .values((
+                seatings::round_id.eq(round_id),
+                seatings::table_no.eq(i32::try_from(seat.table).unwrap_or(i32::MAX)),
+                seatings::ns_pair.eq(id_of(seat.ns)),
+                seatings::ew_pair.eq(id_of(seat.ew)),
+            ))
+            .execute(conn)?;
+    }
+    for bye in &seating.byes {
+        if let Some(pid) = pair_ids.get(bye) {
+            diesel::insert_into(byes::table)
+                .values((byes::round_id.eq(round_id), byes::pair_id.eq(pid)))
+                .execute(conn)?;
+        }
+    }
+    Ok(round_id)
+}
+
+/// Starts the tournament: stores the draw and round 1, all or nothing.
+/// Drawing again (before any score) replaces round 1.
+pub fn save_draw(
+    conn: &mut DbConn,
+    tournament_id: i64,
+    layout: &Layout,
+    round1: &RoundSeating,
+    pair_ids: &std::collections::HashMap<PairNo, i64>,
+) -> QueryResult<i64> {
+    conn.transaction(|conn| {
+        diesel::delete(rounds::table.filter(rounds::tournament_id.eq(tournament_id)))
+            .execute(conn)?;
+        let layout_json = serde_json::to_string(layout)
+            .map_err(|e| DieselError::SerializationError(Box::new(e)))?;
+        diesel::update(tournaments::table.find(tournament_id))
+            .set((
+                tournaments::status.eq(Status::Running.as_str()),
+                tournaments::draw_seed.eq(Some(i64::try_from(layout.seed).unwrap_or(i64::MAX))),
+                tournaments::layout.eq(Some(layout_json)),
+                tournaments::updated_at.eq(now()),
+            ))
+            .execute(conn)?;
+        insert_round(
+            conn,
+            tournament_id,
+            RoundMovement::Mitchell,
+            round1,
+            pair_ids,
+        )
+    })
+}

@@ -1,0 +1,120 @@
+//! The tournament as the director sets it up: settings, pairs and the CSV
+//! import. Pure Rust: forms are parsed here into domain types ("parse, don't
+//! validate"), with every problem tied to its field and a catalog key.
+
+pub mod csv_import;
+pub mod pairs;
+pub mod settings;
+
+/// A problem with one field of a form: the field's name, the catalog key of
+/// the message and its placeholders.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldProblem {
+    pub field: &'static str,
+    pub key: String,
+    pub params: Vec<(&'static str, String)>,
+    /// A prize-pool error, worded by the rules engine.
+    pub prize: Option<crate::rules::PrizeError>,
+}
+
+impl FieldProblem {
+    pub fn new(field: &'static str, key: impl Into<String>) -> Self {
+        FieldProblem {
+            field,
+            key: key.into(),
+            params: Vec::new(),
+            prize: None,
+        }
+    }
+
+    pub fn with(mut self, name: &'static str, value: impl ToString) -> Self {
+        self.params.push((name, value.to_string()));
+        self
+    }
+
+    /// The message in a language.
+    pub fn message(&self, lang: crate::i18n::Lang) -> String {
+        if let Some(e) = &self.prize {
+            return crate::rules::api::prize_error_message(e, lang);
+        }
+        let args: Vec<(&str, &dyn std::fmt::Display)> = self
+            .params
+            .iter()
+            .map(|(n, v)| (*n, v as &dyn std::fmt::Display))
+            .collect();
+        crate::i18n::tf(lang, &self.key, &args)
+    }
+}
+
+/// Where a tournament stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Being prepared: settings and pairs may change freely.
+    Draft,
+    /// The first round is drawn: game-shaping settings are locked.
+    Running,
+    /// Closed by the director: final standings.
+    Finished,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Draft => "draft",
+            Status::Running => "running",
+            Status::Finished => "finished",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Status> {
+        match s {
+            "draft" => Some(Status::Draft),
+            "running" => Some(Status::Running),
+            "finished" => Some(Status::Finished),
+            _ => None,
+        }
+    }
+
+    pub fn label_key(self) -> &'static str {
+        match self {
+            Status::Draft => "tournament.status.draft",
+            Status::Running => "tournament.status.running",
+            Status::Finished => "tournament.status.finished",
+        }
+    }
+}
+
+/// The movement of one round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RoundMovement {
+    Mitchell,
+    Danish,
+    DanishModified,
+}
+
+impl RoundMovement {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RoundMovement::Mitchell => "mitchell",
+            RoundMovement::Danish => "danish",
+            RoundMovement::DanishModified => "danish_modified",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<RoundMovement> {
+        match s {
+            "mitchell" => Some(RoundMovement::Mitchell),
+            "danish" => Some(RoundMovement::Danish),
+            "danish_modified" => Some(RoundMovement::DanishModified),
+            _ => None,
+        }
+    }
+
+    pub fn label_key(self) -> &'static str {
+        match self {
+            RoundMovement::Mitchell => "movement_kind.mitchell",
+            RoundMovement::Danish => "movement_kind.danish",
+            RoundMovement::DanishModified => "movement_kind.danish_modified",
+        }
+    }
+}

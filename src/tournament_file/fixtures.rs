@@ -1,0 +1,335 @@
+//! A generated tournament for tests, benchmarks and HTTP tests.
+//!
+//! [`sample_tournament`] is deterministic for a given (pairs, rounds, seed):
+//! Mitchell seating (fixed pairs 1…F at NS, the others moving one table a
+//! round; with an odd number of pairs the phantom is the fixed pair of the
+//! last table, so whoever meets it rests), score sheets that break no rule
+//! (declared totals equal to the computed ones), a few adjusted scores and a
+//! few penalties of every kind (one in eight withdrawn).
+
+use super::types::{
+    Adjusted, MovementKind, PairFile, PayoutTierFile, PenaltyFile, PenaltyKind, Player, RoundFile,
+    SheetFile, Status, TableFile, TournamentFile,
+};
+use crate::rules::profile::RuleProfile;
+use crate::rules::score_sheet::{score_line, Hand, HandEnd, LineHand, PerLine};
+use chrono::{Duration, NaiveDate, NaiveTime, TimeZone, Utc};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rust_decimal::Decimal;
+
+const SURNAMES: [&str; 24] = [
+    "Rossi", "Russo", "Ferrari", "Esposito", "Bianchi", "Romano", "Colombo", "Ricci", "Marino",
+    "Greco", "Bruno", "Gallo", "Conti", "De Luca", "Mancini", "Costa", "Giordano", "Rizzo",
+    "Lombardi", "Moretti", "Barbieri", "Fontana", "Santoro", "Mariani",
+];
+const NAMES: [&str; 16] = [
+    "Maria",
+    "Luca",
+    "Giulia",
+    "Marco",
+    "Anna",
+    "Paolo",
+    "Chiara",
+    "Giorgio",
+    "Francesca",
+    "Andrea",
+    "Sara",
+    "Roberto",
+    "Elena",
+    "Stefano",
+    "Laura",
+    "Davide",
+];
+
+fn pick<'a>(rng: &mut ChaCha8Rng, list: &[&'a str]) -> &'a str {
+    list.get(rng.gen_range(0..list.len().max(1)))
+        .copied()
+        .unwrap_or("X")
+}
+
+fn money(cents: i64) -> Decimal {
+    Decimal::new(cents, 2)
+}
+
+fn player(rng: &mut ChaCha8Rng, club: bool) -> Player {
+    Player {
+        surname: pick(rng, &SURNAMES).to_string(),
+        name: pick(rng, &NAMES).to_string(),
+        card: Some(format!("FI{:05}", rng.gen_range(0..100_000u32))),
+        club: club.then(|| "Circolo del Sole".to_string()),
+    }
+}
+
+/// A line's hand with `clean`, `dirty` and `semi` burrachi and melded points
+/// at least what they need.
+fn line_hand(rng: &mut ChaCha8Rng, clean: i64, dirty: i64, semi: i64, extra: i64) -> LineHand {
+    let minimum = clean * 35 + dirty * 50 + semi * 55;
+    LineHand {
+        clean,
+        semi_clean: semi,
+        dirty,
+        super_: 0,
+        royal: 0,
+        melded_points: minimum + 5 * rng.gen_range(0..=extra),
+        hand_points: 0,
+        closed: false,
+        took_pozzetto: false,
+    }
+}
+
+/// One hand that breaks no rule: usually a closure, sometimes the stock
+/// runs out.
+fn hand(rng: &mut ChaCha8Rng) -> Hand {
+    let closure = rng.gen_range(0..10) != 0;
+    let closer_ns = rng.gen_bool(0.5);
+    let (clean, dirty, semi) = (
+        1 + rng.gen_range(0..2),
+        rng.gen_range(0..2),
+        rng.gen_range(0..2),
+    );
+    let mut a = line_hand(rng, clean, dirty, semi, 60);
+    a.took_pozzetto = true;
+    a.closed = closure;
+    let (clean, dirty) = (rng.gen_range(0..2), rng.gen_range(0..2));
+    let mut b = line_hand(rng, clean, dirty, 0, 50);
+    b.took_pozzetto = rng.gen_range(0..10) < 7;
+    b.hand_points = 5 * rng.gen_range(0..=30);
+    if !closure {
+        a.hand_points = 5 * rng.gen_range(0..=10);
+    }
+    let (ns, ew) = if closer_ns { (a, b) } else { (b, a) };
+    Hand {
+        end: if closure {
+            HandEnd::Closure
+        } else {
+            HandEnd::StockExhausted
+        },
+        ns,
+        ew,
+    }
+}
+
+/// A valid sheet of `hands` hands with correct declared totals.
+fn sheet(rng: &mut ChaCha8Rng, hands: usize, profile: &RuleProfile) -> SheetFile {
+    let hands: Vec<Hand> = (0..hands).map(|_| hand(rng)).collect();
+    let mut totals = PerLine { ns: 0i64, ew: 0i64 };
+    for h in &hands {
+        totals.ns += score_line(&h.ns, &h.ew, h.end, profile).total;
+        totals.ew += score_line(&h.ew, &h.ns, h.end, profile).total;
+    }
+    SheetFile {
+        hands,
+        declared: Some(totals),
+    }
+}
+
+/// A deterministic valid tournament: `pairs` pairs, `rounds` complete rounds
+/// (3 hands each, codice profile), `seed` for everything random.
+pub fn sample_tournament(pairs: usize, rounds: usize, seed: u64) -> TournamentFile {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let profile = RuleProfile::default_profile();
+    let date = NaiveDate::from_ymd_opt(2026, 11, 20).unwrap_or_default();
+    let mut file = TournamentFile::new(format!("Torneo di prova {seed}"), date);
+    file.venue = Some("Circolo del Sole".to_string());
+    file.start_time = NaiveTime::from_hms_opt(20, 30, 0);
+    file.minutes_per_round = Some(40);
+    file.entry_fee = money(2000);
+    file.prize_share_percent = Decimal::from(70);
+    file.guaranteed_pool = Decimal::ZERO;
+    let pct = |v: &[i64]| v.iter().map(|&p| Decimal::from(p)).collect::<Vec<_>>();
+    file.payout = vec![
+        PayoutTierFile {
+            min_entries: 1,
+            scheme: pct(&[100]),
+        },
+        PayoutTierFile {
+            min_entries: 4,
+            scheme: pct(&[60, 40]),
+        },
+        PayoutTierFile {
+            min_entries: 12,
+            scheme: pct(&[50, 30, 20]),
+        },
+        PayoutTierFile {
+            min_entries: 40,
+            scheme: pct(&[40, 25, 15, 12, 8]),
+        },
+    ];
+    let round_count = u32::try_from(rounds).unwrap_or(u32::MAX);
+    let tables = pairs.div_ceil(2);
+    let fixed = pairs / 2;
+    let moving = pairs - fixed;
+    if rounds > 0 {
+        file.planned_rounds = Some(round_count);
+        file.movements = Some(vec![MovementKind::Mitchell; rounds]);
+        file.mitchell_advance = Some(1);
+        file.allow_repeats = Some(rounds > tables);
+        file.status = Some(Status::Finished);
+    }
+    file.suit_order = Some("HDCS".to_string());
+    file.draw_seed = Some(seed >> 1);
+
+    for i in 0..pairs {
+        let club = rng.gen_bool(0.5);
+        file.pairs.push(PairFile {
+            number: u32::try_from(i + 1).unwrap_or(u32::MAX),
+            players: vec![player(&mut rng, club), player(&mut rng, club)],
+            checked_in: Some(true),
+            withdrawn_from_round: None,
+        });
+    }
+    let number = |i: usize| u32::try_from(i + 1).unwrap_or(u32::MAX);
+    let start = Utc.from_utc_datetime(&date.and_hms_opt(19, 30, 0).unwrap_or_default());
+
+    for r in 0..rounds {
+        let rn = u32::try_from(r + 1).unwrap_or(u32::MAX);
+        // The table of each moving pair this round; who sits where.
+        let mut at_table: Vec<Option<u32>> = vec![None; tables];
+        for j in 0..moving {
+            if let Some(slot) = at_table.get_mut((j + r) % tables.max(1)) {
+                *slot = Some(number(fixed + j));
+            }
+        }
+        let mut round = RoundFile {
+            number: rn,
+            movement: Some(MovementKind::Mitchell),
+            tables: Vec::with_capacity(tables),
+            byes: Vec::new(),
+        };
+        // Pair number → table number this round (0 = bye).
+        let mut seat_of: Vec<u32> = vec![0; pairs];
+        for (t, mover) in at_table.iter().enumerate() {
+            let Some(ew) = *mover else { continue };
+            if t >= fixed {
+                round.byes.push(ew);
+                continue;
+            }
+            let table = number(t);
+            let ns = number(t);
+            if let Some(s) = seat_of.get_mut(t) {
+                *s = table;
+            }
+            if let Some(s) = seat_of.get_mut(usize::try_from(ew).unwrap_or(0).saturating_sub(1)) {
+                *s = table;
+            }
+            let adjusted = rng.gen_range(0..60) == 0;
+            round.tables.push(TableFile {
+                table,
+                ns,
+                ew,
+                sheet: (!adjusted).then(|| sheet(&mut rng, 3, profile)),
+                adjusted: adjusted.then(|| {
+                    let ns_vp = rng.gen_range(6..=14);
+                    Adjusted {
+                        ns_vp,
+                        ew_vp: if rng.gen_bool(0.5) { 20 - ns_vp } else { 6 },
+                        ns_mp_diff: rng.gen_bool(0.5).then_some(0),
+                        ew_mp_diff: None,
+                    }
+                }),
+            });
+        }
+        file.rounds.push(round);
+
+        // A few penalties: about one draw per 20 pairs.
+        let at = start + Duration::minutes(45 * i64::try_from(r).unwrap_or(0));
+        for _ in 0..(pairs / 20).max(1) {
+            if pairs == 0 {
+                break;
+            }
+            let who = rng.gen_range(0..pairs);
+            let table = seat_of.get(who).copied().unwrap_or(0);
+            let (kind, amount, reason) = match rng.gen_range(0..10) {
+                0..=3 => (PenaltyKind::Warning, None, "ritardo di 4 minuti"),
+                4 if table > 0 => (PenaltyKind::Mp, Some(100), "ritardo di 7 minuti"),
+                5 => (PenaltyKind::Vp, Some(1), "uso del telefono"),
+                _ => continue,
+            };
+            let withdrawn = rng.gen_range(0..8) == 0;
+            file.penalties.push(PenaltyFile {
+                round: rn,
+                pair: number(who),
+                kind,
+                amount,
+                reason: reason.to_string(),
+                withdrawn,
+                table: (table > 0).then_some(table),
+                by: Some("Arbitro Verdi".to_string()),
+                at: Some(at),
+                withdrawn_by: withdrawn.then(|| "Direttore Neri".to_string()),
+                withdrawn_at: withdrawn.then(|| at + Duration::minutes(10)),
+            });
+        }
+    }
+    file
+}
+
+/// A registered pair `number` with two made-up players.
+pub fn pair(number: u32) -> PairFile {
+    let surname = |k: usize| {
+        SURNAMES
+            .get((number as usize).wrapping_mul(2).wrapping_add(k) % SURNAMES.len())
+            .copied()
+            .unwrap_or("Rossi")
+            .to_string()
+    };
+    let name = |k: usize| {
+        NAMES
+            .get((number as usize).wrapping_mul(3).wrapping_add(k) % NAMES.len())
+            .copied()
+            .unwrap_or("Maria")
+            .to_string()
+    };
+    PairFile {
+        number,
+        players: vec![
+            Player {
+                surname: surname(0),
+                name: name(0),
+                card: None,
+                club: None,
+            },
+            Player {
+                surname: surname(1),
+                name: name(1),
+                card: None,
+                club: None,
+            },
+        ],
+        checked_in: None,
+        withdrawn_from_round: None,
+    }
+}
+
+/// A sheet of `hands` hands that breaks no rule and totals `ns` and `ew`
+/// MP (multiples of 5, at most ±1500 each): every hand ends with the stock
+/// exhausted, both lines took their pozzetto, no burraco; a line's points
+/// are spread over the hands as melded points (or, when negative, as points
+/// left in hand). Declared totals are the right ones.
+pub fn simple_sheet(ns: i64, ew: i64, hands: usize) -> SheetFile {
+    let hands = hands.max(1);
+    let count = i64::try_from(hands).unwrap_or(1);
+    let part = |total: i64, k: usize| {
+        let units = total / 5;
+        let each = units / count;
+        let first = units - each * (count - 1);
+        5 * if k == 0 { first } else { each }
+    };
+    let line = |points: i64| LineHand {
+        melded_points: points.max(0),
+        hand_points: (-points).max(0),
+        took_pozzetto: true,
+        ..LineHand::default()
+    };
+    SheetFile {
+        hands: (0..hands)
+            .map(|k| Hand {
+                end: HandEnd::StockExhausted,
+                ns: line(part(ns, k)),
+                ew: line(part(ew, k)),
+            })
+            .collect(),
+        declared: Some(PerLine { ns, ew }),
+    }
+}

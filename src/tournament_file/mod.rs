@@ -1,0 +1,58 @@
+//! The tournament file `burraco-td/tournament@1` (shared/FORMAT.md): one
+//! JSON document with a whole tournament. Pure Rust: no web, database or
+//! template code here.
+//!
+//! - [`parse`]: JSON text → [`TournamentFile`]; an unreadable document or a
+//!   missing/ill-typed field is a [`FileError`] naming the place
+//!   (`rounds[2].tables[4].ew`). Unknown fields are ignored.
+//! - [`validate`]: the checks the forms make (references, ranges, money…);
+//!   each [`FileProblem`] names its place and has a stable code.
+//! - [`to_json`]: the export; fields in a fixed order, optional fields only
+//!   when present, so export → import → export gives the same text.
+//! - [`fixtures::sample_tournament`]: a generated valid tournament (tests,
+//!   benchmarks).
+//!
+//! Decisions where FORMAT.md is silent:
+//! - `bye` may also be a list of pair numbers: after a withdrawal a round can
+//!   have several resting pairs. One pair is written as a number, none as
+//!   `null`, several as a list.
+//! - Defaults when absent: `profile` `codice`, `bye_vp` 14, `guaranteed_pool`
+//!   0, `penalties` empty. `reason` of a penalty must not be empty.
+//! - Text lengths and setting ranges are the forms' (name and venue ≤ 120
+//!   characters, player names ≤ 60, card ≤ 20 of letters, digits, `-`, `/`,
+//!   club ≤ 80; minutes per round 10–180, advance 1–10, planned rounds 1–30).
+//! - `payout` may be empty only when the pool is certainly 0. A tournament
+//!   that has started must have a scheme for its number of entries; a draft
+//!   need not (registrations are still open).
+//! - An `mp` penalty needs the pair at a table in that round (not resting,
+//!   not absent); a penalty's `table`, when given, must be the pair's table.
+//! - A pair with `withdrawn_from_round` = R may not be seated (or rest) in
+//!   round R or later.
+//! - A table with neither `sheet` nor `adjusted` is allowed only in the last
+//!   round, and not when `status` is `finished`.
+
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
+#[doc(hidden)]
+pub mod fixtures;
+mod parse;
+mod types;
+mod validate;
+
+#[cfg(test)]
+mod tests;
+
+pub use parse::{parse, to_json, to_json_compact, FileError};
+pub use types::{
+    Adjusted, FormatTag, MovementKind, PairFile, PayoutTierFile, PenaltyFile, PenaltyKind, Player,
+    RoundFile, SheetFile, Status, TableFile, TournamentFile, DEFAULT_PROFILE, FORMAT,
+};
+pub use validate::{
+    payout_tiers, pool_is_zero, validate, FileProblem, ProblemCause, ProblemCode, ValidFile,
+    MAX_CARD_CHARS, MAX_CLUB_CHARS, MAX_HANDS_PER_ROUND, MAX_MP_AMOUNT, MAX_PAIRS,
+    MAX_PLAYER_NAME_CHARS, MAX_ROUNDS, MAX_TOURNAMENT_NAME_CHARS, MAX_VP_AMOUNT, MINUTES_PER_ROUND,
+    MIN_HANDS_PER_ROUND, MITCHELL_ADVANCE,
+};

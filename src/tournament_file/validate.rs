@@ -1,0 +1,868 @@
+//! Validation: a parsed file is checked as strictly as the program's forms
+//! check what a director types. Every problem names its place in the
+//! document (`pairs[3].players[0].surname`, 0-based indexes as in the JSON),
+//! has a stable code and a message from the catalog (`file.problem.<code>`).
+//!
+//! Score sheets are not checked against the rules here: that is the
+//! standings step's job (`SheetRuleBroken`, CLI exit code 1).
+
+use super::types::{PenaltyKind, Status, TournamentFile};
+use crate::i18n::{t, tf, Lang};
+use crate::rules::prize_pool::{compute, PayoutTier, PrizeError, PrizeInput, MONEY_DECIMALS};
+use crate::rules::profile::RuleProfile;
+use crate::rules::seat_draw::SuitOrder;
+use crate::rules::vp::{ScaleError, VpScale, TOTAL_VP};
+use rust_decimal::Decimal;
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+/// Most pairs in a tournament file.
+pub const MAX_PAIRS: usize = 1000;
+/// Most rounds in a tournament file.
+pub const MAX_ROUNDS: usize = 30;
+/// Fewest and most hands per round.
+pub const MIN_HANDS_PER_ROUND: i64 = 2;
+pub const MAX_HANDS_PER_ROUND: i64 = 4;
+/// Largest MP amount (an `mp` penalty, an adjusted MP difference): far
+/// above any real round, it only keeps sums far from overflowing.
+pub const MAX_MP_AMOUNT: i64 = 100_000;
+/// Largest VP amount of a `vp` penalty.
+pub const MAX_VP_AMOUNT: i64 = 100;
+/// Text limits, as in the forms: tournament name and venue; a player's
+/// surname and name; card number; club.
+pub const MAX_TOURNAMENT_NAME_CHARS: usize = 120;
+pub const MAX_PLAYER_NAME_CHARS: usize = 60;
+pub const MAX_CARD_CHARS: usize = 20;
+pub const MAX_CLUB_CHARS: usize = 80;
+/// Ranges of the settings form.
+pub const MINUTES_PER_ROUND: std::ops::RangeInclusive<u32> = 10..=180;
+pub const MITCHELL_ADVANCE: std::ops::RangeInclusive<u32> = 1..=10;
+
+/// The stable codes of validation problems.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ProblemCode {
+    NameEmpty,
+    TextTooLong,
+    OutOfRange,
+    ProfileUnknown,
+    HandsPerRoundOutOfRange,
+    VpScaleMissing,
+    VpScaleInvalid,
+    ByeVpOutOfRange,
+    MoneyNegative,
+    MoneyTooPrecise,
+    PercentOutOfRange,
+    PayoutInvalid,
+    NotPositive,
+    SuitOrderInvalid,
+    TooManyPairs,
+    TooManyRounds,
+    PairNumberDuplicate,
+    PlayersCount,
+    PlayerSurnameEmpty,
+    PlayerNameEmpty,
+    CardInvalid,
+    RoundNumberOutOfOrder,
+    TableNumberDuplicate,
+    PairUnknown,
+    PairSeatedTwice,
+    PairWithdrawnSeated,
+    SheetAndAdjusted,
+    TableNotPlayed,
+    TableNotPlayedFinished,
+    AdjustedVpOutOfRange,
+    ValueTooLarge,
+    PenaltyRoundUnknown,
+    PenaltyPairUnknown,
+    PenaltyAmountMissing,
+    PenaltyAmountNotPositive,
+    PenaltyAmountNotAllowed,
+    PenaltyReasonEmpty,
+    PenaltyTableMismatch,
+    PenaltyMpNotSeated,
+}
+
+impl ProblemCode {
+    pub const ALL: [ProblemCode; 39] = [
+        ProblemCode::NameEmpty,
+        ProblemCode::TextTooLong,
+        ProblemCode::OutOfRange,
+        ProblemCode::ProfileUnknown,
+        ProblemCode::HandsPerRoundOutOfRange,
+        ProblemCode::VpScaleMissing,
+        ProblemCode::VpScaleInvalid,
+        ProblemCode::ByeVpOutOfRange,
+        ProblemCode::MoneyNegative,
+        ProblemCode::MoneyTooPrecise,
+        ProblemCode::PercentOutOfRange,
+        ProblemCode::PayoutInvalid,
+        ProblemCode::NotPositive,
+        ProblemCode::SuitOrderInvalid,
+        ProblemCode::TooManyPairs,
+        ProblemCode::TooManyRounds,
+        ProblemCode::PairNumberDuplicate,
+        ProblemCode::PlayersCount,
+        ProblemCode::PlayerSurnameEmpty,
+        ProblemCode::PlayerNameEmpty,
+        ProblemCode::CardInvalid,
+        ProblemCode::RoundNumberOutOfOrder,
+        ProblemCode::TableNumberDuplicate,
+        ProblemCode::PairUnknown,
+        ProblemCode::PairSeatedTwice,
+        ProblemCode::PairWithdrawnSeated,
+        ProblemCode::SheetAndAdjusted,
+        ProblemCode::TableNotPlayed,
+        ProblemCode::TableNotPlayedFinished,
+        ProblemCode::AdjustedVpOutOfRange,
+        ProblemCode::ValueTooLarge,
+        ProblemCode::PenaltyRoundUnknown,
+        ProblemCode::PenaltyPairUnknown,
+        ProblemCode::PenaltyAmountMissing,
+        ProblemCode::PenaltyAmountNotPositive,
+        ProblemCode::PenaltyAmountNotAllowed,
+        ProblemCode::PenaltyReasonEmpty,
+        ProblemCode::PenaltyTableMismatch,
+        ProblemCode::PenaltyMpNotSeated,
+    ];
+
+    /// The stable snake_case code (`pair_seated_twice`…).
+    pub fn code(self) -> &'static str {
+        match self {
+            ProblemCode::NameEmpty => "name_empty",
+            ProblemCode::TextTooLong => "text_too_long",
+            ProblemCode::OutOfRange => "out_of_range",
+            ProblemCode::ProfileUnknown => "profile_unknown",
+            ProblemCode::HandsPerRoundOutOfRange => "hands_per_round_out_of_range",
+            ProblemCode::VpScaleMissing => "vp_scale_missing",
+            ProblemCode::VpScaleInvalid => "vp_scale_invalid",
+            ProblemCode::ByeVpOutOfRange => "bye_vp_out_of_range",
+            ProblemCode::MoneyNegative => "money_negative",
+            ProblemCode::MoneyTooPrecise => "money_too_precise",
+            ProblemCode::PercentOutOfRange => "percent_out_of_range",
+            ProblemCode::PayoutInvalid => "payout_invalid",
+            ProblemCode::NotPositive => "not_positive",
+            ProblemCode::SuitOrderInvalid => "suit_order_invalid",
+            ProblemCode::TooManyPairs => "too_many_pairs",
+            ProblemCode::TooManyRounds => "too_many_rounds",
+            ProblemCode::PairNumberDuplicate => "pair_number_duplicate",
+            ProblemCode::PlayersCount => "players_count",
+            ProblemCode::PlayerSurnameEmpty => "player_surname_empty",
+            ProblemCode::PlayerNameEmpty => "player_name_empty",
+            ProblemCode::CardInvalid => "card_invalid",
+            ProblemCode::RoundNumberOutOfOrder => "round_number_out_of_order",
+            ProblemCode::TableNumberDuplicate => "table_number_duplicate",
+            ProblemCode::PairUnknown => "pair_unknown",
+            ProblemCode::PairSeatedTwice => "pair_seated_twice",
+            ProblemCode::PairWithdrawnSeated => "pair_withdrawn_seated",
+            ProblemCode::SheetAndAdjusted => "sheet_and_adjusted",
+            ProblemCode::TableNotPlayed => "table_not_played",
+            ProblemCode::TableNotPlayedFinished => "table_not_played_finished",
+            ProblemCode::AdjustedVpOutOfRange => "adjusted_vp_out_of_range",
+            ProblemCode::ValueTooLarge => "value_too_large",
+            ProblemCode::PenaltyRoundUnknown => "penalty_round_unknown",
+            ProblemCode::PenaltyPairUnknown => "penalty_pair_unknown",
+            ProblemCode::PenaltyAmountMissing => "penalty_amount_missing",
+            ProblemCode::PenaltyAmountNotPositive => "penalty_amount_not_positive",
+            ProblemCode::PenaltyAmountNotAllowed => "penalty_amount_not_allowed",
+            ProblemCode::PenaltyReasonEmpty => "penalty_reason_empty",
+            ProblemCode::PenaltyTableMismatch => "penalty_table_mismatch",
+            ProblemCode::PenaltyMpNotSeated => "penalty_mp_not_seated",
+        }
+    }
+
+    /// `file.problem.<code>`.
+    pub fn catalog_key(self) -> String {
+        format!("file.problem.{}", self.code())
+    }
+}
+
+impl fmt::Display for ProblemCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// An error of another module whose message is reused (the rules catalog).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProblemCause {
+    Scale(ScaleError),
+    Prize(PrizeError),
+}
+
+impl ProblemCause {
+    fn message(&self, lang: Lang) -> String {
+        match self {
+            ProblemCause::Scale(e) => {
+                let (key, mut params) = e.catalog();
+                params.push(("field", t(lang, "file.field.vp_scale").to_string()));
+                render(lang, key, &params)
+            }
+            ProblemCause::Prize(e) => crate::rules::api::prize_error_message(e, lang),
+        }
+    }
+}
+
+fn render(lang: Lang, key: &str, params: &[(&'static str, String)]) -> String {
+    let args: Vec<(&str, &dyn fmt::Display)> = params
+        .iter()
+        .map(|(k, v)| (*k, v as &dyn fmt::Display))
+        .collect();
+    tf(lang, key, &args)
+}
+
+/// One thing wrong in a file: where (`rounds[1].tables[0].ew`), what
+/// (a stable code) and the values its message shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileProblem {
+    pub path: String,
+    pub code: ProblemCode,
+    pub params: Vec<(&'static str, String)>,
+    /// Set when the message is another module's (a VP scale, a payout).
+    pub cause: Option<ProblemCause>,
+}
+
+impl FileProblem {
+    fn new(path: impl Into<String>, code: ProblemCode) -> FileProblem {
+        FileProblem {
+            path: path.into(),
+            code,
+            params: Vec::new(),
+            cause: None,
+        }
+    }
+
+    fn with(mut self, name: &'static str, value: impl ToString) -> FileProblem {
+        self.params.push((name, value.to_string()));
+        self
+    }
+
+    /// The problem in words (without the place).
+    pub fn message(&self, lang: Lang) -> String {
+        let mut params = self.params.clone();
+        if let Some(cause) = &self.cause {
+            params.push(("detail", cause.message(lang)));
+        }
+        render(lang, &self.code.catalog_key(), &params)
+    }
+
+    /// `path: message`, one line.
+    pub fn line(&self, lang: Lang) -> String {
+        format!("{}: {}", self.path, self.message(lang))
+    }
+}
+
+/// A file that passed [`validate`], with what the standings need resolved.
+#[derive(Debug, Clone)]
+pub struct ValidFile<'a> {
+    file: &'a TournamentFile,
+    profile: &'static RuleProfile,
+    scale: VpScale,
+    hands_per_round: usize,
+    bye_vp: u8,
+    pair_index: HashMap<u32, usize>,
+}
+
+impl<'a> ValidFile<'a> {
+    pub fn file(&self) -> &'a TournamentFile {
+        self.file
+    }
+
+    pub fn profile(&self) -> &'static RuleProfile {
+        self.profile
+    }
+
+    /// The tournament's VP scale (the one given, else the preset).
+    pub fn scale(&self) -> &VpScale {
+        &self.scale
+    }
+
+    pub fn hands_per_round(&self) -> usize {
+        self.hands_per_round
+    }
+
+    /// VP of a bye (0..=20).
+    pub fn bye_vp(&self) -> u8 {
+        self.bye_vp
+    }
+
+    /// The MP difference a bye counts: the lower edge of the bye award's band.
+    pub fn bye_mp_diff(&self) -> i64 {
+        self.scale.lower_edge_of(self.bye_vp)
+    }
+
+    /// Index in `file().pairs` of a pair number.
+    pub fn pair_index(&self, number: u32) -> Option<usize> {
+        self.pair_index.get(&number).copied()
+    }
+}
+
+fn money_problems(path: &str, value: Decimal, out: &mut Vec<FileProblem>) -> bool {
+    let before = out.len();
+    if value.is_sign_negative() && !value.is_zero() {
+        out.push(FileProblem::new(path, ProblemCode::MoneyNegative).with("value", value));
+    } else if value.normalize().scale() > MONEY_DECIMALS {
+        out.push(
+            FileProblem::new(path, ProblemCode::MoneyTooPrecise)
+                .with("value", value)
+                .with("max", MONEY_DECIMALS),
+        );
+    }
+    out.len() == before
+}
+
+fn too_long(path: &str, text: &str, max: usize, out: &mut Vec<FileProblem>) {
+    if text.chars().count() > max {
+        out.push(FileProblem::new(path, ProblemCode::TextTooLong).with("max", max));
+    }
+}
+
+fn not_positive(path: impl Into<String>) -> FileProblem {
+    FileProblem::new(path, ProblemCode::NotPositive)
+}
+
+/// Where a prize error points in the document.
+fn payout_path(file: &TournamentFile, e: &PrizeError) -> String {
+    let tier = |m: u32| file.payout.iter().position(|p| p.min_entries == m);
+    match e {
+        PrizeError::EmptyScheme { min_entries }
+        | PrizeError::SchemeNotHundred { min_entries, .. } => match tier(*min_entries) {
+            Some(i) => format!("payout[{i}].scheme"),
+            None => "payout".to_string(),
+        },
+        PrizeError::PercentNotPositive {
+            min_entries, place, ..
+        }
+        | PrizeError::PercentTooPrecise {
+            min_entries, place, ..
+        } => match tier(*min_entries) {
+            Some(i) => format!("payout[{i}].scheme[{}]", place.saturating_sub(1)),
+            None => "payout".to_string(),
+        },
+        PrizeError::DuplicateTier { min_entries } => {
+            let second = file
+                .payout
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.min_entries == *min_entries)
+                .nth(1)
+                .map(|(i, _)| i);
+            match second {
+                Some(i) => format!("payout[{i}].min_entries"),
+                None => "payout".to_string(),
+            }
+        }
+        PrizeError::NegativeAmount { field, .. } | PrizeError::TooManyDecimals { field, .. } => {
+            (*field).to_string()
+        }
+        PrizeError::ShareOutOfRange { .. } => "prize_share_percent".to_string(),
+        PrizeError::AmountTooLarge => "entry_fee".to_string(),
+        PrizeError::NoEntriesToPay { .. } => "guaranteed_pool".to_string(),
+        PrizeError::NoScheme | PrizeError::NoTierFor { .. } => "payout".to_string(),
+        PrizeError::PlacesCountMismatch { .. }
+        | PrizeError::ImpossiblePlace { .. }
+        | PrizeError::TooManyEntries { .. } => "pairs".to_string(),
+    }
+}
+
+/// The payout tiers as the prize engine takes them.
+pub fn payout_tiers(file: &TournamentFile) -> Vec<PayoutTier> {
+    file.payout
+        .iter()
+        .map(|p| PayoutTier {
+            min_entries: p.min_entries,
+            scheme: p.scheme.clone(),
+        })
+        .collect()
+}
+
+/// True when the pool is certainly zero (no fee share and no guarantee): a
+/// tournament without prizes may then leave `payout` empty.
+pub fn pool_is_zero(file: &TournamentFile) -> bool {
+    (file.entry_fee.is_zero() || file.prize_share_percent.is_zero())
+        && file.guaranteed_pool.is_zero()
+}
+
+fn check_payout(file: &TournamentFile, out: &mut Vec<FileProblem>) {
+    if file.payout.is_empty() && pool_is_zero(file) {
+        return;
+    }
+    let pairs = u32::try_from(file.pairs.len()).unwrap_or(u32::MAX);
+    // A draft (no round yet) need not have a scheme for its current number
+    // of entries: registrations are still open.
+    let started = !file.rounds.is_empty();
+    let entries = pairs.max(1);
+    let input = PrizeInput {
+        entries,
+        entry_fee: file.entry_fee,
+        prize_share_percent: file.prize_share_percent,
+        guaranteed_pool: file.guaranteed_pool,
+        payout: payout_tiers(file),
+        places: (1..=entries).collect(),
+    };
+    if let Err(e) = compute(&input) {
+        if matches!(e, PrizeError::NoTierFor { .. }) && (!started || pairs == 0) {
+            return;
+        }
+        let mut p = FileProblem::new(payout_path(file, &e), ProblemCode::PayoutInvalid);
+        p.cause = Some(ProblemCause::Prize(e));
+        out.push(p);
+    }
+}
+
+/// Checks the settings; returns the profile, scale and bye VP when usable.
+fn check_settings(
+    file: &TournamentFile,
+    out: &mut Vec<FileProblem>,
+) -> (Option<&'static RuleProfile>, Option<VpScale>, Option<u8>) {
+    if file.name.trim().is_empty() {
+        out.push(FileProblem::new("name", ProblemCode::NameEmpty));
+    }
+    too_long("name", &file.name, MAX_TOURNAMENT_NAME_CHARS, out);
+    if let Some(venue) = &file.venue {
+        too_long("venue", venue, MAX_TOURNAMENT_NAME_CHARS, out);
+    }
+    let profile = RuleProfile::by_name(&file.profile);
+    if profile.is_none() {
+        out.push(
+            FileProblem::new("profile", ProblemCode::ProfileUnknown)
+                .with("name", file.profile.chars().take(32).collect::<String>())
+                .with("known", RuleProfile::names().join(", ")),
+        );
+    }
+    let hands = file.hands_per_round;
+    let hands_ok = (MIN_HANDS_PER_ROUND..=MAX_HANDS_PER_ROUND).contains(&hands);
+    if !hands_ok {
+        out.push(
+            FileProblem::new("hands_per_round", ProblemCode::HandsPerRoundOutOfRange)
+                .with("value", hands)
+                .with("min", MIN_HANDS_PER_ROUND)
+                .with("max", MAX_HANDS_PER_ROUND),
+        );
+    }
+    let scale = match &file.vp_scale {
+        Some(bounds) => match VpScale::parse(bounds.clone()) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                let mut p = FileProblem::new("vp_scale", ProblemCode::VpScaleInvalid);
+                p.cause = Some(ProblemCause::Scale(e));
+                out.push(p);
+                None
+            }
+        },
+        None => {
+            let preset = u32::try_from(hands).ok().and_then(VpScale::preset);
+            if preset.is_none() && hands_ok {
+                out.push(
+                    FileProblem::new("vp_scale", ProblemCode::VpScaleMissing).with("hands", hands),
+                );
+            }
+            preset
+        }
+    };
+    let bye_vp = match u8::try_from(file.bye_vp) {
+        Ok(v) if v <= TOTAL_VP => Some(v),
+        _ => {
+            out.push(
+                FileProblem::new("bye_vp", ProblemCode::ByeVpOutOfRange)
+                    .with("value", file.bye_vp)
+                    .with("max", TOTAL_VP),
+            );
+            None
+        }
+    };
+    let fee_ok = money_problems("entry_fee", file.entry_fee, out);
+    let pool_ok = money_problems("guaranteed_pool", file.guaranteed_pool, out);
+    let share = file.prize_share_percent;
+    let share_ok = share >= Decimal::ZERO && share <= Decimal::ONE_HUNDRED;
+    if !share_ok {
+        out.push(
+            FileProblem::new("prize_share_percent", ProblemCode::PercentOutOfRange)
+                .with("value", share),
+        );
+    }
+    if fee_ok && pool_ok && share_ok {
+        check_payout(file, out);
+    }
+    let planned = 1..=u32::try_from(MAX_ROUNDS).unwrap_or(u32::MAX);
+    for (field, value, range) in [
+        (
+            "minutes_per_round",
+            file.minutes_per_round,
+            MINUTES_PER_ROUND,
+        ),
+        ("planned_rounds", file.planned_rounds, planned),
+        ("mitchell_advance", file.mitchell_advance, MITCHELL_ADVANCE),
+    ] {
+        if let Some(v) = value.filter(|v| !range.contains(v)) {
+            out.push(
+                FileProblem::new(field, ProblemCode::OutOfRange)
+                    .with("value", v)
+                    .with("min", range.start())
+                    .with("max", range.end()),
+            );
+        }
+    }
+    if let Some(count) = file.movements.as_ref().map(Vec::len) {
+        if count > MAX_ROUNDS {
+            out.push(
+                FileProblem::new("movements", ProblemCode::TooManyRounds)
+                    .with("count", count)
+                    .with("max", MAX_ROUNDS),
+            );
+        }
+    }
+    if let Some(text) = &file.suit_order {
+        if let Err(e) = SuitOrder::parse(text) {
+            out.push(
+                FileProblem::new("suit_order", ProblemCode::SuitOrderInvalid).with("text", e.text),
+            );
+        }
+    }
+    (profile, scale, bye_vp)
+}
+
+fn check_pairs(file: &TournamentFile, out: &mut Vec<FileProblem>) -> HashMap<u32, usize> {
+    if file.pairs.len() > MAX_PAIRS {
+        out.push(
+            FileProblem::new("pairs", ProblemCode::TooManyPairs)
+                .with("count", file.pairs.len())
+                .with("max", MAX_PAIRS),
+        );
+    }
+    let mut index: HashMap<u32, usize> = HashMap::with_capacity(file.pairs.len());
+    for (i, pair) in file.pairs.iter().enumerate() {
+        let at = format!("pairs[{i}]");
+        if pair.number == 0 {
+            out.push(not_positive(format!("{at}.number")));
+        } else if index.insert(pair.number, i).is_some() {
+            out.push(
+                FileProblem::new(format!("{at}.number"), ProblemCode::PairNumberDuplicate)
+                    .with("number", pair.number),
+            );
+            // The first pair with this number keeps it.
+            if let Some(first) = file.pairs.iter().position(|p| p.number == pair.number) {
+                index.insert(pair.number, first);
+            }
+        }
+        if pair.players.len() != 2 {
+            out.push(
+                FileProblem::new(format!("{at}.players"), ProblemCode::PlayersCount)
+                    .with("count", pair.players.len()),
+            );
+        }
+        for (j, player) in pair.players.iter().enumerate() {
+            if player.surname.trim().is_empty() {
+                out.push(FileProblem::new(
+                    format!("{at}.players[{j}].surname"),
+                    ProblemCode::PlayerSurnameEmpty,
+                ));
+            }
+            if player.name.trim().is_empty() {
+                out.push(FileProblem::new(
+                    format!("{at}.players[{j}].name"),
+                    ProblemCode::PlayerNameEmpty,
+                ));
+            }
+            let pat = format!("{at}.players[{j}]");
+            too_long(
+                &format!("{pat}.surname"),
+                &player.surname,
+                MAX_PLAYER_NAME_CHARS,
+                out,
+            );
+            too_long(
+                &format!("{pat}.name"),
+                &player.name,
+                MAX_PLAYER_NAME_CHARS,
+                out,
+            );
+            if let Some(club) = &player.club {
+                too_long(&format!("{pat}.club"), club, MAX_CLUB_CHARS, out);
+            }
+            if let Some(card) = &player.card {
+                let path = format!("{pat}.card");
+                let allowed = card
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '-' || c == '/');
+                if !allowed {
+                    out.push(FileProblem::new(path.clone(), ProblemCode::CardInvalid));
+                }
+                too_long(&path, card, MAX_CARD_CHARS, out);
+            }
+        }
+        if pair.withdrawn_from_round == Some(0) {
+            out.push(not_positive(format!("{at}.withdrawn_from_round")));
+        }
+    }
+    index
+}
+
+/// Per round and pair index: the table the pair sits at (`Some(0)` for a
+/// bye, `None` when not seated). Flat: `round_index * pairs + pair_index`.
+struct Seats {
+    pairs: usize,
+    table: Vec<Option<u32>>,
+}
+
+impl Seats {
+    fn get(&self, round: usize, pair: usize) -> Option<u32> {
+        self.table
+            .get(round.saturating_mul(self.pairs).saturating_add(pair))
+            .copied()
+            .flatten()
+    }
+}
+
+fn check_rounds(
+    file: &TournamentFile,
+    index: &HashMap<u32, usize>,
+    out: &mut Vec<FileProblem>,
+) -> Seats {
+    let n = file.pairs.len();
+    let rounds = file.rounds.len();
+    if rounds > MAX_ROUNDS {
+        out.push(
+            FileProblem::new("rounds", ProblemCode::TooManyRounds)
+                .with("count", rounds)
+                .with("max", MAX_ROUNDS),
+        );
+    }
+    // Bounded so that a file far too large does not allocate without limit
+    // (it is refused anyway).
+    let size = if n <= MAX_PAIRS && rounds <= MAX_ROUNDS {
+        n.saturating_mul(rounds)
+    } else {
+        0
+    };
+    let mut seats = Seats {
+        pairs: n,
+        table: vec![None; size],
+    };
+    let finished = file.status == Some(Status::Finished);
+    let mut numbers: HashSet<u32> = HashSet::new();
+    for (r, round) in file.rounds.iter().enumerate() {
+        let at = format!("rounds[{r}]");
+        let expected = u32::try_from(r.saturating_add(1)).unwrap_or(u32::MAX);
+        if round.number != expected {
+            out.push(
+                FileProblem::new(format!("{at}.number"), ProblemCode::RoundNumberOutOfOrder)
+                    .with("number", round.number)
+                    .with("expected", expected),
+            );
+        }
+        let last = r.saturating_add(1) == rounds;
+        numbers.clear();
+        let mut seat = |path: String, pair: u32, table: u32, out: &mut Vec<FileProblem>| {
+            let Some(&i) = index.get(&pair) else {
+                out.push(FileProblem::new(path, ProblemCode::PairUnknown).with("pair", pair));
+                return;
+            };
+            let slot = r.saturating_mul(n).saturating_add(i);
+            if let Some(cell) = seats.table.get_mut(slot) {
+                if cell.is_some() {
+                    out.push(
+                        FileProblem::new(path, ProblemCode::PairSeatedTwice)
+                            .with("pair", pair)
+                            .with("round", expected),
+                    );
+                    return;
+                }
+                *cell = Some(table);
+            }
+            let from = file.pairs.get(i).and_then(|p| p.withdrawn_from_round);
+            if let Some(from) = from.filter(|f| expected >= *f && *f > 0) {
+                out.push(
+                    FileProblem::new(path, ProblemCode::PairWithdrawnSeated)
+                        .with("pair", pair)
+                        .with("from", from),
+                );
+            }
+        };
+        for (j, table) in round.tables.iter().enumerate() {
+            let tat = format!("{at}.tables[{j}]");
+            if table.table == 0 {
+                out.push(not_positive(format!("{tat}.table")));
+            } else if !numbers.insert(table.table) {
+                out.push(
+                    FileProblem::new(format!("{tat}.table"), ProblemCode::TableNumberDuplicate)
+                        .with("table", table.table),
+                );
+            }
+            seat(format!("{tat}.ns"), table.ns, table.table, out);
+            seat(format!("{tat}.ew"), table.ew, table.table, out);
+            match (&table.sheet, &table.adjusted) {
+                (Some(_), Some(_)) => {
+                    out.push(FileProblem::new(tat.clone(), ProblemCode::SheetAndAdjusted));
+                }
+                (None, None) if !last => {
+                    out.push(
+                        FileProblem::new(tat.clone(), ProblemCode::TableNotPlayed)
+                            .with("round", expected),
+                    );
+                }
+                (None, None) if finished => {
+                    out.push(FileProblem::new(
+                        tat.clone(),
+                        ProblemCode::TableNotPlayedFinished,
+                    ));
+                }
+                _ => {}
+            }
+            if let Some(adj) = &table.adjusted {
+                for (field, vp) in [("ns_vp", adj.ns_vp), ("ew_vp", adj.ew_vp)] {
+                    if !(0..=i64::from(TOTAL_VP)).contains(&vp) {
+                        out.push(
+                            FileProblem::new(
+                                format!("{tat}.adjusted.{field}"),
+                                ProblemCode::AdjustedVpOutOfRange,
+                            )
+                            .with("value", vp)
+                            .with("max", TOTAL_VP),
+                        );
+                    }
+                }
+                for (field, diff) in [
+                    ("ns_mp_diff", adj.ns_mp_diff),
+                    ("ew_mp_diff", adj.ew_mp_diff),
+                ] {
+                    if let Some(d) =
+                        diff.filter(|d| d.unsigned_abs() > MAX_MP_AMOUNT.unsigned_abs())
+                    {
+                        out.push(
+                            FileProblem::new(
+                                format!("{tat}.adjusted.{field}"),
+                                ProblemCode::ValueTooLarge,
+                            )
+                            .with("value", d)
+                            .with("max", MAX_MP_AMOUNT),
+                        );
+                    }
+                }
+            }
+        }
+        let several = round.byes.len() > 1;
+        for (k, &pair) in round.byes.iter().enumerate() {
+            let path = if several {
+                format!("{at}.bye[{k}]")
+            } else {
+                format!("{at}.bye")
+            };
+            seat(path, pair, 0, out);
+        }
+    }
+    seats
+}
+
+fn check_penalties(
+    file: &TournamentFile,
+    index: &HashMap<u32, usize>,
+    seats: &Seats,
+    out: &mut Vec<FileProblem>,
+) {
+    let rounds = file.rounds.len();
+    for (i, p) in file.penalties.iter().enumerate() {
+        let at = format!("penalties[{i}]");
+        let round_index = usize::try_from(p.round)
+            .ok()
+            .and_then(|r| r.checked_sub(1))
+            .filter(|r| *r < rounds);
+        if round_index.is_none() {
+            out.push(
+                FileProblem::new(format!("{at}.round"), ProblemCode::PenaltyRoundUnknown)
+                    .with("round", p.round),
+            );
+        }
+        let pair_index = index.get(&p.pair).copied();
+        if pair_index.is_none() {
+            out.push(
+                FileProblem::new(format!("{at}.pair"), ProblemCode::PenaltyPairUnknown)
+                    .with("pair", p.pair),
+            );
+        }
+        match (p.kind, p.amount) {
+            (PenaltyKind::Warning, Some(_)) => {
+                out.push(FileProblem::new(
+                    format!("{at}.amount"),
+                    ProblemCode::PenaltyAmountNotAllowed,
+                ));
+            }
+            (PenaltyKind::Warning, None) => {}
+            (kind, None) => {
+                out.push(
+                    FileProblem::new(format!("{at}.amount"), ProblemCode::PenaltyAmountMissing)
+                        .with("kind", kind),
+                );
+            }
+            (kind, Some(a)) => {
+                let max = if kind == PenaltyKind::Mp {
+                    MAX_MP_AMOUNT
+                } else {
+                    MAX_VP_AMOUNT
+                };
+                if a <= 0 {
+                    out.push(
+                        FileProblem::new(
+                            format!("{at}.amount"),
+                            ProblemCode::PenaltyAmountNotPositive,
+                        )
+                        .with("value", a),
+                    );
+                } else if a > max {
+                    out.push(
+                        FileProblem::new(format!("{at}.amount"), ProblemCode::ValueTooLarge)
+                            .with("value", a)
+                            .with("max", max),
+                    );
+                }
+            }
+        }
+        if p.reason.trim().is_empty() {
+            out.push(FileProblem::new(
+                format!("{at}.reason"),
+                ProblemCode::PenaltyReasonEmpty,
+            ));
+        }
+        let (Some(r), Some(pi)) = (round_index, pair_index) else {
+            continue;
+        };
+        let seated_at = seats.get(r, pi).filter(|t| *t > 0);
+        if let Some(table) = p.table {
+            if seated_at != Some(table) {
+                out.push(
+                    FileProblem::new(format!("{at}.table"), ProblemCode::PenaltyTableMismatch)
+                        .with("table", table)
+                        .with("pair", p.pair)
+                        .with("round", p.round),
+                );
+            }
+        }
+        if p.kind == PenaltyKind::Mp && seated_at.is_none() {
+            out.push(
+                FileProblem::new(format!("{at}.pair"), ProblemCode::PenaltyMpNotSeated)
+                    .with("pair", p.pair)
+                    .with("round", p.round),
+            );
+        }
+    }
+}
+
+/// Checks everything but the score sheets' rules. All problems are listed,
+/// in document order (settings, pairs, rounds, penalties).
+pub fn validate(file: &TournamentFile) -> Result<ValidFile<'_>, Vec<FileProblem>> {
+    let mut out = Vec::new();
+    let (profile, scale, bye_vp) = check_settings(file, &mut out);
+    let index = check_pairs(file, &mut out);
+    let seats = check_rounds(file, &index, &mut out);
+    check_penalties(file, &index, &seats, &mut out);
+    match (profile, scale, bye_vp) {
+        (Some(profile), Some(scale), Some(bye_vp)) if out.is_empty() => Ok(ValidFile {
+            file,
+            profile,
+            scale,
+            hands_per_round: usize::try_from(file.hands_per_round).unwrap_or(0),
+            bye_vp,
+            pair_index: index,
+        }),
+        _ => Err(out),
+    }
+}

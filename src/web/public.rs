@@ -1,0 +1,182 @@
+//! Pages anyone may open (players on their phones) and the seat-draw helper.
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
+
+use super::context::{FieldErrors, PageCtx};
+use super::{render, render_status, AppState};
+use crate::auth::Role;
+use crate::db::tournaments::{self as tdb, TournamentRow};
+use crate::error::AppError;
+use crate::rules::prize_pool::Prizes;
+use crate::rules::{Card, SeatDraw, SuitOrder};
+use crate::tournament::settings::Settings;
+
+#[derive(Template)]
+#[template(path = "public/tournament.html")]
+struct TournamentPage<'a> {
+    ctx: &'a PageCtx,
+    t: TournamentRow,
+    settings: Settings,
+    entries: u32,
+    pool: Option<Prizes>,
+    /// The scheme in force for the current entries (percent per place).
+    scheme: Vec<String>,
+}
+
+/// The public page of a tournament: format, rounds, fee, the pool so far
+/// and how it is split (seed 000: shown during the whole tournament).
+pub async fn tournament(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let pool = state.pool.clone();
+    let id = *id;
+    let (t, pairs) = web::block(move || -> Result<_, AppError> {
+        let mut c = pool.get()?;
+        let t = tdb::find(&mut c, id)?.ok_or(AppError::NotFound)?;
+        let pairs = tdb::list_pairs(&mut c, id)?;
+        Ok((t, pairs))
+    })
+    .await??;
+    let settings = t.settings()?;
+    let entries = u32::try_from(pairs.len()).unwrap_or(u32::MAX);
+    let pool = settings.pool_for(entries).ok();
+    let scheme = pool
+        .as_ref()
+        .map(|p| p.scheme.iter().map(|d| d.normalize().to_string()).collect())
+        .unwrap_or_default();
+    render(&TournamentPage {
+        ctx: &ctx,
+        t,
+        settings,
+        entries,
+        pool,
+        scheme,
+    })
+}
+
+// ---- the seat draw at a table (RULES.md §8) ----
+
+#[derive(Template)]
+#[template(path = "desk/seat_draw.html")]
+struct SeatDrawPage<'a> {
+    ctx: &'a PageCtx,
+    form: SeatDrawForm,
+    errors: FieldErrors,
+    result: Option<SeatDraw>,
+}
+
+#[derive(Debug, Default, Clone, serde::Deserialize)]
+#[serde(default)]
+pub struct SeatDrawForm {
+    pub c1: String,
+    pub c2: String,
+    pub c3: String,
+    pub c4: String,
+    pub suit_order: String,
+    /// "yes": let the program draw the four cards.
+    pub random: String,
+}
+
+impl SeatDrawForm {
+    pub fn card(&self, i: usize) -> &str {
+        match i {
+            1 => &self.c1,
+            2 => &self.c2,
+            3 => &self.c3,
+            _ => &self.c4,
+        }
+    }
+}
+
+pub async fn seat_draw_form(ctx: PageCtx) -> Result<HttpResponse, AppError> {
+    ctx.require(Role::Referee)?;
+    render(&SeatDrawPage {
+        ctx: &ctx,
+        form: SeatDrawForm {
+            suit_order: SuitOrder::default().to_string(),
+            ..Default::default()
+        },
+        errors: FieldErrors::default(),
+        result: None,
+    })
+}
+
+/// Four cards from a shuffled double deck (108 cards), for "let the program draw".
+fn random_cards() -> [String; 4] {
+    use rand::seq::SliceRandom;
+    let mut deck: Vec<String> = Vec::with_capacity(108);
+    for _ in 0..2 {
+        for suit in ["H", "D", "C", "S"] {
+            for rank in [
+                "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
+            ] {
+                deck.push(format!("{rank}{suit}"));
+            }
+        }
+        deck.push("JK".into());
+        deck.push("JK".into());
+    }
+    deck.shuffle(&mut rand::thread_rng());
+    [
+        deck[0].clone(),
+        deck[1].clone(),
+        deck[2].clone(),
+        deck[3].clone(),
+    ]
+}
+
+pub async fn seat_draw(
+    ctx: PageCtx,
+    form: web::Form<SeatDrawForm>,
+) -> Result<HttpResponse, AppError> {
+    ctx.require(Role::Referee)?;
+    let mut form = form.into_inner();
+    if form.random == "yes" {
+        let [a, b, c, d] = random_cards();
+        form.c1 = a;
+        form.c2 = b;
+        form.c3 = c;
+        form.c4 = d;
+    }
+    let mut errors = FieldErrors::default();
+    let mut cards = Vec::new();
+    for (i, field) in [(1, "c1"), (2, "c2"), (3, "c3"), (4, "c4")] {
+        match form.card(i).trim().parse::<Card>() {
+            Ok(c) => cards.push(c),
+            Err(_) => errors.add(
+                field,
+                crate::i18n::tf(
+                    ctx.lang,
+                    "seat_draw.error.card",
+                    &[("token", &form.card(i).trim())],
+                ),
+            ),
+        }
+    }
+    let order = SuitOrder::parse(form.suit_order.trim());
+    if order.is_err() {
+        errors.add("suit_order", ctx.t("settings.error.suit_order"));
+    }
+    let (Ok(order), Ok(four)) = (order, <[Card; 4]>::try_from(cards)) else {
+        return render_status(
+            &SeatDrawPage {
+                ctx: &ctx,
+                form,
+                errors,
+                result: None,
+            },
+            StatusCode::UNPROCESSABLE_ENTITY,
+        );
+    };
+    let result = crate::rules::seat_draw::seat_draw(four, order);
+    render(&SeatDrawPage {
+        ctx: &ctx,
+        form,
+        errors,
+        result: Some(result),
+    })
+}
