@@ -66,6 +66,15 @@ pub enum Command {
     /// Movements, as JSON (for scripting and checking).
     #[command(subcommand)]
     Movement(MovementCommand),
+    /// Standings, pool and prizes of a tournament file (FORMAT.md), as JSON.
+    /// Exit 1 when a sheet breaks a rule, 2 when the file is unreadable.
+    Standings {
+        /// The tournament file; standard input when absent.
+        file: Option<std::path::PathBuf>,
+        /// Language of the messages (it or en; default from LANG, else en).
+        #[arg(long)]
+        lang: Option<String>,
+    },
     /// The rules engine, JSON on stdin/stdout. Exit 0: valid; 1: valid input
     /// that breaks a rule; 2: unreadable input.
     Rules {
@@ -141,6 +150,7 @@ pub fn run(cli: Cli) -> ExitCode {
         None | Some(Command::Serve) => serve(cli.serve),
         Some(Command::CreateUser { role, name }) => create_user(&cli.serve.db, &role, &name),
         Some(Command::Movement(cmd)) => Ok(movement(cmd)),
+        Some(Command::Standings { file, lang }) => Ok(standings(file, cli_lang(lang.as_deref()))),
         Some(Command::Rules { lang, command }) => Ok(rules(command, cli_lang(lang.as_deref()))),
     };
     match result {
@@ -315,4 +325,23 @@ fn rules(cmd: RulesCommand, lang: crate::i18n::Lang) -> ExitCode {
         }
         RulesCommand::Prizes => stdin_then(&|s| answer(api::prizes_json(s, lang), |_| 0)),
     }
+}
+
+fn standings(file: Option<std::path::PathBuf>, lang: crate::i18n::Lang) -> ExitCode {
+    let input = match &file {
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display())),
+        None => read_stdin(),
+    };
+    let input = match input {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (code, stdout, stderr) = crate::standings::run_cli(&input, lang);
+    print!("{stdout}");
+    eprint!("{stderr}");
+    ExitCode::from(u8::try_from(code).unwrap_or(2))
 }

@@ -3,6 +3,7 @@
 //! [`DbConn`], an r2d2 pool, and migrations embedded per backend.
 
 pub mod schema;
+pub mod scoring;
 pub mod settings;
 pub mod tournaments;
 pub mod users;

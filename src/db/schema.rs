@@ -108,7 +108,63 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    sheets (id) {
+        id -> BigInt,
+        seating_id -> BigInt,
+        sheet -> Nullable<Text>,
+        adjusted_ns_vp -> Nullable<Integer>,
+        adjusted_ew_vp -> Nullable<Integer>,
+        adjusted_ns_mp_diff -> Nullable<BigInt>,
+        adjusted_ew_mp_diff -> Nullable<BigInt>,
+        ns_total -> BigInt,
+        ew_total -> BigInt,
+        ns_vp -> Integer,
+        ew_vp -> Integer,
+        accepted_mismatch -> Bool,
+        note -> Text,
+        version -> Integer,
+        updated_by -> Nullable<BigInt>,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    penalties (id) {
+        id -> BigInt,
+        tournament_id -> BigInt,
+        round_no -> Integer,
+        pair_id -> BigInt,
+        table_no -> Nullable<Integer>,
+        kind -> Text,
+        amount -> Nullable<BigInt>,
+        reason -> Text,
+        given_by -> Nullable<BigInt>,
+        given_at -> Timestamp,
+        withdrawn_by -> Nullable<BigInt>,
+        withdrawn_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    audit_log (id) {
+        id -> BigInt,
+        tournament_id -> BigInt,
+        round_no -> Nullable<Integer>,
+        table_no -> Nullable<Integer>,
+        action -> Text,
+        before_value -> Nullable<Text>,
+        after_value -> Nullable<Text>,
+        reason -> Text,
+        user_id -> Nullable<BigInt>,
+        at -> Timestamp,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
+diesel::joinable!(sheets -> seatings (seating_id));
+diesel::joinable!(penalties -> pairs (pair_id));
+diesel::joinable!(audit_log -> users (user_id));
 diesel::joinable!(pairs -> tournaments (tournament_id));
 diesel::joinable!(rounds -> tournaments (tournament_id));
 diesel::joinable!(seatings -> rounds (round_id));
@@ -122,5 +178,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     pairs,
     rounds,
     seatings,
-    byes
+    byes,
+    sheets,
+    penalties,
+    audit_log
 );

@@ -5,6 +5,7 @@
 pub mod csv_import;
 pub mod pairs;
 pub mod settings;
+pub mod sheet_form;
 
 /// A problem with one field of a form: the field's name, the catalog key of
 /// the message and its placeholders.

@@ -310,9 +310,57 @@ fn money_problems(path: &str, value: Decimal, out: &mut Vec<FileProblem>) -> boo
     out.len() == before
 }
 
-fn too_long(path: &str, text: &str, max: usize, out: &mut Vec<FileProblem>) {
+/// A place in the document, written only when a problem needs it (no
+/// allocation for the places that are fine): `rounds[1].tables[0].ns`.
+#[derive(Clone, Copy)]
+struct At<'a> {
+    parent: Option<&'a At<'a>>,
+    name: &'static str,
+    index: Option<usize>,
+}
+
+impl<'a> At<'a> {
+    fn root(name: &'static str, index: usize) -> At<'static> {
+        At {
+            parent: None,
+            name,
+            index: Some(index),
+        }
+    }
+
+    fn field(&'a self, name: &'static str) -> At<'a> {
+        At {
+            parent: Some(self),
+            name,
+            index: None,
+        }
+    }
+
+    fn item(&'a self, name: &'static str, index: usize) -> At<'a> {
+        At {
+            parent: Some(self),
+            name,
+            index: Some(index),
+        }
+    }
+}
+
+impl fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(p) = self.parent {
+            write!(f, "{p}.")?;
+        }
+        f.write_str(self.name)?;
+        if let Some(i) = self.index {
+            write!(f, "[{i}]")?;
+        }
+        Ok(())
+    }
+}
+
+fn too_long(path: impl fmt::Display, text: &str, max: usize, out: &mut Vec<FileProblem>) {
     if text.chars().count() > max {
-        out.push(FileProblem::new(path, ProblemCode::TextTooLong).with("max", max));
+        out.push(FileProblem::new(path.to_string(), ProblemCode::TextTooLong).with("max", max));
     }
 }
 
@@ -531,7 +579,7 @@ fn check_pairs(file: &TournamentFile, out: &mut Vec<FileProblem>) -> HashMap<u32
     }
     let mut index: HashMap<u32, usize> = HashMap::with_capacity(file.pairs.len());
     for (i, pair) in file.pairs.iter().enumerate() {
-        let at = format!("pairs[{i}]");
+        let at = At::root("pairs", i);
         if pair.number == 0 {
             out.push(not_positive(format!("{at}.number")));
         } else if index.insert(pair.number, i).is_some() {
@@ -563,31 +611,28 @@ fn check_pairs(file: &TournamentFile, out: &mut Vec<FileProblem>) -> HashMap<u32
                     ProblemCode::PlayerNameEmpty,
                 ));
             }
-            let pat = format!("{at}.players[{j}]");
+            let pat = at.item("players", j);
             too_long(
-                &format!("{pat}.surname"),
+                pat.field("surname"),
                 &player.surname,
                 MAX_PLAYER_NAME_CHARS,
                 out,
             );
-            too_long(
-                &format!("{pat}.name"),
-                &player.name,
-                MAX_PLAYER_NAME_CHARS,
-                out,
-            );
+            too_long(pat.field("name"), &player.name, MAX_PLAYER_NAME_CHARS, out);
             if let Some(club) = &player.club {
-                too_long(&format!("{pat}.club"), club, MAX_CLUB_CHARS, out);
+                too_long(pat.field("club"), club, MAX_CLUB_CHARS, out);
             }
             if let Some(card) = &player.card {
-                let path = format!("{pat}.card");
                 let allowed = card
                     .chars()
                     .all(|c| c.is_alphanumeric() || c == '-' || c == '/');
                 if !allowed {
-                    out.push(FileProblem::new(path.clone(), ProblemCode::CardInvalid));
+                    out.push(FileProblem::new(
+                        format!("{pat}.card"),
+                        ProblemCode::CardInvalid,
+                    ));
                 }
-                too_long(&path, card, MAX_CARD_CHARS, out);
+                too_long(pat.field("card"), card, MAX_CARD_CHARS, out);
             }
         }
         if pair.withdrawn_from_round == Some(0) {
@@ -641,7 +686,7 @@ fn check_rounds(
     let finished = file.status == Some(Status::Finished);
     let mut numbers: HashSet<u32> = HashSet::new();
     for (r, round) in file.rounds.iter().enumerate() {
-        let at = format!("rounds[{r}]");
+        let at = At::root("rounds", r);
         let expected = u32::try_from(r.saturating_add(1)).unwrap_or(u32::MAX);
         if round.number != expected {
             out.push(
@@ -652,16 +697,17 @@ fn check_rounds(
         }
         let last = r.saturating_add(1) == rounds;
         numbers.clear();
-        let mut seat = |path: String, pair: u32, table: u32, out: &mut Vec<FileProblem>| {
+        let mut seat = |at: At<'_>, pair: u32, table: u32, out: &mut Vec<FileProblem>| {
+            let path = || at.to_string();
             let Some(&i) = index.get(&pair) else {
-                out.push(FileProblem::new(path, ProblemCode::PairUnknown).with("pair", pair));
+                out.push(FileProblem::new(path(), ProblemCode::PairUnknown).with("pair", pair));
                 return;
             };
             let slot = r.saturating_mul(n).saturating_add(i);
             if let Some(cell) = seats.table.get_mut(slot) {
                 if cell.is_some() {
                     out.push(
-                        FileProblem::new(path, ProblemCode::PairSeatedTwice)
+                        FileProblem::new(path(), ProblemCode::PairSeatedTwice)
                             .with("pair", pair)
                             .with("round", expected),
                     );
@@ -672,14 +718,14 @@ fn check_rounds(
             let from = file.pairs.get(i).and_then(|p| p.withdrawn_from_round);
             if let Some(from) = from.filter(|f| expected >= *f && *f > 0) {
                 out.push(
-                    FileProblem::new(path, ProblemCode::PairWithdrawnSeated)
+                    FileProblem::new(path(), ProblemCode::PairWithdrawnSeated)
                         .with("pair", pair)
                         .with("from", from),
                 );
             }
         };
         for (j, table) in round.tables.iter().enumerate() {
-            let tat = format!("{at}.tables[{j}]");
+            let tat = at.item("tables", j);
             if table.table == 0 {
                 out.push(not_positive(format!("{tat}.table")));
             } else if !numbers.insert(table.table) {
@@ -688,21 +734,24 @@ fn check_rounds(
                         .with("table", table.table),
                 );
             }
-            seat(format!("{tat}.ns"), table.ns, table.table, out);
-            seat(format!("{tat}.ew"), table.ew, table.table, out);
+            seat(tat.field("ns"), table.ns, table.table, out);
+            seat(tat.field("ew"), table.ew, table.table, out);
             match (&table.sheet, &table.adjusted) {
                 (Some(_), Some(_)) => {
-                    out.push(FileProblem::new(tat.clone(), ProblemCode::SheetAndAdjusted));
+                    out.push(FileProblem::new(
+                        tat.to_string(),
+                        ProblemCode::SheetAndAdjusted,
+                    ));
                 }
                 (None, None) if !last => {
                     out.push(
-                        FileProblem::new(tat.clone(), ProblemCode::TableNotPlayed)
+                        FileProblem::new(tat.to_string(), ProblemCode::TableNotPlayed)
                             .with("round", expected),
                     );
                 }
                 (None, None) if finished => {
                     out.push(FileProblem::new(
-                        tat.clone(),
+                        tat.to_string(),
                         ProblemCode::TableNotPlayedFinished,
                     ));
                 }
@@ -742,12 +791,12 @@ fn check_rounds(
         }
         let several = round.byes.len() > 1;
         for (k, &pair) in round.byes.iter().enumerate() {
-            let path = if several {
-                format!("{at}.bye[{k}]")
+            let place = if several {
+                at.item("bye", k)
             } else {
-                format!("{at}.bye")
+                at.field("bye")
             };
-            seat(path, pair, 0, out);
+            seat(place, pair, 0, out);
         }
     }
     seats
@@ -761,7 +810,7 @@ fn check_penalties(
 ) {
     let rounds = file.rounds.len();
     for (i, p) in file.penalties.iter().enumerate() {
-        let at = format!("penalties[{i}]");
+        let at = At::root("penalties", i);
         let round_index = usize::try_from(p.round)
             .ok()
             .and_then(|r| r.checked_sub(1))

@@ -296,3 +296,54 @@ fn movement_cli_prints_the_plan_or_refuses_it() {
     assert_eq!(code, 2);
     assert!(err.contains("factor") || err.contains("fattore"), "{err}");
 }
+
+#[test]
+fn standings_cli_reads_a_tournament_file() {
+    use burraco_td::tournament_file::{fixtures, to_json};
+    let file = fixtures::sample_tournament(12, 4, 7);
+    let json = to_json(&file);
+    let (code, out, err) = cli(&["standings"], Some(&json));
+    assert_eq!(code, 0, "{err}");
+    let b: Value = serde_json::from_str(&out).unwrap();
+    let rows = b["standings"].as_array().unwrap();
+    assert_eq!(rows.len(), 12);
+    assert_eq!(rows[0]["place"], 1);
+    for key in ["pair", "vp", "mp_diff", "mp", "played", "byes"] {
+        assert!(rows[0].get(key).is_some(), "{key}");
+    }
+    assert!(b["pool"].is_string());
+    // The prizes add up to the pool.
+    let total: f64 = b["prizes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["amount"].as_str().unwrap().parse::<f64>().unwrap())
+        .sum();
+    assert!((total - b["pool"].as_str().unwrap().parse::<f64>().unwrap()).abs() < 0.001);
+
+    // A file path works too, and the result is the same.
+    let path = std::env::temp_dir().join(format!("btd-{}.json", uuid::Uuid::new_v4()));
+    std::fs::write(&path, &json).unwrap();
+    let (code, out2, _) = cli(&["standings", path.to_str().unwrap()], None);
+    std::fs::remove_file(&path).ok();
+    assert_eq!(code, 0);
+    assert_eq!(out, out2);
+
+    // A sheet that breaks a rule: exit 1 with round and table.
+    let mut broken = file.clone();
+    let sheet = broken.rounds[1].tables[0].sheet.as_mut().expect("a sheet");
+    sheet.hands[0].ns.melded_points = 12;
+    let (code, _, err) = cli(&["standings"], Some(&to_json(&broken)));
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains('2') && err.to_lowercase().contains("round"),
+        "{err}"
+    );
+
+    // An unreadable file: exit 2 naming the place.
+    let mut v: Value = serde_json::from_str(&json).unwrap();
+    v["rounds"][1]["tables"][0]["ew"] = json!("seven");
+    let (code, _, err) = cli(&["standings"], Some(&v.to_string()));
+    assert_eq!(code, 2);
+    assert!(err.contains("rounds[1].tables[0].ew"), "{err}");
+}

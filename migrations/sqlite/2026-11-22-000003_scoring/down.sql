@@ -1,0 +1,3 @@
+DROP TABLE audit_log;
+DROP TABLE penalties;
+DROP TABLE sheets;

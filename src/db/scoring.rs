@@ -1,0 +1,368 @@
+//! Score sheets (and adjusted scores), penalties and the audit log. Every
+//! write is one transaction and leaves an audit entry; nothing is deleted.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+
+use super::schema::{audit_log, penalties, seatings, sheets};
+use super::{now, DbConn};
+
+#[derive(Debug, Clone, Queryable, Selectable, serde::Serialize)]
+#[diesel(table_name = sheets)]
+pub struct SheetRow {
+    pub id: i64,
+    pub seating_id: i64,
+    pub sheet: Option<String>,
+    pub adjusted_ns_vp: Option<i32>,
+    pub adjusted_ew_vp: Option<i32>,
+    pub adjusted_ns_mp_diff: Option<i64>,
+    pub adjusted_ew_mp_diff: Option<i64>,
+    pub ns_total: i64,
+    pub ew_total: i64,
+    pub ns_vp: i32,
+    pub ew_vp: i32,
+    pub accepted_mismatch: bool,
+    pub note: String,
+    pub version: i32,
+    pub updated_by: Option<i64>,
+    pub updated_at: NaiveDateTime,
+}
+
+impl SheetRow {
+    pub fn is_adjusted(&self) -> bool {
+        self.sheet.is_none()
+    }
+
+    pub fn score_sheet(&self) -> Option<crate::rules::ScoreSheet> {
+        self.sheet
+            .as_deref()
+            .and_then(|s| serde_json::from_str(s).ok())
+    }
+
+    /// What the audit log keeps of a version of the sheet.
+    fn audit_value(&self) -> String {
+        match &self.sheet {
+            Some(s) => s.clone(),
+            None => serde_json::json!({"adjusted": {
+                "ns_vp": self.adjusted_ns_vp, "ew_vp": self.adjusted_ew_vp,
+                "ns_mp_diff": self.adjusted_ns_mp_diff, "ew_mp_diff": self.adjusted_ew_mp_diff,
+            }})
+            .to_string(),
+        }
+    }
+}
+
+/// What a save writes (already checked by the rules engine).
+#[derive(Debug, Clone)]
+pub struct SheetWrite {
+    pub sheet: Option<String>,
+    pub adjusted: Option<(i32, i32, i64, i64)>,
+    pub ns_total: i64,
+    pub ew_total: i64,
+    pub ns_vp: i32,
+    pub ew_vp: i32,
+    pub accepted_mismatch: bool,
+    pub note: String,
+}
+
+/// Where a sheet belongs (for the audit log).
+#[derive(Debug, Clone, Copy)]
+pub struct TablePlace {
+    pub tournament_id: i64,
+    pub round_no: i32,
+    pub table_no: i32,
+    pub seating_id: i64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    /// Someone else saved the sheet meanwhile: here is the current version.
+    #[error("the sheet changed meanwhile")]
+    Conflict { current: Option<Box<SheetRow>> },
+    #[error(transparent)]
+    Db(#[from] DieselError),
+}
+
+pub fn sheet_for(conn: &mut DbConn, seating_id: i64) -> QueryResult<Option<SheetRow>> {
+    sheets::table
+        .filter(sheets::seating_id.eq(seating_id))
+        .select(SheetRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Every sheet of a round (by seating id).
+pub fn sheets_of_round(conn: &mut DbConn, round_id: i64) -> QueryResult<Vec<SheetRow>> {
+    sheets::table
+        .inner_join(seatings::table)
+        .filter(seatings::round_id.eq(round_id))
+        .select(SheetRow::as_select())
+        .load(conn)
+}
+
+/// Saves a sheet: a new one (`expected_version` None) or a correction of
+/// the version the editor saw. A concurrent change is a conflict, never a
+/// lost update.
+pub fn save_sheet(
+    conn: &mut DbConn,
+    place: TablePlace,
+    expected_version: Option<i32>,
+    write: &SheetWrite,
+    user_id: i64,
+    reason: &str,
+) -> Result<i32, SaveError> {
+    conn.transaction(|conn| {
+        let existing = sheet_for(conn, place.seating_id)?;
+        let t = now();
+        let (version, before, action) = match (&existing, expected_version) {
+            (None, None) => {
+                let inserted = diesel::insert_into(sheets::table)
+                    .values((
+                        sheets::seating_id.eq(place.seating_id),
+                        sheets::sheet.eq(&write.sheet),
+                        sheets::adjusted_ns_vp.eq(write.adjusted.map(|a| a.0)),
+                        sheets::adjusted_ew_vp.eq(write.adjusted.map(|a| a.1)),
+                        sheets::adjusted_ns_mp_diff.eq(write.adjusted.map(|a| a.2)),
+                        sheets::adjusted_ew_mp_diff.eq(write.adjusted.map(|a| a.3)),
+                        sheets::ns_total.eq(write.ns_total),
+                        sheets::ew_total.eq(write.ew_total),
+                        sheets::ns_vp.eq(write.ns_vp),
+                        sheets::ew_vp.eq(write.ew_vp),
+                        sheets::accepted_mismatch.eq(write.accepted_mismatch),
+                        sheets::note.eq(&write.note),
+                        sheets::version.eq(1),
+                        sheets::updated_by.eq(Some(user_id)),
+                        sheets::updated_at.eq(t),
+                    ))
+                    .execute(conn);
+                match inserted {
+                    Ok(_) => {}
+                    Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
+                        return Err(SaveError::Conflict {
+                            current: sheet_for(conn, place.seating_id)?.map(Box::new),
+                        })
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+                let action = if write.adjusted.is_some() {
+                    "adjusted.created"
+                } else {
+                    "sheet.created"
+                };
+                (1, None, action)
+            }
+            (Some(current), Some(v)) if current.version == v => {
+                let n = diesel::update(
+                    sheets::table
+                        .filter(sheets::id.eq(current.id))
+                        .filter(sheets::version.eq(v)),
+                )
+                .set((
+                    sheets::sheet.eq(&write.sheet),
+                    sheets::adjusted_ns_vp.eq(write.adjusted.map(|a| a.0)),
+                    sheets::adjusted_ew_vp.eq(write.adjusted.map(|a| a.1)),
+                    sheets::adjusted_ns_mp_diff.eq(write.adjusted.map(|a| a.2)),
+                    sheets::adjusted_ew_mp_diff.eq(write.adjusted.map(|a| a.3)),
+                    sheets::ns_total.eq(write.ns_total),
+                    sheets::ew_total.eq(write.ew_total),
+                    sheets::ns_vp.eq(write.ns_vp),
+                    sheets::ew_vp.eq(write.ew_vp),
+                    sheets::accepted_mismatch.eq(write.accepted_mismatch),
+                    sheets::note.eq(&write.note),
+                    sheets::version.eq(v + 1),
+                    sheets::updated_by.eq(Some(user_id)),
+                    sheets::updated_at.eq(t),
+                ))
+                .execute(conn)?;
+                if n == 0 {
+                    return Err(SaveError::Conflict {
+                        current: sheet_for(conn, place.seating_id)?.map(Box::new),
+                    });
+                }
+                let action = if write.adjusted.is_some() {
+                    "adjusted.corrected"
+                } else {
+                    "sheet.corrected"
+                };
+                (v + 1, Some(current.audit_value()), action)
+            }
+            _ => {
+                return Err(SaveError::Conflict {
+                    current: existing.map(Box::new),
+                })
+            }
+        };
+        let after = match &write.sheet {
+            Some(s) => s.clone(),
+            None => serde_json::json!({"adjusted": write.adjusted}).to_string(),
+        };
+        audit(
+            conn,
+            place.tournament_id,
+            Some(place.round_no),
+            Some(place.table_no),
+            action,
+            before,
+            Some(after),
+            reason,
+            user_id,
+        )?;
+        Ok(version)
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+pub fn audit(
+    conn: &mut DbConn,
+    tournament_id: i64,
+    round_no: Option<i32>,
+    table_no: Option<i32>,
+    action: &str,
+    before: Option<String>,
+    after: Option<String>,
+    reason: &str,
+    user_id: i64,
+) -> QueryResult<()> {
+    diesel::insert_into(audit_log::table)
+        .values((
+            audit_log::tournament_id.eq(tournament_id),
+            audit_log::round_no.eq(round_no),
+            audit_log::table_no.eq(table_no),
+            audit_log::action.eq(action),
+            audit_log::before_value.eq(before),
+            audit_log::after_value.eq(after),
+            audit_log::reason.eq(reason),
+            audit_log::user_id.eq(Some(user_id)),
+            audit_log::at.eq(now()),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = audit_log)]
+pub struct AuditRow {
+    pub id: i64,
+    pub tournament_id: i64,
+    pub round_no: Option<i32>,
+    pub table_no: Option<i32>,
+    pub action: String,
+    pub before_value: Option<String>,
+    pub after_value: Option<String>,
+    pub reason: String,
+    pub user_id: Option<i64>,
+    pub at: NaiveDateTime,
+}
+
+/// The audit log of a tournament (optionally one table of one round), newest first.
+pub fn audit_of(
+    conn: &mut DbConn,
+    tournament_id: i64,
+    table: Option<(i32, i32)>,
+) -> QueryResult<Vec<(AuditRow, Option<String>)>> {
+    use super::schema::users;
+    let mut q = audit_log::table
+        .left_join(users::table)
+        .filter(audit_log::tournament_id.eq(tournament_id))
+        .select((AuditRow::as_select(), users::username.nullable()))
+        .order(audit_log::id.desc())
+        .into_boxed();
+    if let Some((round, table_no)) = table {
+        q = q
+            .filter(audit_log::round_no.eq(round))
+            .filter(audit_log::table_no.eq(table_no));
+    }
+    q.load(conn)
+}
+
+// ---- penalties ----
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = penalties)]
+pub struct PenaltyRow {
+    pub id: i64,
+    pub tournament_id: i64,
+    pub round_no: i32,
+    pub pair_id: i64,
+    pub table_no: Option<i32>,
+    pub kind: String,
+    pub amount: Option<i64>,
+    pub reason: String,
+    pub given_by: Option<i64>,
+    pub given_at: NaiveDateTime,
+    pub withdrawn_by: Option<i64>,
+    pub withdrawn_at: Option<NaiveDateTime>,
+}
+
+pub fn penalties_of(conn: &mut DbConn, tournament_id: i64) -> QueryResult<Vec<PenaltyRow>> {
+    penalties::table
+        .filter(penalties::tournament_id.eq(tournament_id))
+        .order((penalties::round_no.asc(), penalties::id.asc()))
+        .select(PenaltyRow::as_select())
+        .load(conn)
+}
+
+/// A new penalty (warning, mp, vp), on the record.
+#[derive(Debug, Clone)]
+pub struct NewPenalty {
+    pub round_no: i32,
+    pub pair_id: i64,
+    pub table_no: Option<i32>,
+    pub kind: &'static str,
+    pub amount: Option<i64>,
+    pub reason: String,
+}
+
+pub fn add_penalty(
+    conn: &mut DbConn,
+    tournament_id: i64,
+    p: &NewPenalty,
+    user_id: i64,
+) -> QueryResult<i64> {
+    conn.transaction(|conn| {
+        let id: i64 = diesel::insert_into(penalties::table)
+            .values((
+                penalties::tournament_id.eq(tournament_id),
+                penalties::round_no.eq(p.round_no),
+                penalties::pair_id.eq(p.pair_id),
+                penalties::table_no.eq(p.table_no),
+                penalties::kind.eq(p.kind),
+                penalties::amount.eq(p.amount),
+                penalties::reason.eq(&p.reason),
+                penalties::given_by.eq(Some(user_id)),
+                penalties::given_at.eq(now()),
+            ))
+            .returning(penalties::id)
+            .get_result(conn)?;
+        let after = serde_json::json!({"penalty": id, "pair_id": p.pair_id, "kind": p.kind, "amount": p.amount}).to_string();
+        audit(conn, tournament_id, Some(p.round_no), p.table_no, "penalty.given", None, Some(after), &p.reason, user_id)?;
+        Ok(id)
+    })
+}
+
+/// Withdraws a penalty: it stays on the record and no longer counts.
+pub fn withdraw_penalty(
+    conn: &mut DbConn,
+    tournament_id: i64,
+    id: i64,
+    user_id: i64,
+    reason: &str,
+) -> QueryResult<bool> {
+    conn.transaction(|conn| {
+        let n = diesel::update(
+            penalties::table
+                .filter(penalties::tournament_id.eq(tournament_id))
+                .filter(penalties::id.eq(id))
+                .filter(penalties::withdrawn_at.is_null()),
+        )
+        .set((penalties::withdrawn_by.eq(Some(user_id)), penalties::withdrawn_at.eq(Some(now()))))
+        .execute(conn)?;
+        if n == 1 {
+            let p: PenaltyRow = penalties::table.find(id).select(PenaltyRow::as_select()).first(conn)?;
+            let before = serde_json::json!({"penalty": id, "pair_id": p.pair_id, "kind": p.kind, "amount": p.amount}).to_string();
+            audit(conn, tournament_id, Some(p.round_no), p.table_no, "penalty.withdrawn", Some(before), None, reason, user_id)?;
+        }
+        Ok(n == 1)
+    })
+}
