@@ -66,6 +66,22 @@ pub enum Command {
     /// Movements, as JSON (for scripting and checking).
     #[command(subcommand)]
     Movement(MovementCommand),
+    /// Write a tournament of the database as a tournament file (FORMAT.md).
+    Export {
+        /// The tournament's id (as in /director/t/ID).
+        tournament: i64,
+        /// Time zone of the date and start time written.
+        #[arg(long, env = "BURRACO_TIMEZONE", default_value = Settings::DEFAULT_TIMEZONE)]
+        timezone: String,
+    },
+    /// Read a tournament file into the database as a new tournament (all or nothing).
+    Import {
+        /// The tournament file; standard input when absent.
+        file: Option<std::path::PathBuf>,
+        /// Time zone of the file's date and start time.
+        #[arg(long, env = "BURRACO_TIMEZONE", default_value = Settings::DEFAULT_TIMEZONE)]
+        timezone: String,
+    },
     /// Standings, pool and prizes of a tournament file (FORMAT.md), as JSON.
     /// Exit 1 when a sheet breaks a rule, 2 when the file is unreadable.
     Standings {
@@ -151,6 +167,11 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::CreateUser { role, name }) => create_user(&cli.serve.db, &role, &name),
         Some(Command::Movement(cmd)) => Ok(movement(cmd)),
         Some(Command::Standings { file, lang }) => Ok(standings(file, cli_lang(lang.as_deref()))),
+        Some(Command::Export {
+            tournament,
+            timezone,
+        }) => export(&cli.serve.db, tournament, &timezone),
+        Some(Command::Import { file, timezone }) => import(&cli.serve.db, file, &timezone),
         Some(Command::Rules { lang, command }) => Ok(rules(command, cli_lang(lang.as_deref()))),
     };
     match result {
@@ -344,4 +365,60 @@ fn standings(file: Option<std::path::PathBuf>, lang: crate::i18n::Lang) -> ExitC
     print!("{stdout}");
     eprint!("{stderr}");
     ExitCode::from(u8::try_from(code).unwrap_or(2))
+}
+
+fn read_input(file: &Option<std::path::PathBuf>) -> anyhow::Result<String> {
+    match file {
+        Some(path) => {
+            std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+        }
+        None => read_stdin().map_err(anyhow::Error::msg),
+    }
+}
+
+fn export(db: &DbArgs, tournament: i64, timezone: &str) -> anyhow::Result<ExitCode> {
+    crate::telemetry::init("warn");
+    let tz = parse_timezone(timezone).map_err(anyhow::Error::msg)?;
+    let settings = Settings::for_database(&db.database_url);
+    let pool = prepare_database(&settings.database_url, 1)?;
+    let file = crate::db::export::load_file(&mut *pool.get()?, tournament, tz)?
+        .ok_or_else(|| anyhow::anyhow!("no tournament {tournament}"))?;
+    println!("{}", crate::tournament_file::to_json(&file));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn import(
+    db: &DbArgs,
+    file: Option<std::path::PathBuf>,
+    timezone: &str,
+) -> anyhow::Result<ExitCode> {
+    crate::telemetry::init("warn");
+    let tz = parse_timezone(timezone).map_err(anyhow::Error::msg)?;
+    let lang = cli_lang(None);
+    let text = read_input(&file)?;
+    let parsed = match crate::web::import::check(&text, lang) {
+        Ok(f) => f,
+        Err(problems) => {
+            for p in problems {
+                eprintln!("{p}");
+            }
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let settings = Settings::for_database(&db.database_url);
+    let pool = prepare_database(&settings.database_url, 1)?;
+    let mut conn = pool.get()?;
+    // The CLI acts as the first administrator (the record needs a user).
+    let admin = users::list(&mut conn)?
+        .into_iter()
+        .find(|u| u.role() == Role::Admin && u.active)
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "create an administrator first (burraco-td create-user --role admin NAME)"
+            )
+        })?;
+    let id = crate::db::export::import_file(&mut conn, &parsed, tz, admin.id)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    println!("imported as tournament {id}");
+    Ok(ExitCode::SUCCESS)
 }

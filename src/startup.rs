@@ -64,8 +64,11 @@ impl Application {
             settings.database_url.backend_name(),
             settings.database_url.redacted(),
         );
+        let write_lock = matches!(settings.database_url, DbUrl::Sqlite(_))
+            .then(|| Arc::new(std::sync::Mutex::new(())));
         let state = web::Data::new(AppState {
             pool: pool.clone(),
+            write_lock,
             csrf_key: CsrfKey::from_bytes(key),
             throttle: Arc::new(LoginThrottle::new(settings.throttle)),
             settings,
@@ -73,7 +76,7 @@ impl Application {
         let server = HttpServer::new(move || {
             App::new()
                 .app_data(state.clone())
-                .app_data(web::FormConfig::default().limit(256 * 1024))
+                .app_data(web::FormConfig::default().limit(16 * 1024 * 1024))
                 .app_data(web::JsonConfig::default().limit(2 * 1024 * 1024))
                 .wrap(from_fn(middleware::session_layer))
                 .wrap(errors::handlers())

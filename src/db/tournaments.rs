@@ -553,3 +553,65 @@ pub fn save_draw(
         )
     })
 }
+
+/// Starts a round's clock (`start`) or records the time-out.
+pub fn set_round_clock(conn: &mut DbConn, round_id: i64, start: bool) -> QueryResult<usize> {
+    let t = Some(now());
+    if start {
+        diesel::update(rounds::table.find(round_id))
+            .set(rounds::started_at.eq(t))
+            .execute(conn)
+    } else {
+        diesel::update(rounds::table.find(round_id))
+            .set(rounds::time_out_at.eq(t))
+            .execute(conn)
+    }
+}
+
+/// Starts the clock or calls time-out, with its audit entry (one transaction).
+pub fn record_clock(
+    conn: &mut DbConn,
+    tid: i64,
+    round_id: i64,
+    round_no: i32,
+    start: bool,
+    user_id: i64,
+) -> QueryResult<()> {
+    conn.transaction(|c| {
+        set_round_clock(c, round_id, start)?;
+        let action = if start {
+            "clock.started"
+        } else {
+            "clock.time_out"
+        };
+        super::scoring::audit(
+            c,
+            tid,
+            Some(round_no),
+            None,
+            action,
+            None,
+            None,
+            "",
+            user_id,
+        )
+    })
+}
+
+/// Closes the tournament (final standings), with its audit entry.
+pub fn finish(conn: &mut DbConn, tid: i64, user_id: i64) -> QueryResult<()> {
+    conn.transaction(|c| {
+        set_status(c, tid, Status::Finished)?;
+        super::scoring::audit(
+            c,
+            tid,
+            None,
+            None,
+            "tournament.closed",
+            None,
+            None,
+            "",
+            user_id,
+        )
+    })
+}

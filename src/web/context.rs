@@ -147,6 +147,11 @@ const NOTICES: &[(&str, &str)] = &[
     ("pairs_imported", "notice.pairs_imported"),
     ("round_drawn", "notice.round_drawn"),
     ("round_generated", "notice.round_generated"),
+    ("sheet_saved", "notice.sheet_saved"),
+    ("penalty_added", "notice.penalty_added"),
+    ("penalty_withdrawn", "notice.penalty_withdrawn"),
+    ("tournament_closed", "notice.tournament_closed"),
+    ("tournament_imported", "notice.tournament_imported"),
 ];
 
 fn notice_key(done: &str) -> Option<&'static str> {

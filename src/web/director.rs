@@ -30,12 +30,29 @@ fn errors_of(ctx: &PageCtx, problems: &[FieldProblem]) -> FieldErrors {
 }
 
 /// Runs a database closure off the async workers.
-async fn db<T: Send + 'static>(
+pub async fn db<T: Send + 'static>(
     state: &AppState,
     f: impl FnOnce(&mut crate::db::DbConn) -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, AppError> {
     let pool = state.pool.clone();
     web::block(move || {
+        let mut conn = pool.get()?;
+        f(&mut conn)
+    })
+    .await?
+}
+
+/// Runs a database closure that writes: one at a time on SQLite.
+pub async fn db_write<T: Send + 'static>(
+    state: &AppState,
+    f: impl FnOnce(&mut crate::db::DbConn) -> Result<T, AppError> + Send + 'static,
+) -> Result<T, AppError> {
+    let pool = state.pool.clone();
+    let lock = state.write_lock.clone();
+    web::block(move || {
+        let _guard = lock
+            .as_ref()
+            .map(|m| m.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
         let mut conn = pool.get()?;
         f(&mut conn)
     })
@@ -62,7 +79,7 @@ impl Loaded {
     }
 }
 
-async fn load(state: &AppState, id: i64) -> Result<Loaded, AppError> {
+pub async fn load(state: &AppState, id: i64) -> Result<Loaded, AppError> {
     db(state, move |c| {
         let t = tdb::find(c, id)?.ok_or(AppError::NotFound)?;
         let settings = t.settings()?;
@@ -146,7 +163,7 @@ pub async fn create(
     let form = form.into_inner();
     match Settings::parse(&form, ctx.timezone) {
         Ok(settings) => {
-            let id = db(&state, move |c| Ok(tdb::create(c, &settings, user.id)?)).await?;
+            let id = db_write(&state, move |c| Ok(tdb::create(c, &settings, user.id)?)).await?;
             tracing::info!(tournament_id = id, "tournament created");
             Ok(see_other(&format!(
                 "/director/t/{id}?done=tournament_created"
@@ -193,7 +210,7 @@ pub async fn update(
     match Settings::parse(&form, ctx.timezone) {
         Ok(settings) => {
             let tid = l.t.id;
-            db(&state, move |c| {
+            db_write(&state, move |c| {
                 Ok(tdb::update_settings(c, tid, &settings)?)
             })
             .await?;
@@ -335,11 +352,13 @@ pub async fn add_pair(
     let errors = match PairEntry::parse(&form) {
         Ok(entry) => {
             let tid = l.t.id;
-            let saved = db(&state, move |c| Ok(tdb::add_pair(c, tid, &entry, joined))).await?;
+            let saved =
+                db_write(&state, move |c| Ok(tdb::add_pair(c, tid, &entry, joined))).await?;
             match saved {
                 Ok((pid, number)) => {
                     if joined.is_some() {
-                        db(&state, move |c| Ok(tdb::set_checked_in(c, tid, pid, true)?)).await?;
+                        db_write(&state, move |c| Ok(tdb::set_checked_in(c, tid, pid, true)?))
+                            .await?;
                     }
                     tracing::info!(tournament_id = tid, pair = number, "pair registered");
                     return Ok(see_other(&format!(
@@ -395,14 +414,16 @@ pub async fn update_pair(
     let number = l.pair(Some(pid)).ok_or(AppError::NotFound)?.number;
     let form = form.into_inner();
     let errors = match PairEntry::parse(&form) {
-        Ok(entry) => match db(&state, move |c| Ok(tdb::update_pair(c, tid, pid, &entry))).await? {
-            Ok(()) => {
-                return Ok(see_other(&format!(
-                    "/director/t/{tid}?done=pair_saved#pairs"
-                )))
+        Ok(entry) => {
+            match db_write(&state, move |c| Ok(tdb::update_pair(c, tid, pid, &entry))).await? {
+                Ok(()) => {
+                    return Ok(see_other(&format!(
+                        "/director/t/{tid}?done=pair_saved#pairs"
+                    )))
+                }
+                Err(e) => pair_error(&ctx, e)?,
             }
-            Err(e) => pair_error(&ctx, e)?,
-        },
+        }
         Err(problems) => errors_of(&ctx, &problems),
     };
     render_status(
@@ -433,7 +454,7 @@ pub async fn check_in(
     ctx.require(Role::Director)?;
     let (tid, pid) = path.into_inner();
     let value = form.value == "true";
-    let n = db(&state, move |c| {
+    let n = db_write(&state, move |c| {
         Ok(tdb::set_checked_in(c, tid, pid, value)?)
     })
     .await?;
@@ -471,7 +492,7 @@ pub async fn withdraw(
         )
         .await;
     }
-    db(&state, move |c| Ok(tdb::set_withdrawn(c, tid, pid, from)?)).await?;
+    db_write(&state, move |c| Ok(tdb::set_withdrawn(c, tid, pid, from)?)).await?;
     tracing::info!(tournament_id = tid, pair_id = pid, withdrawn_from = ?from, "pair withdrawal changed");
     Ok(see_other(&format!("/director/t/{tid}#pair-{pid}")))
 }
@@ -568,7 +589,7 @@ pub async fn import(
     }
     let tid = l.t.id;
     let entries: Vec<PairEntry> = preview.pairs.iter().map(|(_, e)| e.clone()).collect();
-    match db(&state, move |c| Ok(tdb::import_pairs(c, tid, &entries))).await? {
+    match db_write(&state, move |c| Ok(tdb::import_pairs(c, tid, &entries))).await? {
         Ok(n) => {
             tracing::info!(tournament_id = tid, pairs = n, "pairs imported");
             Ok(see_other(&format!(
@@ -649,7 +670,7 @@ pub async fn draw(
         Err(e) => return show_with_error(&ctx, &state, tid, e.message(ctx.lang)).await,
     };
     let ids = pair_ids(&l);
-    db(&state, move |c| {
+    db_write(&state, move |c| {
         Ok(tdb::save_draw(c, tid, &layout, &round1, &ids)?)
     })
     .await?;
@@ -710,22 +731,11 @@ pub async fn next_round(
             &roster_changes(&l),
         ),
         RoundMovement::Danish | RoundMovement::DanishModified => {
-            // Danish pairs by the standings: every score of the previous
-            // round must be in. Score sheets are entered at the scoring desk;
-            // until they are, every played table of the round is missing.
-            let last = l.rounds.last().ok_or(AppError::NotFound)?;
-            let last_id = last.id;
-            let (tables, _) = db(&state, move |c| Ok(tdb::seating_of(c, last_id)?)).await?;
-            let missing: Vec<u32> = tables
-                .iter()
-                .filter(|s| s.ns_pair.is_some() && s.ew_pair.is_some())
-                .map(|s| u32::try_from(s.table_no).unwrap_or(0))
-                .collect();
-            movement::ensure_previous_round_complete(&missing).map(|_| movement::RoundSeating {
-                round: round_no,
-                tables: Vec::new(),
-                byes: Vec::new(),
-            })
+            let modified = movement_kind == RoundMovement::DanishModified;
+            match danish_seating(&ctx, &state, &l, round_no, modified).await? {
+                Ok(s) => Ok(s),
+                Err(msg) => return show_with_error(&ctx, &state, tid, msg).await,
+            }
         }
     };
     let seating = match seating {
@@ -733,7 +743,7 @@ pub async fn next_round(
         Err(e) => return show_with_error(&ctx, &state, tid, e.message(ctx.lang)).await,
     };
     let ids = pair_ids(&l);
-    db(&state, move |c| {
+    db_write(&state, move |c| {
         Ok(tdb::insert_round(c, tid, movement_kind, &seating, &ids)?)
     })
     .await?;
@@ -941,4 +951,367 @@ pub async fn movement_cards(
         l: &l,
         cards,
     })
+}
+
+// ---- standings (the one computation) ----
+
+/// The tournament file and its standings, from the database.
+pub async fn standings_of(
+    state: &AppState,
+    tid: i64,
+    lang: crate::i18n::Lang,
+) -> Result<
+    (
+        crate::tournament_file::TournamentFile,
+        crate::standings::Standings,
+    ),
+    AppError,
+> {
+    let tz = state.settings.timezone;
+    let file = db(state, move |c| {
+        crate::db::export::load_file(c, tid, tz)?.ok_or(AppError::NotFound)
+    })
+    .await?;
+    let standings = crate::standings::compute_file(&file, lang).map_err(|e| {
+        AppError::Internal(anyhow::anyhow!(
+            "standings of tournament {tid}: {}",
+            e.message(lang)
+        ))
+    })?;
+    Ok((file, standings))
+}
+
+/// The rounds so far as the movement engine sees them (pair numbers).
+async fn history(state: &AppState, l: &Loaded) -> Result<Vec<movement::RoundSeating>, AppError> {
+    let number_of: HashMap<i64, PairNo> = l.pairs.iter().map(|p| (p.id, p.pair_no())).collect();
+    let rounds: Vec<(u32, i64)> = l
+        .rounds
+        .iter()
+        .map(|r| (u32::try_from(r.number).unwrap_or(0), r.id))
+        .collect();
+    db(state, move |c| {
+        let mut out = Vec::new();
+        for (n, rid) in rounds {
+            let (tables, resting) = tdb::seating_of(c, rid)?;
+            out.push(movement::RoundSeating {
+                round: n,
+                tables: tables
+                    .iter()
+                    .map(|s| movement::Seat {
+                        table: u32::try_from(s.table_no).unwrap_or(0),
+                        ns: s.ns_pair.and_then(|id| number_of.get(&id).copied()),
+                        ew: s.ew_pair.and_then(|id| number_of.get(&id).copied()),
+                    })
+                    .collect(),
+                byes: resting
+                    .iter()
+                    .filter_map(|id| number_of.get(id).copied())
+                    .collect(),
+            });
+        }
+        Ok(out)
+    })
+    .await
+}
+
+/// Tables of a round that have no score yet.
+async fn tables_without_score(state: &AppState, round_id: i64) -> Result<Vec<u32>, AppError> {
+    let rows = db(state, move |c| {
+        Ok(crate::db::export::round_tables(c, round_id)?)
+    })
+    .await?;
+    Ok(rows
+        .iter()
+        .filter(|(_, sheet)| sheet.is_none())
+        .map(|(s, _)| u32::try_from(s.table_no).unwrap_or(0))
+        .collect())
+}
+
+/// A Danish round: pairs matched by the current standings.
+pub(crate) async fn danish_seating(
+    ctx: &PageCtx,
+    state: &AppState,
+    l: &Loaded,
+    round_no: u32,
+    modified: bool,
+) -> Result<Result<movement::RoundSeating, String>, AppError> {
+    let last = l.rounds.last().ok_or(AppError::NotFound)?;
+    let missing = tables_without_score(state, last.id).await?;
+    if let Err(e) = movement::ensure_previous_round_complete(&missing) {
+        return Ok(Err(e.message(ctx.lang)));
+    }
+    let (_, standings) = standings_of(state, l.t.id, ctx.lang).await?;
+    let history = history(state, l).await?;
+    let seen: std::collections::HashSet<PairNo> = history
+        .iter()
+        .flat_map(|r| {
+            r.tables
+                .iter()
+                .flat_map(|s| [s.ns, s.ew])
+                .flatten()
+                .chain(r.byes.iter().copied())
+        })
+        .collect();
+    let n = i32::try_from(round_no).unwrap_or(i32::MAX);
+    let active: std::collections::HashSet<PairNo> = l
+        .pairs
+        .iter()
+        .filter(|p| !p.withdrawn_by(n))
+        .filter(|p| seen.contains(&p.pair_no()) || p.joined_from_round.is_some_and(|j| j <= n))
+        .map(PairRow::pair_no)
+        .collect();
+    let ranking: Vec<PairNo> = standings
+        .rows
+        .iter()
+        .map(|r| r.pair)
+        .filter(|p| active.contains(p))
+        .collect();
+    let entries = movement::entries_from_history(&ranking, &history);
+    Ok(movement::danish_round(round_no, &entries, modified).map_err(|e| e.message(ctx.lang)))
+}
+
+// ---- the round clock and closing ----
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct ClockForm {
+    action: String,
+}
+
+/// Starts a round's clock, or calls time-out (the time is recorded).
+pub async fn clock(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    form: web::Form<ClockForm>,
+) -> Result<HttpResponse, AppError> {
+    let user = ctx.require(Role::Director)?.clone();
+    let (tid, n) = path.into_inner();
+    let l = load(&state, tid).await?;
+    let round = l
+        .rounds
+        .iter()
+        .find(|r| r.number == n)
+        .ok_or(AppError::NotFound)?;
+    let rid = round.id;
+    let action = match form.action.as_str() {
+        "start" if round.started_at.is_none() => "clock.started",
+        "time_out" if round.started_at.is_some() && round.time_out_at.is_none() => "clock.time_out",
+        _ => return Ok(see_other(&format!("/desk/t/{tid}/rounds/{n}"))),
+    };
+    let start = action == "clock.started";
+    db_write(&state, move |c| {
+        Ok(tdb::record_clock(c, tid, rid, n, start, user.id)?)
+    })
+    .await?;
+    tracing::info!(tournament_id = tid, round = n, action, "round clock");
+    Ok(see_other(&format!("/desk/t/{tid}/rounds/{n}")))
+}
+
+/// Closes the tournament: final standings (every sheet must be in).
+pub async fn close(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let user = ctx.require(Role::Director)?.clone();
+    let l = load(&state, *id).await?;
+    let tid = l.t.id;
+    if l.status() != Status::Running {
+        return show_with_error(&ctx, &state, tid, ctx.t("close.error.not_running").into()).await;
+    }
+    for r in &l.rounds {
+        let missing = tables_without_score(&state, r.id).await?;
+        if !missing.is_empty() {
+            let tables = missing
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
+            return show_with_error(
+                &ctx,
+                &state,
+                tid,
+                tf(
+                    ctx.lang,
+                    "close.error.missing",
+                    &[("round", &r.number), ("tables", &tables)],
+                ),
+            )
+            .await;
+        }
+    }
+    db_write(&state, move |c| Ok(tdb::finish(c, tid, user.id)?)).await?;
+    tracing::info!(tournament_id = tid, "tournament closed");
+    Ok(see_other(&format!(
+        "/director/t/{tid}?done=tournament_closed"
+    )))
+}
+
+// ---- exports ----
+
+fn csv_field(s: &str) -> String {
+    if s.contains([';', '"', '\n', ',']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn download(body: String, content_type: &str, filename: &str) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(content_type)
+        .insert_header((
+            actix_web::http::header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{filename}\""),
+        ))
+        .body(body)
+}
+
+/// The whole tournament as `burraco-td/tournament@1`.
+pub async fn export_json(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    ctx.require(Role::Director)?;
+    let tid = *id;
+    let tz = state.settings.timezone;
+    let file = db(&state, move |c| {
+        crate::db::export::load_file(c, tid, tz)?.ok_or(AppError::NotFound)
+    })
+    .await?;
+    Ok(download(
+        crate::tournament_file::to_json(&file),
+        "application/json",
+        &format!("tournament-{tid}.json"),
+    ))
+}
+
+/// The standings as CSV (semicolons, UTF-8 with BOM: opens in a spreadsheet).
+pub async fn export_standings_csv(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    ctx.require(Role::Director)?;
+    let tid = *id;
+    let (file, st) = standings_of(&state, tid, ctx.lang).await?;
+    let mut out = String::from("\u{feff}");
+    out.push_str(
+        &[
+            ctx.t("standings.place"),
+            ctx.t("pairs.pair"),
+            ctx.t("pairs.player1"),
+            ctx.t("pairs.player2"),
+            "VP",
+            ctx.t("standings.mp_diff"),
+            "MP",
+            ctx.t("standings.played"),
+            ctx.t("standings.byes"),
+            ctx.t("standings.penalty_vp"),
+            ctx.t("standings.prize"),
+        ]
+        .join(";"),
+    );
+    out.push('\n');
+    for r in &st.rows {
+        let pair = file.pairs.iter().find(|p| p.number == r.pair);
+        let player = |i: usize| {
+            pair.and_then(|p| p.players.get(i))
+                .map(|pl| format!("{} {}", pl.surname, pl.name))
+                .unwrap_or_default()
+        };
+        let prize = st
+            .prize(r.pair)
+            .map(|p| p.amount.to_string())
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "{};{};{};{};{};{};{};{};{};{};{}\n",
+            r.place,
+            r.pair,
+            csv_field(&player(0)),
+            csv_field(&player(1)),
+            r.vp,
+            r.mp_diff,
+            r.mp,
+            r.played,
+            r.byes,
+            r.penalty_vp,
+            prize
+        ));
+    }
+    Ok(download(
+        out,
+        "text/csv; charset=utf-8",
+        &format!("standings-{tid}.csv"),
+    ))
+}
+
+/// Every sheet as CSV: one line per hand and table.
+pub async fn export_sheets_csv(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    ctx.require(Role::Director)?;
+    let tid = *id;
+    let tz = state.settings.timezone;
+    let file = db(&state, move |c| {
+        crate::db::export::load_file(c, tid, tz)?.ok_or(AppError::NotFound)
+    })
+    .await?;
+    let profile = l_profile(&file);
+    let mut out = String::from("\u{feff}round;table;ns;ew;hand;end;line;royal;super;clean;semi_clean;dirty;melded_points;hand_points;closed;took_pozzetto;hand_total;adjusted_vp\n");
+    for r in &file.rounds {
+        for t in &r.tables {
+            if let Some(a) = &t.adjusted {
+                out.push_str(&format!(
+                    "{};{};{};{};;;ns;;;;;;;;;;;{}\n",
+                    r.number, t.table, t.ns, t.ew, a.ns_vp
+                ));
+                out.push_str(&format!(
+                    "{};{};{};{};;;ew;;;;;;;;;;;{}\n",
+                    r.number, t.table, t.ns, t.ew, a.ew_vp
+                ));
+            }
+            let Some(sheet) = &t.sheet else { continue };
+            for (i, h) in sheet.hands.iter().enumerate() {
+                for (code, lh, other) in [("ns", &h.ns, &h.ew), ("ew", &h.ew, &h.ns)] {
+                    let total =
+                        crate::rules::score_sheet::score_line(lh, other, h.end, profile).total;
+                    out.push_str(&format!(
+                        "{};{};{};{};{};{};{};{};{};{};{};{};{};{};{};{};{};\n",
+                        r.number,
+                        t.table,
+                        t.ns,
+                        t.ew,
+                        i + 1,
+                        h.end.code(),
+                        code,
+                        lh.royal,
+                        lh.super_,
+                        lh.clean,
+                        lh.semi_clean,
+                        lh.dirty,
+                        lh.melded_points,
+                        lh.hand_points,
+                        lh.closed,
+                        lh.took_pozzetto,
+                        total
+                    ));
+                }
+            }
+        }
+    }
+    Ok(download(
+        out,
+        "text/csv; charset=utf-8",
+        &format!("sheets-{tid}.csv"),
+    ))
+}
+
+fn l_profile(file: &crate::tournament_file::TournamentFile) -> &'static crate::rules::RuleProfile {
+    crate::rules::RuleProfile::by_name(&file.profile)
+        .unwrap_or_else(crate::rules::RuleProfile::default_profile)
 }

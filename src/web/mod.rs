@@ -6,8 +6,10 @@ pub mod admin;
 pub mod api;
 pub mod assets;
 pub mod context;
+pub mod desk;
 pub mod director;
 pub mod errors;
+pub mod import;
 pub mod middleware;
 pub mod pages;
 pub mod public;
@@ -28,6 +30,10 @@ use crate::error::AppError;
 /// Shared by every handler.
 pub struct AppState {
     pub pool: Pool,
+    /// SQLite takes one writer at a time; a write transaction that began by
+    /// reading can fail with "database is locked" when another writer got in
+    /// first. Writes in this process queue here instead (None on PostgreSQL).
+    pub write_lock: Option<Arc<std::sync::Mutex<()>>>,
     pub csrf_key: CsrfKey,
     pub throttle: Arc<LoginThrottle>,
     pub settings: Settings,
@@ -47,6 +53,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/logout", web::post().to(account::logout))
         .configure(api::routes)
         .route("/t/{id}", web::get().to(public::tournament))
+        .route("/t/{id}/pairs/{pair}", web::get().to(public::pair_card))
         .service(
             web::scope("/director")
                 .wrap(from_fn(middleware::director_only))
@@ -80,17 +87,50 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .route(
                     "/t/{id}/movement-cards",
                     web::get().to(director::movement_cards),
+                )
+                .route("/t/{id}/rounds/{n}/clock", web::post().to(director::clock))
+                .route("/t/{id}/close", web::post().to(director::close))
+                .route("/t/{id}/export.json", web::get().to(director::export_json))
+                .route(
+                    "/t/{id}/standings.csv",
+                    web::get().to(director::export_standings_csv),
+                )
+                .route(
+                    "/t/{id}/sheets.csv",
+                    web::get().to(director::export_sheets_csv),
                 ),
         )
         .service(
             web::scope("/desk")
                 .wrap(from_fn(middleware::referee_only))
                 .route("/seat-draw", web::get().to(public::seat_draw_form))
-                .route("/seat-draw", web::post().to(public::seat_draw)),
+                .route("/seat-draw", web::post().to(public::seat_draw))
+                .route("/t/{id}/rounds/{n}", web::get().to(desk::round_desk))
+                .route(
+                    "/t/{id}/rounds/{n}/tables/{table}",
+                    web::get().to(desk::sheet_form),
+                )
+                .route(
+                    "/t/{id}/rounds/{n}/tables/{table}",
+                    web::post().to(desk::save_sheet),
+                )
+                .route(
+                    "/t/{id}/rounds/{n}/tables/{table}/adjusted",
+                    web::post().to(desk::adjusted),
+                )
+                .route("/t/{id}/penalties", web::get().to(desk::penalties))
+                .route("/t/{id}/penalties", web::post().to(desk::add_penalty))
+                .route(
+                    "/t/{id}/penalties/{pid}/withdraw",
+                    web::post().to(desk::withdraw_penalty),
+                )
+                .route("/t/{id}/audit", web::get().to(desk::audit)),
         )
         .service(
             web::scope("/admin")
                 .wrap(from_fn(middleware::admin_only))
+                .route("/import", web::get().to(import::form))
+                .route("/import", web::post().to(import::submit))
                 .route("/users", web::get().to(admin::list_users))
                 .route("/users", web::post().to(admin::create_user))
                 .route("/users/{id}", web::get().to(admin::edit_user))

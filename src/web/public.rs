@@ -11,7 +11,9 @@ use crate::db::tournaments::{self as tdb, TournamentRow};
 use crate::error::AppError;
 use crate::rules::prize_pool::Prizes;
 use crate::rules::{Card, SeatDraw, SuitOrder};
+use crate::standings::{CardRound, Outcome, PairCard, Standings};
 use crate::tournament::settings::Settings;
+use crate::tournament_file::TournamentFile;
 
 #[derive(Template)]
 #[template(path = "public/tournament.html")]
@@ -23,6 +25,31 @@ struct TournamentPage<'a> {
     pool: Option<Prizes>,
     /// The scheme in force for the current entries (percent per place).
     scheme: Vec<String>,
+    standings: Option<Standings>,
+    file: Option<TournamentFile>,
+    rounds_played: usize,
+}
+
+impl TournamentPage<'_> {
+    fn names(&self, pair: &u32) -> String {
+        pair_names(self.file.as_ref(), *pair)
+    }
+    fn finished(&self) -> bool {
+        self.t.status == "finished"
+    }
+}
+
+/// "Rossi Maria – Bianchi Luca".
+fn pair_names(file: Option<&TournamentFile>, pair: u32) -> String {
+    file.and_then(|f| f.pairs.iter().find(|p| p.number == pair))
+        .map(|p| {
+            p.players
+                .iter()
+                .map(|pl| format!("{} {}", pl.surname, pl.name))
+                .collect::<Vec<_>>()
+                .join(" – ")
+        })
+        .unwrap_or_default()
 }
 
 /// The public page of a tournament: format, rounds, fee, the pool so far
@@ -48,6 +75,13 @@ pub async fn tournament(
         .as_ref()
         .map(|p| p.scheme.iter().map(|d| d.normalize().to_string()).collect())
         .unwrap_or_default();
+    let (file, standings) = if t.status == "draft" {
+        (None, None)
+    } else {
+        let (f, s) = super::director::standings_of(&state, id, ctx.lang).await?;
+        (Some(f), Some(s))
+    };
+    let rounds_played = file.as_ref().map(|f| f.rounds.len()).unwrap_or(0);
     render(&TournamentPage {
         ctx: &ctx,
         t,
@@ -55,6 +89,9 @@ pub async fn tournament(
         entries,
         pool,
         scheme,
+        standings,
+        file,
+        rounds_played,
     })
 }
 
@@ -179,4 +216,70 @@ pub async fn seat_draw(
         errors,
         result: Some(result),
     })
+}
+
+// ---- a pair's card ----
+
+#[derive(Template)]
+#[template(path = "public/pair.html")]
+struct PairPage<'a> {
+    ctx: &'a PageCtx,
+    tid: i64,
+    name: String,
+    finished: bool,
+    pair: u32,
+    names: String,
+    card: PairCard,
+    row: Option<crate::standings::Row>,
+    prize: Option<crate::standings::Prize>,
+    file: TournamentFile,
+}
+
+impl PairPage<'_> {
+    fn opponent(&self, r: &CardRound) -> String {
+        match r.opponent {
+            Some(o) => format!("{o} · {}", pair_names(Some(&self.file), o)),
+            None => String::new(),
+        }
+    }
+    fn outcome_key(&self, r: &CardRound) -> &'static str {
+        match r.outcome {
+            Outcome::Played => "card.outcome.played",
+            Outcome::Adjusted => "card.outcome.adjusted",
+            Outcome::Bye => "card.outcome.bye",
+            Outcome::Pending => "card.outcome.pending",
+            Outcome::Absent => "card.outcome.absent",
+        }
+    }
+    fn line_label(&self, r: &CardRound) -> &'static str {
+        match r.line {
+            Some(crate::rules::Line::Ns) => "NS",
+            Some(crate::rules::Line::Ew) => self.ctx.t("line.ew_short"),
+            None => "",
+        }
+    }
+}
+
+/// A pair's card: round by round, public (no login).
+pub async fn pair_card(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, u32)>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, pair) = path.into_inner();
+    let (file, standings) = super::director::standings_of(&state, tid, ctx.lang).await?;
+    let card = standings.card(pair).cloned().ok_or(AppError::NotFound)?;
+    let page = PairPage {
+        ctx: &ctx,
+        tid,
+        name: file.name.clone(),
+        finished: file.status == Some(crate::tournament_file::Status::Finished),
+        pair,
+        names: pair_names(Some(&file), pair),
+        card,
+        row: standings.row(pair).cloned(),
+        prize: standings.prize(pair).cloned(),
+        file,
+    };
+    render(&page)
 }

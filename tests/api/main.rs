@@ -10,4 +10,5 @@ mod csrf;
 mod health;
 mod roles;
 mod rules_api;
+mod scoring;
 mod tournaments;

@@ -1,0 +1,547 @@
+//! The tournament file (`burraco-td/tournament@1`) from the database and
+//! back: the export, the import (all or nothing) and the input of the one
+//! standings computation.
+
+use std::collections::HashMap;
+
+use chrono::TimeZone;
+use diesel::prelude::*;
+use diesel::result::Error as DieselError;
+
+use super::schema::{byes, pairs, rounds, seatings, sheets, tournaments, users};
+use super::scoring::{self, PenaltyRow, SheetRow};
+use super::tournaments::{self as tdb, PairRow, SeatingRow};
+use super::{now, DbConn};
+use crate::rules::ScoreSheet;
+use crate::tournament::{RoundMovement, Status};
+use crate::tournament_file::{
+    Adjusted, MovementKind, PairFile, PayoutTierFile, PenaltyFile, PenaltyKind, Player, RoundFile,
+    SheetFile, TableFile, TournamentFile,
+};
+
+fn movement_kind(m: RoundMovement) -> MovementKind {
+    match m {
+        RoundMovement::Mitchell => MovementKind::Mitchell,
+        RoundMovement::Danish => MovementKind::Danish,
+        RoundMovement::DanishModified => MovementKind::DanishModified,
+    }
+}
+
+fn status_file(s: Status) -> crate::tournament_file::Status {
+    match s {
+        Status::Draft => crate::tournament_file::Status::Draft,
+        Status::Running => crate::tournament_file::Status::Running,
+        Status::Finished => crate::tournament_file::Status::Finished,
+    }
+}
+
+fn opt(s: &str) -> Option<String> {
+    (!s.is_empty()).then(|| s.to_string())
+}
+
+fn utc(t: chrono::NaiveDateTime) -> chrono::DateTime<chrono::Utc> {
+    chrono::Utc.from_utc_datetime(&t)
+}
+
+/// The whole tournament as a file. Times are written in `tz` (the date and
+/// start time a director typed); timestamps in UTC.
+pub fn load_file(
+    conn: &mut DbConn,
+    tournament_id: i64,
+    tz: chrono_tz::Tz,
+) -> Result<Option<TournamentFile>, DieselError> {
+    let Some(t) = tdb::find(conn, tournament_id)? else {
+        return Ok(None);
+    };
+    let settings = t.settings()?;
+    let local = utc(t.starts_at).with_timezone(&tz);
+    let pair_rows = tdb::list_pairs(conn, tournament_id)?;
+    let number_of: HashMap<i64, u32> = pair_rows.iter().map(|p| (p.id, p.pair_no())).collect();
+    let round_rows = tdb::list_rounds(conn, tournament_id)?;
+    let user_names: HashMap<i64, String> = users::table
+        .select((users::id, users::username))
+        .load::<(i64, String)>(conn)?
+        .into_iter()
+        .collect();
+
+    let mut file = TournamentFile::new(t.name.clone(), local.date_naive());
+    file.venue = opt(&t.venue);
+    file.start_time = Some(local.time());
+    file.profile = settings.profile.name.to_string();
+    file.hands_per_round = i64::from(settings.hands_per_round);
+    file.minutes_per_round = Some(settings.minutes_per_round);
+    file.vp_scale = Some(settings.vp_scale.bounds().to_vec());
+    file.bye_vp = i64::from(settings.bye_vp);
+    file.entry_fee = settings.entry_fee;
+    file.prize_share_percent = settings.prize_share_percent;
+    file.guaranteed_pool = settings.guaranteed_pool;
+    file.payout = settings
+        .payout
+        .iter()
+        .map(|tier| PayoutTierFile {
+            min_entries: tier.min_entries,
+            scheme: tier.scheme.clone(),
+        })
+        .collect();
+    file.planned_rounds = Some(settings.planned_rounds);
+    file.movements = Some(
+        (1..=settings.planned_rounds)
+            .map(|n| movement_kind(settings.movement_of(n)))
+            .collect(),
+    );
+    file.mitchell_advance = Some(settings.mitchell_advance);
+    file.allow_repeats = Some(settings.allow_repeats);
+    file.suit_order = Some(settings.suit_order.to_string());
+    file.draw_seed = t.draw_seed.and_then(|s| u64::try_from(s).ok());
+    file.status = Some(status_file(t.status()));
+    file.pairs = pair_rows
+        .iter()
+        .map(|p| PairFile {
+            number: p.pair_no(),
+            players: vec![
+                Player {
+                    surname: p.p1_surname.clone(),
+                    name: p.p1_name.clone(),
+                    card: opt(&p.p1_card),
+                    club: opt(&p.p1_club),
+                },
+                Player {
+                    surname: p.p2_surname.clone(),
+                    name: p.p2_name.clone(),
+                    card: opt(&p.p2_card),
+                    club: opt(&p.p2_club),
+                },
+            ],
+            checked_in: Some(p.checked_in),
+            withdrawn_from_round: p.withdrawn_from_round.and_then(|w| u32::try_from(w).ok()),
+        })
+        .collect();
+    for r in &round_rows {
+        let (tables, resting) = tdb::seating_of(conn, r.id)?;
+        let sheet_rows = scoring::sheets_of_round(conn, r.id)?;
+        let by_seating: HashMap<i64, &SheetRow> =
+            sheet_rows.iter().map(|s| (s.seating_id, s)).collect();
+        let mut round = RoundFile {
+            number: u32::try_from(r.number).unwrap_or(0),
+            movement: Some(movement_kind(r.movement())),
+            tables: Vec::new(),
+            byes: resting
+                .iter()
+                .filter_map(|id| number_of.get(id).copied())
+                .collect(),
+        };
+        round.byes.sort_unstable();
+        for s in &tables {
+            let (Some(ns), Some(ew)) = (
+                s.ns_pair.and_then(|id| number_of.get(&id).copied()),
+                s.ew_pair.and_then(|id| number_of.get(&id).copied()),
+            ) else {
+                continue;
+            };
+            let row = by_seating.get(&s.id);
+            round.tables.push(TableFile {
+                table: u32::try_from(s.table_no).unwrap_or(0),
+                ns,
+                ew,
+                sheet: row.and_then(|r| r.score_sheet()).map(SheetFile::from),
+                adjusted: row.filter(|r| r.is_adjusted()).map(|r| Adjusted {
+                    ns_vp: i64::from(r.adjusted_ns_vp.unwrap_or(0)),
+                    ew_vp: i64::from(r.adjusted_ew_vp.unwrap_or(0)),
+                    ns_mp_diff: r.adjusted_ns_mp_diff,
+                    ew_mp_diff: r.adjusted_ew_mp_diff,
+                }),
+            });
+        }
+        file.rounds.push(round);
+    }
+    file.penalties = scoring::penalties_of(conn, tournament_id)?
+        .iter()
+        .filter_map(|p: &PenaltyRow| {
+            Some(PenaltyFile {
+                round: u32::try_from(p.round_no).ok()?,
+                pair: *number_of.get(&p.pair_id)?,
+                kind: match p.kind.as_str() {
+                    "mp" => PenaltyKind::Mp,
+                    "vp" => PenaltyKind::Vp,
+                    _ => PenaltyKind::Warning,
+                },
+                amount: p.amount,
+                reason: p.reason.clone(),
+                withdrawn: p.withdrawn_at.is_some(),
+                table: p.table_no.and_then(|t| u32::try_from(t).ok()),
+                by: p.given_by.and_then(|id| user_names.get(&id).cloned()),
+                at: Some(utc(p.given_at)),
+                withdrawn_by: p.withdrawn_by.and_then(|id| user_names.get(&id).cloned()),
+                withdrawn_at: p.withdrawn_at.map(utc),
+            })
+        })
+        .collect();
+    Ok(Some(file))
+}
+
+/// Why an import was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    #[error("the file's settings are not valid: {0}")]
+    Settings(String),
+    #[error(transparent)]
+    Db(#[from] DieselError),
+}
+
+/// Writes a validated file as a new tournament, all or nothing. Returns its id.
+pub fn import_file(
+    conn: &mut DbConn,
+    file: &TournamentFile,
+    tz: chrono_tz::Tz,
+    user_id: i64,
+) -> Result<i64, ImportError> {
+    use crate::tournament::settings::{format_payout, Settings, SettingsForm};
+    let mitchell_rounds = file
+        .movements
+        .as_ref()
+        .map(|m| {
+            m.iter()
+                .take_while(|k| **k == MovementKind::Mitchell)
+                .count()
+        })
+        .unwrap_or(file.rounds.len().max(1));
+    let danish_modified = !file
+        .movements
+        .as_ref()
+        .is_some_and(|m| m.contains(&MovementKind::Danish));
+    let planned = file
+        .planned_rounds
+        .unwrap_or(u32::try_from(file.rounds.len()).unwrap_or(1))
+        .max(1);
+    let form = SettingsForm {
+        name: file.name.clone(),
+        date: file.date.format("%Y-%m-%d").to_string(),
+        start_time: file
+            .start_time
+            .map(|t| t.format("%H:%M").to_string())
+            .unwrap_or_else(|| "00:00".into()),
+        venue: file.venue.clone().unwrap_or_default(),
+        profile: file.profile.clone(),
+        planned_rounds: planned.to_string(),
+        hands_per_round: file.hands_per_round.to_string(),
+        vp_scale: file
+            .vp_scale
+            .as_ref()
+            .map(|v| {
+                v.iter()
+                    .map(|n| n.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_default(),
+        minutes_per_round: file
+            .minutes_per_round
+            .map(|m| m.to_string())
+            .unwrap_or_default(),
+        mitchell_rounds: mitchell_rounds.max(1).min(planned as usize).to_string(),
+        danish_form: if danish_modified { "modified" } else { "pure" }.into(),
+        mitchell_advance: file.mitchell_advance.unwrap_or(1).to_string(),
+        allow_repeats: if file.allow_repeats == Some(true) {
+            "on".into()
+        } else {
+            String::new()
+        },
+        bye_vp: file.bye_vp.to_string(),
+        entry_fee: file.entry_fee.to_string(),
+        prize_share_percent: file.prize_share_percent.to_string(),
+        guaranteed_pool: file.guaranteed_pool.to_string(),
+        payout: format_payout(
+            &file
+                .payout
+                .iter()
+                .map(|t| crate::rules::PayoutTier {
+                    min_entries: t.min_entries,
+                    scheme: t.scheme.clone(),
+                })
+                .collect::<Vec<_>>(),
+        ),
+        suit_order: file.suit_order.clone().unwrap_or_default(),
+    };
+    let settings = Settings::parse(&form, tz).map_err(|problems| {
+        ImportError::Settings(
+            problems
+                .iter()
+                .map(|p| format!("{}: {}", p.field, p.message(crate::i18n::Lang::En)))
+                .collect::<Vec<_>>()
+                .join("; "),
+        )
+    })?;
+    conn.transaction(|conn| {
+        let tid = tdb::create(conn, &settings, user_id)?;
+        let status = match file.status {
+            Some(crate::tournament_file::Status::Finished) => Status::Finished,
+            Some(crate::tournament_file::Status::Draft) => Status::Draft,
+            Some(crate::tournament_file::Status::Running) => Status::Running,
+            None if file.rounds.is_empty() => Status::Draft,
+            None => Status::Running,
+        };
+        tdb::set_status(conn, tid, status)?;
+        let mut id_of: HashMap<u32, i64> = HashMap::new();
+        for p in &file.pairs {
+            let player = |i: usize| file_player(p, i);
+            let (a, b) = (player(0), player(1));
+            let id: i64 = diesel::insert_into(pairs::table)
+                .values((
+                    pairs::tournament_id.eq(tid),
+                    pairs::number.eq(i32::try_from(p.number).unwrap_or(i32::MAX)),
+                    pairs::p1_surname.eq(&a.surname),
+                    pairs::p1_name.eq(&a.name),
+                    pairs::p1_card.eq(a.card.clone().unwrap_or_default()),
+                    pairs::p1_club.eq(a.club.clone().unwrap_or_default()),
+                    pairs::p2_surname.eq(&b.surname),
+                    pairs::p2_name.eq(&b.name),
+                    pairs::p2_card.eq(b.card.clone().unwrap_or_default()),
+                    pairs::p2_club.eq(b.club.clone().unwrap_or_default()),
+                    pairs::checked_in.eq(p.checked_in.unwrap_or(!file.rounds.is_empty())),
+                    pairs::withdrawn_from_round
+                        .eq(p.withdrawn_from_round.and_then(|w| i32::try_from(w).ok())),
+                    pairs::created_at.eq(now()),
+                ))
+                .returning(pairs::id)
+                .get_result(conn)?;
+            id_of.insert(p.number, id);
+        }
+        for r in &file.rounds {
+            let movement = match r.movement {
+                Some(MovementKind::Danish) => RoundMovement::Danish,
+                Some(MovementKind::DanishModified) => RoundMovement::DanishModified,
+                _ => RoundMovement::Mitchell,
+            };
+            let round_no = i32::try_from(r.number).unwrap_or(i32::MAX);
+            let round_id: i64 = diesel::insert_into(rounds::table)
+                .values((
+                    rounds::tournament_id.eq(tid),
+                    rounds::number.eq(round_no),
+                    rounds::movement.eq(movement.as_str()),
+                    rounds::created_at.eq(now()),
+                ))
+                .returning(rounds::id)
+                .get_result(conn)?;
+            for tf in &r.tables {
+                let seating_id: i64 = diesel::insert_into(seatings::table)
+                    .values((
+                        seatings::round_id.eq(round_id),
+                        seatings::table_no.eq(i32::try_from(tf.table).unwrap_or(i32::MAX)),
+                        seatings::ns_pair.eq(id_of.get(&tf.ns).copied()),
+                        seatings::ew_pair.eq(id_of.get(&tf.ew).copied()),
+                    ))
+                    .returning(seatings::id)
+                    .get_result(conn)?;
+                if let Some(write) = table_write(file, tf) {
+                    diesel::insert_into(sheets::table)
+                        .values((
+                            sheets::seating_id.eq(seating_id),
+                            sheets::sheet.eq(&write.sheet),
+                            sheets::adjusted_ns_vp.eq(write.adjusted.map(|a| a.0)),
+                            sheets::adjusted_ew_vp.eq(write.adjusted.map(|a| a.1)),
+                            sheets::adjusted_ns_mp_diff.eq(write.adjusted.and_then(|a| a.2)),
+                            sheets::adjusted_ew_mp_diff.eq(write.adjusted.and_then(|a| a.3)),
+                            sheets::ns_total.eq(write.ns_total),
+                            sheets::ew_total.eq(write.ew_total),
+                            sheets::ns_vp.eq(write.ns_vp),
+                            sheets::ew_vp.eq(write.ew_vp),
+                            sheets::accepted_mismatch.eq(write.mismatch),
+                            sheets::note.eq(""),
+                            sheets::version.eq(1),
+                            sheets::updated_by.eq(Some(user_id)),
+                            sheets::updated_at.eq(now()),
+                        ))
+                        .execute(conn)?;
+                }
+            }
+            for b in &r.byes {
+                if let Some(pid) = id_of.get(b) {
+                    diesel::insert_into(byes::table)
+                        .values((byes::round_id.eq(round_id), byes::pair_id.eq(pid)))
+                        .execute(conn)?;
+                }
+            }
+        }
+        for p in &file.penalties {
+            let Some(pair_id) = id_of.get(&p.pair).copied() else {
+                continue;
+            };
+            let by =
+                p.by.as_deref()
+                    .and_then(|name| user_id_named(conn, name).ok().flatten());
+            let withdrawn_by = p
+                .withdrawn_by
+                .as_deref()
+                .and_then(|name| user_id_named(conn, name).ok().flatten());
+            diesel::insert_into(super::schema::penalties::table)
+                .values((
+                    super::schema::penalties::tournament_id.eq(tid),
+                    super::schema::penalties::round_no
+                        .eq(i32::try_from(p.round).unwrap_or(i32::MAX)),
+                    super::schema::penalties::pair_id.eq(pair_id),
+                    super::schema::penalties::table_no
+                        .eq(p.table.and_then(|t| i32::try_from(t).ok())),
+                    super::schema::penalties::kind.eq(p.kind.code()),
+                    super::schema::penalties::amount.eq(p.amount),
+                    super::schema::penalties::reason.eq(&p.reason),
+                    super::schema::penalties::given_by.eq(by),
+                    super::schema::penalties::given_at
+                        .eq(p.at.map(|a| a.naive_utc()).unwrap_or_else(now)),
+                    super::schema::penalties::withdrawn_by.eq(withdrawn_by),
+                    super::schema::penalties::withdrawn_at.eq(if p.withdrawn {
+                        Some(p.withdrawn_at.map(|a| a.naive_utc()).unwrap_or_else(now))
+                    } else {
+                        None
+                    }),
+                ))
+                .execute(conn)?;
+        }
+        // The Mitchell draw: the seed replays it when the round-1 pairs are
+        // the same; otherwise round 1 itself is the layout.
+        if let Some(layout) = restore_layout(file) {
+            let json = serde_json::to_string(&layout)
+                .map_err(|e| DieselError::SerializationError(Box::new(e)))?;
+            diesel::update(tournaments::table.find(tid))
+                .set((
+                    tournaments::layout.eq(Some(json)),
+                    tournaments::draw_seed.eq(file.draw_seed.and_then(|s| i64::try_from(s).ok())),
+                ))
+                .execute(conn)?;
+        }
+        scoring::audit(
+            conn,
+            tid,
+            None,
+            None,
+            "tournament.imported",
+            None,
+            None,
+            "",
+            user_id,
+        )?;
+        Ok(tid)
+    })
+}
+
+fn file_player(p: &PairFile, i: usize) -> Player {
+    p.players.get(i).cloned().unwrap_or(Player {
+        surname: String::new(),
+        name: String::new(),
+        card: None,
+        club: None,
+    })
+}
+
+fn user_id_named(conn: &mut DbConn, name: &str) -> QueryResult<Option<i64>> {
+    users::table
+        .filter(users::username.eq(name))
+        .select(users::id)
+        .first(conn)
+        .optional()
+}
+
+struct TableWrite {
+    sheet: Option<String>,
+    adjusted: Option<(i32, i32, Option<i64>, Option<i64>)>,
+    ns_total: i64,
+    ew_total: i64,
+    ns_vp: i32,
+    ew_vp: i32,
+    mismatch: bool,
+}
+
+/// The stored row of a table of a (validated) file, with its computed totals.
+fn table_write(file: &TournamentFile, tf: &TableFile) -> Option<TableWrite> {
+    if let Some(a) = tf.adjusted {
+        let vp = |v: i64| i32::try_from(v).unwrap_or(0);
+        return Some(TableWrite {
+            sheet: None,
+            adjusted: Some((vp(a.ns_vp), vp(a.ew_vp), a.ns_mp_diff, a.ew_mp_diff)),
+            ns_total: 0,
+            ew_total: 0,
+            ns_vp: vp(a.ns_vp),
+            ew_vp: vp(a.ew_vp),
+            mismatch: false,
+        });
+    }
+    let sheet = tf.sheet.as_ref()?;
+    let profile = crate::rules::RuleProfile::by_name(&file.profile)?;
+    let hands = usize::try_from(file.hands_per_round).ok()?;
+    let scale = match &file.vp_scale {
+        Some(v) => crate::rules::VpScale::parse(v.clone()).ok()?,
+        None => crate::rules::VpScale::preset(u32::try_from(hands).ok()?)?,
+    };
+    let score: ScoreSheet = sheet.to_score_sheet();
+    let report = crate::rules::check(&score, profile, hands, &scale);
+    Some(TableWrite {
+        sheet: serde_json::to_string(&score).ok(),
+        adjusted: None,
+        ns_total: report.totals.ns,
+        ew_total: report.totals.ew,
+        ns_vp: i32::from(report.vp.ns),
+        ew_vp: i32::from(report.vp.ew),
+        mismatch: report.has(crate::rules::ViolationCode::DeclaredTotalMismatch),
+    })
+}
+
+fn restore_layout(file: &TournamentFile) -> Option<crate::movement::Layout> {
+    let r1 = file.rounds.first()?;
+    let mut players: Vec<u32> = r1
+        .tables
+        .iter()
+        .flat_map(|t| [t.ns, t.ew])
+        .chain(r1.byes.iter().copied())
+        .collect();
+    players.sort_unstable();
+    if let Some(seed) = file.draw_seed {
+        if let Ok(layout) = crate::movement::first_round_draw(&players, seed) {
+            let first = layout.first_round();
+            let same = r1.tables.iter().all(|t| {
+                first
+                    .tables
+                    .iter()
+                    .any(|s| s.table == t.table && s.ns == Some(t.ns) && s.ew == Some(t.ew))
+            });
+            if same {
+                return Some(layout);
+            }
+        }
+    }
+    // Round 1 itself: fixed = NS, moving = EW; a resting pair sits as the
+    // moving pair of a phantom table at the end.
+    let mut tables: Vec<&TableFile> = r1.tables.iter().collect();
+    tables.sort_by_key(|t| t.table);
+    let mut fixed: Vec<Option<u32>> = tables.iter().map(|t| Some(t.ns)).collect();
+    let mut moving: Vec<Option<u32>> = tables.iter().map(|t| Some(t.ew)).collect();
+    for b in &r1.byes {
+        fixed.push(None);
+        moving.push(Some(*b));
+    }
+    Some(crate::movement::Layout {
+        seed: file.draw_seed.unwrap_or(0),
+        tables: u32::try_from(fixed.len()).ok()?,
+        fixed,
+        moving,
+    })
+}
+
+/// Seating rows and sheets of one round keyed by table number (for pages).
+pub fn round_tables(
+    conn: &mut DbConn,
+    round_id: i64,
+) -> QueryResult<Vec<(SeatingRow, Option<SheetRow>)>> {
+    let (tables, _) = tdb::seating_of(conn, round_id)?;
+    let sheet_rows = scoring::sheets_of_round(conn, round_id)?;
+    Ok(tables
+        .into_iter()
+        .map(|s| {
+            let sheet = sheet_rows.iter().find(|r| r.seating_id == s.id).cloned();
+            (s, sheet)
+        })
+        .collect())
+}
+
+/// Pairs by id (for pages).
+pub fn pairs_by_id(pairs: &[PairRow]) -> HashMap<i64, &PairRow> {
+    pairs.iter().map(|p| (p.id, p)).collect()
+}

@@ -1,0 +1,90 @@
+//! The administrator's import of a tournament file (FORMAT.md): checked as
+//! strictly as the forms, then written as a new tournament, all or nothing.
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
+
+use super::context::PageCtx;
+use super::director::db_write;
+use super::{render, render_status, see_other, AppState};
+use crate::auth::Role;
+use crate::error::AppError;
+use crate::i18n::Lang;
+
+#[derive(Template)]
+#[template(path = "admin/import.html")]
+struct ImportPage<'a> {
+    ctx: &'a PageCtx,
+    json: String,
+    problems: Vec<String>,
+}
+
+pub async fn form(ctx: PageCtx) -> Result<HttpResponse, AppError> {
+    ctx.require(Role::Admin)?;
+    render(&ImportPage {
+        ctx: &ctx,
+        json: String::new(),
+        problems: Vec::new(),
+    })
+}
+
+/// Checks a file and writes it; the problems in plain words otherwise.
+pub fn check(
+    json: &str,
+    lang: Lang,
+) -> Result<crate::tournament_file::TournamentFile, Vec<String>> {
+    let file = crate::tournament_file::parse(json)
+        .map_err(|e| vec![format!("{}: {}", e.path(), e.message(lang))])?;
+    crate::standings::compute_file(&file, lang).map_err(|e| match e {
+        crate::standings::StandingsError::Invalid(problems) => {
+            problems.iter().map(|p| p.line(lang)).collect()
+        }
+        other => vec![other.message(lang)],
+    })?;
+    Ok(file)
+}
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct ImportForm {
+    json: String,
+}
+
+pub async fn submit(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    form: web::Form<ImportForm>,
+) -> Result<HttpResponse, AppError> {
+    let user = ctx.require(Role::Admin)?.clone();
+    let json = form.into_inner().json;
+    let bad = |problems: Vec<String>| {
+        render_status(
+            &ImportPage {
+                ctx: &ctx,
+                json: json.clone(),
+                problems,
+            },
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+    };
+    let file = match check(&json, ctx.lang) {
+        Ok(f) => f,
+        Err(problems) => return bad(problems),
+    };
+    let tz = state.settings.timezone;
+    let result = db_write(&state, move |c| {
+        Ok(crate::db::export::import_file(c, &file, tz, user.id))
+    })
+    .await?;
+    match result {
+        Ok(tid) => {
+            tracing::info!(tournament_id = tid, "tournament imported");
+            Ok(see_other(&format!(
+                "/director/t/{tid}?done=tournament_imported"
+            )))
+        }
+        Err(crate::db::export::ImportError::Settings(msg)) => bad(vec![msg]),
+        Err(crate::db::export::ImportError::Db(e)) => Err(e.into()),
+    }
+}

@@ -1,0 +1,566 @@
+//! The scoring desk: sheets checked by the rules, corrections on the record,
+//! conflicts, time-out, penalties, standings, prizes, export and import.
+
+use serde_json::Value;
+
+use crate::helpers::{location, Browser, TestApp};
+use crate::tournaments::{check_in_all, create_tournament, csv, import, with_director};
+
+/// One hand where NS closes with one clean burraco: NS = melded + 300,
+/// EW = melded − in hand (both took the pozzetto).
+pub fn closing_hand(
+    h: usize,
+    ns_melded: i64,
+    ew_melded: i64,
+    ew_in_hand: i64,
+) -> Vec<(String, String)> {
+    vec![
+        (format!("h{h}_end"), "closure".into()),
+        (format!("h{h}_closed"), "ns".into()),
+        (format!("h{h}_ns_clean"), "1".into()),
+        (format!("h{h}_ns_melded_points"), ns_melded.to_string()),
+        (format!("h{h}_ns_pozzetto"), "on".into()),
+        (format!("h{h}_ew_melded_points"), ew_melded.to_string()),
+        (format!("h{h}_ew_hand_points"), ew_in_hand.to_string()),
+        (format!("h{h}_ew_pozzetto"), "on".into()),
+    ]
+}
+
+/// A whole 3-hand sheet (NS = 3 × (ns + 300), EW = 3 × (ew − 20)).
+pub fn sheet(ns: i64, ew: i64) -> Vec<(String, String)> {
+    (1..=3).flat_map(|h| closing_hand(h, ns, ew, 20)).collect()
+}
+
+pub async fn post_sheet(
+    b: &Browser,
+    t: &str,
+    round: u32,
+    table: i32,
+    fields: &[(String, String)],
+) -> reqwest::Response {
+    let tid = t.rsplit('/').next().unwrap();
+    let path = format!("/desk/t/{tid}/rounds/{round}/tables/{table}");
+    let refs: Vec<(&str, &str)> = fields
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    b.submit(&path, &path, &refs).await
+}
+
+/// Table numbers of a round.
+pub fn tables_of(app: &TestApp, round: i32) -> Vec<i32> {
+    use burraco_td::db::schema::{rounds, seatings};
+    use diesel::prelude::*;
+    let mut c = app.pool.get().unwrap();
+    seatings::table
+        .inner_join(rounds::table)
+        .filter(rounds::number.eq(round))
+        .select(seatings::table_no)
+        .order(seatings::table_no)
+        .load(&mut *c)
+        .unwrap()
+}
+
+pub async fn started(pairs: usize) -> (TestApp, Browser, String) {
+    let (app, dora) = with_director().await;
+    let t = create_tournament(&dora, "Serata").await;
+    import(&dora, &t, &csv(pairs)).await;
+    check_in_all(&app, &dora, &t).await;
+    dora.submit(&t, &format!("{t}/draw"), &[]).await;
+    (app, dora, t)
+}
+
+fn sheet_count(app: &TestApp) -> i64 {
+    use burraco_td::db::schema::sheets;
+    use diesel::prelude::*;
+    let mut c = app.pool.get().unwrap();
+    sheets::table.count().get_result(&mut *c).unwrap()
+}
+
+#[tokio::test]
+async fn a_valid_sheet_is_saved_and_shows_on_the_desk() {
+    let (app, dora, t) = started(6).await;
+    let table = tables_of(&app, 1)[0];
+    let res = post_sheet(&dora, &t, 1, table, &sheet(120, 90)).await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    let tid = t.rsplit('/').next().unwrap();
+    let html = dora.get_html(&format!("/desk/t/{tid}/rounds/1")).await;
+    // NS 3 × 420 = 1260, EW 3 × 70 = 210: difference 1050 → 18–2.
+    assert!(html.contains("1260 / 210"), "{html}");
+    assert!(html.contains("18–2"));
+    assert!(
+        html.contains("Score mancanti: 2"),
+        "the other tables are still missing"
+    );
+}
+
+#[tokio::test]
+async fn every_kind_of_violation_reaches_the_page_and_nothing_is_saved() {
+    let (app, dora, t) = started(6).await;
+    let table = tables_of(&app, 1)[0];
+    // Hand 1: NS closes without the pozzetto; hand 2: both lines closed;
+    // hand 3: a melded total that is not a multiple of 5.
+    let mut f = sheet(120, 90);
+    f.retain(|(k, _)| k != "h1_ns_pozzetto");
+    f.push(("h2_ew_clean".into(), "1".into()));
+    for (k, v) in f.iter_mut() {
+        if k == "h3_ew_melded_points" {
+            *v = "93".into();
+        }
+    }
+    let res = post_sheet(&dora, &t, 1, table, &f).await;
+    assert_eq!(res.status().as_u16(), 422);
+    let html = res.text().await.unwrap();
+    assert!(html.contains("Lo score non è stato salvato"));
+    assert!(
+        html.contains("pozzetto"),
+        "closing without the pozzetto is named"
+    );
+    assert!(html.contains("multiplo di 5"), "{html}");
+    assert_eq!(sheet_count(&app), 0);
+    // Not a number: the message sits next to the field.
+    let mut f = sheet(120, 90);
+    f.push(("h2_ns_hand_points".into(), "dieci".into()));
+    let res = post_sheet(&dora, &t, 1, table, &f).await;
+    assert_eq!(res.status().as_u16(), 422);
+    assert!(res.text().await.unwrap().contains("Un numero intero."));
+    // Fewer hands than the round has, the last not ended by time-out.
+    let f: Vec<_> = closing_hand(1, 120, 90, 20);
+    let res = post_sheet(&dora, &t, 1, table, &f).await;
+    assert_eq!(res.status().as_u16(), 422);
+    assert_eq!(sheet_count(&app), 0);
+}
+
+#[tokio::test]
+async fn a_time_out_hand_scores_by_the_time_out_rule_and_ends_the_sheet() {
+    let (app, dora, t) = started(6).await;
+    let table = tables_of(&app, 1)[0];
+    // Hand 1 normal; hand 2 ended by time-out: nobody took the pozzetto,
+    // so nobody loses 100.
+    let mut f = closing_hand(1, 120, 90, 20);
+    f.extend([
+        ("h2_end".to_string(), "time_out".to_string()),
+        ("h2_ns_melded_points".into(), "60".into()),
+        ("h2_ew_melded_points".into(), "30".into()),
+    ]);
+    let res = post_sheet(&dora, &t, 1, table, &f).await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    let tid = t.rsplit('/').next().unwrap();
+    let html = dora.get_html(&format!("/desk/t/{tid}/rounds/1")).await;
+    // NS 420 + 60 = 480; EW 70 + 30 = 100.
+    assert!(html.contains("480 / 100"), "{html}");
+}
+
+#[tokio::test]
+async fn a_referee_accepts_a_wrong_written_total_with_a_reason() {
+    let (app, _dora, t) = started(6).await;
+    app.create_user("rita", "referee", "referee pass").await;
+    let rita = app.another_browser();
+    rita.login("rita", "referee pass").await;
+    let table = tables_of(&app, 1)[0];
+    let mut f = sheet(120, 90);
+    f.push(("declared_ns".into(), "1250".into()));
+    f.push(("declared_ew".into(), "210".into()));
+    let res = post_sheet(&rita, &t, 1, table, &f).await;
+    assert_eq!(res.status().as_u16(), 422);
+    let html = res.text().await.unwrap();
+    assert!(
+        html.contains("name=\"accept_mismatch\""),
+        "the referee is offered the override"
+    );
+    f.push(("accept_mismatch".into(), "on".into()));
+    let res = post_sheet(&rita, &t, 1, table, &f).await;
+    assert_eq!(res.status().as_u16(), 422, "a reason is needed");
+    f.push(("reason".into(), "somma sbagliata sullo score".into()));
+    let res = post_sheet(&rita, &t, 1, table, &f).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let tid = t.rsplit('/').next().unwrap();
+    let html = rita
+        .get_html(&format!("/desk/t/{tid}/rounds/1/tables/{table}"))
+        .await;
+    assert!(html.contains("somma sbagliata sullo score"));
+    assert!(html.contains("1260"), "the computed totals win");
+}
+
+#[tokio::test]
+async fn a_correction_keeps_before_after_who_and_why() {
+    let (app, dora, t) = started(6).await;
+    let table = tables_of(&app, 1)[0];
+    post_sheet(&dora, &t, 1, table, &sheet(120, 90)).await;
+    let mut f = sheet(130, 90);
+    f.push(("version".into(), "1".into()));
+    let res = post_sheet(&dora, &t, 1, table, &f).await;
+    assert_eq!(res.status().as_u16(), 422, "a correction needs a reason");
+    f.push(("reason".into(), "punti a terra ricontati".into()));
+    let res = post_sheet(&dora, &t, 1, table, &f).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let tid = t.rsplit('/').next().unwrap();
+    let html = dora
+        .get_html(&format!("/desk/t/{tid}/audit"))
+        .await
+        .replace("&#34;", "\"")
+        .replace("&quot;", "\"");
+    assert!(html.contains("Score corretto"));
+    assert!(html.contains("punti a terra ricontati"));
+    assert!(html.contains("dora"));
+    assert!(html.contains("\"melded_points\":120"), "before");
+    assert!(html.contains("\"melded_points\":130"), "after");
+}
+
+#[tokio::test]
+async fn two_people_saving_the_same_table_lose_no_update() {
+    let (app, dora, t) = started(6).await;
+    let table = tables_of(&app, 1)[0];
+    post_sheet(&dora, &t, 1, table, &sheet(120, 90)).await;
+    // Both editors loaded version 1.
+    let mut a = sheet(130, 90);
+    a.extend([
+        ("version".into(), "1".into()),
+        ("reason".into(), "A".into()),
+    ]);
+    let mut b = sheet(140, 90);
+    b.extend([
+        ("version".into(), "1".into()),
+        ("reason".into(), "B".into()),
+    ]);
+    assert_eq!(
+        post_sheet(&dora, &t, 1, table, &a).await.status().as_u16(),
+        303
+    );
+    let res = post_sheet(&dora, &t, 1, table, &b).await;
+    assert_eq!(res.status().as_u16(), 409);
+    let html = res.text().await.unwrap();
+    assert!(html.contains("Qualcun altro ha salvato"));
+    assert!(
+        html.contains("value=\"130\""),
+        "the current version is shown"
+    );
+}
+
+#[tokio::test]
+async fn penalties_second_warning_and_withdrawal_reach_the_standings() {
+    let (app, dora, t) = started(6).await;
+    for table in tables_of(&app, 1) {
+        post_sheet(&dora, &t, 1, table, &sheet(100, 100)).await;
+    }
+    let tid = t.rsplit('/').next().unwrap();
+    let pen = format!("/desk/t/{tid}/penalties");
+    let pair_id = {
+        use burraco_td::db::schema::pairs;
+        use diesel::prelude::*;
+        let mut c = app.pool.get().unwrap();
+        pairs::table
+            .filter(pairs::number.eq(1))
+            .select(pairs::id)
+            .first::<i64>(&mut *c)
+            .unwrap()
+            .to_string()
+    };
+    let vp_of = |html: &str| -> i64 {
+        let start = html.find("<dt>VP</dt><dd>").expect("VP on the card") + "<dt>VP</dt><dd>".len();
+        html[start..start + html[start..].find('<').unwrap()]
+            .parse()
+            .unwrap()
+    };
+    let before = vp_of(
+        &app.another_browser()
+            .get_html(&format!("/t/{tid}/pairs/1"))
+            .await,
+    );
+    for reason in ["in ritardo", "parla al compagno"] {
+        let res = dora
+            .submit(
+                &pen,
+                &pen,
+                &[
+                    ("pair", &pair_id),
+                    ("round", "1"),
+                    ("kind", "warning"),
+                    ("reason", reason),
+                ],
+            )
+            .await;
+        assert_eq!(res.status().as_u16(), 303);
+    }
+    // The second warning takes 1 VP, automatically and with its reason.
+    let html = app
+        .another_browser()
+        .get_html(&format!("/t/{tid}/pairs/1"))
+        .await;
+    assert!(html.contains("parla al compagno"));
+    assert!(html.contains("Seconda ammonizione"));
+    assert_eq!(vp_of(&html), before - 1);
+    // An MP penalty needs an amount.
+    let res = dora
+        .submit(
+            &pen,
+            &pen,
+            &[
+                ("pair", &pair_id),
+                ("round", "1"),
+                ("kind", "mp"),
+                ("reason", "x"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 422);
+    // Withdraw the second warning: the VP comes back; the record stays.
+    let second = {
+        use burraco_td::db::schema::penalties;
+        use diesel::prelude::*;
+        let mut c = app.pool.get().unwrap();
+        penalties::table
+            .select(penalties::id)
+            .order(penalties::id.desc())
+            .first::<i64>(&mut *c)
+            .unwrap()
+    };
+    let res = dora
+        .submit(
+            &pen,
+            &format!("{pen}/{second}/withdraw"),
+            &[("reason", "errore")],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    let html = app
+        .another_browser()
+        .get_html(&format!("/t/{tid}/pairs/1"))
+        .await;
+    assert_eq!(vp_of(&html), before);
+    assert!(html.contains("ritirata"));
+}
+
+#[tokio::test]
+async fn standings_byes_danish_round_and_the_final_prize_list() {
+    // 5 pairs, 4 rounds (3 Mitchell + Danish): a bye every round.
+    let (app, dora, t) = started(5).await;
+    let tid = t.rsplit('/').next().unwrap().to_string();
+    for round in 1..=3u32 {
+        if round > 1 {
+            let res = dora.submit(&t, &format!("{t}/rounds"), &[]).await;
+            assert_eq!(
+                location(&res),
+                format!("{t}/rounds/{round}?done=round_generated")
+            );
+        }
+        for (i, table) in tables_of(&app, round as i32).into_iter().enumerate() {
+            let res = post_sheet(&dora, &t, round, table, &sheet(100 + 50 * i as i64, 100)).await;
+            assert_eq!(res.status().as_u16(), 303);
+        }
+    }
+    // Round 4 is Danish, generated from the standings.
+    let res = dora.submit(&t, &format!("{t}/rounds"), &[]).await;
+    assert_eq!(
+        location(&res),
+        format!("{t}/rounds/4?done=round_generated"),
+        "{}",
+        res.text().await.unwrap()
+    );
+    let res = dora.submit(&t, &format!("{t}/close"), &[]).await;
+    assert_eq!(res.status().as_u16(), 422, "round 4 sheets are missing");
+    for table in tables_of(&app, 4) {
+        post_sheet(&dora, &t, 4, table, &sheet(100, 100)).await;
+    }
+    let res = dora.submit(&t, &format!("{t}/close"), &[]).await;
+    assert_eq!(location(&res), format!("{t}?done=tournament_closed"));
+
+    // The public page and the CLI agree on the standings.
+    let export = dora
+        .get(&format!("{t}/export.json"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let st = burraco_td::standings::compute_file(
+        &burraco_td::tournament_file::parse(&export).unwrap(),
+        burraco_td::i18n::Lang::It,
+    )
+    .unwrap();
+    let anon = app.another_browser();
+    let html = anon.get_html(&format!("/t/{tid}")).await;
+    assert!(html.contains("Classifica definitiva"));
+    assert!(
+        !html.contains("http-equiv=\"refresh\""),
+        "a final page does not refresh"
+    );
+    let first = &st.rows[0];
+    assert!(html.contains(&format!("<strong>{}</strong>", first.vp)));
+    // Five pairs, four rounds: four different pairs rested once (bye = 14
+    // VP, MP difference 355); every pair played or rested every round.
+    assert!(st
+        .rows
+        .iter()
+        .all(|r| r.byes <= 1 && r.played + r.byes == 4));
+    assert_eq!(st.rows.iter().map(|r| r.byes).sum::<u32>(), 4);
+    let rested = st
+        .cards
+        .iter()
+        .find(|c| {
+            c.rounds
+                .iter()
+                .any(|r| r.outcome == burraco_td::standings::Outcome::Bye)
+        })
+        .unwrap();
+    let bye = rested
+        .rounds
+        .iter()
+        .find(|r| r.outcome == burraco_td::standings::Outcome::Bye)
+        .unwrap();
+    assert_eq!((bye.vp, bye.mp_diff), (Some(14), 355));
+    // 5 pairs × 20 € × 70 % = 70 €, one scheme "1: 100" → all to the winner(s).
+    assert!(html.contains("€ 70.00"));
+    let prizes: rust_decimal::Decimal = st.prizes.iter().map(|p| p.amount).sum();
+    assert_eq!(prizes, st.pool);
+    // CSV exports.
+    let csv = dora.get_html(&format!("{t}/standings.csv")).await;
+    assert_eq!(csv.lines().count(), 6);
+    let sheets = dora.get_html(&format!("{t}/sheets.csv")).await;
+    assert!(sheets.lines().count() > 20);
+}
+
+#[tokio::test]
+async fn export_then_import_gives_the_same_file_and_standings() {
+    let (app, dora, t) = started(6).await;
+    for table in tables_of(&app, 1) {
+        post_sheet(&dora, &t, 1, table, &sheet(150, 100)).await;
+    }
+    let tid = t.rsplit('/').next().unwrap();
+    let pen = format!("/desk/t/{tid}/penalties");
+    let pid = {
+        use burraco_td::db::schema::pairs;
+        use diesel::prelude::*;
+        let mut c = app.pool.get().unwrap();
+        pairs::table
+            .filter(pairs::number.eq(2))
+            .select(pairs::id)
+            .first::<i64>(&mut *c)
+            .unwrap()
+            .to_string()
+    };
+    dora.submit(
+        &pen,
+        &pen,
+        &[
+            ("pair", &pid),
+            ("round", "1"),
+            ("kind", "vp"),
+            ("amount", "2"),
+            ("reason", "gioco lento"),
+        ],
+    )
+    .await;
+    let first = dora
+        .get(&format!("{t}/export.json"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let v: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(v["format"], "burraco-td/tournament@1");
+
+    // The admin imports it: a new tournament with the same content.
+    let res = app
+        .submit("/admin/import", "/admin/import", &[("json", &first)])
+        .await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    let new = location(&res).split('?').next().unwrap().to_string();
+    assert_ne!(new, t);
+    let second = dora
+        .get(&format!("{new}/export.json"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(strip_volatile(&first), strip_volatile(&second));
+    let lang = burraco_td::i18n::Lang::En;
+    let a = burraco_td::standings::compute_file(
+        &burraco_td::tournament_file::parse(&first).unwrap(),
+        lang,
+    )
+    .unwrap();
+    let b = burraco_td::standings::compute_file(
+        &burraco_td::tournament_file::parse(&second).unwrap(),
+        lang,
+    )
+    .unwrap();
+    assert_eq!(a.to_cli_json(), b.to_cli_json());
+
+    // A broken file is refused with the place named, and nothing is written.
+    let mut bad: Value = serde_json::from_str(&first).unwrap();
+    bad["rounds"][0]["tables"][0]["ew"] = serde_json::json!(99);
+    let res = app
+        .submit(
+            "/admin/import",
+            "/admin/import",
+            &[("json", &bad.to_string())],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 422);
+    assert!(res.text().await.unwrap().contains("rounds[0].tables[0].ew"));
+    let mut c = app.pool.get().unwrap();
+    assert_eq!(burraco_td::db::tournaments::list(&mut c).unwrap().len(), 2);
+}
+
+/// The export without what differs between two databases (timestamps).
+fn strip_volatile(json: &str) -> Value {
+    let mut v: Value = serde_json::from_str(json).unwrap();
+    if let Some(ps) = v["penalties"].as_array_mut() {
+        for p in ps {
+            if let Some(o) = p.as_object_mut() {
+                o.remove("at");
+                o.remove("withdrawn_at");
+            }
+        }
+    }
+    v
+}
+
+#[tokio::test]
+async fn one_hundred_fifty_sheets_submitted_at_once_all_land() {
+    // 300 pairs: 150 tables whose sheets arrive at the same moment.
+    let (app, dora) = with_director().await;
+    let t = create_tournament(&dora, "Federale").await;
+    assert_eq!(import(&dora, &t, &csv(300)).await.status().as_u16(), 303);
+    {
+        use burraco_td::db::schema::pairs;
+        use diesel::prelude::*;
+        let mut c = app.pool.get().unwrap();
+        diesel::update(pairs::table)
+            .set(pairs::checked_in.eq(true))
+            .execute(&mut *c)
+            .unwrap();
+    }
+    assert_eq!(
+        dora.submit(&t, &format!("{t}/draw"), &[])
+            .await
+            .status()
+            .as_u16(),
+        303
+    );
+    let tables = tables_of(&app, 1);
+    assert_eq!(tables.len(), 150);
+    let tid = t.rsplit('/').next().unwrap().to_string();
+    let token = crate::helpers::csrf_in(&dora.get_html(&format!("/desk/t/{tid}/rounds/1")).await);
+    let mut tasks = Vec::new();
+    for table in tables {
+        let client = dora.client.clone();
+        let url = dora.url(&format!("/desk/t/{tid}/rounds/1/tables/{table}"));
+        let mut form = sheet(100 + i64::from(table) * 5, 100);
+        form.push(("csrf_token".into(), token.clone()));
+        tasks.push(tokio::spawn(async move {
+            client
+                .post(url)
+                .form(&form)
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }));
+    }
+    for task in tasks {
+        assert_eq!(task.await.unwrap(), 303);
+    }
+    assert_eq!(sheet_count(&app), 150);
+}
