@@ -639,9 +639,13 @@ pub async fn draw(
     match l.status() {
         Status::Draft => {}
         Status::Running if l.rounds.len() <= 1 => {
-            // Redraw: allowed until the first score is entered (scores come
-            // with the score sheets; none exist before round 2 is made).
-            if let Err(e) = movement::ensure_redraw_allowed(0) {
+            // Redraw: allowed until the first score is entered.
+            let rid = l.rounds.first().map(|r| r.id).unwrap_or(0);
+            let scores = db(&state, move |c| {
+                Ok(crate::db::scoring::sheets_of_round(c, rid)?.len())
+            })
+            .await?;
+            if let Err(e) = movement::ensure_redraw_allowed(scores) {
                 return show_with_error(&ctx, &state, tid, e.message(ctx.lang)).await;
             }
         }

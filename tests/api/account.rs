@@ -236,3 +236,21 @@ async fn the_language_follows_the_switch_and_accept_language() {
         .unwrap();
     assert!(res.text().await.unwrap().contains("Staff login"));
 }
+
+#[tokio::test]
+async fn an_idle_session_expires() {
+    let app = crate::helpers::spawn_app_with(crate::helpers::TestDb::new(), |s| {
+        s.session_idle = std::time::Duration::from_secs(1);
+    })
+    .await;
+    app.setup_admin().await;
+    assert_eq!(app.get("/admin/users").await.status().as_u16(), 200);
+    tokio::time::sleep(std::time::Duration::from_millis(1600)).await;
+    let res = app.get("/admin/users").await;
+    assert_eq!(
+        res.status().as_u16(),
+        303,
+        "idle too long: back to the login"
+    );
+    assert!(session_ids(&app).is_empty(), "the idle session is purged");
+}

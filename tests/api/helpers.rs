@@ -16,6 +16,12 @@ pub enum TestDb {
 }
 
 impl TestDb {
+    /// A SQLite file, whatever TEST_DATABASE_URL says.
+    pub fn sqlite() -> TestDb {
+        let id = uuid::Uuid::new_v4().simple().to_string();
+        TestDb::Sqlite(std::env::temp_dir().join(format!("btd_test_{id}.db")))
+    }
+
     pub fn new() -> TestDb {
         let id = uuid::Uuid::new_v4().simple().to_string();
         match std::env::var("TEST_DATABASE_URL") {
@@ -98,12 +104,17 @@ pub fn new_client() -> reqwest::Client {
 }
 
 pub async fn spawn_app() -> TestApp {
+    spawn_app_with(TestDb::new(), |_| {}).await
+}
+
+/// An app on a given database, with settings changed by `configure`.
+pub async fn spawn_app_with(db: TestDb, configure: impl FnOnce(&mut Settings)) -> TestApp {
     if std::env::var("TEST_LOG").is_ok() {
         burraco_td::telemetry::init("debug");
     }
-    let db = TestDb::new();
     let mut settings = Settings::for_database(&db.url());
     settings.bind = "127.0.0.1:0".to_string();
+    configure(&mut settings);
     let app = Application::build(settings).expect("application builds");
     let address = format!("http://127.0.0.1:{}", app.port());
     let pool = app.pool();

@@ -33,6 +33,21 @@ const STAFF_ROUTES: &[(&str, &str, &str)] = &[
     ("GET", "/director/t/1/movement-cards", "director"),
     ("GET", "/desk/seat-draw", "referee"),
     ("POST", "/desk/seat-draw", "referee"),
+    ("GET", "/desk/t/1/rounds/1", "referee"),
+    ("GET", "/desk/t/1/rounds/1/tables/1", "referee"),
+    ("POST", "/desk/t/1/rounds/1/tables/1", "referee"),
+    ("POST", "/desk/t/1/rounds/1/tables/1/adjusted", "referee"),
+    ("GET", "/desk/t/1/penalties", "referee"),
+    ("POST", "/desk/t/1/penalties", "referee"),
+    ("POST", "/desk/t/1/penalties/1/withdraw", "referee"),
+    ("GET", "/desk/t/1/audit", "referee"),
+    ("POST", "/director/t/1/rounds/1/clock", "director"),
+    ("POST", "/director/t/1/close", "director"),
+    ("GET", "/director/t/1/export.json", "director"),
+    ("GET", "/director/t/1/standings.csv", "director"),
+    ("GET", "/director/t/1/sheets.csv", "director"),
+    ("GET", "/admin/import", "admin"),
+    ("POST", "/admin/import", "admin"),
 ];
 
 const RANK: &[&str] = &["referee", "director", "admin"];

@@ -564,3 +564,102 @@ async fn one_hundred_fifty_sheets_submitted_at_once_all_land() {
     }
     assert_eq!(sheet_count(&app), 150);
 }
+
+#[tokio::test]
+async fn round_one_can_be_drawn_again_only_before_the_first_score() {
+    let (app, dora, t) = started(6).await;
+    let before = tables_of(&app, 1).len();
+    let res = dora.submit(&t, &format!("{t}/draw"), &[]).await;
+    assert_eq!(
+        location(&res),
+        format!("{t}/rounds/1?done=round_drawn"),
+        "redraw before any score"
+    );
+    assert_eq!(tables_of(&app, 1).len(), before);
+    let table = tables_of(&app, 1)[0];
+    post_sheet(&dora, &t, 1, table, &sheet(120, 90)).await;
+    let res = dora.submit(&t, &format!("{t}/draw"), &[]).await;
+    assert_eq!(res.status().as_u16(), 422, "a score is in: no redraw");
+    assert_eq!(sheet_count(&app), 1, "the score is kept");
+}
+
+#[tokio::test]
+async fn twenty_three_pairs_reach_a_seated_danish_round_four() {
+    let (app, dora, t) = started(23).await;
+    for round in 1..=3u32 {
+        if round > 1 {
+            dora.submit(&t, &format!("{t}/rounds"), &[]).await;
+        }
+        let tables = tables_of(&app, round as i32);
+        assert_eq!(tables.len(), 11, "23 pairs: 11 tables and a bye");
+        for (i, table) in tables.into_iter().enumerate() {
+            let res = post_sheet(
+                &dora,
+                &t,
+                round,
+                table,
+                &sheet(100 + 10 * i as i64, 100 + 5 * round as i64),
+            )
+            .await;
+            assert_eq!(res.status().as_u16(), 303);
+        }
+    }
+    let res = dora.submit(&t, &format!("{t}/rounds"), &[]).await;
+    assert_eq!(location(&res), format!("{t}/rounds/4?done=round_generated"));
+    assert_eq!(tables_of(&app, 4).len(), 11);
+    let html = dora.get_html(&format!("{t}/rounds/4")).await;
+    assert!(html.contains("Danese modificato"));
+    assert!(html.contains("Riposo"), "one pair rests");
+}
+
+/// A file written by one database imports into the other unchanged (runs
+/// when TEST_DATABASE_URL names a PostgreSQL server).
+#[tokio::test]
+async fn a_file_moves_between_sqlite_and_postgresql_unchanged() {
+    if std::env::var("TEST_DATABASE_URL")
+        .map(|u| u.is_empty())
+        .unwrap_or(true)
+    {
+        return;
+    }
+    // Played on PostgreSQL…
+    let (app, dora, t) = started(7).await;
+    assert!(app.db.is_postgres());
+    for table in tables_of(&app, 1) {
+        post_sheet(&dora, &t, 1, table, &sheet(130, 95)).await;
+    }
+    let from_pg = dora
+        .get(&format!("{t}/export.json"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    // …moved to SQLite…
+    let lite = crate::helpers::spawn_app_with(crate::helpers::TestDb::sqlite(), |_| {}).await;
+    lite.setup_admin().await;
+    let res = lite
+        .submit("/admin/import", "/admin/import", &[("json", &from_pg)])
+        .await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    let tl = location(&res).split('?').next().unwrap().to_string();
+    let from_lite = lite
+        .get(&format!("{tl}/export.json"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(strip_volatile(&from_pg), strip_volatile(&from_lite));
+    // …and back to PostgreSQL.
+    let res = app
+        .submit("/admin/import", "/admin/import", &[("json", &from_lite)])
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    let back = location(&res).split('?').next().unwrap().to_string();
+    let again = app
+        .get(&format!("{back}/export.json"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(strip_volatile(&from_pg), strip_volatile(&again));
+}
