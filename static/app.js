@@ -98,3 +98,18 @@
   form.addEventListener("change", update);
   update();
 })();
+(function () {
+  "use strict";
+  // Typical adjusted scores: fill the adjusted-score form (the referee checks, then saves).
+  document.querySelectorAll("button[data-adjust]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var v = JSON.parse(b.getAttribute("data-adjust"));
+      ["ns_vp", "ew_vp"].forEach(function (k) {
+        var input = document.getElementById("adj-" + k);
+        if (input) { input.value = v[k]; }
+      });
+      var reason = document.getElementById("adj-reason");
+      if (reason) { reason.value = b.getAttribute("data-reason"); }
+    });
+  });
+})();

@@ -4,6 +4,7 @@
 
 pub mod csv_import;
 pub mod pairs;
+pub mod penalty;
 pub mod settings;
 pub mod sheet_form;
 

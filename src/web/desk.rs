@@ -125,6 +125,8 @@ struct SheetPage<'a> {
     audit: Vec<(AuditRow, Option<String>)>,
     counts: Vec<&'static str>,
     profile_json: String,
+    /// Typical adjusted scores for this tournament's hands: (reason key, present VP, other VP).
+    adjusted_presets: Vec<(&'static str, i64, i64)>,
 }
 
 impl SheetPage<'_> {
@@ -300,6 +302,13 @@ fn sheet_page<'a>(
         audit: tc.audit.clone(),
         counts: count_fields(l),
         profile_json: profile_json(l),
+        adjusted_presets: crate::tournament::penalty::adjusted_presets()
+            .iter()
+            .filter_map(|p| {
+                p.adjusted_vp(l.settings.hands_per_round)
+                    .map(|(a, b)| (p.key, a, b))
+            })
+            .collect(),
     }
 }
 
@@ -606,7 +615,7 @@ struct PenaltiesPage<'a> {
     penalties: Vec<PenaltyRow>,
     form: PenaltyForm,
     errors: FieldErrors,
-    reasons: &'static [&'static str],
+    reasons: Vec<&'static str>,
 }
 
 impl PenaltiesPage<'_> {
@@ -622,14 +631,12 @@ impl PenaltiesPage<'_> {
 }
 
 /// Typical reasons (RULES.md §9), offered as presets; free text is allowed.
-const REASONS: &[&str] = &[
-    "penalty.reason.not_ready",
-    "penalty.reason.late_5",
-    "penalty.reason.late_10",
-    "penalty.reason.abandon",
-    "penalty.reason.slow_play",
-    "penalty.reason.conduct",
-];
+fn reasons() -> Vec<&'static str> {
+    crate::tournament::penalty::penalty_presets()
+        .iter()
+        .map(|p| p.key)
+        .collect()
+}
 
 #[derive(Debug, Default, Clone, serde::Deserialize)]
 #[serde(default)]
@@ -659,7 +666,7 @@ async fn penalties_page(
             penalties,
             form,
             errors,
-            reasons: REASONS,
+            reasons: reasons(),
         },
         status,
     )
@@ -720,15 +727,28 @@ pub async fn add_penalty(
     if round.is_none() {
         fe.add("round", ctx.t("penalty.error.round"));
     }
+    // A typical reason brings its kind and amount (RULES.md §9); what the
+    // referee chose explicitly wins.
+    let preset = crate::tournament::penalty::preset(&form.reason_preset).and_then(|p| p.penalty());
     let kind: Option<&'static str> = ["warning", "mp", "vp"]
         .into_iter()
-        .find(|k| *k == form.kind);
+        .find(|k| *k == form.kind)
+        .or_else(|| {
+            form.kind
+                .is_empty()
+                .then(|| preset.map(|(k, _)| k))
+                .flatten()
+        });
     if kind.is_none() {
         fe.add("kind", ctx.t("penalty.error.kind"));
     }
+    let amount_text = match (form.amount.trim(), preset) {
+        ("", Some((k, Some(a)))) if Some(k) == kind => a.to_string(),
+        (t, _) => t.to_string(),
+    };
     let amount = match kind {
         Some("warning") => None,
-        Some(k) => match form.amount.trim().parse::<i64>() {
+        Some(k) => match amount_text.parse::<i64>() {
             Ok(a) if a > 0 && (k != "mp" || a % 5 == 0) => Some(a),
             _ => {
                 fe.add(
@@ -745,7 +765,7 @@ pub async fn add_penalty(
         None => None,
     };
     let reason = if form.reason.trim().is_empty() {
-        REASONS
+        reasons()
             .iter()
             .find(|r| **r == form.reason_preset)
             .map(|k| ctx.t(k).to_string())

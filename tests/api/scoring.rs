@@ -663,3 +663,52 @@ async fn a_file_moves_between_sqlite_and_postgresql_unchanged() {
         .unwrap();
     assert_eq!(strip_volatile(&from_pg), strip_volatile(&again));
 }
+
+#[tokio::test]
+async fn a_typical_reason_brings_its_kind_and_amount() {
+    let (app, dora, t) = started(6).await;
+    let tid = t.rsplit('/').next().unwrap();
+    let pen = format!("/desk/t/{tid}/penalties");
+    let pid = {
+        use burraco_td::db::schema::pairs;
+        use diesel::prelude::*;
+        let mut c = app.pool.get().unwrap();
+        pairs::table
+            .filter(pairs::number.eq(3))
+            .select(pairs::id)
+            .first::<i64>(&mut *c)
+            .unwrap()
+            .to_string()
+    };
+    // "Over 5 minutes late" → an MP penalty of 100 (RULES.md §9).
+    let res = dora
+        .submit(
+            &pen,
+            &pen,
+            &[
+                ("pair", &pid),
+                ("round", "1"),
+                ("kind", ""),
+                ("reason_preset", "penalty.reason.late_5"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    let (kind, amount, reason): (String, Option<i64>, String) = {
+        use burraco_td::db::schema::penalties;
+        use diesel::prelude::*;
+        let mut c = app.pool.get().unwrap();
+        penalties::table
+            .select((penalties::kind, penalties::amount, penalties::reason))
+            .first(&mut *c)
+            .unwrap()
+    };
+    assert_eq!((kind.as_str(), amount), ("mp", Some(100)));
+    assert_eq!(reason, "Ritardo oltre 5 minuti");
+    // The sheet page offers the typical adjusted scores for 3 hands: 14–6.
+    let table = tables_of(&app, 1)[0];
+    let html = dora
+        .get_html(&format!("/desk/t/{tid}/rounds/1/tables/{table}"))
+        .await;
+    assert!(html.contains("presente NS: 14–6"), "{html}");
+}
