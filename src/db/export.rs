@@ -8,7 +8,7 @@ use chrono::TimeZone;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
-use super::schema::{byes, pairs, rounds, seatings, sheets, tournaments, users};
+use super::schema::{byes, pairs, rounds, seatings, tournaments, users};
 use super::scoring::{self, PenaltyRow, SheetRow};
 use super::tournaments::{self as tdb, PairRow, SeatingRow};
 use super::{now, DbConn};
@@ -333,25 +333,7 @@ pub fn import_file(
                     .returning(seatings::id)
                     .get_result(conn)?;
                 if let Some(write) = table_write(file, tf) {
-                    diesel::insert_into(sheets::table)
-                        .values((
-                            sheets::seating_id.eq(seating_id),
-                            sheets::sheet.eq(&write.sheet),
-                            sheets::adjusted_ns_vp.eq(write.adjusted.map(|a| a.0)),
-                            sheets::adjusted_ew_vp.eq(write.adjusted.map(|a| a.1)),
-                            sheets::adjusted_ns_mp_diff.eq(write.adjusted.and_then(|a| a.2)),
-                            sheets::adjusted_ew_mp_diff.eq(write.adjusted.and_then(|a| a.3)),
-                            sheets::ns_total.eq(write.ns_total),
-                            sheets::ew_total.eq(write.ew_total),
-                            sheets::ns_vp.eq(write.ns_vp),
-                            sheets::ew_vp.eq(write.ew_vp),
-                            sheets::accepted_mismatch.eq(write.mismatch),
-                            sheets::note.eq(""),
-                            sheets::version.eq(1),
-                            sheets::updated_by.eq(Some(user_id)),
-                            sheets::updated_at.eq(now()),
-                        ))
-                        .execute(conn)?;
+                    scoring::insert_sheet(conn, seating_id, &write, user_id)?;
                 }
             }
             for b in &r.byes {
@@ -440,28 +422,19 @@ fn user_id_named(conn: &mut DbConn, name: &str) -> QueryResult<Option<i64>> {
         .optional()
 }
 
-struct TableWrite {
-    sheet: Option<String>,
-    adjusted: Option<(i32, i32, Option<i64>, Option<i64>)>,
-    ns_total: i64,
-    ew_total: i64,
-    ns_vp: i32,
-    ew_vp: i32,
-    mismatch: bool,
-}
-
 /// The stored row of a table of a (validated) file, with its computed totals.
-fn table_write(file: &TournamentFile, tf: &TableFile) -> Option<TableWrite> {
+fn table_write(file: &TournamentFile, tf: &TableFile) -> Option<scoring::SheetWrite> {
     if let Some(a) = tf.adjusted {
         let vp = |v: i64| i32::try_from(v).unwrap_or(0);
-        return Some(TableWrite {
+        return Some(scoring::SheetWrite {
             sheet: None,
             adjusted: Some((vp(a.ns_vp), vp(a.ew_vp), a.ns_mp_diff, a.ew_mp_diff)),
             ns_total: 0,
             ew_total: 0,
             ns_vp: vp(a.ns_vp),
             ew_vp: vp(a.ew_vp),
-            mismatch: false,
+            accepted_mismatch: false,
+            note: String::new(),
         });
     }
     let sheet = tf.sheet.as_ref()?;
@@ -473,14 +446,15 @@ fn table_write(file: &TournamentFile, tf: &TableFile) -> Option<TableWrite> {
     };
     let score: ScoreSheet = sheet.to_score_sheet();
     let report = crate::rules::check(&score, profile, hands, &scale);
-    Some(TableWrite {
+    Some(scoring::SheetWrite {
         sheet: serde_json::to_string(&score).ok(),
         adjusted: None,
         ns_total: report.totals.ns,
         ew_total: report.totals.ew,
         ns_vp: i32::from(report.vp.ns),
         ew_vp: i32::from(report.vp.ew),
-        mismatch: report.has(crate::rules::ViolationCode::DeclaredTotalMismatch),
+        accepted_mismatch: report.has(crate::rules::ViolationCode::DeclaredTotalMismatch),
+        note: String::new(),
     })
 }
 

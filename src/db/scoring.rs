@@ -53,17 +53,73 @@ impl SheetRow {
     }
 }
 
-/// What a save writes (already checked by the rules engine).
+/// What a save writes (already checked by the rules engine). `adjusted`
+/// is (NS VP, EW VP, NS MP difference, EW MP difference).
 #[derive(Debug, Clone)]
 pub struct SheetWrite {
     pub sheet: Option<String>,
-    pub adjusted: Option<(i32, i32, i64, i64)>,
+    pub adjusted: Option<(i32, i32, Option<i64>, Option<i64>)>,
     pub ns_total: i64,
     pub ew_total: i64,
     pub ns_vp: i32,
     pub ew_vp: i32,
     pub accepted_mismatch: bool,
     pub note: String,
+}
+
+/// The columns a save writes, once for inserts, updates and imports.
+#[derive(Insertable, AsChangeset)]
+#[diesel(table_name = sheets, treat_none_as_null = true)]
+struct SheetValues<'a> {
+    sheet: Option<&'a str>,
+    adjusted_ns_vp: Option<i32>,
+    adjusted_ew_vp: Option<i32>,
+    adjusted_ns_mp_diff: Option<i64>,
+    adjusted_ew_mp_diff: Option<i64>,
+    ns_total: i64,
+    ew_total: i64,
+    ns_vp: i32,
+    ew_vp: i32,
+    accepted_mismatch: bool,
+    note: &'a str,
+    updated_by: Option<i64>,
+    updated_at: NaiveDateTime,
+}
+
+impl SheetWrite {
+    fn values(&self, user_id: i64, at: NaiveDateTime) -> SheetValues<'_> {
+        SheetValues {
+            sheet: self.sheet.as_deref(),
+            adjusted_ns_vp: self.adjusted.map(|a| a.0),
+            adjusted_ew_vp: self.adjusted.map(|a| a.1),
+            adjusted_ns_mp_diff: self.adjusted.and_then(|a| a.2),
+            adjusted_ew_mp_diff: self.adjusted.and_then(|a| a.3),
+            ns_total: self.ns_total,
+            ew_total: self.ew_total,
+            ns_vp: self.ns_vp,
+            ew_vp: self.ew_vp,
+            accepted_mismatch: self.accepted_mismatch,
+            note: &self.note,
+            updated_by: Some(user_id),
+            updated_at: at,
+        }
+    }
+}
+
+/// Inserts the first version of a table's sheet (no audit entry: callers add theirs).
+pub fn insert_sheet(
+    conn: &mut DbConn,
+    seating_id: i64,
+    write: &SheetWrite,
+    user_id: i64,
+) -> QueryResult<usize> {
+    diesel::insert_into(sheets::table)
+        .values((
+            write.values(user_id, now()),
+            sheets::seating_id.eq(seating_id),
+            sheets::version.eq(1),
+        ))
+        .execute(conn)
 }
 
 /// Where a sheet belongs (for the audit log).
@@ -117,25 +173,7 @@ pub fn save_sheet(
         let t = now();
         let (version, before, action) = match (&existing, expected_version) {
             (None, None) => {
-                let inserted = diesel::insert_into(sheets::table)
-                    .values((
-                        sheets::seating_id.eq(place.seating_id),
-                        sheets::sheet.eq(&write.sheet),
-                        sheets::adjusted_ns_vp.eq(write.adjusted.map(|a| a.0)),
-                        sheets::adjusted_ew_vp.eq(write.adjusted.map(|a| a.1)),
-                        sheets::adjusted_ns_mp_diff.eq(write.adjusted.map(|a| a.2)),
-                        sheets::adjusted_ew_mp_diff.eq(write.adjusted.map(|a| a.3)),
-                        sheets::ns_total.eq(write.ns_total),
-                        sheets::ew_total.eq(write.ew_total),
-                        sheets::ns_vp.eq(write.ns_vp),
-                        sheets::ew_vp.eq(write.ew_vp),
-                        sheets::accepted_mismatch.eq(write.accepted_mismatch),
-                        sheets::note.eq(&write.note),
-                        sheets::version.eq(1),
-                        sheets::updated_by.eq(Some(user_id)),
-                        sheets::updated_at.eq(t),
-                    ))
-                    .execute(conn);
+                let inserted = insert_sheet(conn, place.seating_id, write, user_id);
                 match inserted {
                     Ok(_) => {}
                     Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
@@ -158,22 +196,7 @@ pub fn save_sheet(
                         .filter(sheets::id.eq(current.id))
                         .filter(sheets::version.eq(v)),
                 )
-                .set((
-                    sheets::sheet.eq(&write.sheet),
-                    sheets::adjusted_ns_vp.eq(write.adjusted.map(|a| a.0)),
-                    sheets::adjusted_ew_vp.eq(write.adjusted.map(|a| a.1)),
-                    sheets::adjusted_ns_mp_diff.eq(write.adjusted.map(|a| a.2)),
-                    sheets::adjusted_ew_mp_diff.eq(write.adjusted.map(|a| a.3)),
-                    sheets::ns_total.eq(write.ns_total),
-                    sheets::ew_total.eq(write.ew_total),
-                    sheets::ns_vp.eq(write.ns_vp),
-                    sheets::ew_vp.eq(write.ew_vp),
-                    sheets::accepted_mismatch.eq(write.accepted_mismatch),
-                    sheets::note.eq(&write.note),
-                    sheets::version.eq(v + 1),
-                    sheets::updated_by.eq(Some(user_id)),
-                    sheets::updated_at.eq(t),
-                ))
+                .set((write.values(user_id, t), sheets::version.eq(v + 1)))
                 .execute(conn)?;
                 if n == 0 {
                     return Err(SaveError::Conflict {

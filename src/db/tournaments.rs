@@ -292,6 +292,34 @@ pub enum PairError {
     Db(#[from] DieselError),
 }
 
+/// The two players' columns, for inserts and updates alike.
+#[derive(Insertable, AsChangeset)]
+#[diesel(table_name = pairs)]
+struct PlayerColumns<'a> {
+    p1_surname: &'a str,
+    p1_name: &'a str,
+    p1_card: &'a str,
+    p1_club: &'a str,
+    p2_surname: &'a str,
+    p2_name: &'a str,
+    p2_card: &'a str,
+    p2_club: &'a str,
+}
+
+fn player_columns(entry: &PairEntry) -> PlayerColumns<'_> {
+    let [a, b] = &entry.players;
+    PlayerColumns {
+        p1_surname: a.surname(),
+        p1_name: a.name(),
+        p1_card: a.card(),
+        p1_club: a.club(),
+        p2_surname: b.surname(),
+        p2_name: b.name(),
+        p2_card: b.card(),
+        p2_club: b.club(),
+    }
+}
+
 fn check_clash(
     conn: &mut DbConn,
     tournament_id: i64,
@@ -323,19 +351,11 @@ fn insert_entry(
         .select(diesel::dsl::max(pairs::number))
         .first(conn)?;
     let number = next.unwrap_or(0) + 1;
-    let [a, b] = &entry.players;
     let id = diesel::insert_into(pairs::table)
         .values((
+            player_columns(entry),
             pairs::tournament_id.eq(tournament_id),
             pairs::number.eq(number),
-            pairs::p1_surname.eq(a.surname()),
-            pairs::p1_name.eq(a.name()),
-            pairs::p1_card.eq(a.card()),
-            pairs::p1_club.eq(a.club()),
-            pairs::p2_surname.eq(b.surname()),
-            pairs::p2_name.eq(b.name()),
-            pairs::p2_card.eq(b.card()),
-            pairs::p2_club.eq(b.club()),
             pairs::checked_in.eq(false),
             pairs::joined_from_round.eq(joined_from_round),
             pairs::created_at.eq(now()),
@@ -382,18 +402,8 @@ pub fn update_pair(
     conn.transaction(|conn| {
         find_pair(conn, tournament_id, pair_id)?.ok_or(PairError::NotFound)?;
         check_clash(conn, tournament_id, entry, Some(pair_id))?;
-        let [a, b] = &entry.players;
         diesel::update(pairs::table.find(pair_id))
-            .set((
-                pairs::p1_surname.eq(a.surname()),
-                pairs::p1_name.eq(a.name()),
-                pairs::p1_card.eq(a.card()),
-                pairs::p1_club.eq(a.club()),
-                pairs::p2_surname.eq(b.surname()),
-                pairs::p2_name.eq(b.name()),
-                pairs::p2_card.eq(b.card()),
-                pairs::p2_club.eq(b.club()),
-            ))
+            .set(player_columns(entry))
             .execute(conn)?;
         Ok(())
     })

@@ -321,12 +321,7 @@ pub async fn sheet_form(
     let (tid, n, table_no) = path.into_inner();
     let l = load(&state, tid).await?;
     let tc = table_ctx(&state, &l, n, table_no).await?;
-    let form = tc
-        .sheet
-        .as_ref()
-        .and_then(SheetRow::score_sheet)
-        .map(|s| SheetForm::from_sheet(&s))
-        .unwrap_or_default();
+    let form = saved_form(tc.sheet.as_ref());
     render(&sheet_page(
         &ctx,
         &l,
@@ -337,6 +332,40 @@ pub async fn sheet_form(
         Vec::new(),
         false,
     ))
+}
+
+/// The form showing the sheet saved now (empty when none is).
+fn saved_form(sheet: Option<&SheetRow>) -> SheetForm {
+    sheet
+        .and_then(SheetRow::score_sheet)
+        .map(|s| SheetForm::from_sheet(&s))
+        .unwrap_or_default()
+}
+
+/// Someone saved the table meanwhile: show the current version (409), keep
+/// nothing of the stale edit but the message.
+async fn conflict_page(
+    ctx: &PageCtx,
+    state: &AppState,
+    l: &Loaded,
+    n: i32,
+    table_no: i32,
+) -> Result<HttpResponse, AppError> {
+    let tc = table_ctx(state, l, n, table_no).await?;
+    let form = saved_form(tc.sheet.as_ref());
+    render_status(
+        &sheet_page(
+            ctx,
+            l,
+            &tc,
+            form,
+            None,
+            FieldErrors::default(),
+            Vec::new(),
+            true,
+        ),
+        StatusCode::CONFLICT,
+    )
 }
 
 /// Checks the sheet with the rules engine; saves it only when it passes
@@ -430,28 +459,7 @@ pub async fn save_sheet(
                 "/desk/t/{tid}/rounds/{n}?done=sheet_saved#table-{table_no}"
             )))
         }
-        Err(SaveError::Conflict { current }) => {
-            // Show what is saved now; keep nothing of the stale edit but the message.
-            let tc = table_ctx(&state, &l, n, table_no).await?;
-            let current_form = current
-                .as_deref()
-                .and_then(SheetRow::score_sheet)
-                .map(|s| SheetForm::from_sheet(&s))
-                .unwrap_or_default();
-            render_status(
-                &sheet_page(
-                    &ctx,
-                    &l,
-                    &tc,
-                    current_form,
-                    None,
-                    FieldErrors::default(),
-                    Vec::new(),
-                    true,
-                ),
-                StatusCode::CONFLICT,
-            )
-        }
+        Err(SaveError::Conflict { .. }) => conflict_page(&ctx, &state, &l, n, table_no).await,
         Err(SaveError::Db(e)) => Err(e.into()),
     }
 }
@@ -518,12 +526,13 @@ pub async fn adjusted(
             None
         }
     };
+    // Empty: no MP difference set (it counts as 0 in the standings).
     let mp = |s: &str, field: &'static str, fe: &mut FieldErrors| {
         if s.trim().is_empty() {
-            return Some(0);
+            return Some(None);
         }
         match s.trim().parse::<i64>() {
-            Ok(v) if v % 5 == 0 && v.abs() <= 10_000 => Some(v),
+            Ok(v) if v % 5 == 0 && v.abs() <= 10_000 => Some(Some(v)),
             _ => {
                 fe.add(field, t(ctx.lang, "adjusted.error.mp"));
                 None
@@ -541,12 +550,7 @@ pub async fn adjusted(
     let (Some(ns_vp), Some(ew_vp), Some(ns_mp), Some(ew_mp), true) =
         (ns_vp, ew_vp, ns_mp, ew_mp, fe.is_empty())
     else {
-        let form_now = tc
-            .sheet
-            .as_ref()
-            .and_then(SheetRow::score_sheet)
-            .map(|s| SheetForm::from_sheet(&s))
-            .unwrap_or_default();
+        let form_now = saved_form(tc.sheet.as_ref());
         return render_status(
             &sheet_page(&ctx, &l, &tc, form_now, None, fe, Vec::new(), false),
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -579,28 +583,7 @@ pub async fn adjusted(
         Ok(_) => Ok(see_other(&format!(
             "/desk/t/{tid}/rounds/{n}?done=sheet_saved#table-{table_no}"
         ))),
-        Err(SaveError::Conflict { .. }) => {
-            let tc = table_ctx(&state, &l, n, table_no).await?;
-            let form_now = tc
-                .sheet
-                .as_ref()
-                .and_then(SheetRow::score_sheet)
-                .map(|s| SheetForm::from_sheet(&s))
-                .unwrap_or_default();
-            render_status(
-                &sheet_page(
-                    &ctx,
-                    &l,
-                    &tc,
-                    form_now,
-                    None,
-                    FieldErrors::default(),
-                    Vec::new(),
-                    true,
-                ),
-                StatusCode::CONFLICT,
-            )
-        }
+        Err(SaveError::Conflict { .. }) => conflict_page(&ctx, &state, &l, n, table_no).await,
         Err(SaveError::Db(e)) => Err(e.into()),
     }
 }
