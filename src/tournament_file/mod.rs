@@ -28,8 +28,10 @@
 //!   not absent); a penalty's `table`, when given, must be the pair's table.
 //! - A pair with `withdrawn_from_round` = R may not be seated (or rest) in
 //!   round R or later.
-//! - A table with neither `sheet` nor `adjusted` is allowed only in the last
-//!   round, and not when `status` is `finished`.
+//! - A table with neither `sheet` nor `adjusted` (still to score) is allowed
+//!   in any round while `status` is `running` (Mitchell rounds may be seated
+//!   before every sheet is in), only in the last round when there is no
+//!   status, and never when `status` is `finished`.
 
 #![cfg_attr(
     not(test),

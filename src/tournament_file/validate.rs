@@ -743,7 +743,11 @@ fn check_rounds(
                         ProblemCode::SheetAndAdjusted,
                     ));
                 }
-                (None, None) if !last => {
+                // A running tournament may have tables still to score in
+                // any round (Mitchell rounds do not wait for the scores);
+                // a finished one may not (below); a file with no status
+                // keeps the strict rule: only the last round is in play.
+                (None, None) if !last && file.status != Some(Status::Running) => {
                     out.push(
                         FileProblem::new(tat.to_string(), ProblemCode::TableNotPlayed)
                             .with("round", expected),

@@ -198,6 +198,8 @@ pub async fn login_submit(
     let pool = state.pool.clone();
     let username = form.username.trim().to_ascii_lowercase();
     let password = form.password.clone();
+    let idle = chrono::Duration::from_std(state.settings.session_idle)
+        .unwrap_or(chrono::Duration::hours(2));
     let outcome = web::block(move || -> Result<Option<(i64, Role, String)>, AppError> {
         let user = users::find_by_username(&mut *pool.get()?, &username)?;
         let (hash, candidate) = match &user {
@@ -212,6 +214,8 @@ pub async fn login_submit(
         if let Some(old) = old_session {
             users::delete_session(&mut conn, &old)?;
         }
+        // Sweep sessions left idle past the limit (the table stays small).
+        users::delete_idle_sessions(&mut conn, crate::db::now() - idle)?;
         let token = session::new_token();
         users::insert_session(&mut conn, &session::token_id(&token), user.id)?;
         Ok(Some((user.id, user.role(), token)))

@@ -246,11 +246,15 @@ async fn an_idle_session_expires() {
     app.setup_admin().await;
     assert_eq!(app.get("/admin/users").await.status().as_u16(), 200);
     tokio::time::sleep(std::time::Duration::from_millis(1600)).await;
+    // Another login sweeps the idle session away, even untouched.
+    let other = app.another_browser();
+    assert_eq!(other.login(ADMIN, ADMIN_PW).await.status().as_u16(), 303);
+    assert_eq!(session_ids(&app).len(), 1, "only the new session is left");
     let res = app.get("/admin/users").await;
     assert_eq!(
         res.status().as_u16(),
         303,
         "idle too long: back to the login"
     );
-    assert!(session_ids(&app).is_empty(), "the idle session is purged");
+    assert_eq!(session_ids(&app).len(), 1, "the idle session is gone");
 }

@@ -712,3 +712,29 @@ async fn a_typical_reason_brings_its_kind_and_amount() {
         .await;
     assert!(html.contains("presente NS: 14–6"), "{html}");
 }
+
+#[tokio::test]
+async fn the_next_mitchell_round_may_be_seated_before_every_sheet_is_in() {
+    let (app, dora, t) = started(6).await;
+    let table = tables_of(&app, 1)[0];
+    post_sheet(&dora, &t, 1, table, &sheet(120, 90)).await;
+    let res = dora.submit(&t, &format!("{t}/rounds"), &[]).await;
+    assert_eq!(location(&res), format!("{t}/rounds/2?done=round_generated"));
+    let tid = t.rsplit('/').next().unwrap();
+    // The public standings still show, with the missing tables pending.
+    let anon = app.another_browser();
+    assert_eq!(anon.get(&format!("/t/{tid}")).await.status().as_u16(), 200);
+    let html = anon.get_html(&format!("/t/{tid}/pairs/1")).await;
+    assert!(
+        html.contains("in corso") || html.contains("giocato"),
+        "{html}"
+    );
+    // But the tournament cannot close with sheets missing.
+    assert_eq!(
+        dora.submit(&t, &format!("{t}/close"), &[])
+            .await
+            .status()
+            .as_u16(),
+        422
+    );
+}
