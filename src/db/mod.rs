@@ -72,7 +72,21 @@ impl fmt::Debug for DbUrl {
 }
 
 fn redact_password(url: &str) -> String {
-    // postgres://user:secret@host/db → postgres://user:***@host/db
+    // postgres://user:secret@host/db → postgres://user:***@host/db; a
+    // `?password=` parameter goes too.
+    let url = &match url.split_once('?') {
+        Some((base, query)) if query.to_ascii_lowercase().contains("password") => {
+            let kept: Vec<String> = query
+                .split('&')
+                .map(|kv| match kv.split_once('=') {
+                    Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=***"),
+                    _ => kv.to_string(),
+                })
+                .collect();
+            format!("{base}?{}", kept.join("&"))
+        }
+        _ => url.to_string(),
+    };
     let Some((scheme, rest)) = url.split_once("://") else {
         return url.to_string();
     };
@@ -213,6 +227,11 @@ mod tests {
         let url = DbUrl::parse("postgres://td:s3cret@db.example:5432/burraco");
         assert_eq!(url.redacted(), "postgres://td:***@db.example:5432/burraco");
         assert!(!format!("{url:?}").contains("s3cret"));
+        let url = DbUrl::parse("postgres://td@db/burraco?sslmode=require&password=s3cret");
+        assert_eq!(
+            url.redacted(),
+            "postgres://td@db/burraco?sslmode=require&password=***"
+        );
     }
 
     #[test]

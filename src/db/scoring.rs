@@ -173,7 +173,10 @@ pub fn save_sheet(
         let t = now();
         let (version, before, action) = match (&existing, expected_version) {
             (None, None) => {
-                let inserted = insert_sheet(conn, place.seating_id, write, user_id);
+                // A savepoint: on PostgreSQL a failed insert would otherwise
+                // abort the whole transaction before the conflict is read.
+                let inserted =
+                    conn.transaction(|c| insert_sheet(c, place.seating_id, write, user_id));
                 match inserted {
                     Ok(_) => {}
                     Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {

@@ -356,7 +356,8 @@ fn insert_entry(
             player_columns(entry),
             pairs::tournament_id.eq(tournament_id),
             pairs::number.eq(number),
-            pairs::checked_in.eq(false),
+            // A late pair is there when it registers.
+            pairs::checked_in.eq(joined_from_round.is_some()),
             pairs::joined_from_round.eq(joined_from_round),
             pairs::created_at.eq(now()),
         ))
@@ -498,51 +499,81 @@ pub fn insert_round(
     seating: &RoundSeating,
     pair_ids: &std::collections::HashMap<PairNo, i64>,
 ) -> QueryResult<i64> {
-    let round_id: i64 = diesel::insert_into(rounds::table)
-        .values((
-            rounds::tournament_id.eq(tournament_id),
-            rounds::number.eq(i32::try_from(seating.round).unwrap_or(i32::MAX)),
-            rounds::movement.eq(movement.as_str()),
-            rounds::created_at.eq(now()),
-        ))
-        .returning(rounds::id)
-        .get_result(conn)?;
-    let id_of = |p: Option<PairNo>| p.and_then(|n| pair_ids.get(&n).copied());
-    for seat in &seating.tables {
-        // A table with a phantom is not played: its pair is in the byes.
-        if seat.ns.is_none() || seat.ew.is_none() {
-            continue;
-        }
-        diesel::insert_into(seatings::table)
+    conn.transaction(|conn| {
+        let round_id: i64 = diesel::insert_into(rounds::table)
             .values((
-                seatings::round_id.eq(round_id),
-                seatings::table_no.eq(i32::try_from(seat.table).unwrap_or(i32::MAX)),
-                seatings::ns_pair.eq(id_of(seat.ns)),
-                seatings::ew_pair.eq(id_of(seat.ew)),
+                rounds::tournament_id.eq(tournament_id),
+                rounds::number.eq(i32::try_from(seating.round).unwrap_or(i32::MAX)),
+                rounds::movement.eq(movement.as_str()),
+                rounds::created_at.eq(now()),
             ))
-            .execute(conn)?;
-    }
-    for bye in &seating.byes {
-        if let Some(pid) = pair_ids.get(bye) {
-            diesel::insert_into(byes::table)
-                .values((byes::round_id.eq(round_id), byes::pair_id.eq(pid)))
+            .returning(rounds::id)
+            .get_result(conn)?;
+        let id_of = |p: Option<PairNo>| p.and_then(|n| pair_ids.get(&n).copied());
+        for seat in &seating.tables {
+            // A table with a phantom is not played: its pair is in the byes.
+            if seat.ns.is_none() || seat.ew.is_none() {
+                continue;
+            }
+            diesel::insert_into(seatings::table)
+                .values((
+                    seatings::round_id.eq(round_id),
+                    seatings::table_no.eq(i32::try_from(seat.table).unwrap_or(i32::MAX)),
+                    seatings::ns_pair.eq(id_of(seat.ns)),
+                    seatings::ew_pair.eq(id_of(seat.ew)),
+                ))
                 .execute(conn)?;
         }
-    }
-    Ok(round_id)
+        for bye in &seating.byes {
+            if let Some(pid) = pair_ids.get(bye) {
+                diesel::insert_into(byes::table)
+                    .values((byes::round_id.eq(round_id), byes::pair_id.eq(pid)))
+                    .execute(conn)?;
+            }
+        }
+        Ok(round_id)
+    })
 }
 
 /// Starts the tournament: stores the draw and round 1, all or nothing.
 /// Drawing again (before any score) replaces round 1.
+/// Why a draw was not saved.
+#[derive(Debug, thiserror::Error)]
+pub enum DrawError {
+    /// A score or a penalty is already recorded: the draw stands.
+    #[error("scores or penalties are already recorded")]
+    ScoresIn,
+    #[error(transparent)]
+    Db(#[from] DieselError),
+}
+
 pub fn save_draw(
     conn: &mut DbConn,
     tournament_id: i64,
     layout: &Layout,
     round1: &RoundSeating,
     pair_ids: &std::collections::HashMap<PairNo, i64>,
-) -> QueryResult<i64> {
+) -> Result<i64, DrawError> {
+    use super::schema::{penalties, sheets};
     conn.transaction(|conn| {
+        // Checked inside the transaction: a sheet saved a moment ago counts.
+        let scores: i64 = sheets::table
+            .inner_join(seatings::table.inner_join(rounds::table))
+            .filter(rounds::tournament_id.eq(tournament_id))
+            .count()
+            .get_result(conn)?;
+        let given: i64 = penalties::table
+            .filter(penalties::tournament_id.eq(tournament_id))
+            .count()
+            .get_result(conn)?;
+        if scores + given > 0 {
+            return Err(DrawError::ScoresIn);
+        }
         diesel::delete(rounds::table.filter(rounds::tournament_id.eq(tournament_id)))
+            .execute(conn)?;
+        // Everyone in the draw plays from round 1: no late pairs any more.
+        diesel::update(pairs::table.filter(pairs::tournament_id.eq(tournament_id)))
+            .set(pairs::joined_from_round.eq(None::<i32>))
             .execute(conn)?;
         let layout_json = serde_json::to_string(layout)
             .map_err(|e| DieselError::SerializationError(Box::new(e)))?;
@@ -554,27 +585,37 @@ pub fn save_draw(
                 tournaments::updated_at.eq(now()),
             ))
             .execute(conn)?;
-        insert_round(
+        Ok(insert_round(
             conn,
             tournament_id,
             RoundMovement::Mitchell,
             round1,
             pair_ids,
-        )
+        )?)
     })
 }
 
 /// Starts a round's clock (`start`) or records the time-out.
 pub fn set_round_clock(conn: &mut DbConn, round_id: i64, start: bool) -> QueryResult<usize> {
     let t = Some(now());
+    // Each happens once: a second click changes nothing.
     if start {
-        diesel::update(rounds::table.find(round_id))
-            .set(rounds::started_at.eq(t))
-            .execute(conn)
+        diesel::update(
+            rounds::table
+                .find(round_id)
+                .filter(rounds::started_at.is_null()),
+        )
+        .set(rounds::started_at.eq(t))
+        .execute(conn)
     } else {
-        diesel::update(rounds::table.find(round_id))
-            .set(rounds::time_out_at.eq(t))
-            .execute(conn)
+        diesel::update(
+            rounds::table
+                .find(round_id)
+                .filter(rounds::started_at.is_not_null())
+                .filter(rounds::time_out_at.is_null()),
+        )
+        .set(rounds::time_out_at.eq(t))
+        .execute(conn)
     }
 }
 
@@ -588,7 +629,9 @@ pub fn record_clock(
     user_id: i64,
 ) -> QueryResult<()> {
     conn.transaction(|c| {
-        set_round_clock(c, round_id, start)?;
+        if set_round_clock(c, round_id, start)? == 0 {
+            return Ok(());
+        }
         let action = if start {
             "clock.started"
         } else {

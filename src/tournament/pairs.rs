@@ -46,7 +46,8 @@ impl Player {
         let (surname, name, card, club) = (
             clean(&f.surname),
             clean(&f.name),
-            clean(&f.card),
+            // Upper-cased before the length check (ß → SS grows).
+            clean(&f.card).to_uppercase(),
             clean(&f.club),
         );
         let mut p = Vec::new();
@@ -72,7 +73,7 @@ impl Player {
             Ok(Player {
                 surname,
                 name,
-                card: card.to_uppercase(),
+                card,
                 club,
             })
         } else {

@@ -20,6 +20,16 @@ use crate::i18n::{t, tf, Lang};
 use crate::rules::{BurracoType, Line, SheetReport, ViolationCode};
 use crate::tournament::sheet_form::{field_name, SheetForm, ENDS};
 
+/// Results change only while the tournament runs (not in a draft, not once
+/// closed: the final standings and prizes are published).
+fn ensure_running(l: &Loaded) -> Result<(), AppError> {
+    if l.status() == crate::tournament::Status::Running {
+        Ok(())
+    } else {
+        Err(AppError::BadRequest("tournament.error.not_running"))
+    }
+}
+
 // ---- the round at the desk ----
 
 pub struct DeskTable<'a> {
@@ -381,6 +391,7 @@ pub async fn save_sheet(
     let user = ctx.require(Role::Referee)?.clone();
     let (tid, n, table_no) = path.into_inner();
     let l = load(&state, tid).await?;
+    ensure_running(&l)?;
     let tc = table_ctx(&state, &l, n, table_no).await?;
     let form = SheetForm::from_pairs(body.into_inner());
     let hands = l.settings.hands_per_round as usize;
@@ -517,6 +528,7 @@ pub async fn adjusted(
     let user = ctx.require(Role::Referee)?.clone();
     let (tid, n, table_no) = path.into_inner();
     let l = load(&state, tid).await?;
+    ensure_running(&l)?;
     let tc = table_ctx(&state, &l, n, table_no).await?;
     let mut fe = FieldErrors::default();
     let vp = |s: &str, field: &'static str, fe: &mut FieldErrors| match s.trim().parse::<i32>() {
@@ -690,6 +702,7 @@ pub async fn add_penalty(
 ) -> Result<HttpResponse, AppError> {
     let user = ctx.require(Role::Referee)?.clone();
     let l = load(&state, *id).await?;
+    ensure_running(&l)?;
     let form = form.into_inner();
     let mut fe = FieldErrors::default();
     let pair = form
@@ -732,7 +745,17 @@ pub async fn add_penalty(
     let amount = match kind {
         Some("warning") => None,
         Some(k) => match amount_text.parse::<i64>() {
-            Ok(a) if a > 0 && (k != "mp" || a % 5 == 0) => Some(a),
+            Ok(a)
+                if a > 0
+                    && (k != "mp" || a % 5 == 0)
+                    && a <= if k == "mp" {
+                        crate::tournament_file::MAX_MP_AMOUNT
+                    } else {
+                        crate::tournament_file::MAX_VP_AMOUNT
+                    } =>
+            {
+                Some(a)
+            }
             _ => {
                 fe.add(
                     "amount",
@@ -817,6 +840,7 @@ pub async fn withdraw_penalty(
 ) -> Result<HttpResponse, AppError> {
     let user = ctx.require(Role::Referee)?.clone();
     let (tid, pid) = path.into_inner();
+    ensure_running(&load(&state, tid).await?)?;
     let reason = form.reason.trim().to_string();
     let done = db_write(&state, move |c| {
         Ok(scoring::withdraw_penalty(c, tid, pid, user.id, &reason)?)

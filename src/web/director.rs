@@ -349,17 +349,30 @@ pub async fn add_pair(
     let form = form.into_inner();
     // A pair added after the draw joins from the next round (late pair).
     let joined = (l.status() == Status::Running).then(|| l.next_round());
+    if let (Some(round), Some(layout)) = (joined, l.t.layout()) {
+        let round_no = u32::try_from(round).unwrap_or(u32::MAX);
+        if round_no <= l.settings.mitchell_rounds {
+            // The Mitchell movement must have a seat for it (a phantom's).
+            let next_no = l.pairs.iter().map(PairRow::pair_no).max().unwrap_or(0) + 1;
+            let mut changes = roster_changes(&l);
+            changes.push(RosterChange::Joined {
+                pair: next_no,
+                from_round: round_no,
+            });
+            if let Err(e) =
+                movement::round_seating(&layout, &mitchell_plan(&l, &layout), round_no, &changes)
+            {
+                return show_with_error(&ctx, &state, l.t.id, e.message(ctx.lang)).await;
+            }
+        }
+    }
     let errors = match PairEntry::parse(&form) {
         Ok(entry) => {
             let tid = l.t.id;
             let saved =
                 db_write(&state, move |c| Ok(tdb::add_pair(c, tid, &entry, joined))).await?;
             match saved {
-                Ok((pid, number)) => {
-                    if joined.is_some() {
-                        db_write(&state, move |c| Ok(tdb::set_checked_in(c, tid, pid, true)?))
-                            .await?;
-                    }
+                Ok((_, number)) => {
                     tracing::info!(tournament_id = tid, pair = number, "pair registered");
                     return Ok(see_other(&format!(
                         "/director/t/{tid}?done=pair_added#pairs"
@@ -411,6 +424,9 @@ pub async fn update_pair(
     ctx.require(Role::Director)?;
     let (tid, pid) = path.into_inner();
     let l = load(&state, tid).await?;
+    if l.status() == Status::Finished {
+        return show_with_error(&ctx, &state, tid, ctx.t("tournament.error.finished").into()).await;
+    }
     let number = l.pair(Some(pid)).ok_or(AppError::NotFound)?.number;
     let form = form.into_inner();
     let errors = match PairEntry::parse(&form) {
@@ -476,7 +492,12 @@ pub async fn withdraw(
     let (tid, pid) = path.into_inner();
     let l = load(&state, tid).await?;
     let pair = l.pair(Some(pid)).ok_or(AppError::NotFound)?;
+    if l.status() == Status::Finished {
+        return show_with_error(&ctx, &state, tid, ctx.t("tournament.error.finished").into()).await;
+    }
     let from = match (form.value.as_str(), l.status()) {
+        // Already withdrawn: the round it left stays on the record.
+        ("true", _) if pair.withdrawn_from_round.is_some() => pair.withdrawn_from_round,
         ("true", Status::Draft) => Some(1),
         ("true", _) => Some(l.next_round()),
         _ => None,
@@ -674,10 +695,17 @@ pub async fn draw(
         Err(e) => return show_with_error(&ctx, &state, tid, e.message(ctx.lang)).await,
     };
     let ids = pair_ids(&l);
-    db_write(&state, move |c| {
-        Ok(tdb::save_draw(c, tid, &layout, &round1, &ids)?)
+    let saved = db_write(&state, move |c| {
+        Ok(tdb::save_draw(c, tid, &layout, &round1, &ids))
     })
     .await?;
+    match saved {
+        Ok(_) => {}
+        Err(tdb::DrawError::ScoresIn) => {
+            return show_with_error(&ctx, &state, tid, ctx.t("draw.error.scores_in").into()).await;
+        }
+        Err(tdb::DrawError::Db(e)) => return Err(e.into()),
+    }
     tracing::info!(
         tournament_id = tid,
         seed,
@@ -693,6 +721,12 @@ fn roster_changes(l: &Loaded) -> Vec<RosterChange> {
     let mut changes = Vec::new();
     for p in &l.pairs {
         let pair = p.pair_no();
+        // A late pair withdrawn before its first round never took a seat.
+        if let (Some(joined), Some(gone)) = (p.joined_from_round, p.withdrawn_from_round) {
+            if gone <= joined {
+                continue;
+            }
+        }
         if let Some(from) = p.joined_from_round {
             changes.push(RosterChange::Joined {
                 pair,
@@ -1155,6 +1189,12 @@ pub async fn close(
 // ---- exports ----
 
 fn csv_field(s: &str) -> String {
+    // A leading = + - @ would run as a formula in a spreadsheet.
+    let s = &if s.starts_with(['=', '+', '-', '@']) {
+        format!("'{s}")
+    } else {
+        s.to_string()
+    };
     if s.contains([';', '"', '\n', ',']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

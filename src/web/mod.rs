@@ -175,8 +175,14 @@ pub fn encode_query(s: &str) -> String {
 /// A redirect target from a form or query: only local paths are followed.
 pub fn safe_next(next: Option<&str>) -> Option<String> {
     let n = next?.trim();
-    let local =
-        n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') && !n.contains("://");
+    // A local path only: browsers drop tabs and newlines and read `\` as
+    // `/`, so `/<tab>/evil.example` would leave the site.
+    let local = n.starts_with('/')
+        && !n.starts_with("//")
+        && !n
+            .chars()
+            .any(|c| c.is_control() || c.is_whitespace() || c == '\\')
+        && !n.contains("://");
     local.then(|| n.to_string())
 }
 
@@ -190,6 +196,10 @@ mod tests {
         assert_eq!(safe_next(Some("//evil.example")), None);
         assert_eq!(safe_next(Some("https://evil.example")), None);
         assert_eq!(safe_next(Some("/\\evil")), None);
+        assert_eq!(safe_next(Some("/\t/evil.example")), None);
+        assert_eq!(safe_next(Some("/\n/evil.example")), None);
+        assert_eq!(safe_next(Some("/\t/evil.example")), None);
+        assert_eq!(safe_next(Some("/\n/evil.example")), None);
         assert_eq!(safe_next(None), None);
     }
 

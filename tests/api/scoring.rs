@@ -738,3 +738,131 @@ async fn the_next_mitchell_round_may_be_seated_before_every_sheet_is_in() {
         422
     );
 }
+
+#[tokio::test]
+async fn a_closed_tournament_keeps_its_results_and_penalties_stay_in_bounds() {
+    let (app, dora, t) = started(6).await;
+    let tid = t.rsplit('/').next().unwrap();
+    let pen = format!("/desk/t/{tid}/penalties");
+    let pid = {
+        use burraco_td::db::schema::pairs;
+        use diesel::prelude::*;
+        let mut c = app.pool.get().unwrap();
+        pairs::table
+            .filter(pairs::number.eq(1))
+            .select(pairs::id)
+            .first::<i64>(&mut *c)
+            .unwrap()
+            .to_string()
+    };
+    // An absurd amount is refused (it would break the standings).
+    let res = dora
+        .submit(
+            &pen,
+            &pen,
+            &[
+                ("pair", &pid),
+                ("round", "1"),
+                ("kind", "vp"),
+                ("amount", "150"),
+                ("reason", "x"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 422);
+    // A penalty fixes the draw: no redraw any more.
+    let res = dora
+        .submit(
+            &pen,
+            &pen,
+            &[
+                ("pair", &pid),
+                ("round", "1"),
+                ("kind", "warning"),
+                ("reason", "x"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    let res = dora.submit(&t, &format!("{t}/draw"), &[]).await;
+    assert_eq!(res.status().as_u16(), 422);
+    // Play every round and close.
+    for round in 1..=4u32 {
+        if round > 1 {
+            dora.submit(&t, &format!("{t}/rounds"), &[]).await;
+        }
+        for table in tables_of(&app, round as i32) {
+            assert_eq!(
+                post_sheet(&dora, &t, round, table, &sheet(120, 90))
+                    .await
+                    .status()
+                    .as_u16(),
+                303
+            );
+        }
+    }
+    assert_eq!(
+        location(&dora.submit(&t, &format!("{t}/close"), &[]).await),
+        format!("{t}?done=tournament_closed")
+    );
+    // After closing, results and penalties no longer change.
+    let table = tables_of(&app, 1)[0];
+    let mut f = sheet(200, 90);
+    f.extend([
+        ("version".into(), "1".into()),
+        ("reason".into(), "late change".into()),
+    ]);
+    assert_eq!(
+        post_sheet(&dora, &t, 1, table, &f).await.status().as_u16(),
+        400
+    );
+    let res = dora
+        .submit(
+            &t,
+            &pen,
+            &[
+                ("pair", &pid),
+                ("round", "1"),
+                ("kind", "warning"),
+                ("reason", "x"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 400);
+    assert!(res.text().await.unwrap().contains("non è in corso"));
+}
+
+#[tokio::test]
+async fn a_late_pair_takes_the_phantom_seat_or_is_refused_before_anything_is_saved() {
+    let late = [
+        ("p1_surname", "Tardi"),
+        ("p1_name", "Ada"),
+        ("p2_surname", "Ritardo"),
+        ("p2_name", "Ugo"),
+    ];
+    // Odd: the phantom's seat is free from round 2.
+    let (app, dora, t) = started(5).await;
+    let res = dora
+        .submit(&format!("{t}/pairs/new"), &format!("{t}/pairs"), &late)
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    dora.submit(&t, &format!("{t}/rounds"), &[]).await;
+    assert_eq!(tables_of(&app, 2).len(), 3, "six pairs now: three tables");
+    assert!(dora
+        .get_html(&format!("{t}/rounds/2"))
+        .await
+        .contains("Tardi"));
+    // Even: no free seat in a Mitchell, refused with the reason, nothing saved.
+    let (app, dora, t) = started(6).await;
+    let res = dora
+        .submit(&format!("{t}/pairs/new"), &format!("{t}/pairs"), &late)
+        .await;
+    assert_eq!(res.status().as_u16(), 422);
+    let mut c = app.pool.get().unwrap();
+    assert_eq!(
+        burraco_td::db::tournaments::list_pairs(&mut c, 1)
+            .unwrap()
+            .len(),
+        6
+    );
+}
