@@ -86,7 +86,7 @@ async fn a_valid_sheet_is_saved_and_shows_on_the_desk() {
     let tid = t.rsplit('/').next().unwrap();
     let html = dora.get_html(&format!("/desk/t/{tid}/rounds/1")).await;
     // NS 3 × 420 = 1260, EW 3 × 70 = 210: difference 1050 → 18–2.
-    assert!(html.contains("1260 / 210"), "{html}");
+    assert!(html.contains("1260&nbsp;/ 210"), "{html}");
     assert!(html.contains("18–2"));
     assert!(
         html.contains("Score mancanti: 2"),
@@ -148,7 +148,7 @@ async fn a_time_out_hand_scores_by_the_time_out_rule_and_ends_the_sheet() {
     let tid = t.rsplit('/').next().unwrap();
     let html = dora.get_html(&format!("/desk/t/{tid}/rounds/1")).await;
     // NS 420 + 60 = 480; EW 70 + 30 = 100.
-    assert!(html.contains("480 / 100"), "{html}");
+    assert!(html.contains("480&nbsp;/ 100"), "{html}");
 }
 
 #[tokio::test]
