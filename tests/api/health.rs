@@ -25,7 +25,8 @@ async fn health_check_answers_503_when_the_database_does_not() {
         crate::helpers::TestDb::Postgres { server, name } => {
             use diesel::connection::SimpleConnection;
             use diesel::Connection;
-            let mut conn = diesel::PgConnection::establish(server).unwrap();
+            let mut conn =
+                diesel::PgConnection::establish(&crate::helpers::without_tls(server)).unwrap();
             conn.batch_execute(&format!("DROP DATABASE {name} WITH (FORCE)"))
                 .unwrap();
         }

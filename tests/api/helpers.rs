@@ -27,7 +27,7 @@ impl TestDb {
         match std::env::var("TEST_DATABASE_URL") {
             Ok(server) if !server.is_empty() => {
                 let name = format!("btd_test_{id}");
-                let mut conn = diesel::PgConnection::establish(&server)
+                let mut conn = diesel::PgConnection::establish(&without_tls(&server))
                     .unwrap_or_else(|e| panic!("cannot reach TEST_DATABASE_URL: {e}"));
                 conn.batch_execute(&format!("CREATE DATABASE {name}"))
                     .expect("create test database");
@@ -41,14 +41,21 @@ impl TestDb {
         match self {
             TestDb::Sqlite(p) => p.display().to_string(),
             TestDb::Postgres { server, name } => {
-                // Replace the database part of the server URL.
+                // Replace the database part of the server URL. The tests
+                // talk to a local server without TLS: with TLS, OpenSSL's
+                // clean-up at process exit can race the server threads that
+                // still hold connections ("free(): invalid pointer").
+                let (server, query) = match server.split_once('?') {
+                    Some((s, q)) => (s, q.to_string()),
+                    None => (server.as_str(), "sslmode=disable".to_string()),
+                };
                 let base = match server.rsplit_once('/') {
                     Some((b, _)) if b.contains("://") && b.len() > "postgres://".len() => {
                         b.to_string()
                     }
                     _ => server.trim_end_matches('/').to_string(),
                 };
-                format!("{base}/{name}")
+                format!("{base}/{name}?{query}")
             }
         }
     }
@@ -67,7 +74,7 @@ impl Drop for TestDb {
                 }
             }
             TestDb::Postgres { server, name } => {
-                if let Ok(mut conn) = diesel::PgConnection::establish(server) {
+                if let Ok(mut conn) = diesel::PgConnection::establish(&without_tls(server)) {
                     let _ =
                         conn.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
                 }
@@ -80,6 +87,17 @@ impl Drop for TestDb {
 pub struct Browser {
     pub address: String,
     pub client: reqwest::Client,
+}
+
+/// The server URL with `sslmode=disable` unless it names a mode.
+pub fn without_tls(url: &str) -> String {
+    if url.contains("sslmode=") {
+        url.to_string()
+    } else if url.contains('?') {
+        format!("{url}&sslmode=disable")
+    } else {
+        format!("{url}?sslmode=disable")
+    }
 }
 
 pub struct TestApp {
