@@ -680,7 +680,6 @@ pub async fn penalties(
             .last()
             .map(|r| r.number.to_string())
             .unwrap_or_default(),
-        kind: "warning".into(),
         ..Default::default()
     };
     penalties_page(

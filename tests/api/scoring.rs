@@ -680,6 +680,10 @@ async fn a_typical_reason_brings_its_kind_and_amount() {
             .unwrap()
             .to_string()
     };
+    // The kind follows the reason unless the referee picks one.
+    let html = dora.get_html(&pen).await;
+    assert!(html.contains("secondo il motivo"));
+    assert!(!html.contains("value=\"warning\" selected"));
     // "Over 5 minutes late" → an MP penalty of 100 (RULES.md §9).
     let res = dora
         .submit(
