@@ -149,7 +149,7 @@ pub fn danish_round(
         remaining.remove(0);
         let (hi, lo) = (&ranking[top], &ranking[other]);
         let hi_line = match (hi.last_line, lo.last_line) {
-            (Some(l), _) => l.opposite(),
+            (Some(l), _) => l.other(),
             (None, Some(l)) => l,
             (None, None) => Line::Ns,
         };

@@ -43,40 +43,9 @@ pub const MAX_PAIRS: usize = 2000;
 /// Most rounds in a plan (same reason as [`MAX_PAIRS`]).
 pub const MAX_ROUNDS: u32 = 1000;
 
-/// A line at a table: NS (the fixed line in a Mitchell) or EW (the moving line).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Line {
-    Ns,
-    Ew,
-}
-
-impl Line {
-    /// The other line.
-    pub fn opposite(self) -> Line {
-        match self {
-            Line::Ns => Line::Ew,
-            Line::Ew => Line::Ns,
-        }
-    }
-
-    /// `"ns"` or `"ew"`.
-    pub fn code(self) -> &'static str {
-        match self {
-            Line::Ns => "ns",
-            Line::Ew => "ew",
-        }
-    }
-}
-
-impl fmt::Display for Line {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Line::Ns => "NS",
-            Line::Ew => "EW",
-        })
-    }
-}
+/// A line at a table: NS (the fixed line in a Mitchell) or EW (the moving
+/// line). The same type the score sheet uses.
+pub use crate::rules::Line;
 
 /// One table in one round. `None` is the phantom pair.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -459,8 +428,8 @@ mod tests {
 
     #[test]
     fn line_helpers() {
-        assert_eq!(Line::Ns.opposite(), Line::Ew);
-        assert_eq!(Line::Ew.opposite(), Line::Ns);
+        assert_eq!(Line::Ns.other(), Line::Ew);
+        assert_eq!(Line::Ew.other(), Line::Ns);
         assert_eq!(serde_json::to_string(&Line::Ns).unwrap(), "\"ns\"");
         assert_eq!(gcd(12, 18), 6);
         assert_eq!(gcd(7, 0), 7);

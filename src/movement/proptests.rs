@@ -347,7 +347,7 @@ proptest! {
             }
             let hi_line = s.line_of(hi).unwrap();
             match (he.last_line, le.last_line) {
-                (Some(l), _) => prop_assert_eq!(hi_line, l.opposite(), "higher pair alternates"),
+                (Some(l), _) => prop_assert_eq!(hi_line, l.other(), "higher pair alternates"),
                 (None, Some(l)) => prop_assert_eq!(hi_line, l),
                 (None, None) => prop_assert_eq!(hi_line, Line::Ns),
             }

@@ -45,6 +45,15 @@ impl Line {
     }
 }
 
+impl fmt::Display for Line {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Line::Ns => "NS",
+            Line::Ew => "EW",
+        })
+    }
+}
+
 /// A value for each line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct PerLine<T> {

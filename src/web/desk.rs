@@ -532,7 +532,7 @@ pub async fn adjusted(
     let tc = table_ctx(&state, &l, n, table_no).await?;
     let mut fe = FieldErrors::default();
     let vp = |s: &str, field: &'static str, fe: &mut FieldErrors| match s.trim().parse::<i32>() {
-        Ok(v) if (0..=20).contains(&v) => Some(v),
+        Ok(v) if (0..=i32::from(crate::rules::vp::TOTAL_VP)).contains(&v) => Some(v),
         _ => {
             fe.add(field, t(ctx.lang, "adjusted.error.vp"));
             None
@@ -544,7 +544,12 @@ pub async fn adjusted(
             return Some(None);
         }
         match s.trim().parse::<i64>() {
-            Ok(v) if v % 5 == 0 && v.abs() <= 10_000 => Some(Some(v)),
+            Ok(v)
+                if v % l.settings.profile.points_step == 0
+                    && v.abs() <= crate::tournament_file::MAX_MP_AMOUNT =>
+            {
+                Some(Some(v))
+            }
             _ => {
                 fe.add(field, t(ctx.lang, "adjusted.error.mp"));
                 None

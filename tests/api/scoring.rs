@@ -70,6 +70,19 @@ pub async fn started(pairs: usize) -> (TestApp, Browser, String) {
     (app, dora, t)
 }
 
+/// The database id of pair `number` (forms name pairs by id).
+fn pair_id(app: &TestApp, number: i32) -> String {
+    use burraco_td::db::schema::pairs;
+    use diesel::prelude::*;
+    let mut c = app.pool.get().unwrap();
+    pairs::table
+        .filter(pairs::number.eq(number))
+        .select(pairs::id)
+        .first::<i64>(&mut *c)
+        .unwrap()
+        .to_string()
+}
+
 fn sheet_count(app: &TestApp) -> i64 {
     use burraco_td::db::schema::sheets;
     use diesel::prelude::*;
@@ -245,17 +258,7 @@ async fn penalties_second_warning_and_withdrawal_reach_the_standings() {
     }
     let tid = t.rsplit('/').next().unwrap();
     let pen = format!("/desk/t/{tid}/penalties");
-    let pair_id = {
-        use burraco_td::db::schema::pairs;
-        use diesel::prelude::*;
-        let mut c = app.pool.get().unwrap();
-        pairs::table
-            .filter(pairs::number.eq(1))
-            .select(pairs::id)
-            .first::<i64>(&mut *c)
-            .unwrap()
-            .to_string()
-    };
+    let pid = pair_id(&app, 1);
     let vp_of = |html: &str| -> i64 {
         let start = html.find("<dt>VP</dt><dd>").expect("VP on the card") + "<dt>VP</dt><dd>".len();
         html[start..start + html[start..].find('<').unwrap()]
@@ -273,7 +276,7 @@ async fn penalties_second_warning_and_withdrawal_reach_the_standings() {
                 &pen,
                 &pen,
                 &[
-                    ("pair", &pair_id),
+                    ("pair", &pid),
                     ("round", "1"),
                     ("kind", "warning"),
                     ("reason", reason),
@@ -296,7 +299,7 @@ async fn penalties_second_warning_and_withdrawal_reach_the_standings() {
             &pen,
             &pen,
             &[
-                ("pair", &pair_id),
+                ("pair", &pid),
                 ("round", "1"),
                 ("kind", "mp"),
                 ("reason", "x"),
@@ -427,17 +430,7 @@ async fn export_then_import_gives_the_same_file_and_standings() {
     }
     let tid = t.rsplit('/').next().unwrap();
     let pen = format!("/desk/t/{tid}/penalties");
-    let pid = {
-        use burraco_td::db::schema::pairs;
-        use diesel::prelude::*;
-        let mut c = app.pool.get().unwrap();
-        pairs::table
-            .filter(pairs::number.eq(2))
-            .select(pairs::id)
-            .first::<i64>(&mut *c)
-            .unwrap()
-            .to_string()
-    };
+    let pid = pair_id(&app, 2);
     dora.submit(
         &pen,
         &pen,
@@ -669,17 +662,7 @@ async fn a_typical_reason_brings_its_kind_and_amount() {
     let (app, dora, t) = started(6).await;
     let tid = t.rsplit('/').next().unwrap();
     let pen = format!("/desk/t/{tid}/penalties");
-    let pid = {
-        use burraco_td::db::schema::pairs;
-        use diesel::prelude::*;
-        let mut c = app.pool.get().unwrap();
-        pairs::table
-            .filter(pairs::number.eq(3))
-            .select(pairs::id)
-            .first::<i64>(&mut *c)
-            .unwrap()
-            .to_string()
-    };
+    let pid = pair_id(&app, 3);
     // The kind follows the reason unless the referee picks one.
     let html = dora.get_html(&pen).await;
     assert!(html.contains("secondo il motivo"));
@@ -748,17 +731,7 @@ async fn a_closed_tournament_keeps_its_results_and_penalties_stay_in_bounds() {
     let (app, dora, t) = started(6).await;
     let tid = t.rsplit('/').next().unwrap();
     let pen = format!("/desk/t/{tid}/penalties");
-    let pid = {
-        use burraco_td::db::schema::pairs;
-        use diesel::prelude::*;
-        let mut c = app.pool.get().unwrap();
-        pairs::table
-            .filter(pairs::number.eq(1))
-            .select(pairs::id)
-            .first::<i64>(&mut *c)
-            .unwrap()
-            .to_string()
-    };
+    let pid = pair_id(&app, 1);
     // An absurd amount is refused (it would break the standings).
     let res = dora
         .submit(
