@@ -4,6 +4,9 @@
 
 use crate::rules::vp::TOTAL_VP;
 
+/// The largest MP difference a referee may set in an adjusted score.
+pub const MAX_ADJUSTED_MP_DIFF: i64 = 10_000;
+
 /// What a typical reason leads to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PresetKind {

@@ -546,7 +546,7 @@ pub async fn adjusted(
         match s.trim().parse::<i64>() {
             Ok(v)
                 if v % l.settings.profile.points_step == 0
-                    && v.abs() <= crate::tournament_file::MAX_MP_AMOUNT =>
+                    && v.abs() <= crate::tournament::penalty::MAX_ADJUSTED_MP_DIFF =>
             {
                 Some(Some(v))
             }
