@@ -6,17 +6,16 @@
 //! - `web`: handlers, forms and templates.
 //! - `cli`: the command line (`serve`, `create-user`, `rules …`).
 
+pub use burraco_core::{i18n, movement, rules, standings, tournament, tournament_file};
+
 pub mod auth;
 pub mod cli;
 pub mod config;
 pub mod db;
 pub mod error;
-pub mod i18n;
-pub mod movement;
-pub mod rules;
-pub mod standings;
 pub mod startup;
 pub mod telemetry;
-pub mod tournament;
-pub mod tournament_file;
 pub mod web;
+
+#[cfg(test)]
+mod i18n_usage_tests;

@@ -64,11 +64,8 @@ impl Application {
             settings.database_url.backend_name(),
             settings.database_url.redacted(),
         );
-        let write_lock = matches!(settings.database_url, DbUrl::Sqlite(_))
-            .then(|| Arc::new(std::sync::Mutex::new(())));
         let state = web::Data::new(AppState {
-            pool: pool.clone(),
-            write_lock,
+            db: db::Db::new(pool.clone(), &settings.database_url),
             csrf_key: CsrfKey::from_bytes(key),
             throttle: Arc::new(LoginThrottle::new(settings.throttle)),
             settings,

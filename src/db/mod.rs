@@ -10,6 +10,7 @@ pub mod tournaments;
 pub mod users;
 
 use std::fmt;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use diesel::connection::SimpleConnection;
@@ -126,9 +127,15 @@ impl ManageConnection for DbManager {
 
     fn connect(&self) -> Result<DbConn, r2d2::Error> {
         match &self.url {
-            DbUrl::Postgres(url) => PgConnection::establish(url)
-                .map(DbConn::Postgres)
-                .map_err(r2d2::Error::ConnectionError),
+            DbUrl::Postgres(url) => {
+                let mut conn =
+                    PgConnection::establish(url).map_err(r2d2::Error::ConnectionError)?;
+                // Instants are TIMESTAMPTZ and the code speaks UTC: the
+                // session's zone must not depend on the server's settings.
+                conn.batch_execute("SET TIME ZONE 'UTC'")
+                    .map_err(r2d2::Error::QueryError)?;
+                Ok(DbConn::Postgres(conn))
+            }
             DbUrl::Sqlite(path) => {
                 let mut conn =
                     SqliteConnection::establish(path).map_err(r2d2::Error::ConnectionError)?;
@@ -151,6 +158,94 @@ impl ManageConnection for DbManager {
 pub type Pool = r2d2::Pool<DbManager>;
 pub type PooledConn = r2d2::PooledConnection<DbManager>;
 
+/// The one way to reach the database. Reads run on any pooled connection;
+/// every write runs in one transaction through [`Db::write`]. On SQLite the
+/// writes of this process queue behind one lock and each transaction takes
+/// the file's write lock with its first statement (as `BEGIN IMMEDIATE`
+/// would), so a writer never fails half-way with "database is locked".
+/// PostgreSQL takes writes concurrently; use cases serialise on row locks
+/// (see `services`).
+#[derive(Clone)]
+pub struct Db {
+    pool: Pool,
+    writer: Option<Arc<Mutex<()>>>,
+}
+
+impl Db {
+    pub fn new(pool: Pool, url: &DbUrl) -> Db {
+        let writer = matches!(url, DbUrl::Sqlite(_)).then(|| Arc::new(Mutex::new(())));
+        Db { pool, writer }
+    }
+
+    pub fn pool(&self) -> &Pool {
+        &self.pool
+    }
+
+    /// Runs `f` on a pooled connection, off the async workers.
+    pub async fn read<T, E>(
+        &self,
+        f: impl FnOnce(&mut DbConn) -> Result<T, E> + Send + 'static,
+    ) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<DbError> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut conn = pool.get().map_err(DbError::from)?;
+            f(&mut conn)
+        })
+        .await
+        .map_err(|e| E::from(DbError::Task(e.to_string())))?
+    }
+
+    /// Runs `f` in one write transaction, off the async workers: committed
+    /// when `f` returns `Ok`, rolled back (nothing saved) when it returns `Err`.
+    pub async fn write<T, E>(
+        &self,
+        f: impl FnOnce(&mut DbConn) -> Result<T, E> + Send + 'static,
+    ) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<DbError> + From<diesel::result::Error> + Send + 'static,
+    {
+        let this = self.clone();
+        tokio::task::spawn_blocking(move || this.write_blocking(f))
+            .await
+            .map_err(|e| E::from(DbError::Task(e.to_string())))?
+    }
+
+    /// [`Db::write`] for callers that are not async (the command line).
+    pub fn write_blocking<T, E>(&self, f: impl FnOnce(&mut DbConn) -> Result<T, E>) -> Result<T, E>
+    where
+        E: From<DbError> + From<diesel::result::Error>,
+    {
+        let _guard = self
+            .writer
+            .as_ref()
+            .map(|m| m.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+        let mut conn = self.pool.get().map_err(DbError::from)?;
+        let sqlite = matches!(*conn, DbConn::Sqlite(_));
+        conn.transaction(|c| {
+            if sqlite {
+                // A write as the first statement takes SQLite's write lock now
+                // (waiting up to busy_timeout), before anything is read.
+                c.batch_execute("UPDATE app_settings SET value = value WHERE 0 = 1")?;
+            }
+            f(c)
+        })
+    }
+
+    /// [`Db::read`] for callers that are not async.
+    pub fn read_blocking<T, E>(&self, f: impl FnOnce(&mut DbConn) -> Result<T, E>) -> Result<T, E>
+    where
+        E: From<DbError>,
+    {
+        let mut conn = self.pool.get().map_err(DbError::from)?;
+        f(&mut conn)
+    }
+}
+
 /// Builds the pool. SQLite gets a small pool (one writer at a time anyway).
 pub fn build_pool(url: &DbUrl, max_size: u32) -> Result<Pool, r2d2::PoolError> {
     if let DbUrl::Sqlite(path) = url {
@@ -166,13 +261,22 @@ pub fn build_pool(url: &DbUrl, max_size: u32) -> Result<Pool, r2d2::PoolError> {
         .build(DbManager::new(url.clone()))
 }
 
+/// The key of the PostgreSQL advisory lock held while migrating, so that
+/// several instances starting together migrate one after the other.
+const MIGRATION_LOCK_KEY: i64 = 0x6275_7272_6163_6f; // "burraco"
+
 /// Runs every pending migration of the connection's backend.
 pub fn run_migrations(conn: &mut DbConn) -> anyhow::Result<usize> {
     let applied = match conn {
-        DbConn::Postgres(c) => c
-            .run_pending_migrations(POSTGRES_MIGRATIONS)
-            .map_err(|e| anyhow::anyhow!("PostgreSQL migrations failed: {e}"))?
-            .len(),
+        DbConn::Postgres(c) => {
+            c.batch_execute(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK_KEY})"))?;
+            let result = c
+                .run_pending_migrations(POSTGRES_MIGRATIONS)
+                .map(|v| v.len())
+                .map_err(|e| anyhow::anyhow!("PostgreSQL migrations failed: {e}"));
+            c.batch_execute(&format!("SELECT pg_advisory_unlock({MIGRATION_LOCK_KEY})"))?;
+            result?
+        }
         DbConn::Sqlite(c) => c
             .run_pending_migrations(SQLITE_MIGRATIONS)
             .map_err(|e| anyhow::anyhow!("SQLite migrations failed: {e}"))?
@@ -188,6 +292,8 @@ pub enum DbError {
     Pool(#[from] r2d2::PoolError),
     #[error("database error: {0}")]
     Query(#[from] diesel::result::Error),
+    #[error("a database task failed: {0}")]
+    Task(String),
 }
 
 /// The current UTC time, truncated to microseconds (what both backends keep).

@@ -1,5 +1,7 @@
 // One schema for both backends: only types that SQLite and PostgreSQL share
-// (BigInt, Text, Bool, Timestamp). Money is BigInt cents, timestamps are UTC.
+// (BigInt, Text, Bool, Timestamp). Money is BigInt cents, timestamps are UTC:
+// TIMESTAMPTZ on PostgreSQL (each connection's zone is UTC, so diesel's
+// Timestamp binds and reads the instant unchanged), UTC text on SQLite.
 
 diesel::table! {
     users (id) {
@@ -56,6 +58,29 @@ diesel::table! {
         created_by -> Nullable<BigInt>,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        revision -> BigInt,
+    }
+}
+
+diesel::table! {
+    tournament_staff (tournament_id, user_id) {
+        tournament_id -> BigInt,
+        user_id -> BigInt,
+        role -> Text,
+        added_by -> Nullable<BigInt>,
+        added_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    user_audit (id) {
+        id -> BigInt,
+        subject_id -> Nullable<BigInt>,
+        action -> Text,
+        before_value -> Nullable<Text>,
+        after_value -> Nullable<Text>,
+        user_id -> Nullable<BigInt>,
+        at -> Timestamp,
     }
 }
 
@@ -181,5 +206,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     byes,
     sheets,
     penalties,
-    audit_log
+    audit_log,
+    tournament_staff,
+    user_audit
 );

@@ -40,6 +40,8 @@ pub struct TournamentRow {
     pub created_by: Option<i64>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    /// Goes up with every write to the tournament (in the same transaction).
+    pub revision: i64,
 }
 
 /// Money: integer cents in the database, `Decimal` in code.

@@ -32,7 +32,7 @@ pub struct SetupForm {
 }
 
 async fn user_count(state: &AppState) -> Result<i64, AppError> {
-    let pool = state.pool.clone();
+    let pool = state.db.pool().clone();
     web::block(move || -> Result<i64, AppError> { Ok(users::count(&mut *pool.get()?)?) }).await?
 }
 
@@ -80,7 +80,7 @@ pub async fn setup_submit(
             StatusCode::UNPROCESSABLE_ENTITY,
         );
     };
-    let pool = state.pool.clone();
+    let pool = state.db.pool().clone();
     let name = username.as_str().to_string();
     let created = web::block(
         move || -> Result<Result<(i64, String), UserError>, AppError> {
@@ -195,7 +195,7 @@ pub async fn login_submit(
     let old_session = req
         .cookie(session::COOKIE)
         .map(|c| session::token_id(c.value()));
-    let pool = state.pool.clone();
+    let pool = state.db.pool().clone();
     let username = form.username.trim().to_ascii_lowercase();
     let password = form.password.clone();
     let idle = chrono::Duration::from_std(state.settings.session_idle)
@@ -256,7 +256,7 @@ pub async fn login_submit(
 /// Ends the session (in the database too) and forgets the cookie.
 pub async fn logout(ctx: PageCtx, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
     if let Some(user) = ctx.user {
-        let pool = state.pool.clone();
+        let pool = state.db.pool().clone();
         let id = user.session_id.clone();
         web::block(move || -> Result<(), AppError> {
             Ok(users::delete_session(&mut *pool.get()?, &id)?)

@@ -41,13 +41,13 @@ pub struct CreateUserForm {
 }
 
 async fn load_users(state: &AppState) -> Result<Vec<UserRow>, AppError> {
-    let pool = state.pool.clone();
+    let pool = state.db.pool().clone();
     web::block(move || -> Result<Vec<UserRow>, AppError> { Ok(users::list(&mut *pool.get()?)?) })
         .await?
 }
 
 async fn load_user(state: &AppState, id: i64) -> Result<UserRow, AppError> {
-    let pool = state.pool.clone();
+    let pool = state.db.pool().clone();
     web::block(move || -> Result<Option<UserRow>, AppError> {
         Ok(users::find(&mut *pool.get()?, id)?)
     })
@@ -97,7 +97,7 @@ pub async fn create_user(
     let password = NewPassword::parse(&form.password, &form.password2)
         .map_err(|e| password_error(&ctx, &mut errors, e));
     if let (Ok(username), Ok(role), Ok(password)) = (username, role, password) {
-        let pool = state.pool.clone();
+        let pool = state.db.pool().clone();
         let name = username.as_str().to_string();
         let created = web::block(move || -> Result<Result<i64, UserError>, AppError> {
             let hash = password::hash_password(password.expose())
@@ -187,7 +187,7 @@ pub async fn set_active(
         "false" => false,
         _ => return Err(AppError::BadRequest("error.bad_request.message")),
     };
-    let pool = state.pool.clone();
+    let pool = state.db.pool().clone();
     let result = web::block(move || -> Result<Result<(), UserError>, AppError> {
         Ok(users::set_active(&mut *pool.get()?, id, active))
     })
@@ -227,7 +227,7 @@ pub async fn set_role(
     let Some(role) = Role::parse(&form.role) else {
         return user_page_with_error(&ctx, &state, id, "role", "error.role_invalid").await;
     };
-    let pool = state.pool.clone();
+    let pool = state.db.pool().clone();
     let result = web::block(move || -> Result<Result<(), UserError>, AppError> {
         Ok(users::set_role(&mut *pool.get()?, id, role))
     })
@@ -272,7 +272,7 @@ pub async fn reset_password(
             return user_page_with_error(&ctx, &state, id, field, e.key()).await;
         }
     };
-    let pool = state.pool.clone();
+    let pool = state.db.pool().clone();
     let result = web::block(move || -> Result<Result<(), UserError>, AppError> {
         let hash =
             password::hash_password(password.expose()).map_err(|e| AppError::Internal(e.into()))?;

@@ -34,12 +34,7 @@ pub async fn db<T: Send + 'static>(
     state: &AppState,
     f: impl FnOnce(&mut crate::db::DbConn) -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, AppError> {
-    let pool = state.pool.clone();
-    web::block(move || {
-        let mut conn = pool.get()?;
-        f(&mut conn)
-    })
-    .await?
+    state.db.read(f).await
 }
 
 /// Runs a database closure that writes: one at a time on SQLite.
@@ -47,16 +42,7 @@ pub async fn db_write<T: Send + 'static>(
     state: &AppState,
     f: impl FnOnce(&mut crate::db::DbConn) -> Result<T, AppError> + Send + 'static,
 ) -> Result<T, AppError> {
-    let pool = state.pool.clone();
-    let lock = state.write_lock.clone();
-    web::block(move || {
-        let _guard = lock
-            .as_ref()
-            .map(|m| m.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
-        let mut conn = pool.get()?;
-        f(&mut conn)
-    })
-    .await?
+    state.db.write(f).await
 }
 
 /// A tournament with its pairs and rounds, as the director's pages need it.

@@ -103,7 +103,7 @@ fn pick_lang(req: &ServiceRequest) -> Lang {
 
 /// Looks up the session of a cookie token; ends it when idle too long.
 async fn load_session(state: &AppState, token: String) -> Result<Option<SessionUser>, AppError> {
-    let pool = state.pool.clone();
+    let pool = state.db.pool().clone();
     let idle = chrono::Duration::from_std(state.settings.session_idle)
         .unwrap_or(chrono::Duration::hours(2));
     let found = web::block(move || -> Result<Option<SessionUser>, DbError> {

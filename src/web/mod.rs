@@ -24,16 +24,13 @@ use askama::Template;
 use crate::auth::csrf::CsrfKey;
 use crate::auth::throttle::LoginThrottle;
 use crate::config::Settings;
-use crate::db::Pool;
+use crate::db::Db;
 use crate::error::AppError;
 
 /// Shared by every handler.
 pub struct AppState {
-    pub pool: Pool,
-    /// SQLite takes one writer at a time; a write transaction that began by
-    /// reading can fail with "database is locked" when another writer got in
-    /// first. Writes in this process queue here instead (None on PostgreSQL).
-    pub write_lock: Option<Arc<std::sync::Mutex<()>>>,
+    /// The database: reads, and writes in one transaction each.
+    pub db: Db,
     pub csrf_key: CsrfKey,
     pub throttle: Arc<LoginThrottle>,
     pub settings: Settings,

@@ -21,7 +21,7 @@ struct HomePage<'a> {
 
 /// The front page; on a fresh installation it leads to the setup page.
 pub async fn home(ctx: PageCtx, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
-    let pool = state.pool.clone();
+    let pool = state.db.pool().clone();
     let (n, tournaments) = web::block(move || -> Result<_, AppError> {
         let mut conn = pool.get()?;
         Ok((
@@ -41,7 +41,7 @@ pub async fn home(ctx: PageCtx, state: web::Data<AppState>) -> Result<HttpRespon
 
 /// 200 when the database answers, 503 when it does not.
 pub async fn healthz(state: web::Data<AppState>) -> HttpResponse {
-    let pool = state.pool.clone();
+    let pool = state.db.pool().clone();
     let ok = web::block(move || -> bool {
         match pool.get_timeout(std::time::Duration::from_secs(2)) {
             Ok(mut conn) => conn.batch_execute("SELECT 1").is_ok(),

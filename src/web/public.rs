@@ -59,7 +59,7 @@ pub async fn tournament(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let pool = state.pool.clone();
+    let pool = state.db.pool().clone();
     let id = *id;
     let (t, pairs) = web::block(move || -> Result<_, AppError> {
         let mut c = pool.get()?;

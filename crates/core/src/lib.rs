@@ -1,0 +1,16 @@
+//! The pure core of burraco-td: no web framework, no database (its manifest
+//! has neither, so the boundary is a compile error, not a habit).
+//!
+//! - `rules`: cards, melds, score sheets, VP scales, seat draw, prize pool.
+//! - `movement`: the first-round draw, Mitchell and Danish rounds.
+//! - `standings`: the one standings computation.
+//! - `tournament_file`: the `burraco-td/tournament@1` file (FORMAT.md).
+//! - `tournament`: forms parsed into domain types (settings, pairs, sheets, penalties).
+//! - `i18n`: Italian and English message catalogs.
+
+pub mod i18n;
+pub mod movement;
+pub mod rules;
+pub mod standings;
+pub mod tournament;
+pub mod tournament_file;
