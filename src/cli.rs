@@ -383,7 +383,7 @@ fn export(db: &DbArgs, tournament: i64, timezone: &str) -> anyhow::Result<ExitCo
     let pool = prepare_database(&settings.database_url, 1)?;
     let file = crate::db::export::load_file(&mut *pool.get()?, tournament, tz)?
         .ok_or_else(|| anyhow::anyhow!("no tournament {tournament}"))?;
-    println!("{}", crate::tournament_file::to_json(&file));
+    println!("{}", crate::tournament_file::to_json(&file)?);
     Ok(ExitCode::SUCCESS)
 }
 

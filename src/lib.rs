@@ -12,7 +12,7 @@ pub mod auth;
 pub mod cli;
 pub mod config;
 pub mod db;
-pub mod error;
+pub mod services;
 pub mod startup;
 pub mod telemetry;
 pub mod web;

@@ -93,7 +93,7 @@ pub fn load_file(
     file.allow_repeats = Some(settings.allow_repeats);
     file.suit_order = Some(settings.suit_order.to_string());
     file.draw_seed = t.draw_seed.and_then(|s| u64::try_from(s).ok());
-    file.status = Some(status_file(t.status()));
+    file.status = Some(status_file(t.status().map_err(unreadable)?));
     file.pairs = pair_rows
         .iter()
         .map(|p| PairFile {
@@ -127,8 +127,12 @@ pub fn load_file(
             tables: Vec::new(),
             byes: resting
                 .iter()
-                .filter_map(|id| number_of.get(id).copied())
-                .collect(),
+                .map(|id| {
+                    number_of.get(id).copied().ok_or_else(|| {
+                        unreadable(format!("round {}: resting pair {id} is missing", r.number))
+                    })
+                })
+                .collect::<Result<_, _>>()?,
         };
         round.byes.sort_unstable();
         for s in &tables {
@@ -136,14 +140,21 @@ pub fn load_file(
                 s.ns_pair.and_then(|id| number_of.get(&id).copied()),
                 s.ew_pair.and_then(|id| number_of.get(&id).copied()),
             ) else {
-                continue;
+                return Err(unreadable(format!(
+                    "round {} table {}: a pair of the seating is missing",
+                    r.number, s.table_no
+                )));
             };
             let row = by_seating.get(&s.id);
             round.tables.push(TableFile {
                 table: u32::try_from(s.table_no).unwrap_or(0),
                 ns,
                 ew,
-                sheet: row.and_then(|r| r.score_sheet()).map(SheetFile::from),
+                sheet: row
+                    .map(|r| r.score_sheet())
+                    .transpose()?
+                    .flatten()
+                    .map(SheetFile::from),
                 adjusted: row.filter(|r| r.is_adjusted()).map(|r| Adjusted {
                     ns_vp: i64::from(r.adjusted_ns_vp.unwrap_or(0)),
                     ew_vp: i64::from(r.adjusted_ew_vp.unwrap_or(0)),
@@ -156,14 +167,16 @@ pub fn load_file(
     }
     file.penalties = scoring::penalties_of(conn, tournament_id)?
         .iter()
-        .filter_map(|p: &PenaltyRow| {
-            Some(PenaltyFile {
-                round: u32::try_from(p.round_no).ok()?,
-                pair: *number_of.get(&p.pair_id)?,
+        .map(|p: &PenaltyRow| {
+            let bad = |what: &str| unreadable(format!("penalty {}: {what}", p.id));
+            Ok(PenaltyFile {
+                round: u32::try_from(p.round_no).map_err(|_| bad("round"))?,
+                pair: *number_of.get(&p.pair_id).ok_or_else(|| bad("pair"))?,
                 kind: match p.kind.as_str() {
                     "mp" => PenaltyKind::Mp,
                     "vp" => PenaltyKind::Vp,
-                    _ => PenaltyKind::Warning,
+                    "warning" => PenaltyKind::Warning,
+                    other => return Err(bad(&format!("kind {other:?}"))),
                 },
                 amount: p.amount,
                 reason: p.reason.clone(),
@@ -175,8 +188,14 @@ pub fn load_file(
                 withdrawn_at: p.withdrawn_at.map(utc),
             })
         })
-        .collect();
+        .collect::<Result<_, DieselError>>()?;
     Ok(Some(file))
+}
+
+/// A stored row that cannot be read: an error that names it, never a
+/// result quietly missing from the standings.
+pub fn unreadable(what: impl std::fmt::Display) -> DieselError {
+    DieselError::DeserializationError(format!("stored data cannot be read: {what}").into())
 }
 
 /// Why an import was refused.

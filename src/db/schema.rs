@@ -187,6 +187,7 @@ diesel::table! {
 }
 
 diesel::joinable!(sessions -> users (user_id));
+diesel::joinable!(tournament_staff -> users (user_id));
 diesel::joinable!(sheets -> seatings (seating_id));
 diesel::joinable!(penalties -> pairs (pair_id));
 diesel::joinable!(audit_log -> users (user_id));

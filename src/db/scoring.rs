@@ -34,10 +34,20 @@ impl SheetRow {
         self.sheet.is_none()
     }
 
-    pub fn score_sheet(&self) -> Option<crate::rules::ScoreSheet> {
+    /// The stored sheet (None for an adjusted score); a sheet that no longer
+    /// reads is an error naming the row.
+    pub fn score_sheet(&self) -> Result<Option<crate::rules::ScoreSheet>, DieselError> {
         self.sheet
             .as_deref()
-            .and_then(|s| serde_json::from_str(s).ok())
+            .map(|s| {
+                serde_json::from_str(s).map_err(|e| {
+                    super::export::unreadable(format!(
+                        "sheet {} (seating {}): {e}",
+                        self.id, self.seating_id
+                    ))
+                })
+            })
+            .transpose()
     }
 
     /// What the audit log keeps of a version of the sheet.
@@ -335,7 +345,7 @@ pub struct NewPenalty {
     pub round_no: i32,
     pub pair_id: i64,
     pub table_no: Option<i32>,
-    pub kind: &'static str,
+    pub kind: crate::tournament::penalty::PenaltyKind,
     pub amount: Option<i64>,
     pub reason: String,
 }
@@ -353,7 +363,7 @@ pub fn add_penalty(
                 penalties::round_no.eq(p.round_no),
                 penalties::pair_id.eq(p.pair_id),
                 penalties::table_no.eq(p.table_no),
-                penalties::kind.eq(p.kind),
+                penalties::kind.eq(p.kind.as_str()),
                 penalties::amount.eq(p.amount),
                 penalties::reason.eq(&p.reason),
                 penalties::given_by.eq(Some(user_id)),
@@ -361,7 +371,7 @@ pub fn add_penalty(
             ))
             .returning(penalties::id)
             .get_result(conn)?;
-        let after = serde_json::json!({"penalty": id, "pair_id": p.pair_id, "kind": p.kind, "amount": p.amount}).to_string();
+        let after = serde_json::json!({"penalty": id, "pair_id": p.pair_id, "kind": p.kind.as_str(), "amount": p.amount}).to_string();
         audit(conn, tournament_id, Some(p.round_no), p.table_no, "penalty.given", None, Some(after), &p.reason, user_id)?;
         Ok(id)
     })

@@ -58,8 +58,17 @@ pub fn from_cents(c: i64) -> rust_decimal::Decimal {
 }
 
 impl TournamentRow {
-    pub fn status(&self) -> Status {
-        Status::parse(&self.status).unwrap_or(Status::Draft)
+    /// The status's catalog label (lists show a broken row as broken).
+    pub fn status_label_key(&self) -> &'static str {
+        self.status()
+            .map(Status::label_key)
+            .unwrap_or("error.internal.title")
+    }
+
+    /// The stored status; an unknown one is an error naming the tournament.
+    pub fn status(&self) -> Result<Status, String> {
+        Status::parse(&self.status)
+            .ok_or_else(|| format!("tournament {}: status {:?}", self.id, self.status))
     }
 
     /// The settings, through the same checks as the form (stored values

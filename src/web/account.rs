@@ -11,7 +11,7 @@ use super::{render, render_status, safe_next, see_other, AppState};
 use crate::auth::throttle::{addr_key, user_key};
 use crate::auth::{password, session, NewPassword, Role, Username};
 use crate::db::users::{self, UserError};
-use crate::error::AppError;
+use crate::web::error::AppError;
 
 // ---- setup ----
 

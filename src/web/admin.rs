@@ -9,8 +9,9 @@ use serde::Deserialize;
 use super::context::{FieldErrors, PageCtx};
 use super::{render, render_status, see_other, AppState};
 use crate::auth::{password, CredentialError, NewPassword, Role, Username};
-use crate::db::users::{self, UserError, UserRow};
-use crate::error::AppError;
+use crate::db::users::{self, UserRow};
+use crate::services::{self, ServiceError};
+use crate::web::error::AppError;
 
 #[derive(Template)]
 #[template(path = "admin/users.html")]
@@ -41,18 +42,15 @@ pub struct CreateUserForm {
 }
 
 async fn load_users(state: &AppState) -> Result<Vec<UserRow>, AppError> {
-    let pool = state.db.pool().clone();
-    web::block(move || -> Result<Vec<UserRow>, AppError> { Ok(users::list(&mut *pool.get()?)?) })
-        .await?
+    state.db.read(|c| Ok(users::list(c)?)).await
 }
 
 async fn load_user(state: &AppState, id: i64) -> Result<UserRow, AppError> {
-    let pool = state.db.pool().clone();
-    web::block(move || -> Result<Option<UserRow>, AppError> {
-        Ok(users::find(&mut *pool.get()?, id)?)
-    })
-    .await??
-    .ok_or(AppError::NotFound)
+    state
+        .db
+        .read(move |c| -> Result<_, AppError> { Ok(users::find(c, id)?) })
+        .await?
+        .ok_or(AppError::NotFound)
 }
 
 pub async fn list_users(
@@ -82,12 +80,19 @@ fn password_error(ctx: &PageCtx, errors: &mut FieldErrors, e: CredentialError) {
     errors.add(field, ctx.t(e.key()));
 }
 
+/// Hashes a password off the async workers (argon2 is slow on purpose).
+async fn hash(password: NewPassword) -> Result<String, AppError> {
+    web::block(move || password::hash_password(password.expose()))
+        .await?
+        .map_err(|e| AppError::Internal(e.into()))
+}
+
 pub async fn create_user(
     ctx: PageCtx,
     state: web::Data<AppState>,
     form: web::Form<CreateUserForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Admin)?;
+    let actor = ctx.actor(Role::Admin)?;
     let form = form.into_inner();
     let mut errors = FieldErrors::default();
     let username =
@@ -97,22 +102,19 @@ pub async fn create_user(
     let password = NewPassword::parse(&form.password, &form.password2)
         .map_err(|e| password_error(&ctx, &mut errors, e));
     if let (Ok(username), Ok(role), Ok(password)) = (username, role, password) {
-        let pool = state.db.pool().clone();
         let name = username.as_str().to_string();
-        let created = web::block(move || -> Result<Result<i64, UserError>, AppError> {
-            let hash = password::hash_password(password.expose())
-                .map_err(|e| AppError::Internal(e.into()))?;
-            Ok(users::create(&mut *pool.get()?, &name, &hash, role))
-        })
-        .await??;
-        match created {
+        let hash = hash(password).await?;
+        match services::users::create(&state.db, actor, name, hash, role).await {
             Ok(id) => {
                 tracing::info!(user_id = id, role = %role, "user created");
                 return Ok(see_other("/admin/users?done=user_created"));
             }
-            Err(UserError::UsernameTaken) => errors.add("username", ctx.t("error.username_taken")),
-            Err(UserError::Db(e)) => return Err(e.into()),
-            Err(_) => return Err(AppError::BadRequest("error.bad_request.message")),
+            Err(ServiceError::Invalid(problems)) => {
+                for p in problems {
+                    errors.add(p.field, p.message(ctx.lang));
+                }
+            }
+            Err(e) => return Err(e.into()),
         }
     }
     let users = load_users(&state).await?;
@@ -180,19 +182,14 @@ pub async fn set_active(
     id: web::Path<i64>,
     form: web::Form<ActiveForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Admin)?;
+    let actor = ctx.actor(Role::Admin)?;
     let id = *id;
     let active = match form.active.as_str() {
         "true" => true,
         "false" => false,
         _ => return Err(AppError::BadRequest("error.bad_request.message")),
     };
-    let pool = state.db.pool().clone();
-    let result = web::block(move || -> Result<Result<(), UserError>, AppError> {
-        Ok(users::set_active(&mut *pool.get()?, id, active))
-    })
-    .await??;
-    match result {
+    match services::users::set_active(&state.db, actor, id, active).await {
         Ok(()) => {
             tracing::info!(user_id = id, active, "user active flag changed");
             Ok(see_other(if active {
@@ -201,12 +198,10 @@ pub async fn set_active(
                 "/admin/users?done=user_disabled"
             }))
         }
-        Err(UserError::LastAdmin) => {
+        Err(ServiceError::Conflict(_)) => {
             user_page_with_error(&ctx, &state, id, "active", "error.last_admin").await
         }
-        Err(UserError::NotFound) => Err(AppError::NotFound),
-        Err(UserError::Db(e)) => Err(e.into()),
-        Err(_) => Err(AppError::BadRequest("error.bad_request.message")),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -222,27 +217,20 @@ pub async fn set_role(
     id: web::Path<i64>,
     form: web::Form<RoleForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Admin)?;
+    let actor = ctx.actor(Role::Admin)?;
     let id = *id;
     let Some(role) = Role::parse(&form.role) else {
         return user_page_with_error(&ctx, &state, id, "role", "error.role_invalid").await;
     };
-    let pool = state.db.pool().clone();
-    let result = web::block(move || -> Result<Result<(), UserError>, AppError> {
-        Ok(users::set_role(&mut *pool.get()?, id, role))
-    })
-    .await??;
-    match result {
+    match services::users::set_role(&state.db, actor, id, role).await {
         Ok(()) => {
             tracing::info!(user_id = id, role = %role, "user role changed");
             Ok(see_other("/admin/users?done=role_changed"))
         }
-        Err(UserError::LastAdmin) => {
+        Err(ServiceError::Conflict(_)) => {
             user_page_with_error(&ctx, &state, id, "role", "error.last_admin").await
         }
-        Err(UserError::NotFound) => Err(AppError::NotFound),
-        Err(UserError::Db(e)) => Err(e.into()),
-        Err(_) => Err(AppError::BadRequest("error.bad_request.message")),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -259,7 +247,7 @@ pub async fn reset_password(
     id: web::Path<i64>,
     form: web::Form<PasswordForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Admin)?;
+    let actor = ctx.actor(Role::Admin)?;
     let id = *id;
     let password = match NewPassword::parse(&form.password, &form.password2) {
         Ok(p) => p,
@@ -272,20 +260,8 @@ pub async fn reset_password(
             return user_page_with_error(&ctx, &state, id, field, e.key()).await;
         }
     };
-    let pool = state.db.pool().clone();
-    let result = web::block(move || -> Result<Result<(), UserError>, AppError> {
-        let hash =
-            password::hash_password(password.expose()).map_err(|e| AppError::Internal(e.into()))?;
-        Ok(users::set_password(&mut *pool.get()?, id, &hash))
-    })
-    .await??;
-    match result {
-        Ok(()) => {
-            tracing::info!(user_id = id, "password reset by an administrator");
-            Ok(see_other("/admin/users?done=password_reset"))
-        }
-        Err(UserError::NotFound) => Err(AppError::NotFound),
-        Err(UserError::Db(e)) => Err(e.into()),
-        Err(_) => Err(AppError::BadRequest("error.bad_request.message")),
-    }
+    let hash = hash(password).await?;
+    services::users::reset_password(&state.db, actor, id, hash).await?;
+    tracing::info!(user_id = id, "password reset by an administrator");
+    Ok(see_other("/admin/users?done=password_reset"))
 }

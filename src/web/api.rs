@@ -8,9 +8,9 @@ use actix_web::web::{self, Bytes};
 use actix_web::HttpResponse;
 
 use super::context::PageCtx;
-use crate::error::ApiError;
 use crate::i18n::Lang;
 use crate::rules::{api, InputError};
+use crate::web::error::ApiError;
 
 fn body_text(body: &Bytes) -> Result<&str, ApiError> {
     std::str::from_utf8(body).map_err(|_| {

@@ -7,7 +7,7 @@ use actix_web::http::header;
 use actix_web::{web, HttpResponse};
 use sha2::{Digest, Sha256};
 
-use crate::error::AppError;
+use crate::web::error::AppError;
 
 struct Asset {
     name: &'static str,

@@ -8,8 +8,8 @@ use actix_web::{dev::Payload, FromRequest, HttpMessage, HttpRequest};
 use chrono::NaiveDateTime;
 
 use crate::auth::Role;
-use crate::error::AppError;
 use crate::i18n::{self, Lang};
+use crate::web::error::AppError;
 
 /// The signed-in staff member.
 #[derive(Debug, Clone)]
@@ -112,6 +112,15 @@ impl PageCtx {
     }
 
     /// The signed-in user if her role allows `role`; else a login redirect or 403.
+    /// The signed-in user as the services see them, if their role allows.
+    pub fn actor(&self, role: Role) -> Result<crate::services::Actor, AppError> {
+        let u = self.require(role)?;
+        Ok(crate::services::Actor {
+            user_id: u.id,
+            role: u.role,
+        })
+    }
+
     pub fn require(&self, role: Role) -> Result<&SessionUser, AppError> {
         let user = self.require_user()?;
         if user.role.allows(role) {
@@ -142,6 +151,9 @@ const NOTICES: &[(&str, &str)] = &[
     ("logged_out", "notice.logged_out"),
     ("tournament_created", "notice.tournament_created"),
     ("settings_saved", "notice.settings_saved"),
+    ("staff_added", "notice.staff_added"),
+    ("staff_removed", "notice.staff_removed"),
+    ("admin_setting_saved", "notice.settings_saved_admin"),
     ("pair_added", "notice.pair_added"),
     ("pair_saved", "notice.pair_saved"),
     ("pairs_imported", "notice.pairs_imported"),

@@ -1,34 +1,24 @@
 //! The scoring desk (referees and directors): each round's tables, the
 //! score-sheet form checked by the rules engine, adjusted scores, penalties
-//! and the audit log. The `/desk` scope is role-guarded (referee and up).
+//! and the audit log. The `/desk` scope is role-guarded (referee and up);
+//! each handler parses, calls one service, renders.
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
 
 use super::context::{FieldErrors, PageCtx};
-use super::director::{db, db_write, load, Loaded};
+use super::error::AppError;
 use super::{render, render_status, see_other, AppState};
 use crate::auth::Role;
-use crate::db::export;
-use crate::db::scoring::{
-    self, AuditRow, NewPenalty, PenaltyRow, SaveError, SheetRow, SheetWrite, TablePlace,
-};
+use crate::db::scoring::{AuditRow, PenaltyRow, SheetRow};
 use crate::db::tournaments::{PairRow, RoundRow, SeatingRow};
-use crate::error::AppError;
 use crate::i18n::{t, tf, Lang};
 use crate::rules::{BurracoType, Line, SheetReport, ViolationCode};
+use crate::services::scoring::{AdjustedForm, PenaltyForm, SheetInput, TableAudit, TableState};
+use crate::services::{self, Actor, Conflict, Loaded, ServiceError};
 use crate::tournament::sheet_form::{field_name, SheetForm, ENDS};
-
-/// Results change only while the tournament runs (not in a draft, not once
-/// closed: the final standings and prizes are published).
-fn ensure_running(l: &Loaded) -> Result<(), AppError> {
-    if l.status() == crate::tournament::Status::Running {
-        Ok(())
-    } else {
-        Err(AppError::BadRequest("tournament.error.not_running"))
-    }
-}
+use crate::tournament::FieldProblem;
 
 // ---- the round at the desk ----
 
@@ -51,13 +41,6 @@ struct RoundDeskPage<'a> {
     ends_at_ms: Option<i64>,
 }
 
-fn find_round(l: &Loaded, n: i32) -> Result<&RoundRow, AppError> {
-    l.rounds
-        .iter()
-        .find(|r| r.number == n)
-        .ok_or(AppError::NotFound)
-}
-
 /// When the round's time runs out (UTC, ms since the epoch).
 fn ends_at_ms(l: &Loaded, r: &RoundRow) -> Option<i64> {
     let start = r.started_at?;
@@ -70,12 +53,10 @@ pub async fn round_desk(
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Referee)?;
+    let actor = ctx.actor(Role::Referee)?;
     let (tid, n) = path.into_inner();
-    let l = load(&state, tid).await?;
-    let round = find_round(&l, n)?;
-    let rid = round.id;
-    let rows = db(&state, move |c| Ok(export::round_tables(c, rid)?)).await?;
+    let (l, rows) = services::scoring::round_tables(&state.db, actor, tid, n).await?;
+    let round = l.round(n).ok_or(AppError::NotFound)?;
     let tables: Vec<DeskTable> = rows
         .into_iter()
         .map(|(seating, sheet)| DeskTable {
@@ -238,37 +219,34 @@ fn hand_views(
     (views, whole)
 }
 
+/// A table of a round as the sheet page shows it.
 struct TableCtx<'a> {
     round: &'a RoundRow,
     seating: SeatingRow,
     sheet: Option<SheetRow>,
-    audit: Vec<(AuditRow, Option<String>)>,
+    audit: TableAudit,
 }
 
-async fn table_ctx<'a>(
+/// The tournament and the table, read together.
+async fn load_table(
     state: &AppState,
-    l: &'a Loaded,
+    actor: Actor,
+    tid: i64,
     n: i32,
     table_no: i32,
+) -> Result<(Loaded, TableState, TableAudit), AppError> {
+    Ok(services::scoring::table(&state.db, actor, tid, n, table_no).await?)
+}
+
+fn table_ctx<'a>(
+    l: &'a Loaded,
+    ts: TableState,
+    audit: TableAudit,
 ) -> Result<TableCtx<'a>, AppError> {
-    let round = find_round(l, n)?;
-    let rid = round.id;
-    let tid = l.t.id;
-    let (rows, audit) = db(state, move |c| {
-        Ok((
-            export::round_tables(c, rid)?,
-            scoring::audit_of(c, tid, Some((n, table_no)))?,
-        ))
-    })
-    .await?;
-    let (seating, sheet) = rows
-        .into_iter()
-        .find(|(s, _)| s.table_no == table_no)
-        .ok_or(AppError::NotFound)?;
     Ok(TableCtx {
-        round,
-        seating,
-        sheet,
+        round: l.round(ts.round.number).ok_or(AppError::NotFound)?,
+        seating: ts.seating,
+        sheet: ts.sheet,
         audit,
     })
 }
@@ -327,11 +305,11 @@ pub async fn sheet_form(
     state: web::Data<AppState>,
     path: web::Path<(i64, i32, i32)>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Referee)?;
+    let actor = ctx.actor(Role::Referee)?;
     let (tid, n, table_no) = path.into_inner();
-    let l = load(&state, tid).await?;
-    let tc = table_ctx(&state, &l, n, table_no).await?;
-    let form = saved_form(tc.sheet.as_ref());
+    let (l, ts, audit) = load_table(&state, actor, tid, n, table_no).await?;
+    let tc = table_ctx(&l, ts, audit)?;
+    let form = saved_form(tc.sheet.as_ref())?;
     render(&sheet_page(
         &ctx,
         &l,
@@ -345,36 +323,55 @@ pub async fn sheet_form(
 }
 
 /// The form showing the sheet saved now (empty when none is).
-fn saved_form(sheet: Option<&SheetRow>) -> SheetForm {
-    sheet
-        .and_then(SheetRow::score_sheet)
+fn saved_form(sheet: Option<&SheetRow>) -> Result<SheetForm, AppError> {
+    Ok(sheet
+        .map(SheetRow::score_sheet)
+        .transpose()?
+        .flatten()
         .map(|s| SheetForm::from_sheet(&s))
-        .unwrap_or_default()
+        .unwrap_or_default())
 }
 
-/// Someone saved the table meanwhile: show the current version (409), keep
-/// nothing of the stale edit but the message.
-async fn conflict_page(
+/// The sheet page again, read fresh: after a conflict (409, the current
+/// version and nothing of the stale edit but the message) or with the
+/// problems of a refused save (422).
+#[allow(clippy::too_many_arguments)]
+async fn sheet_again(
     ctx: &PageCtx,
     state: &AppState,
-    l: &Loaded,
-    n: i32,
-    table_no: i32,
+    actor: Actor,
+    (tid, n, table_no): (i64, i32, i32),
+    form: Option<SheetForm>,
+    report: Option<&SheetReport>,
+    problems: &[FieldProblem],
+    status: StatusCode,
 ) -> Result<HttpResponse, AppError> {
-    let tc = table_ctx(state, l, n, table_no).await?;
-    let form = saved_form(tc.sheet.as_ref());
+    let (l, ts, audit) = load_table(state, actor, tid, n, table_no).await?;
+    let tc = table_ctx(&l, ts, audit)?;
+    let form = match form {
+        Some(f) => f,
+        None => saved_form(tc.sheet.as_ref())?,
+    };
+    let mut fe = FieldErrors::default();
+    let mut extra = Vec::new();
+    for p in problems {
+        match field_key(p.field) {
+            Some(k) => fe.add(k, p.message(ctx.lang)),
+            None => extra.push(p.message(ctx.lang)),
+        }
+    }
     render_status(
         &sheet_page(
             ctx,
-            l,
+            &l,
             &tc,
             form,
-            None,
-            FieldErrors::default(),
-            Vec::new(),
-            true,
+            report,
+            fe,
+            extra,
+            status == StatusCode::CONFLICT,
         ),
-        StatusCode::CONFLICT,
+        status,
     )
 }
 
@@ -388,76 +385,38 @@ pub async fn save_sheet(
     path: web::Path<(i64, i32, i32)>,
     body: web::Form<Vec<(String, String)>>,
 ) -> Result<HttpResponse, AppError> {
-    let user = ctx.require(Role::Referee)?.clone();
-    let (tid, n, table_no) = path.into_inner();
-    let l = load(&state, tid).await?;
-    ensure_running(&l)?;
-    let tc = table_ctx(&state, &l, n, table_no).await?;
+    let actor = ctx.actor(Role::Referee)?;
+    let place = path.into_inner();
+    let (tid, n, table_no) = place;
     let form = SheetForm::from_pairs(body.into_inner());
-    let hands = l.settings.hands_per_round as usize;
-    let bad = |report: Option<&SheetReport>, fe: FieldErrors, extra: Vec<String>| {
-        render_status(
-            &sheet_page(&ctx, &l, &tc, form.clone(), report, fe, extra, false),
-            StatusCode::UNPROCESSABLE_ENTITY,
-        )
-    };
-    let sheet = match form.parse(hands, l.settings.profile) {
+    let (l, _, _) = load_table(&state, actor, tid, n, table_no).await?;
+    let sheet = match form.parse(l.settings.hands_per_round as usize, l.settings.profile) {
         Ok(s) => s,
         Err(problems) => {
-            let mut fe = FieldErrors::default();
-            let mut extra = Vec::new();
-            for p in problems {
-                let msg = t(ctx.lang, p.key).to_string();
-                match field_key(&p.field) {
-                    Some(k) => fe.add(k, msg),
-                    None => extra.push(msg),
-                }
-            }
-            return bad(None, fe, extra);
+            let problems: Vec<FieldProblem> = problems
+                .into_iter()
+                .map(|p| FieldProblem::new(field_key(&p.field).unwrap_or("sheet"), p.key))
+                .collect();
+            return sheet_again(
+                &ctx,
+                &state,
+                actor,
+                place,
+                Some(form),
+                None,
+                &problems,
+                StatusCode::UNPROCESSABLE_ENTITY,
+            )
+            .await;
         }
     };
-    let report = crate::rules::check(&sheet, l.settings.profile, hands, &l.settings.vp_scale);
-    let reason = form.get("reason").trim().to_string();
-    let accept = form.get("accept_mismatch") == "on";
-    let mut fe = FieldErrors::default();
-    if tc.sheet.is_some() && reason.is_empty() {
-        fe.add("reason", ctx.t("sheet.error.reason_needed"));
-    }
-    let accepted = report.has_violations() && report.only_declared_mismatch() && accept;
-    if accepted && reason.is_empty() {
-        fe.add("reason", ctx.t("sheet.error.reason_needed"));
-    }
-    if (report.has_violations() && !accepted) || !fe.is_empty() {
-        return bad(Some(&report), fe, Vec::new());
-    }
-    let version: Option<i32> = form.get("version").trim().parse().ok();
-    let write = SheetWrite {
-        sheet: Some(serde_json::to_string(&sheet).map_err(|e| AppError::Internal(e.into()))?),
-        adjusted: None,
-        ns_total: report.totals.ns,
-        ew_total: report.totals.ew,
-        ns_vp: i32::from(report.vp.ns),
-        ew_vp: i32::from(report.vp.ew),
-        accepted_mismatch: accepted,
-        note: if accepted {
-            reason.clone()
-        } else {
-            String::new()
-        },
+    let input = SheetInput {
+        sheet,
+        accept_mismatch: form.get("accept_mismatch") == "on",
+        reason: form.get("reason").to_string(),
+        version: form.get("version").trim().parse().ok(),
     };
-    let place = TablePlace {
-        tournament_id: tid,
-        round_no: n,
-        table_no,
-        seating_id: tc.seating.id,
-    };
-    let saved = db_write(&state, move |c| {
-        Ok(scoring::save_sheet(
-            c, place, version, &write, user.id, &reason,
-        ))
-    })
-    .await?;
-    match saved {
+    match services::scoring::save_sheet(&state.db, actor, tid, n, table_no, input).await {
         Ok(v) => {
             tracing::info!(
                 tournament_id = tid,
@@ -470,8 +429,33 @@ pub async fn save_sheet(
                 "/desk/t/{tid}/rounds/{n}?done=sheet_saved#table-{table_no}"
             )))
         }
-        Err(SaveError::Conflict { .. }) => conflict_page(&ctx, &state, &l, n, table_no).await,
-        Err(SaveError::Db(e)) => Err(e.into()),
+        Err(ServiceError::Sheet(r)) => {
+            sheet_again(
+                &ctx,
+                &state,
+                actor,
+                place,
+                Some(form),
+                Some(&r.report),
+                &r.problems,
+                StatusCode::UNPROCESSABLE_ENTITY,
+            )
+            .await
+        }
+        Err(ServiceError::Conflict(Conflict::SheetChanged)) => {
+            sheet_again(
+                &ctx,
+                &state,
+                actor,
+                place,
+                None,
+                None,
+                &[],
+                StatusCode::CONFLICT,
+            )
+            .await
+        }
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -480,7 +464,16 @@ pub async fn save_sheet(
 fn field_key(field: &str) -> Option<&'static str> {
     static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     let names = NAMES.get_or_init(|| {
-        let mut v = vec!["declared_ns".to_string(), "declared_ew".to_string()];
+        let mut v = vec![
+            "declared_ns".to_string(),
+            "declared_ew".to_string(),
+            "reason".to_string(),
+            "ns_vp".to_string(),
+            "ew_vp".to_string(),
+            "ns_mp_diff".to_string(),
+            "ew_mp_diff".to_string(),
+            "adj_reason".to_string(),
+        ];
         for h in 1..=crate::tournament::settings::HANDS_PER_ROUND
             .end()
             .to_owned() as usize
@@ -507,17 +500,6 @@ fn field_key(field: &str) -> Option<&'static str> {
 
 // ---- adjusted score ----
 
-#[derive(Debug, Default, serde::Deserialize)]
-#[serde(default)]
-pub struct AdjustedForm {
-    ns_vp: String,
-    ew_vp: String,
-    ns_mp_diff: String,
-    ew_mp_diff: String,
-    reason: String,
-    version: String,
-}
-
 /// A referee's adjusted score (RULES.md §9): replaces the table's sheet.
 pub async fn adjusted(
     ctx: PageCtx,
@@ -525,83 +507,42 @@ pub async fn adjusted(
     path: web::Path<(i64, i32, i32)>,
     form: web::Form<AdjustedForm>,
 ) -> Result<HttpResponse, AppError> {
-    let user = ctx.require(Role::Referee)?.clone();
-    let (tid, n, table_no) = path.into_inner();
-    let l = load(&state, tid).await?;
-    ensure_running(&l)?;
-    let tc = table_ctx(&state, &l, n, table_no).await?;
-    let mut fe = FieldErrors::default();
-    let vp = |s: &str, field: &'static str, fe: &mut FieldErrors| match s.trim().parse::<i32>() {
-        Ok(v) if (0..=i32::from(crate::rules::vp::TOTAL_VP)).contains(&v) => Some(v),
-        _ => {
-            fe.add(field, t(ctx.lang, "adjusted.error.vp"));
-            None
-        }
-    };
-    // Empty: no MP difference set (it counts as 0 in the standings).
-    let mp = |s: &str, field: &'static str, fe: &mut FieldErrors| {
-        if s.trim().is_empty() {
-            return Some(None);
-        }
-        match s.trim().parse::<i64>() {
-            Ok(v)
-                if v % l.settings.profile.points_step == 0
-                    && v.abs() <= crate::tournament::penalty::MAX_ADJUSTED_MP_DIFF =>
-            {
-                Some(Some(v))
-            }
-            _ => {
-                fe.add(field, t(ctx.lang, "adjusted.error.mp"));
-                None
-            }
-        }
-    };
-    let ns_vp = vp(&form.ns_vp, "ns_vp", &mut fe);
-    let ew_vp = vp(&form.ew_vp, "ew_vp", &mut fe);
-    let ns_mp = mp(&form.ns_mp_diff, "ns_mp_diff", &mut fe);
-    let ew_mp = mp(&form.ew_mp_diff, "ew_mp_diff", &mut fe);
-    let reason = form.reason.trim().to_string();
-    if reason.is_empty() {
-        fe.add("adj_reason", t(ctx.lang, "sheet.error.reason_needed"));
-    }
-    let (Some(ns_vp), Some(ew_vp), Some(ns_mp), Some(ew_mp), true) =
-        (ns_vp, ew_vp, ns_mp, ew_mp, fe.is_empty())
-    else {
-        let form_now = saved_form(tc.sheet.as_ref());
-        return render_status(
-            &sheet_page(&ctx, &l, &tc, form_now, None, fe, Vec::new(), false),
-            StatusCode::UNPROCESSABLE_ENTITY,
-        );
-    };
-    let write = SheetWrite {
-        sheet: None,
-        adjusted: Some((ns_vp, ew_vp, ns_mp, ew_mp)),
-        ns_total: 0,
-        ew_total: 0,
-        ns_vp,
-        ew_vp,
-        accepted_mismatch: false,
-        note: reason.clone(),
-    };
-    let place = TablePlace {
-        tournament_id: tid,
-        round_no: n,
-        table_no,
-        seating_id: tc.seating.id,
-    };
-    let version = form.version.trim().parse().ok();
-    match db_write(&state, move |c| {
-        Ok(scoring::save_sheet(
-            c, place, version, &write, user.id, &reason,
-        ))
-    })
-    .await?
+    let actor = ctx.actor(Role::Referee)?;
+    let place = path.into_inner();
+    let (tid, n, table_no) = place;
+    match services::scoring::set_adjusted(&state.db, actor, tid, n, table_no, form.into_inner())
+        .await
     {
         Ok(_) => Ok(see_other(&format!(
             "/desk/t/{tid}/rounds/{n}?done=sheet_saved#table-{table_no}"
         ))),
-        Err(SaveError::Conflict { .. }) => conflict_page(&ctx, &state, &l, n, table_no).await,
-        Err(SaveError::Db(e)) => Err(e.into()),
+        Err(ServiceError::Invalid(problems)) => {
+            sheet_again(
+                &ctx,
+                &state,
+                actor,
+                place,
+                None,
+                None,
+                &problems,
+                StatusCode::UNPROCESSABLE_ENTITY,
+            )
+            .await
+        }
+        Err(ServiceError::Conflict(Conflict::SheetChanged)) => {
+            sheet_again(
+                &ctx,
+                &state,
+                actor,
+                place,
+                None,
+                None,
+                &[],
+                StatusCode::CONFLICT,
+            )
+            .await
+        }
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -638,31 +579,32 @@ fn reasons() -> Vec<&'static str> {
         .collect()
 }
 
-#[derive(Debug, Default, Clone, serde::Deserialize)]
-#[serde(default)]
-pub struct PenaltyForm {
-    pub pair: String,
-    pub round: String,
-    pub kind: String,
-    pub amount: String,
-    pub reason_preset: String,
-    pub reason: String,
-}
-
 async fn penalties_page(
     ctx: &PageCtx,
     state: &AppState,
-    l: &Loaded,
-    form: PenaltyForm,
-    errors: FieldErrors,
+    actor: Actor,
+    tid: i64,
+    form: Option<PenaltyForm>,
+    problems: &[FieldProblem],
     status: StatusCode,
 ) -> Result<HttpResponse, AppError> {
-    let tid = l.t.id;
-    let penalties = db(state, move |c| Ok(scoring::penalties_of(c, tid)?)).await?;
+    let (l, penalties) = services::scoring::penalties(&state.db, actor, tid).await?;
+    let form = form.unwrap_or_else(|| PenaltyForm {
+        round: l
+            .rounds
+            .last()
+            .map(|r| r.number.to_string())
+            .unwrap_or_default(),
+        ..Default::default()
+    });
+    let mut errors = FieldErrors::default();
+    for p in problems {
+        errors.add(p.field, p.message(ctx.lang));
+    }
     render_status(
         &PenaltiesPage {
             ctx,
-            l,
+            l: &l,
             penalties,
             form,
             errors,
@@ -677,25 +619,8 @@ pub async fn penalties(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Referee)?;
-    let l = load(&state, *id).await?;
-    let form = PenaltyForm {
-        round: l
-            .rounds
-            .last()
-            .map(|r| r.number.to_string())
-            .unwrap_or_default(),
-        ..Default::default()
-    };
-    penalties_page(
-        &ctx,
-        &state,
-        &l,
-        form,
-        FieldErrors::default(),
-        StatusCode::OK,
-    )
-    .await
+    let actor = ctx.actor(Role::Referee)?;
+    penalties_page(&ctx, &state, actor, *id, None, &[], StatusCode::OK).await
 }
 
 pub async fn add_penalty(
@@ -704,130 +629,27 @@ pub async fn add_penalty(
     id: web::Path<i64>,
     form: web::Form<PenaltyForm>,
 ) -> Result<HttpResponse, AppError> {
-    let user = ctx.require(Role::Referee)?.clone();
-    let l = load(&state, *id).await?;
-    ensure_running(&l)?;
+    let actor = ctx.actor(Role::Referee)?;
+    let tid = *id;
     let form = form.into_inner();
-    let mut fe = FieldErrors::default();
-    let pair = form
-        .pair
-        .trim()
-        .parse::<i64>()
-        .ok()
-        .and_then(|pid| l.pair(Some(pid)));
-    if pair.is_none() {
-        fe.add("pair", ctx.t("penalty.error.pair"));
-    }
-    let round = form
-        .round
-        .trim()
-        .parse::<i32>()
-        .ok()
-        .filter(|r| l.rounds.iter().any(|x| x.number == *r));
-    if round.is_none() {
-        fe.add("round", ctx.t("penalty.error.round"));
-    }
-    // A typical reason brings its kind and amount (RULES.md §9); what the
-    // referee chose explicitly wins.
-    let preset = crate::tournament::penalty::preset(&form.reason_preset).and_then(|p| p.penalty());
-    let kind: Option<&'static str> = ["warning", "mp", "vp"]
-        .into_iter()
-        .find(|k| *k == form.kind)
-        .or_else(|| {
-            form.kind
-                .is_empty()
-                .then(|| preset.map(|(k, _)| k))
-                .flatten()
-        });
-    if kind.is_none() {
-        fe.add("kind", ctx.t("penalty.error.kind"));
-    }
-    let amount_text = match (form.amount.trim(), preset) {
-        ("", Some((k, Some(a)))) if Some(k) == kind => a.to_string(),
-        (t, _) => t.to_string(),
-    };
-    let amount = match kind {
-        Some("warning") => None,
-        Some(k) => match amount_text.parse::<i64>() {
-            Ok(a)
-                if a > 0
-                    && (k != "mp" || a % 5 == 0)
-                    && a <= if k == "mp" {
-                        crate::tournament_file::MAX_MP_AMOUNT
-                    } else {
-                        crate::tournament_file::MAX_VP_AMOUNT
-                    } =>
-            {
-                Some(a)
-            }
-            _ => {
-                fe.add(
-                    "amount",
-                    if k == "mp" {
-                        ctx.t("penalty.error.amount_mp")
-                    } else {
-                        ctx.t("penalty.error.amount")
-                    },
-                );
-                None
-            }
-        },
-        None => None,
-    };
-    let reason = if form.reason.trim().is_empty() {
-        reasons()
-            .iter()
-            .find(|r| **r == form.reason_preset)
-            .map(|k| ctx.t(k).to_string())
-            .unwrap_or_default()
-    } else {
-        form.reason.trim().to_string()
-    };
-    if reason.is_empty() {
-        fe.add("reason", ctx.t("penalty.error.reason"));
-    }
-    // An MP penalty needs the pair at a table that round.
-    let mut table_no = None;
-    if let (Some(p), Some(r), Some(k)) = (pair, round, kind) {
-        let rid = l
-            .rounds
-            .iter()
-            .find(|x| x.number == r)
-            .map(|x| x.id)
-            .unwrap_or(0);
-        let pid = p.id;
-        let (tables, _) = db(&state, move |c| {
-            Ok(crate::db::tournaments::seating_of(c, rid)?)
-        })
-        .await?;
-        table_no = tables
-            .iter()
-            .find(|s| s.ns_pair == Some(pid) || s.ew_pair == Some(pid))
-            .map(|s| s.table_no);
-        if k == "mp" && table_no.is_none() {
-            fe.add("kind", ctx.t("penalty.error.mp_needs_table"));
+    match services::scoring::add_penalty(&state.db, actor, tid, form.clone(), ctx.lang).await {
+        Ok(_) => Ok(see_other(&format!(
+            "/desk/t/{tid}/penalties?done=penalty_added"
+        ))),
+        Err(ServiceError::Invalid(problems)) => {
+            penalties_page(
+                &ctx,
+                &state,
+                actor,
+                tid,
+                Some(form),
+                &problems,
+                StatusCode::UNPROCESSABLE_ENTITY,
+            )
+            .await
         }
+        Err(e) => Err(e.into()),
     }
-    let (Some(pair), Some(round), Some(kind), true) = (pair, round, kind, fe.is_empty()) else {
-        return penalties_page(&ctx, &state, &l, form, fe, StatusCode::UNPROCESSABLE_ENTITY).await;
-    };
-    let tid = l.t.id;
-    let p = NewPenalty {
-        round_no: round,
-        pair_id: pair.id,
-        table_no,
-        kind,
-        amount,
-        reason,
-    };
-    db_write(&state, move |c| {
-        Ok(scoring::add_penalty(c, tid, &p, user.id)?)
-    })
-    .await?;
-    tracing::info!(tournament_id = tid, round, kind, "penalty recorded");
-    Ok(see_other(&format!(
-        "/desk/t/{tid}/penalties?done=penalty_added"
-    )))
 }
 
 #[derive(Debug, Default, serde::Deserialize)]
@@ -842,17 +664,10 @@ pub async fn withdraw_penalty(
     path: web::Path<(i64, i64)>,
     form: web::Form<WithdrawForm>,
 ) -> Result<HttpResponse, AppError> {
-    let user = ctx.require(Role::Referee)?.clone();
+    let actor = ctx.actor(Role::Referee)?;
     let (tid, pid) = path.into_inner();
-    ensure_running(&load(&state, tid).await?)?;
-    let reason = form.reason.trim().to_string();
-    let done = db_write(&state, move |c| {
-        Ok(scoring::withdraw_penalty(c, tid, pid, user.id, &reason)?)
-    })
-    .await?;
-    if !done {
-        return Err(AppError::NotFound);
-    }
+    services::scoring::withdraw_penalty(&state.db, actor, tid, pid, form.into_inner().reason)
+        .await?;
     Ok(see_other(&format!(
         "/desk/t/{tid}/penalties?done=penalty_withdrawn"
     )))
@@ -873,10 +688,8 @@ pub async fn audit(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Referee)?;
-    let l = load(&state, *id).await?;
-    let tid = l.t.id;
-    let entries = db(&state, move |c| Ok(scoring::audit_of(c, tid, None)?)).await?;
+    let actor = ctx.actor(Role::Referee)?;
+    let (l, entries) = services::scoring::audit_log(&state.db, actor, *id).await?;
     render(&AuditPage {
         ctx: &ctx,
         l: &l,

@@ -1,25 +1,23 @@
-//! The director's pages: tournaments, pairs, check-in, the draw and the
-//! Mitchell/Danish rounds, printouts. The `/director` scope is role-guarded.
-
-use std::collections::HashMap;
+//! The director's pages: tournaments, settings, staff, pairs, check-in, the
+//! draw and the Mitchell/Danish rounds, printouts, exports. The `/director`
+//! scope is role-guarded; each handler parses, calls one service, renders.
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
 
 use super::context::{FieldErrors, PageCtx};
+use super::error::AppError;
 use super::{render, render_status, see_other, AppState};
 use crate::auth::Role;
-use crate::db::tournaments::{
-    self as tdb, PairError, PairRow, RoundRow, SeatingRow, TournamentRow,
-};
-use crate::error::AppError;
-use crate::i18n::tf;
-use crate::movement::{self, Layout, MitchellPlan, PairNo, RosterChange};
+use crate::db::tournaments::{PairRow, RoundRow, SeatingRow, TournamentRow};
+use crate::movement;
+use crate::services::tournaments::StaffMember;
+use crate::services::{self, Actor, Loaded, Need, ServiceError};
 use crate::tournament::csv_import::{self, Preview};
 use crate::tournament::pairs::{PairEntry, PairForm};
-use crate::tournament::settings::{Settings, SettingsForm};
-use crate::tournament::{FieldProblem, RoundMovement, Status};
+use crate::tournament::settings::SettingsForm;
+use crate::tournament::{FieldProblem, Status};
 
 fn errors_of(ctx: &PageCtx, problems: &[FieldProblem]) -> FieldErrors {
     let mut e = FieldErrors::default();
@@ -29,56 +27,8 @@ fn errors_of(ctx: &PageCtx, problems: &[FieldProblem]) -> FieldErrors {
     e
 }
 
-/// Runs a database closure off the async workers.
-pub async fn db<T: Send + 'static>(
-    state: &AppState,
-    f: impl FnOnce(&mut crate::db::DbConn) -> Result<T, AppError> + Send + 'static,
-) -> Result<T, AppError> {
-    state.db.read(f).await
-}
-
-/// Runs a database closure that writes: one at a time on SQLite.
-pub async fn db_write<T: Send + 'static>(
-    state: &AppState,
-    f: impl FnOnce(&mut crate::db::DbConn) -> Result<T, AppError> + Send + 'static,
-) -> Result<T, AppError> {
-    state.db.write(f).await
-}
-
-/// A tournament with its pairs and rounds, as the director's pages need it.
-pub struct Loaded {
-    pub t: TournamentRow,
-    pub settings: Settings,
-    pub pairs: Vec<PairRow>,
-    pub rounds: Vec<RoundRow>,
-}
-
-impl Loaded {
-    pub fn status(&self) -> Status {
-        self.t.status()
-    }
-    pub fn pair(&self, id: Option<i64>) -> Option<&PairRow> {
-        id.and_then(|id| self.pairs.iter().find(|p| p.id == id))
-    }
-    pub fn next_round(&self) -> i32 {
-        i32::try_from(self.rounds.len()).unwrap_or(i32::MAX) + 1
-    }
-}
-
-pub async fn load(state: &AppState, id: i64) -> Result<Loaded, AppError> {
-    db(state, move |c| {
-        let t = tdb::find(c, id)?.ok_or(AppError::NotFound)?;
-        let settings = t.settings()?;
-        let pairs = tdb::list_pairs(c, id)?;
-        let rounds = tdb::list_rounds(c, id)?;
-        Ok(Loaded {
-            t,
-            settings,
-            pairs,
-            rounds,
-        })
-    })
-    .await
+async fn load(state: &AppState, actor: Actor, tid: i64) -> Result<Loaded, AppError> {
+    Ok(services::tournaments::load(&state.db, actor, tid, Need::Direct).await?)
 }
 
 // ---- tournaments ----
@@ -91,8 +41,8 @@ struct ListPage<'a> {
 }
 
 pub async fn list(ctx: PageCtx, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Director)?;
-    let tournaments = db(&state, |c| Ok(tdb::list(c)?)).await?;
+    let actor = ctx.actor(Role::Director)?;
+    let tournaments = services::tournaments::list(&state.db, actor).await?;
     render(&ListPage {
         ctx: &ctx,
         tournaments,
@@ -145,20 +95,20 @@ pub async fn create(
     state: web::Data<AppState>,
     form: web::Form<SettingsForm>,
 ) -> Result<HttpResponse, AppError> {
-    let user = ctx.require(Role::Director)?.clone();
+    let actor = ctx.actor(Role::Director)?;
     let form = form.into_inner();
-    match Settings::parse(&form, ctx.timezone) {
-        Ok(settings) => {
-            let id = db_write(&state, move |c| Ok(tdb::create(c, &settings, user.id)?)).await?;
+    match services::tournaments::create(&state.db, actor, form.clone(), ctx.timezone).await {
+        Ok(id) => {
             tracing::info!(tournament_id = id, "tournament created");
             Ok(see_other(&format!(
                 "/director/t/{id}?done=tournament_created"
             )))
         }
-        Err(problems) => render_status(
+        Err(ServiceError::Invalid(problems)) => render_status(
             &settings_page(&ctx, None, false, form, errors_of(&ctx, &problems)),
             StatusCode::UNPROCESSABLE_ENTITY,
         ),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -167,8 +117,8 @@ pub async fn edit_form(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Director)?;
-    let l = load(&state, *id).await?;
+    let actor = ctx.actor(Role::Director)?;
+    let l = load(&state, actor, *id).await?;
     let form = SettingsForm::from_settings(&l.settings, ctx.timezone);
     render(&settings_page(
         &ctx,
@@ -185,27 +135,27 @@ pub async fn update(
     id: web::Path<i64>,
     form: web::Form<SettingsForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Director)?;
-    let l = load(&state, *id).await?;
-    let locked = l.status() != Status::Draft;
-    let mut form = form.into_inner();
-    if locked {
-        // Game-shaping settings are locked once the first round is drawn.
-        form = form.with_locked_fields_of(&SettingsForm::from_settings(&l.settings, ctx.timezone));
-    }
-    match Settings::parse(&form, ctx.timezone) {
-        Ok(settings) => {
-            let tid = l.t.id;
-            db_write(&state, move |c| {
-                Ok(tdb::update_settings(c, tid, &settings)?)
-            })
-            .await?;
-            Ok(see_other(&format!("/director/t/{tid}?done=settings_saved")))
+    let actor = ctx.actor(Role::Director)?;
+    let tid = *id;
+    let form = form.into_inner();
+    match services::tournaments::update_settings(&state.db, actor, tid, form.clone(), ctx.timezone)
+        .await
+    {
+        Ok(()) => Ok(see_other(&format!("/director/t/{tid}?done=settings_saved"))),
+        Err(ServiceError::Invalid(problems)) => {
+            let l = load(&state, actor, tid).await?;
+            let locked = l.status() != Status::Draft;
+            let form = if locked {
+                form.with_locked_fields_of(&SettingsForm::from_settings(&l.settings, ctx.timezone))
+            } else {
+                form
+            };
+            render_status(
+                &settings_page(&ctx, Some(tid), locked, form, errors_of(&ctx, &problems)),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            )
         }
-        Err(problems) => render_status(
-            &settings_page(&ctx, Some(l.t.id), locked, form, errors_of(&ctx, &problems)),
-            StatusCode::UNPROCESSABLE_ENTITY,
-        ),
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
     }
 }
 
@@ -219,28 +169,45 @@ struct TournamentPage<'a> {
     error: Option<String>,
     checked_in: usize,
     active: usize,
+    owner: Option<String>,
+    staff: Vec<StaffMember>,
+    staff_error: Option<String>,
 }
 
-fn tournament_page<'a>(
-    ctx: &'a PageCtx,
-    l: &'a Loaded,
+/// The director's page of a tournament, with an error if one is given.
+async fn tournament_page(
+    ctx: &PageCtx,
+    state: &AppState,
+    actor: Actor,
+    tid: i64,
     error: Option<String>,
-) -> TournamentPage<'a> {
-    TournamentPage {
-        ctx,
-        l,
-        error,
-        checked_in: l
-            .pairs
-            .iter()
-            .filter(|p| p.checked_in && p.withdrawn_from_round.is_none())
-            .count(),
-        active: l
-            .pairs
-            .iter()
-            .filter(|p| p.withdrawn_from_round.is_none())
-            .count(),
-    }
+    staff_error: Option<String>,
+    status: StatusCode,
+) -> Result<HttpResponse, AppError> {
+    let l = load(state, actor, tid).await?;
+    let staff = services::tournaments::staff(&state.db, actor, tid).await?;
+    let owner = services::tournaments::owner_name(&state.db, &l.t).await?;
+    render_status(
+        &TournamentPage {
+            ctx,
+            l: &l,
+            error,
+            checked_in: l
+                .pairs
+                .iter()
+                .filter(|p| p.checked_in && p.withdrawn_from_round.is_none())
+                .count(),
+            active: l
+                .pairs
+                .iter()
+                .filter(|p| p.withdrawn_from_round.is_none())
+                .count(),
+            owner,
+            staff,
+            staff_error,
+        },
+        status,
+    )
 }
 
 pub async fn show(
@@ -248,22 +215,96 @@ pub async fn show(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Director)?;
-    let l = load(&state, *id).await?;
-    render(&tournament_page(&ctx, &l, None))
+    let actor = ctx.actor(Role::Director)?;
+    tournament_page(&ctx, &state, actor, *id, None, None, StatusCode::OK).await
 }
 
-async fn show_with_error(
+/// An action the tournament's state does not allow: the tournament page
+/// with the reason (409), or the input's problems (422). Anything else is
+/// an error page.
+async fn refused(
     ctx: &PageCtx,
     state: &AppState,
-    id: i64,
-    error: String,
+    actor: Actor,
+    tid: i64,
+    e: ServiceError,
 ) -> Result<HttpResponse, AppError> {
-    let l = load(state, id).await?;
-    render_status(
-        &tournament_page(ctx, &l, Some(error)),
-        StatusCode::UNPROCESSABLE_ENTITY,
-    )
+    let (message, status) = match &e {
+        ServiceError::Conflict(c) => (c.message(ctx.lang), StatusCode::CONFLICT),
+        ServiceError::Invalid(p) => (
+            p.iter()
+                .map(|p| p.message(ctx.lang))
+                .collect::<Vec<_>>()
+                .join(" "),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        _ => return Err(e.into()),
+    };
+    tournament_page(ctx, state, actor, tid, Some(message), None, status).await
+}
+
+// ---- staff ----
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct StaffForm {
+    username: String,
+    role: String,
+}
+
+/// Adds a co-director or a referee.
+pub async fn add_staff(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    form: web::Form<StaffForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let tid = *id;
+    let role = match form.role.as_str() {
+        "director" => Role::Director,
+        _ => Role::Referee,
+    };
+    match services::tournaments::add_staff(&state.db, actor, tid, form.username.clone(), role).await
+    {
+        Ok(()) => Ok(see_other(&format!(
+            "/director/t/{tid}?done=staff_added#staff"
+        ))),
+        Err(ServiceError::Invalid(p)) => {
+            let message = p
+                .iter()
+                .map(|p| p.message(ctx.lang))
+                .collect::<Vec<_>>()
+                .join(" ");
+            tournament_page(
+                &ctx,
+                &state,
+                actor,
+                tid,
+                None,
+                Some(message),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            )
+            .await
+        }
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
+    }
+}
+
+/// Removes a member of the staff.
+pub async fn remove_staff(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let (tid, uid) = path.into_inner();
+    match services::tournaments::remove_staff(&state.db, actor, tid, uid).await {
+        Ok(()) => Ok(see_other(&format!(
+            "/director/t/{tid}?done=staff_removed#staff"
+        ))),
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
+    }
 }
 
 // ---- pairs ----
@@ -284,8 +325,8 @@ pub async fn new_pair(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Director)?;
-    let l = load(&state, *id).await?;
+    let actor = ctx.actor(Role::Director)?;
+    let l = load(&state, actor, *id).await?;
     render(&PairPage {
         ctx: &ctx,
         t: &l.t,
@@ -296,23 +337,32 @@ pub async fn new_pair(
     })
 }
 
-fn pair_error(ctx: &PageCtx, e: PairError) -> Result<FieldErrors, AppError> {
-    match e {
-        PairError::PlayerTaken { player, number } => {
-            let mut errors = FieldErrors::default();
-            errors.add(
-                "p1_surname",
-                tf(
-                    ctx.lang,
-                    "pairs.error.player_taken",
-                    &[("player", &player), ("number", &number)],
-                ),
-            );
-            Ok(errors)
-        }
-        PairError::NotFound => Err(AppError::NotFound),
-        PairError::Db(e) => Err(e.into()),
-    }
+/// The pair form again, with its problems (422).
+async fn pair_form_again(
+    ctx: &PageCtx,
+    state: &AppState,
+    actor: Actor,
+    tid: i64,
+    pid: Option<i64>,
+    form: PairForm,
+    problems: &[FieldProblem],
+) -> Result<HttpResponse, AppError> {
+    let l = load(state, actor, tid).await?;
+    let number = match pid {
+        Some(pid) => Some(l.pair(Some(pid)).ok_or(AppError::NotFound)?.number),
+        None => None,
+    };
+    render_status(
+        &PairPage {
+            ctx,
+            t: &l.t,
+            pair_id: pid,
+            number,
+            form,
+            errors: errors_of(ctx, problems),
+        },
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
 }
 
 pub async fn add_pair(
@@ -321,65 +371,27 @@ pub async fn add_pair(
     id: web::Path<i64>,
     form: web::Form<PairForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Director)?;
-    let l = load(&state, *id).await?;
-    if l.status() == Status::Finished {
-        return show_with_error(
-            &ctx,
-            &state,
-            l.t.id,
-            ctx.t("tournament.error.finished").into(),
-        )
-        .await;
-    }
+    let actor = ctx.actor(Role::Director)?;
+    let tid = *id;
     let form = form.into_inner();
-    // A pair added after the draw joins from the next round (late pair).
-    let joined = (l.status() == Status::Running).then(|| l.next_round());
-    if let (Some(round), Some(layout)) = (joined, l.t.layout()) {
-        let round_no = u32::try_from(round).unwrap_or(u32::MAX);
-        if round_no <= l.settings.mitchell_rounds {
-            // The Mitchell movement must have a seat for it (a phantom's).
-            let next_no = l.pairs.iter().map(PairRow::pair_no).max().unwrap_or(0) + 1;
-            let mut changes = roster_changes(&l);
-            changes.push(RosterChange::Joined {
-                pair: next_no,
-                from_round: round_no,
-            });
-            if let Err(e) =
-                movement::round_seating(&layout, &mitchell_plan(&l, &layout), round_no, &changes)
-            {
-                return show_with_error(&ctx, &state, l.t.id, e.message(ctx.lang)).await;
-            }
+    let entry = match PairEntry::parse(&form) {
+        Ok(entry) => entry,
+        Err(problems) => {
+            return pair_form_again(&ctx, &state, actor, tid, None, form, &problems).await
         }
-    }
-    let errors = match PairEntry::parse(&form) {
-        Ok(entry) => {
-            let tid = l.t.id;
-            let saved =
-                db_write(&state, move |c| Ok(tdb::add_pair(c, tid, &entry, joined))).await?;
-            match saved {
-                Ok((_, number)) => {
-                    tracing::info!(tournament_id = tid, pair = number, "pair registered");
-                    return Ok(see_other(&format!(
-                        "/director/t/{tid}?done=pair_added#pairs"
-                    )));
-                }
-                Err(e) => pair_error(&ctx, e)?,
-            }
-        }
-        Err(problems) => errors_of(&ctx, &problems),
     };
-    render_status(
-        &PairPage {
-            ctx: &ctx,
-            t: &l.t,
-            pair_id: None,
-            number: None,
-            form,
-            errors,
-        },
-        StatusCode::UNPROCESSABLE_ENTITY,
-    )
+    match services::pairs::register(&state.db, actor, tid, entry).await {
+        Ok(number) => {
+            tracing::info!(tournament_id = tid, pair = number, "pair registered");
+            Ok(see_other(&format!(
+                "/director/t/{tid}?done=pair_added#pairs"
+            )))
+        }
+        Err(ServiceError::Invalid(problems)) => {
+            pair_form_again(&ctx, &state, actor, tid, None, form, &problems).await
+        }
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
+    }
 }
 
 pub async fn edit_pair(
@@ -387,9 +399,9 @@ pub async fn edit_pair(
     state: web::Data<AppState>,
     path: web::Path<(i64, i64)>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Director)?;
+    let actor = ctx.actor(Role::Director)?;
     let (tid, pid) = path.into_inner();
-    let l = load(&state, tid).await?;
+    let l = load(&state, actor, tid).await?;
     let pair = l.pair(Some(pid)).ok_or(AppError::NotFound)?;
     render(&PairPage {
         ctx: &ctx,
@@ -407,38 +419,24 @@ pub async fn update_pair(
     path: web::Path<(i64, i64)>,
     form: web::Form<PairForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Director)?;
+    let actor = ctx.actor(Role::Director)?;
     let (tid, pid) = path.into_inner();
-    let l = load(&state, tid).await?;
-    if l.status() == Status::Finished {
-        return show_with_error(&ctx, &state, tid, ctx.t("tournament.error.finished").into()).await;
-    }
-    let number = l.pair(Some(pid)).ok_or(AppError::NotFound)?.number;
     let form = form.into_inner();
-    let errors = match PairEntry::parse(&form) {
-        Ok(entry) => {
-            match db_write(&state, move |c| Ok(tdb::update_pair(c, tid, pid, &entry))).await? {
-                Ok(()) => {
-                    return Ok(see_other(&format!(
-                        "/director/t/{tid}?done=pair_saved#pairs"
-                    )))
-                }
-                Err(e) => pair_error(&ctx, e)?,
-            }
+    let entry = match PairEntry::parse(&form) {
+        Ok(entry) => entry,
+        Err(problems) => {
+            return pair_form_again(&ctx, &state, actor, tid, Some(pid), form, &problems).await
         }
-        Err(problems) => errors_of(&ctx, &problems),
     };
-    render_status(
-        &PairPage {
-            ctx: &ctx,
-            t: &l.t,
-            pair_id: Some(pid),
-            number: Some(number),
-            form,
-            errors,
-        },
-        StatusCode::UNPROCESSABLE_ENTITY,
-    )
+    match services::pairs::update(&state.db, actor, tid, pid, entry).await {
+        Ok(()) => Ok(see_other(&format!(
+            "/director/t/{tid}?done=pair_saved#pairs"
+        ))),
+        Err(ServiceError::Invalid(problems)) => {
+            pair_form_again(&ctx, &state, actor, tid, Some(pid), form, &problems).await
+        }
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
+    }
 }
 
 #[derive(Debug, Default, serde::Deserialize)]
@@ -453,17 +451,13 @@ pub async fn check_in(
     path: web::Path<(i64, i64)>,
     form: web::Form<FlagForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Director)?;
+    let actor = ctx.actor(Role::Director)?;
     let (tid, pid) = path.into_inner();
     let value = form.value == "true";
-    let n = db_write(&state, move |c| {
-        Ok(tdb::set_checked_in(c, tid, pid, value)?)
-    })
-    .await?;
-    if n == 0 {
-        return Err(AppError::NotFound);
+    match services::pairs::set_checked_in(&state.db, actor, tid, pid, value).await {
+        Ok(()) => Ok(see_other(&format!("/director/t/{tid}#pair-{pid}"))),
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
     }
-    Ok(see_other(&format!("/director/t/{tid}#pair-{pid}")))
 }
 
 /// Withdraws a pair (from the next round on, once the tournament runs) or
@@ -474,34 +468,21 @@ pub async fn withdraw(
     path: web::Path<(i64, i64)>,
     form: web::Form<FlagForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Director)?;
+    let actor = ctx.actor(Role::Director)?;
     let (tid, pid) = path.into_inner();
-    let l = load(&state, tid).await?;
-    let pair = l.pair(Some(pid)).ok_or(AppError::NotFound)?;
-    if l.status() == Status::Finished {
-        return show_with_error(&ctx, &state, tid, ctx.t("tournament.error.finished").into()).await;
+    let withdraw = form.value == "true";
+    match services::pairs::set_withdrawn(&state.db, actor, tid, pid, withdraw).await {
+        Ok(()) => {
+            tracing::info!(
+                tournament_id = tid,
+                pair_id = pid,
+                withdraw,
+                "pair withdrawal changed"
+            );
+            Ok(see_other(&format!("/director/t/{tid}#pair-{pid}")))
+        }
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
     }
-    let from = match (form.value.as_str(), l.status()) {
-        // Already withdrawn: the round it left stays on the record.
-        ("true", _) if pair.withdrawn_from_round.is_some() => pair.withdrawn_from_round,
-        ("true", Status::Draft) => Some(1),
-        ("true", _) => Some(l.next_round()),
-        _ => None,
-    };
-    // Reinstating a pair that has already missed rounds: it comes back as a
-    // late pair from the next round (it takes a free seat).
-    if from.is_none() && pair.withdrawn_by(l.next_round() - 1) && l.status() == Status::Running {
-        return show_with_error(
-            &ctx,
-            &state,
-            tid,
-            ctx.t("pairs.error.reinstate_after_rounds").into(),
-        )
-        .await;
-    }
-    db_write(&state, move |c| Ok(tdb::set_withdrawn(c, tid, pid, from)?)).await?;
-    tracing::info!(tournament_id = tid, pair_id = pid, withdrawn_from = ?from, "pair withdrawal changed");
-    Ok(see_other(&format!("/director/t/{tid}#pair-{pid}")))
 }
 
 // ---- CSV import ----
@@ -538,8 +519,8 @@ pub async fn import_form(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Director)?;
-    let l = load(&state, *id).await?;
+    let actor = ctx.actor(Role::Director)?;
+    let l = load(&state, actor, *id).await?;
     render(&ImportPage {
         ctx: &ctx,
         t: &l.t,
@@ -557,10 +538,18 @@ pub async fn import(
     id: web::Path<i64>,
     form: web::Form<ImportForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Director)?;
-    let l = load(&state, *id).await?;
+    let actor = ctx.actor(Role::Director)?;
+    let l = load(&state, actor, *id).await?;
+    let tid = l.t.id;
     if l.status() != Status::Draft {
-        return show_with_error(&ctx, &state, l.t.id, ctx.t("import.error.started").into()).await;
+        return refused(
+            &ctx,
+            &state,
+            actor,
+            tid,
+            ServiceError::conflict("import.error.started"),
+        )
+        .await;
     }
     let form = form.into_inner();
     let existing: Vec<PairEntry> = l.pairs.iter().map(PairRow::entry).collect();
@@ -594,44 +583,30 @@ pub async fn import(
         };
         return page(Some(preview), None, status);
     }
-    let tid = l.t.id;
     let entries: Vec<PairEntry> = preview.pairs.iter().map(|(_, e)| e.clone()).collect();
-    match db_write(&state, move |c| Ok(tdb::import_pairs(c, tid, &entries))).await? {
+    match services::pairs::import(&state.db, actor, tid, entries).await {
         Ok(n) => {
             tracing::info!(tournament_id = tid, pairs = n, "pairs imported");
             Ok(see_other(&format!(
                 "/director/t/{tid}?done=pairs_imported#pairs"
             )))
         }
-        Err(PairError::PlayerTaken { player, number }) => page(
+        Err(ServiceError::Invalid(problems)) => page(
             Some(preview),
-            Some(tf(
-                ctx.lang,
-                "pairs.error.player_taken",
-                &[("player", &player), ("number", &number)],
-            )),
+            Some(
+                problems
+                    .iter()
+                    .map(|p| p.message(ctx.lang))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
             StatusCode::UNPROCESSABLE_ENTITY,
         ),
-        Err(PairError::NotFound) => Err(AppError::NotFound),
-        Err(PairError::Db(e)) => Err(e.into()),
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
     }
 }
 
 // ---- the draw and the rounds ----
-
-fn pair_ids(l: &Loaded) -> HashMap<PairNo, i64> {
-    l.pairs.iter().map(|p| (p.pair_no(), p.id)).collect()
-}
-
-/// The Mitchell plan of the tournament for a layout.
-fn mitchell_plan(l: &Loaded, layout: &Layout) -> MitchellPlan {
-    MitchellPlan {
-        tables: layout.tables,
-        rounds: l.settings.mitchell_rounds,
-        advance: l.settings.mitchell_advance,
-        allow_repeats: l.settings.allow_repeats,
-    }
-}
 
 /// Starts the tournament (or draws round 1 again): checked-in pairs drawn
 /// at random to tables and lines; the seed is stored.
@@ -640,146 +615,41 @@ pub async fn draw(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Director)?;
-    let l = load(&state, *id).await?;
-    let tid = l.t.id;
-    match l.status() {
-        Status::Draft => {}
-        Status::Running if l.rounds.len() <= 1 => {
-            // Redraw: allowed until the first score is entered.
-            let rid = l.rounds.first().map(|r| r.id).unwrap_or(0);
-            let scores = db(&state, move |c| {
-                Ok(crate::db::scoring::sheets_of_round(c, rid)?.len())
-            })
-            .await?;
-            if let Err(e) = movement::ensure_redraw_allowed(scores) {
-                return show_with_error(&ctx, &state, tid, e.message(ctx.lang)).await;
-            }
-        }
-        _ => return show_with_error(&ctx, &state, tid, ctx.t("draw.error.too_late").into()).await,
+    let actor = ctx.actor(Role::Director)?;
+    let tid = *id;
+    match services::rounds::draw(&state.db, actor, tid).await {
+        Ok(()) => Ok(see_other(&format!(
+            "/director/t/{tid}/rounds/1?done=round_drawn"
+        ))),
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
     }
-    let players: Vec<PairNo> = l
-        .pairs
-        .iter()
-        .filter(|p| p.checked_in && p.withdrawn_from_round.is_none())
-        .map(PairRow::pair_no)
-        .collect();
-    let seed = match movement::new_seed() {
-        Ok(s) => s,
-        Err(e) => return show_with_error(&ctx, &state, tid, e.message(ctx.lang)).await,
-    };
-    let layout = match movement::first_round_draw(&players, seed) {
-        Ok(layout) => layout,
-        Err(e) => return show_with_error(&ctx, &state, tid, e.message(ctx.lang)).await,
-    };
-    let plan = mitchell_plan(&l, &layout);
-    if let Err(e) = plan.validate() {
-        return show_with_error(&ctx, &state, tid, e.message(ctx.lang)).await;
-    }
-    let round1 = match movement::round_seating(&layout, &plan, 1, &[]) {
-        Ok(r) => r,
-        Err(e) => return show_with_error(&ctx, &state, tid, e.message(ctx.lang)).await,
-    };
-    let ids = pair_ids(&l);
-    let saved = db_write(&state, move |c| {
-        Ok(tdb::save_draw(c, tid, &layout, &round1, &ids))
-    })
-    .await?;
-    match saved {
-        Ok(_) => {}
-        Err(tdb::DrawError::ScoresIn) => {
-            return show_with_error(&ctx, &state, tid, ctx.t("draw.error.scores_in").into()).await;
-        }
-        Err(tdb::DrawError::Db(e)) => return Err(e.into()),
-    }
-    tracing::info!(
-        tournament_id = tid,
-        seed,
-        pairs = players.len(),
-        "first round drawn"
-    );
-    Ok(see_other(&format!(
-        "/director/t/{tid}/rounds/1?done=round_drawn"
-    )))
 }
 
-fn roster_changes(l: &Loaded) -> Vec<RosterChange> {
-    let mut changes = Vec::new();
-    for p in &l.pairs {
-        let pair = p.pair_no();
-        // A late pair withdrawn before its first round never took a seat.
-        if let (Some(joined), Some(gone)) = (p.joined_from_round, p.withdrawn_from_round) {
-            if gone <= joined {
-                continue;
-            }
-        }
-        if let Some(from) = p.joined_from_round {
-            changes.push(RosterChange::Joined {
-                pair,
-                from_round: u32::try_from(from).unwrap_or(1),
-            });
-        }
-        if let Some(from) = p.withdrawn_from_round {
-            changes.push(RosterChange::Withdrawn {
-                pair,
-                from_round: u32::try_from(from).unwrap_or(1),
-            });
-        }
-    }
-    changes
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct NextRoundForm {
+    /// The round the form creates (its page showed "Generate round N").
+    round: String,
 }
 
-/// Generates the next round by the tournament's plan.
+/// Generates the next round by the tournament's plan. The form names the
+/// round it creates: posting it twice answers with that round.
 pub async fn next_round(
     ctx: PageCtx,
     state: web::Data<AppState>,
     id: web::Path<i64>,
+    form: web::Form<NextRoundForm>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Director)?;
-    let l = load(&state, *id).await?;
-    let tid = l.t.id;
-    let n = l.next_round();
-    let Some(layout) = l.t.layout().filter(|_| l.status() == Status::Running) else {
-        return show_with_error(&ctx, &state, tid, ctx.t("round.error.not_started").into()).await;
-    };
-    if u32::try_from(n).unwrap_or(u32::MAX) > l.settings.planned_rounds {
-        return show_with_error(&ctx, &state, tid, ctx.t("round.error.all_generated").into()).await;
+    let actor = ctx.actor(Role::Director)?;
+    let tid = *id;
+    let requested = form.round.trim().parse::<i32>().ok();
+    let tz = state.settings.timezone;
+    match services::rounds::next_round(&state.db, actor, tid, requested, tz).await {
+        Ok(n) => Ok(see_other(&format!(
+            "/director/t/{tid}/rounds/{n}?done=round_generated"
+        ))),
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
     }
-    let round_no = u32::try_from(n).unwrap_or(1);
-    let movement_kind = l.settings.movement_of(round_no);
-    let seating = match movement_kind {
-        RoundMovement::Mitchell => movement::round_seating(
-            &layout,
-            &mitchell_plan(&l, &layout),
-            round_no,
-            &roster_changes(&l),
-        ),
-        RoundMovement::Danish | RoundMovement::DanishModified => {
-            let modified = movement_kind == RoundMovement::DanishModified;
-            match danish_seating(&ctx, &state, &l, round_no, modified).await? {
-                Ok(s) => Ok(s),
-                Err(msg) => return show_with_error(&ctx, &state, tid, msg).await,
-            }
-        }
-    };
-    let seating = match seating {
-        Ok(s) => s,
-        Err(e) => return show_with_error(&ctx, &state, tid, e.message(ctx.lang)).await,
-    };
-    let ids = pair_ids(&l);
-    db_write(&state, move |c| {
-        Ok(tdb::insert_round(c, tid, movement_kind, &seating, &ids)?)
-    })
-    .await?;
-    tracing::info!(
-        tournament_id = tid,
-        round = n,
-        movement = movement_kind.as_str(),
-        "round generated"
-    );
-    Ok(see_other(&format!(
-        "/director/t/{tid}/rounds/{n}?done=round_generated"
-    )))
 }
 
 /// One table of a round, with the pairs' names.
@@ -819,18 +689,11 @@ struct TableCardsPage<'a> {
 
 async fn round_data(
     state: &AppState,
+    actor: Actor,
     tid: i64,
     n: i32,
 ) -> Result<(Loaded, usize, Vec<SeatingRow>, Vec<i64>), AppError> {
-    let l = load(state, tid).await?;
-    let idx = l
-        .rounds
-        .iter()
-        .position(|r| r.number == n)
-        .ok_or(AppError::NotFound)?;
-    let rid = l.rounds[idx].id;
-    let (tables, resting) = db(state, move |c| Ok(tdb::seating_of(c, rid)?)).await?;
-    Ok((l, idx, tables, resting))
+    Ok(services::rounds::seating(&state.db, actor, tid, n, Need::Direct).await?)
 }
 
 fn table_views<'a>(l: &'a Loaded, tables: &[SeatingRow]) -> Vec<TableView<'a>> {
@@ -883,9 +746,9 @@ pub async fn round(
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Director)?;
+    let actor = ctx.actor(Role::Director)?;
     let (tid, n) = path.into_inner();
-    let (l, idx, tables, resting) = round_data(&state, tid, n).await?;
+    let (l, idx, tables, resting) = round_data(&state, actor, tid, n).await?;
     let by_player = players_alphabetical(&ctx, &l, &tables, &resting);
     let page = RoundPage {
         ctx: &ctx,
@@ -903,9 +766,9 @@ pub async fn table_cards(
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Director)?;
+    let actor = ctx.actor(Role::Director)?;
     let (tid, n) = path.into_inner();
-    let (l, idx, tables, _) = round_data(&state, tid, n).await?;
+    let (l, idx, tables, _) = round_data(&state, actor, tid, n).await?;
     let page = TableCardsPage {
         ctx: &ctx,
         l: &l,
@@ -935,20 +798,19 @@ pub async fn movement_cards(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Director)?;
-    let l = load(&state, *id).await?;
-    let Some(layout) = l.t.layout() else {
-        return show_with_error(
+    let actor = ctx.actor(Role::Director)?;
+    let tid = *id;
+    let l = load(&state, actor, tid).await?;
+    let Some((layout, schedule)) = services::rounds::mitchell_schedule(&l)? else {
+        return refused(
             &ctx,
             &state,
-            l.t.id,
-            ctx.t("round.error.not_started").into(),
+            actor,
+            tid,
+            ServiceError::conflict("round.error.not_started"),
         )
         .await;
     };
-    let plan = mitchell_plan(&l, &layout);
-    let schedule = movement::schedule(&layout, &plan, &roster_changes(&l))
-        .map_err(|e| AppError::Internal(anyhow::anyhow!("movement schedule: {e}")))?;
     let ew = ctx.t("line.ew_short");
     let cards = l
         .pairs
@@ -977,123 +839,6 @@ pub async fn movement_cards(
     })
 }
 
-// ---- standings (the one computation) ----
-
-/// The tournament file and its standings, from the database.
-pub async fn standings_of(
-    state: &AppState,
-    tid: i64,
-    lang: crate::i18n::Lang,
-) -> Result<
-    (
-        crate::tournament_file::TournamentFile,
-        crate::standings::Standings,
-    ),
-    AppError,
-> {
-    let tz = state.settings.timezone;
-    let file = db(state, move |c| {
-        crate::db::export::load_file(c, tid, tz)?.ok_or(AppError::NotFound)
-    })
-    .await?;
-    let standings = crate::standings::compute_file(&file, lang).map_err(|e| {
-        AppError::Internal(anyhow::anyhow!(
-            "standings of tournament {tid}: {}",
-            e.message(lang)
-        ))
-    })?;
-    Ok((file, standings))
-}
-
-/// The rounds so far as the movement engine sees them (pair numbers).
-async fn history(state: &AppState, l: &Loaded) -> Result<Vec<movement::RoundSeating>, AppError> {
-    let number_of: HashMap<i64, PairNo> = l.pairs.iter().map(|p| (p.id, p.pair_no())).collect();
-    let rounds: Vec<(u32, i64)> = l
-        .rounds
-        .iter()
-        .map(|r| (u32::try_from(r.number).unwrap_or(0), r.id))
-        .collect();
-    db(state, move |c| {
-        let mut out = Vec::new();
-        for (n, rid) in rounds {
-            let (tables, resting) = tdb::seating_of(c, rid)?;
-            out.push(movement::RoundSeating {
-                round: n,
-                tables: tables
-                    .iter()
-                    .map(|s| movement::Seat {
-                        table: u32::try_from(s.table_no).unwrap_or(0),
-                        ns: s.ns_pair.and_then(|id| number_of.get(&id).copied()),
-                        ew: s.ew_pair.and_then(|id| number_of.get(&id).copied()),
-                    })
-                    .collect(),
-                byes: resting
-                    .iter()
-                    .filter_map(|id| number_of.get(id).copied())
-                    .collect(),
-            });
-        }
-        Ok(out)
-    })
-    .await
-}
-
-/// Tables of a round that have no score yet.
-async fn tables_without_score(state: &AppState, round_id: i64) -> Result<Vec<u32>, AppError> {
-    let rows = db(state, move |c| {
-        Ok(crate::db::export::round_tables(c, round_id)?)
-    })
-    .await?;
-    Ok(rows
-        .iter()
-        .filter(|(_, sheet)| sheet.is_none())
-        .map(|(s, _)| u32::try_from(s.table_no).unwrap_or(0))
-        .collect())
-}
-
-/// A Danish round: pairs matched by the current standings.
-pub(crate) async fn danish_seating(
-    ctx: &PageCtx,
-    state: &AppState,
-    l: &Loaded,
-    round_no: u32,
-    modified: bool,
-) -> Result<Result<movement::RoundSeating, String>, AppError> {
-    let last = l.rounds.last().ok_or(AppError::NotFound)?;
-    let missing = tables_without_score(state, last.id).await?;
-    if let Err(e) = movement::ensure_previous_round_complete(&missing) {
-        return Ok(Err(e.message(ctx.lang)));
-    }
-    let (_, standings) = standings_of(state, l.t.id, ctx.lang).await?;
-    let history = history(state, l).await?;
-    let seen: std::collections::HashSet<PairNo> = history
-        .iter()
-        .flat_map(|r| {
-            r.tables
-                .iter()
-                .flat_map(|s| [s.ns, s.ew])
-                .flatten()
-                .chain(r.byes.iter().copied())
-        })
-        .collect();
-    let n = i32::try_from(round_no).unwrap_or(i32::MAX);
-    let active: std::collections::HashSet<PairNo> = l
-        .pairs
-        .iter()
-        .filter(|p| !p.withdrawn_by(n))
-        .filter(|p| seen.contains(&p.pair_no()) || p.joined_from_round.is_some_and(|j| j <= n))
-        .map(PairRow::pair_no)
-        .collect();
-    let ranking: Vec<PairNo> = standings
-        .rows
-        .iter()
-        .map(|r| r.pair)
-        .filter(|p| active.contains(p))
-        .collect();
-    let entries = movement::entries_from_history(&ranking, &history);
-    Ok(movement::danish_round(round_no, &entries, modified).map_err(|e| e.message(ctx.lang)))
-}
-
 // ---- the round clock and closing ----
 
 #[derive(Debug, Default, serde::Deserialize)]
@@ -1109,26 +854,18 @@ pub async fn clock(
     path: web::Path<(i64, i32)>,
     form: web::Form<ClockForm>,
 ) -> Result<HttpResponse, AppError> {
-    let user = ctx.require(Role::Director)?.clone();
+    let actor = ctx.actor(Role::Director)?;
     let (tid, n) = path.into_inner();
-    let l = load(&state, tid).await?;
-    let round = l
-        .rounds
-        .iter()
-        .find(|r| r.number == n)
-        .ok_or(AppError::NotFound)?;
-    let rid = round.id;
-    let action = match form.action.as_str() {
-        "start" if round.started_at.is_none() => "clock.started",
-        "time_out" if round.started_at.is_some() && round.time_out_at.is_none() => "clock.time_out",
-        _ => return Ok(see_other(&format!("/desk/t/{tid}/rounds/{n}"))),
+    let Some(action) = services::rounds::ClockAction::parse(&form.action) else {
+        return Err(AppError::BadRequest("error.bad_request.message"));
     };
-    let start = action == "clock.started";
-    db_write(&state, move |c| {
-        Ok(tdb::record_clock(c, tid, rid, n, start, user.id)?)
-    })
-    .await?;
-    tracing::info!(tournament_id = tid, round = n, action, "round clock");
+    services::rounds::clock(&state.db, actor, tid, n, action).await?;
+    tracing::info!(
+        tournament_id = tid,
+        round = n,
+        action = form.action,
+        "round clock"
+    );
     Ok(see_other(&format!("/desk/t/{tid}/rounds/{n}")))
 }
 
@@ -1138,38 +875,17 @@ pub async fn close(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let user = ctx.require(Role::Director)?.clone();
-    let l = load(&state, *id).await?;
-    let tid = l.t.id;
-    if l.status() != Status::Running {
-        return show_with_error(&ctx, &state, tid, ctx.t("close.error.not_running").into()).await;
-    }
-    for r in &l.rounds {
-        let missing = tables_without_score(&state, r.id).await?;
-        if !missing.is_empty() {
-            let tables = missing
-                .iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join(", ");
-            return show_with_error(
-                &ctx,
-                &state,
-                tid,
-                tf(
-                    ctx.lang,
-                    "close.error.missing",
-                    &[("round", &r.number), ("tables", &tables)],
-                ),
-            )
-            .await;
+    let actor = ctx.actor(Role::Director)?;
+    let tid = *id;
+    match services::tournaments::close(&state.db, actor, tid).await {
+        Ok(()) => {
+            tracing::info!(tournament_id = tid, "tournament closed");
+            Ok(see_other(&format!(
+                "/director/t/{tid}?done=tournament_closed"
+            )))
         }
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
     }
-    db_write(&state, move |c| Ok(tdb::finish(c, tid, user.id)?)).await?;
-    tracing::info!(tournament_id = tid, "tournament closed");
-    Ok(see_other(&format!(
-        "/director/t/{tid}?done=tournament_closed"
-    )))
 }
 
 // ---- exports ----
@@ -1204,15 +920,13 @@ pub async fn export_json(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Director)?;
+    let actor = ctx.actor(Role::Director)?;
     let tid = *id;
-    let tz = state.settings.timezone;
-    let file = db(&state, move |c| {
-        crate::db::export::load_file(c, tid, tz)?.ok_or(AppError::NotFound)
-    })
-    .await?;
+    let file = services::files::export(&state.db, actor, tid, state.settings.timezone).await?;
+    let json = crate::tournament_file::to_json(&file)
+        .map_err(|e| AppError::Corrupt(format!("tournament {tid}: export: {e}")))?;
     Ok(download(
-        crate::tournament_file::to_json(&file),
+        json,
         "application/json",
         &format!("tournament-{tid}.json"),
     ))
@@ -1224,9 +938,11 @@ pub async fn export_standings_csv(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Director)?;
+    let actor = ctx.actor(Role::Director)?;
     let tid = *id;
-    let (file, st) = standings_of(&state, tid, ctx.lang).await?;
+    let (file, st) =
+        services::files::standings(&state.db, actor, tid, state.settings.timezone, ctx.lang)
+            .await?;
     let mut out = String::from("\u{feff}");
     out.push_str(
         &[
@@ -1284,13 +1000,9 @@ pub async fn export_sheets_csv(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Director)?;
+    let actor = ctx.actor(Role::Director)?;
     let tid = *id;
-    let tz = state.settings.timezone;
-    let file = db(&state, move |c| {
-        crate::db::export::load_file(c, tid, tz)?.ok_or(AppError::NotFound)
-    })
-    .await?;
+    let file = services::files::export(&state.db, actor, tid, state.settings.timezone).await?;
     let profile = l_profile(&file);
     let mut out = String::from("\u{feff}round;table;ns;ew;hand;end;line;royal;super;clean;semi_clean;dirty;melded_points;hand_points;closed;took_pozzetto;hand_total;adjusted_vp\n");
     for r in &file.rounds {

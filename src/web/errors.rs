@@ -10,7 +10,7 @@ use actix_web::HttpResponse;
 use askama::Template;
 
 use super::context::PageCtx;
-use crate::error::ErrorInfo;
+use crate::web::error::ErrorInfo;
 
 #[derive(Template)]
 #[template(path = "error.html")]
@@ -23,6 +23,7 @@ struct ErrorPage<'a> {
 
 fn info_for_status(status: StatusCode) -> ErrorInfo {
     let (title_key, message_key) = match status.as_u16() {
+        409 => ("error.conflict.title", "error.conflict.message"),
         400 | 413 | 415 => ("error.bad_request.title", "error.bad_request.message"),
         401 | 403 => ("error.forbidden.title", "error.forbidden.message"),
         404 | 405 => ("error.not_found.title", "error.not_found.message"),
@@ -34,6 +35,7 @@ fn info_for_status(status: StatusCode) -> ErrorInfo {
         title_key,
         message_key,
         wait_seconds: None,
+        detail: None,
     }
 }
 
@@ -65,9 +67,10 @@ fn render_error<B>(res: ServiceResponse<B>) -> actix_web::Result<ErrorHandlerRes
         .cloned()
         .unwrap_or_else(|| info_for_status(status));
     let ctx = PageCtx::from_request(&req);
-    let message = match info.wait_seconds {
-        Some(s) => crate::i18n::tf(ctx.lang, info.message_key, &[("seconds", &s)]),
-        None => ctx.t(info.message_key).to_string(),
+    let message = match (&info.detail, info.wait_seconds) {
+        (Some(d), _) => d.message(ctx.lang),
+        (None, Some(s)) => crate::i18n::tf(ctx.lang, info.message_key, &[("seconds", &s)]),
+        (None, None) => ctx.t(info.message_key).to_string(),
     };
     let page = ErrorPage {
         ctx: &ctx,

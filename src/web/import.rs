@@ -6,11 +6,10 @@ use actix_web::{web, HttpResponse};
 use askama::Template;
 
 use super::context::PageCtx;
-use super::director::db_write;
 use super::{render, render_status, see_other, AppState};
 use crate::auth::Role;
-use crate::error::AppError;
 use crate::i18n::Lang;
+use crate::web::error::AppError;
 
 #[derive(Template)]
 #[template(path = "admin/import.html")]
@@ -56,7 +55,7 @@ pub async fn submit(
     state: web::Data<AppState>,
     form: web::Form<ImportForm>,
 ) -> Result<HttpResponse, AppError> {
-    let user = ctx.require(Role::Admin)?.clone();
+    let actor = ctx.actor(Role::Admin)?;
     let json = form.into_inner().json;
     let bad = |problems: Vec<String>| {
         render_status(
@@ -72,19 +71,17 @@ pub async fn submit(
         Ok(f) => f,
         Err(problems) => return bad(problems),
     };
-    let tz = state.settings.timezone;
-    let result = db_write(&state, move |c| {
-        Ok(crate::db::export::import_file(c, &file, tz, user.id))
-    })
-    .await?;
-    match result {
+    match crate::services::files::import(&state.db, actor, file, state.settings.timezone).await {
         Ok(tid) => {
             tracing::info!(tournament_id = tid, "tournament imported");
             Ok(see_other(&format!(
                 "/director/t/{tid}?done=tournament_imported"
             )))
         }
-        Err(crate::db::export::ImportError::Settings(msg)) => bad(vec![msg]),
-        Err(crate::db::export::ImportError::Db(e)) => Err(e.into()),
+        Err(crate::services::ServiceError::Invalid(problems)) => bad(problems
+            .iter()
+            .map(|p| p.params.first().map(|(_, m)| m.clone()).unwrap_or_default())
+            .collect()),
+        Err(e) => Err(e.into()),
     }
 }

@@ -17,8 +17,8 @@ use super::context::{web_query_value, RequestCtx, SessionUser};
 use super::AppState;
 use crate::auth::{csrf, session, Role};
 use crate::db::{self, users, DbError};
-use crate::error::AppError;
 use crate::i18n::Lang;
+use crate::web::error::AppError;
 
 /// The request id, also sent back as `X-Request-Id`.
 #[derive(Debug, Clone, Copy)]

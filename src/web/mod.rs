@@ -8,6 +8,7 @@ pub mod assets;
 pub mod context;
 pub mod desk;
 pub mod director;
+pub mod error;
 pub mod errors;
 pub mod import;
 pub mod middleware;
@@ -25,7 +26,7 @@ use crate::auth::csrf::CsrfKey;
 use crate::auth::throttle::LoginThrottle;
 use crate::config::Settings;
 use crate::db::Db;
-use crate::error::AppError;
+use crate::web::error::AppError;
 
 /// Shared by every handler.
 pub struct AppState {
@@ -74,6 +75,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 )
                 .route("/t/{id}/import", web::get().to(director::import_form))
                 .route("/t/{id}/import", web::post().to(director::import))
+                .route("/t/{id}/staff", web::post().to(director::add_staff))
+                .route(
+                    "/t/{id}/staff/{uid}/remove",
+                    web::post().to(director::remove_staff),
+                )
                 .route("/t/{id}/draw", web::post().to(director::draw))
                 .route("/t/{id}/rounds", web::post().to(director::next_round))
                 .route("/t/{id}/rounds/{n}", web::get().to(director::round))

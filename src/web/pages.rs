@@ -9,8 +9,8 @@ use super::context::{web_query_value, PageCtx};
 use super::middleware::cookie;
 use super::{render, safe_next, see_other, AppState};
 use crate::db::users;
-use crate::error::AppError;
 use crate::i18n::Lang;
+use crate::web::error::AppError;
 
 #[derive(Template)]
 #[template(path = "home.html")]

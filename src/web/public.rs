@@ -7,13 +7,13 @@ use askama::Template;
 use super::context::{FieldErrors, PageCtx};
 use super::{render, render_status, AppState};
 use crate::auth::Role;
-use crate::db::tournaments::{self as tdb, TournamentRow};
-use crate::error::AppError;
+use crate::db::tournaments::TournamentRow;
 use crate::rules::prize_pool::Prizes;
 use crate::rules::{Card, SeatDraw, SuitOrder};
 use crate::standings::{CardRound, Outcome, PairCard, Standings};
 use crate::tournament::settings::Settings;
 use crate::tournament_file::TournamentFile;
+use crate::web::error::AppError;
 
 #[derive(Template)]
 #[template(path = "public/tournament.html")]
@@ -59,26 +59,26 @@ pub async fn tournament(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let pool = state.db.pool().clone();
     let id = *id;
-    let (t, pairs) = web::block(move || -> Result<_, AppError> {
-        let mut c = pool.get()?;
-        let t = tdb::find(&mut c, id)?.ok_or(AppError::NotFound)?;
-        let pairs = tdb::list_pairs(&mut c, id)?;
-        Ok((t, pairs))
-    })
-    .await??;
-    let settings = t.settings()?;
+    let l = crate::services::tournaments::public(&state.db, id).await?;
+    let draft = l.status() == crate::tournament::Status::Draft;
+    let (t, settings, pairs) = (l.t, l.settings, l.pairs);
     let entries = u32::try_from(pairs.len()).unwrap_or(u32::MAX);
     let pool = settings.pool_for(entries).ok();
     let scheme = pool
         .as_ref()
         .map(|p| p.scheme.iter().map(|d| d.normalize().to_string()).collect())
         .unwrap_or_default();
-    let (file, standings) = if t.status == "draft" {
+    let (file, standings) = if draft {
         (None, None)
     } else {
-        let (f, s) = super::director::standings_of(&state, id, ctx.lang).await?;
+        let (f, s) = crate::services::files::public_standings(
+            &state.db,
+            id,
+            state.settings.timezone,
+            ctx.lang,
+        )
+        .await?;
         (Some(f), Some(s))
     };
     let rounds_played = file.as_ref().map(|f| f.rounds.len()).unwrap_or(0);
@@ -267,7 +267,9 @@ pub async fn pair_card(
     path: web::Path<(i64, u32)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, pair) = path.into_inner();
-    let (file, standings) = super::director::standings_of(&state, tid, ctx.lang).await?;
+    let (file, standings) =
+        crate::services::files::public_standings(&state.db, tid, state.settings.timezone, ctx.lang)
+            .await?;
     let card = standings.card(pair).cloned().ok_or(AppError::NotFound)?;
     let page = PairPage {
         ctx: &ctx,

@@ -218,6 +218,19 @@ impl Browser {
         assert_eq!(res.status().as_u16(), 303, "setup redirects");
     }
 
+    /// Adds `username` to the staff of the tournament at `t` (a director's
+    /// page path like `/director/t/3`) as `role` (referee or director).
+    pub async fn assign(&self, t: &str, username: &str, role: &str) {
+        let res = self
+            .submit(
+                t,
+                &format!("{t}/staff"),
+                &[("username", username), ("role", role)],
+            )
+            .await;
+        assert_eq!(res.status().as_u16(), 303, "assign {username} as {role}");
+    }
+
     pub async fn login(&self, username: &str, password: &str) -> reqwest::Response {
         self.submit(
             "/login",

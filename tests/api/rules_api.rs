@@ -301,7 +301,7 @@ fn movement_cli_prints_the_plan_or_refuses_it() {
 fn standings_cli_reads_a_tournament_file() {
     use burraco_td::tournament_file::{fixtures, to_json};
     let file = fixtures::sample_tournament(12, 4, 7);
-    let json = to_json(&file);
+    let json = to_json(&file).unwrap();
     let (code, out, err) = cli(&["standings"], Some(&json));
     assert_eq!(code, 0, "{err}");
     let b: Value = serde_json::from_str(&out).unwrap();
@@ -333,7 +333,7 @@ fn standings_cli_reads_a_tournament_file() {
     let mut broken = file.clone();
     let sheet = broken.rounds[1].tables[0].sheet.as_mut().expect("a sheet");
     sheet.hands[0].ns.melded_points = 12;
-    let (code, _, err) = cli(&["standings"], Some(&to_json(&broken)));
+    let (code, _, err) = cli(&["standings"], Some(&to_json(&broken).unwrap()));
     assert_eq!(code, 1, "{err}");
     assert!(
         err.contains('2') && err.to_lowercase().contains("round"),

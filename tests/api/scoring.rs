@@ -166,8 +166,9 @@ async fn a_time_out_hand_scores_by_the_time_out_rule_and_ends_the_sheet() {
 
 #[tokio::test]
 async fn a_referee_accepts_a_wrong_written_total_with_a_reason() {
-    let (app, _dora, t) = started(6).await;
+    let (app, dora, t) = started(6).await;
     app.create_user("rita", "referee", "referee pass").await;
+    dora.assign(&t, "rita", "referee").await;
     let rita = app.another_browser();
     rita.login("rita", "referee pass").await;
     let table = tables_of(&app, 1)[0];
@@ -361,7 +362,7 @@ async fn standings_byes_danish_round_and_the_final_prize_list() {
         res.text().await.unwrap()
     );
     let res = dora.submit(&t, &format!("{t}/close"), &[]).await;
-    assert_eq!(res.status().as_u16(), 422, "round 4 sheets are missing");
+    assert_eq!(res.status().as_u16(), 409, "round 4 sheets are missing");
     for table in tables_of(&app, 4) {
         post_sheet(&dora, &t, 4, table, &sheet(100, 100)).await;
     }
@@ -459,7 +460,8 @@ async fn export_then_import_gives_the_same_file_and_standings() {
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
     let new = location(&res).split('?').next().unwrap().to_string();
     assert_ne!(new, t);
-    let second = dora
+    // The importing admin owns the new tournament.
+    let second = app
         .get(&format!("{new}/export.json"))
         .await
         .text()
@@ -572,7 +574,7 @@ async fn round_one_can_be_drawn_again_only_before_the_first_score() {
     let table = tables_of(&app, 1)[0];
     post_sheet(&dora, &t, 1, table, &sheet(120, 90)).await;
     let res = dora.submit(&t, &format!("{t}/draw"), &[]).await;
-    assert_eq!(res.status().as_u16(), 422, "a score is in: no redraw");
+    assert_eq!(res.status().as_u16(), 409, "a score is in: no redraw");
     assert_eq!(sheet_count(&app), 1, "the score is kept");
 }
 
@@ -722,7 +724,7 @@ async fn the_next_mitchell_round_may_be_seated_before_every_sheet_is_in() {
             .await
             .status()
             .as_u16(),
-        422
+        409
     );
 }
 
@@ -762,7 +764,7 @@ async fn a_closed_tournament_keeps_its_results_and_penalties_stay_in_bounds() {
         .await;
     assert_eq!(res.status().as_u16(), 303);
     let res = dora.submit(&t, &format!("{t}/draw"), &[]).await;
-    assert_eq!(res.status().as_u16(), 422);
+    assert_eq!(res.status().as_u16(), 409);
     // Play every round and close.
     for round in 1..=4u32 {
         if round > 1 {
@@ -791,7 +793,7 @@ async fn a_closed_tournament_keeps_its_results_and_penalties_stay_in_bounds() {
     ]);
     assert_eq!(
         post_sheet(&dora, &t, 1, table, &f).await.status().as_u16(),
-        400
+        409
     );
     let res = dora
         .submit(
@@ -805,7 +807,7 @@ async fn a_closed_tournament_keeps_its_results_and_penalties_stay_in_bounds() {
             ],
         )
         .await;
-    assert_eq!(res.status().as_u16(), 400);
+    assert_eq!(res.status().as_u16(), 409);
     assert!(res.text().await.unwrap().contains("non è in corso"));
 }
 
@@ -834,7 +836,7 @@ async fn a_late_pair_takes_the_phantom_seat_or_is_refused_before_anything_is_sav
     let res = dora
         .submit(&format!("{t}/pairs/new"), &format!("{t}/pairs"), &late)
         .await;
-    assert_eq!(res.status().as_u16(), 422);
+    assert_eq!(res.status().as_u16(), 409);
     let mut c = app.pool.get().unwrap();
     assert_eq!(
         burraco_td::db::tournaments::list_pairs(&mut c, 1)

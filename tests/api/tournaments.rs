@@ -311,7 +311,7 @@ async fn mitchell_rounds_then_danish_waits_for_the_scores() {
     assert_eq!(rested.len(), 3, "no pair rests twice");
     // Round 4 is Danish: it needs every score of round 3.
     let res = dora.submit(&t, &format!("{t}/rounds"), &[]).await;
-    assert_eq!(res.status().as_u16(), 422);
+    assert_eq!(res.status().as_u16(), 409);
     let html = res.text().await.unwrap();
     assert!(html.contains("form-error"), "{html}");
     // Printouts.
@@ -343,7 +343,7 @@ async fn a_plan_that_repeats_opponents_is_refused_with_the_reason() {
     import(&dora, &t, &csv(8)).await;
     check_in_all(&app, &dora, &t).await;
     let res = dora.submit(&t, &format!("{t}/draw"), &[]).await;
-    assert_eq!(res.status().as_u16(), 422);
+    assert_eq!(res.status().as_u16(), 409);
     let html = res.text().await.unwrap();
     assert!(
         html.contains("4") && html.contains("6"),

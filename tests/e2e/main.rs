@@ -216,6 +216,18 @@ async fn scenario(p: &Page<'_>) {
         p.path().await.starts_with("/director/t/1"),
         "tournament created"
     );
+    // Rita referees this tournament (referees work on the tournaments they
+    // are assigned to).
+    p.fill(
+        "form[action='/director/t/1/staff'] input[name=username]",
+        "rita",
+    )
+    .await;
+    p.submit("form[action='/director/t/1/staff'] button").await;
+    assert!(
+        p.html().await.contains("Aggiunto allo staff"),
+        "rita assigned"
+    );
 
     // Import 11 pairs from a CSV file through the file input.
     let mut csv =

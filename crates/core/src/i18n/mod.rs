@@ -131,6 +131,16 @@ const SOURCES: &[(Lang, &str, &str)] = &[
         "tournament.en.json",
         include_str!("catalog/tournament.en.json"),
     ),
+    (
+        Lang::It,
+        "staff.it.json",
+        include_str!("catalog/staff.it.json"),
+    ),
+    (
+        Lang::En,
+        "staff.en.json",
+        include_str!("catalog/staff.en.json"),
+    ),
 ];
 
 /// One language's messages.

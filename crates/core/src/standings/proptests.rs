@@ -68,12 +68,12 @@ proptest! {
     #[test]
     fn export_import_export_is_stable(pairs in 0usize..12, rounds in 0usize..4, seed in any::<u64>()) {
         let file = sample_tournament(pairs, rounds, seed);
-        let text = to_json(&file);
+        let text = to_json(&file).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let again = match parse(&text) {
             Ok(f) => f,
             Err(e) => return Err(TestCaseError::fail(e.to_string())),
         };
         prop_assert_eq!(&again, &file);
-        prop_assert_eq!(to_json(&again), text);
+        prop_assert_eq!(to_json(&again).map_err(|e| TestCaseError::fail(e.to_string()))?, text);
     }
 }

@@ -570,7 +570,7 @@ fn a_sheet_that_breaks_a_rule_is_an_error_a_wrong_total_is_not() {
 fn cli_json_is_exactly_the_format() {
     let mut f = tour(3);
     add_round(&mut f, vec![T::Sheet(1, 1, 2, 600, 100)], &[3]);
-    let (code, out, err) = run_cli(&to_json(&f), Lang::En);
+    let (code, out, err) = run_cli(&to_json(&f).unwrap(), Lang::En);
     assert_eq!((code, err.as_str()), (0, ""));
     assert_eq!(
         out,
@@ -598,7 +598,7 @@ fn cli_exit_codes() {
         vec![T::Sheet(1, 1, 2, 600, 100), T::Sheet(2, 3, 4, 300, 300)],
         &[],
     );
-    let mut v: serde_json::Value = serde_json::from_str(&to_json(&f)).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&to_json(&f).unwrap()).unwrap();
     v["rounds"][0]["tables"][1]["ew"] = serde_json::json!("four");
     let (code, _, err) = run_cli(&v.to_string(), Lang::It);
     assert_eq!(code, 2);
@@ -615,7 +615,7 @@ fn cli_exit_codes() {
     if let Some(s) = f.rounds[0].tables[1].sheet.as_mut() {
         s.hands[0].ns.melded_points = 12;
     }
-    let (code, out, err) = run_cli(&to_json(&f), Lang::It);
+    let (code, out, err) = run_cli(&to_json(&f).unwrap(), Lang::It);
     assert_eq!((code, out.as_str()), (1, ""));
     assert!(err.contains("Turno 1, tavolo 2"), "{err}");
     assert!(err.contains("NOT_MULTIPLE_OF_5"), "{err}");
@@ -659,7 +659,7 @@ fn bench_standings_300x8() {
         best = best.min(ms);
         best_all = best_all.min((t2 - t0).as_secs_f64() * 1e3);
     }
-    let text = to_json(&file);
+    let text = to_json(&file).unwrap();
     let t0 = Instant::now();
     let (code, _, _) = run_cli(&text, Lang::It);
     let cli = t0.elapsed().as_secs_f64() * 1e3;

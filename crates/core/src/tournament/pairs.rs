@@ -17,7 +17,7 @@ pub struct PlayerForm {
 }
 
 /// The pair form: two players.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
 pub struct PairForm {
     pub p1_surname: String,

@@ -7,6 +7,40 @@ use crate::rules::vp::TOTAL_VP;
 /// The largest MP difference a referee may set in an adjusted score.
 pub const MAX_ADJUSTED_MP_DIFF: i64 = 10_000;
 
+/// The kinds of penalty (RULES.md §9): a warning (every second one costs
+/// VP), match points taken before the VP conversion, or victory points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PenaltyKind {
+    Warning,
+    Mp,
+    Vp,
+}
+
+impl PenaltyKind {
+    pub const ALL: [PenaltyKind; 3] = [PenaltyKind::Warning, PenaltyKind::Mp, PenaltyKind::Vp];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PenaltyKind::Warning => "warning",
+            PenaltyKind::Mp => "mp",
+            PenaltyKind::Vp => "vp",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<PenaltyKind> {
+        PenaltyKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+
+    /// The largest amount a referee may give (none for a warning).
+    pub fn max_amount(self) -> Option<i64> {
+        match self {
+            PenaltyKind::Warning => None,
+            PenaltyKind::Mp => Some(crate::tournament_file::MAX_MP_AMOUNT),
+            PenaltyKind::Vp => Some(crate::tournament_file::MAX_VP_AMOUNT),
+        }
+    }
+}
+
 /// What a typical reason leads to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PresetKind {
@@ -82,12 +116,12 @@ pub fn adjusted_presets() -> Vec<&'static Preset> {
 }
 
 impl Preset {
-    /// (kind code, amount) of a penalty preset.
-    pub fn penalty(&self) -> Option<(&'static str, Option<i64>)> {
+    /// (kind, amount) of a penalty preset.
+    pub fn penalty(&self) -> Option<(PenaltyKind, Option<i64>)> {
         match self.kind {
-            PresetKind::Warning => Some(("warning", None)),
-            PresetKind::Mp(n) => Some(("mp", Some(n))),
-            PresetKind::Vp(n) => Some(("vp", Some(n))),
+            PresetKind::Warning => Some((PenaltyKind::Warning, None)),
+            PresetKind::Mp(n) => Some((PenaltyKind::Mp, Some(n))),
+            PresetKind::Vp(n) => Some((PenaltyKind::Vp, Some(n))),
             PresetKind::Adjusted { .. } => None,
         }
     }
@@ -119,7 +153,7 @@ mod tests {
         assert_eq!(late.adjusted_vp(4), Some((12, 8)));
         assert_eq!(
             preset("penalty.reason.late_5").unwrap().penalty(),
-            Some(("mp", Some(100)))
+            Some((PenaltyKind::Mp, Some(100)))
         );
         assert!(penalty_presets().iter().all(|p| p.penalty().is_some()));
         assert!(adjusted_presets()

@@ -22,7 +22,7 @@ pub const MINUTES_FOR_THREE_HANDS: u32 = 40;
 
 /// The settings form as typed (every field a string, so that nothing the
 /// director typed is lost when the form comes back with messages).
-#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
 pub struct SettingsForm {
     pub name: String,

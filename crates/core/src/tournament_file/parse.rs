@@ -124,13 +124,14 @@ pub fn parse(json: &str) -> Result<TournamentFile, FileError> {
 
 /// Writes the file as pretty JSON (two-space indent, fields in a fixed
 /// order): export → import → export gives the same text.
-pub fn to_json(file: &TournamentFile) -> String {
-    // Every map key is a string and every value serializable: this cannot
-    // fail; the fallback keeps the signature free of an impossible error.
-    serde_json::to_string_pretty(file).unwrap_or_default()
+pub fn to_json(file: &TournamentFile) -> Result<String, serde_json::Error> {
+    // Every map key is a string and every value serializable, so this should
+    // not fail; if it ever does, the caller says so instead of writing an
+    // empty file.
+    serde_json::to_string_pretty(file)
 }
 
 /// Writes the file as compact JSON (one line).
-pub fn to_json_compact(file: &TournamentFile) -> String {
-    serde_json::to_string(file).unwrap_or_default()
+pub fn to_json_compact(file: &TournamentFile) -> Result<String, serde_json::Error> {
+    serde_json::to_string(file)
 }

@@ -7,6 +7,8 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
 
 use crate::db::DbError;
+use crate::services::{Conflict, ServiceError};
+use crate::tournament::FieldProblem;
 
 /// What an error page says: catalog keys, filled in by `web::errors`.
 #[derive(Debug, Clone)]
@@ -15,6 +17,28 @@ pub struct ErrorInfo {
     pub message_key: &'static str,
     /// A number of seconds to wait, for throttled requests.
     pub wait_seconds: Option<u64>,
+    /// What exactly cannot happen, when the message says more than the key.
+    pub detail: Option<Detail>,
+}
+
+/// The specific message of an error page.
+#[derive(Debug, Clone)]
+pub enum Detail {
+    Conflict(Conflict),
+    Problems(Vec<FieldProblem>),
+}
+
+impl Detail {
+    pub fn message(&self, lang: crate::i18n::Lang) -> String {
+        match self {
+            Detail::Conflict(c) => c.message(lang),
+            Detail::Problems(p) => p
+                .iter()
+                .map(|p| p.message(lang))
+                .collect::<Vec<_>>()
+                .join(" "),
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -31,6 +55,12 @@ pub enum AppError {
     TooManyAttempts { wait_seconds: u64 },
     #[error("bad request: {0}")]
     BadRequest(&'static str),
+    #[error("conflict: {0:?}")]
+    Conflict(Conflict),
+    #[error("invalid input: {0:?}")]
+    Invalid(Vec<FieldProblem>),
+    #[error("stored data cannot be read: {0}")]
+    Corrupt(String),
     #[error(transparent)]
     Db(#[from] DbError),
     #[error("template error: {0}")]
@@ -44,6 +74,20 @@ pub enum AppError {
 impl From<diesel::result::Error> for AppError {
     fn from(e: diesel::result::Error) -> Self {
         AppError::Db(DbError::Query(e))
+    }
+}
+
+impl From<ServiceError> for AppError {
+    fn from(e: ServiceError) -> Self {
+        match e {
+            ServiceError::NotFound => AppError::NotFound,
+            ServiceError::Forbidden => AppError::Forbidden,
+            ServiceError::Conflict(c) => AppError::Conflict(c),
+            ServiceError::Invalid(p) => AppError::Invalid(p),
+            ServiceError::Sheet(r) => AppError::Invalid(r.problems),
+            ServiceError::Corrupt(what) => AppError::Corrupt(what),
+            ServiceError::Db(e) => AppError::Db(e),
+        }
     }
 }
 
@@ -66,6 +110,8 @@ impl AppError {
                 ("error.throttled.title", "error.throttled.message")
             }
             AppError::BadRequest(key) => ("error.bad_request.title", *key),
+            AppError::Conflict(_) => ("error.conflict.title", "error.conflict.message"),
+            AppError::Invalid(_) => ("error.bad_request.title", "error.bad_request.message"),
             AppError::Db(DbError::Pool(_)) => {
                 ("error.unavailable.title", "error.unavailable.message")
             }
@@ -76,6 +122,11 @@ impl AppError {
             message_key,
             wait_seconds: match self {
                 AppError::TooManyAttempts { wait_seconds } => Some(*wait_seconds),
+                _ => None,
+            },
+            detail: match self {
+                AppError::Conflict(c) => Some(Detail::Conflict(c.clone())),
+                AppError::Invalid(p) => Some(Detail::Problems(p.clone())),
                 _ => None,
             },
         }
@@ -90,6 +141,8 @@ impl ResponseError for AppError {
             AppError::Forbidden | AppError::Csrf => StatusCode::FORBIDDEN,
             AppError::TooManyAttempts { .. } => StatusCode::TOO_MANY_REQUESTS,
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            AppError::Conflict(_) => StatusCode::CONFLICT,
+            AppError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
             AppError::Db(DbError::Pool(_)) => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         }

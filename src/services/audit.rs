@@ -1,0 +1,141 @@
+//! The audit log: every state change of a tournament (who, when, what,
+//! before and after, why), written in the same transaction as the change.
+//! Values are kept as flat JSON objects (`{"field": value}`) so that pages
+//! can show them field by field in the reader's language.
+
+use serde_json::{Map, Value};
+
+use super::{Actor, ServiceError};
+use crate::db::DbConn;
+
+/// What happened. Stored by its code; the catalog key is `audit.action.{code}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    TournamentCreated,
+    SettingsChanged,
+    TournamentClosed,
+    TournamentImported,
+    StaffAdded,
+    StaffRemoved,
+    PairAdded,
+    PairChanged,
+    PairCheckedIn,
+    PairCheckInUndone,
+    PairWithdrawn,
+    PairReinstated,
+    PairsImported,
+    RoundDrawn,
+    RoundGenerated,
+}
+
+impl Action {
+    pub fn code(self) -> &'static str {
+        match self {
+            Action::TournamentCreated => "tournament.created",
+            Action::SettingsChanged => "tournament.settings",
+            Action::TournamentClosed => "tournament.closed",
+            Action::TournamentImported => "tournament.imported",
+            Action::StaffAdded => "staff.added",
+            Action::StaffRemoved => "staff.removed",
+            Action::PairAdded => "pair.added",
+            Action::PairChanged => "pair.changed",
+            Action::PairCheckedIn => "pair.checked_in",
+            Action::PairCheckInUndone => "pair.check_in_undone",
+            Action::PairWithdrawn => "pair.withdrawn",
+            Action::PairReinstated => "pair.reinstated",
+            Action::PairsImported => "pairs.imported",
+            Action::RoundDrawn => "round.drawn",
+            Action::RoundGenerated => "round.generated",
+        }
+    }
+}
+
+/// One audit entry, built by a service.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub action: Action,
+    pub round: Option<i32>,
+    pub table: Option<i32>,
+    pub before: Option<Map<String, Value>>,
+    pub after: Option<Map<String, Value>>,
+    pub reason: String,
+}
+
+impl Entry {
+    pub fn new(action: Action) -> Entry {
+        Entry {
+            action,
+            round: None,
+            table: None,
+            before: None,
+            after: None,
+            reason: String::new(),
+        }
+    }
+
+    pub fn round(mut self, n: i32) -> Entry {
+        self.round = Some(n);
+        self
+    }
+
+    pub fn before(mut self, values: Map<String, Value>) -> Entry {
+        self.before = Some(values);
+        self
+    }
+
+    pub fn after(mut self, values: Map<String, Value>) -> Entry {
+        self.after = Some(values);
+        self
+    }
+
+    pub fn reason(mut self, reason: impl Into<String>) -> Entry {
+        self.reason = reason.into();
+        self
+    }
+
+    /// Keeps only the fields that differ between before and after.
+    pub fn changes_only(mut self) -> Entry {
+        if let (Some(b), Some(a)) = (&mut self.before, &mut self.after) {
+            let same: Vec<String> = b
+                .iter()
+                .filter(|(k, v)| a.get(*k) == Some(*v))
+                .map(|(k, _)| k.clone())
+                .collect();
+            for k in same {
+                b.remove(&k);
+                a.remove(&k);
+            }
+        }
+        self
+    }
+}
+
+/// A flat JSON object from `(field, value)` pairs.
+pub fn values<const N: usize>(fields: [(&str, Value); N]) -> Map<String, Value> {
+    fields
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+}
+
+/// Appends the entry (inside the caller's transaction).
+pub fn record(
+    conn: &mut DbConn,
+    tournament_id: i64,
+    actor: &Actor,
+    entry: Entry,
+) -> Result<(), ServiceError> {
+    let text = |m: Option<Map<String, Value>>| m.map(|m| Value::Object(m).to_string());
+    crate::db::scoring::audit(
+        conn,
+        tournament_id,
+        entry.round,
+        entry.table,
+        entry.action.code(),
+        text(entry.before),
+        text(entry.after),
+        &entry.reason,
+        actor.user_id,
+    )?;
+    Ok(())
+}

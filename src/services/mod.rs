@@ -1,0 +1,281 @@
+//! Use cases: one function each, one transaction each.
+//!
+//! Every write follows the same beats (ARCHITECTURE.md): lock the tournament
+//! (its revision goes up: a row lock on PostgreSQL, the file's write lock on
+//! SQLite), re-read and re-check its state *inside* the transaction, call the
+//! pure core, write, append the audit entry, return a typed result or a
+//! typed [`ServiceError`]. Nothing here knows about HTTP: the web layer
+//! parses requests, calls a service and renders what comes back.
+
+pub mod audit;
+pub mod files;
+pub mod pairs;
+pub mod rounds;
+pub mod scoring;
+pub mod tournaments;
+pub mod users;
+
+use diesel::prelude::*;
+
+use crate::auth::Role;
+use crate::db::schema::{app_settings, tournament_staff, tournaments as tournaments_t};
+use crate::db::tournaments::{self as tdb, PairRow, RoundRow, TournamentRow};
+use crate::db::{DbConn, DbError};
+use crate::i18n::{tf, Lang};
+use crate::movement::MovementError;
+use crate::tournament::settings::Settings;
+use crate::tournament::{FieldProblem, Status};
+
+/// Who acts: the signed-in staff member (or a token's owner).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Actor {
+    pub user_id: i64,
+    pub role: Role,
+}
+
+/// What a use case cannot do, said once for every caller.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// Does not exist, or is not the caller's to see.
+    #[error("not found")]
+    NotFound,
+    /// The caller's role does not allow this.
+    #[error("not allowed")]
+    Forbidden,
+    /// Cannot happen in the current state (a catalog message).
+    #[error("conflict: {0:?}")]
+    Conflict(Conflict),
+    /// Input that does not fit, field by field.
+    #[error("invalid input: {0:?}")]
+    Invalid(Vec<FieldProblem>),
+    /// A score sheet that breaks the rules (nothing saved).
+    #[error("the sheet breaks the rules")]
+    Sheet(Box<scoring::SheetRejection>),
+    /// A stored row that cannot be read: named, never skipped.
+    #[error("stored data cannot be read: {0}")]
+    Corrupt(String),
+    #[error(transparent)]
+    Db(#[from] DbError),
+}
+
+impl From<diesel::result::Error> for ServiceError {
+    fn from(e: diesel::result::Error) -> Self {
+        ServiceError::Db(DbError::Query(e))
+    }
+}
+
+impl ServiceError {
+    pub fn conflict(key: &'static str) -> ServiceError {
+        ServiceError::Conflict(Conflict::Key(key, Vec::new()))
+    }
+
+    pub fn invalid(field: &'static str, key: &str) -> ServiceError {
+        ServiceError::Invalid(vec![FieldProblem::new(field, key)])
+    }
+
+    pub fn corrupt(what: impl std::fmt::Display) -> ServiceError {
+        ServiceError::Corrupt(what.to_string())
+    }
+}
+
+/// Why a use case cannot happen now.
+#[derive(Debug, Clone)]
+pub enum Conflict {
+    /// A catalog key and its placeholders.
+    Key(&'static str, Vec<(&'static str, String)>),
+    /// The movement engine's reason (no free seat, round incomplete…).
+    Movement(MovementError),
+    /// Somebody else changed the sheet since the editor opened it.
+    SheetChanged,
+}
+
+impl Conflict {
+    pub fn message(&self, lang: Lang) -> String {
+        match self {
+            Conflict::Key(key, params) => {
+                let args: Vec<(&str, &dyn std::fmt::Display)> = params
+                    .iter()
+                    .map(|(n, v)| (*n, v as &dyn std::fmt::Display))
+                    .collect();
+                tf(lang, key, &args)
+            }
+            Conflict::Movement(e) => e.message(lang),
+            Conflict::SheetChanged => tf(lang, "sheet.conflict", &[]),
+        }
+    }
+
+    /// A stable snake_case code (JSON API errors).
+    pub fn code(&self) -> String {
+        match self {
+            Conflict::Key(key, _) => key.rsplit('.').next().unwrap_or(key).to_string(),
+            Conflict::Movement(e) => e.code().to_ascii_lowercase(),
+            Conflict::SheetChanged => "sheet_changed".to_string(),
+        }
+    }
+}
+
+/// A tournament with its settings, pairs and rounds, read in one go.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub t: TournamentRow,
+    pub settings: Settings,
+    pub status: Status,
+    pub pairs: Vec<PairRow>,
+    pub rounds: Vec<RoundRow>,
+}
+
+impl Loaded {
+    pub fn status(&self) -> Status {
+        self.status
+    }
+    pub fn pair(&self, id: Option<i64>) -> Option<&PairRow> {
+        id.and_then(|id| self.pairs.iter().find(|p| p.id == id))
+    }
+    pub fn next_round(&self) -> i32 {
+        i32::try_from(self.rounds.len()).unwrap_or(i32::MAX) + 1
+    }
+    pub fn round(&self, n: i32) -> Option<&RoundRow> {
+        self.rounds.iter().find(|r| r.number == n)
+    }
+
+    /// Refuses a change to a closed tournament.
+    pub fn ensure_not_finished(&self) -> Result<(), ServiceError> {
+        match self.status {
+            Status::Finished => Err(ServiceError::conflict("tournament.error.finished")),
+            _ => Ok(()),
+        }
+    }
+
+    /// Results change only while the tournament runs.
+    pub fn ensure_running(&self) -> Result<(), ServiceError> {
+        match self.status {
+            Status::Running => Ok(()),
+            _ => Err(ServiceError::conflict("tournament.error.not_running")),
+        }
+    }
+}
+
+/// Reads a tournament's state on `conn` (inside the caller's transaction).
+pub fn load_state(conn: &mut DbConn, t: TournamentRow) -> Result<Loaded, ServiceError> {
+    let settings = t
+        .settings()
+        .map_err(|e| ServiceError::corrupt(format!("tournament {}: settings: {e}", t.id)))?;
+    let status = Status::parse(&t.status).ok_or_else(|| {
+        ServiceError::corrupt(format!("tournament {}: status {:?}", t.id, t.status))
+    })?;
+    let pairs = tdb::list_pairs(conn, t.id)?;
+    let rounds = tdb::list_rounds(conn, t.id)?;
+    Ok(Loaded {
+        t,
+        settings,
+        status,
+        pairs,
+        rounds,
+    })
+}
+
+/// What the caller needs on a tournament.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Need {
+    /// Run it: settings, pairs, rounds, close (owner, co-directors, admins).
+    Direct,
+    /// Referee it: the desk, sheets, penalties, the audit log.
+    Referee,
+}
+
+/// The `app_settings` key that lets every referee work on every tournament.
+pub const REFEREES_SEE_ALL: &str = "referees_see_all";
+
+/// Whether every referee works on every tournament (an admin setting; off:
+/// referees work on the tournaments they are assigned to).
+pub fn referees_see_all(conn: &mut DbConn) -> Result<bool, ServiceError> {
+    Ok(crate::db::settings::get(conn, REFEREES_SEE_ALL)?.as_deref() == Some("true"))
+}
+
+/// Whether `actor` may do `need` on `t`. Tournaments of other directors do
+/// not exist for the caller (404, not 403: their ids are not confirmed).
+pub fn check_access(
+    conn: &mut DbConn,
+    actor: &Actor,
+    t: &TournamentRow,
+    need: Need,
+) -> Result<(), ServiceError> {
+    if actor.role == Role::Admin {
+        return Ok(());
+    }
+    if t.created_by == Some(actor.user_id) && actor.role.allows(Role::Director) {
+        return Ok(());
+    }
+    let staff: Option<String> = tournament_staff::table
+        .filter(tournament_staff::tournament_id.eq(t.id))
+        .filter(tournament_staff::user_id.eq(actor.user_id))
+        .select(tournament_staff::role)
+        .first(conn)
+        .optional()?;
+    let allowed = match (need, staff.as_deref()) {
+        (_, Some("director")) => actor.role.allows(Role::Director),
+        (Need::Referee, Some("referee")) => true,
+        (Need::Referee, None) => actor.role == Role::Referee && referees_see_all(conn)?,
+        _ => false,
+    };
+    if allowed {
+        Ok(())
+    } else {
+        Err(ServiceError::NotFound)
+    }
+}
+
+/// Locks a tournament for a write and returns it, access-checked: its
+/// revision goes up first (a row lock on PostgreSQL that later writers wait
+/// for; SQLite's write lock is already held by `Db::write`), so everything
+/// read afterwards in this transaction is current.
+pub fn lock(
+    conn: &mut DbConn,
+    actor: &Actor,
+    tid: i64,
+    need: Need,
+) -> Result<Loaded, ServiceError> {
+    let n = diesel::update(tournaments_t::table.find(tid))
+        .set(tournaments_t::revision.eq(tournaments_t::revision + 1))
+        .execute(conn)?;
+    if n == 0 {
+        return Err(ServiceError::NotFound);
+    }
+    let t = tdb::find(conn, tid)?.ok_or(ServiceError::NotFound)?;
+    check_access(conn, actor, &t, need)?;
+    load_state(conn, t)
+}
+
+/// Reads a tournament, access-checked (no lock).
+pub fn read(
+    conn: &mut DbConn,
+    actor: &Actor,
+    tid: i64,
+    need: Need,
+) -> Result<Loaded, ServiceError> {
+    let t = tdb::find(conn, tid)?.ok_or(ServiceError::NotFound)?;
+    check_access(conn, actor, &t, need)?;
+    load_state(conn, t)
+}
+
+/// A tournament's current revision (public pages key their caches on it).
+pub fn revision(conn: &mut DbConn, tid: i64) -> Result<Option<i64>, ServiceError> {
+    Ok(tournaments_t::table
+        .find(tid)
+        .select(tournaments_t::revision)
+        .first(conn)
+        .optional()?)
+}
+
+/// Sets an application setting (admin only).
+pub fn set_app_setting(conn: &mut DbConn, key: &str, value: &str) -> Result<(), ServiceError> {
+    let n = diesel::update(app_settings::table.find(key))
+        .set(app_settings::value.eq(value))
+        .execute(conn)?;
+    if n == 0 {
+        diesel::insert_into(app_settings::table)
+            .values((app_settings::key.eq(key), app_settings::value.eq(value)))
+            .execute(conn)?;
+    }
+    Ok(())
+}

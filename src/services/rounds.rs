@@ -1,0 +1,356 @@
+//! Rounds: the first draw, the next round (Mitchell or Danish), the clock.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::audit::{self, Action, Entry};
+use super::{lock, Actor, Conflict, Loaded, Need, ServiceError};
+use crate::db::tournaments::{self as tdb, DrawError, PairRow};
+use crate::db::{Db, DbConn};
+use crate::i18n::Lang;
+use crate::movement::{self, Layout, MitchellPlan, PairNo, RosterChange};
+use crate::tournament::{RoundMovement, Status};
+
+fn movement_conflict(e: movement::MovementError) -> ServiceError {
+    ServiceError::Conflict(Conflict::Movement(e))
+}
+
+/// Pair numbers to pair ids.
+pub(crate) fn pair_ids(l: &Loaded) -> HashMap<PairNo, i64> {
+    l.pairs.iter().map(|p| (p.pair_no(), p.id)).collect()
+}
+
+/// The Mitchell plan of the tournament for a layout.
+pub(crate) fn mitchell_plan(l: &Loaded, layout: &Layout) -> MitchellPlan {
+    MitchellPlan {
+        tables: layout.tables,
+        rounds: l.settings.mitchell_rounds,
+        advance: l.settings.mitchell_advance,
+        allow_repeats: l.settings.allow_repeats,
+    }
+}
+
+/// Late arrivals and withdrawals, as the movement engine sees them.
+pub(crate) fn roster_changes(l: &Loaded) -> Vec<RosterChange> {
+    let mut changes = Vec::new();
+    for p in &l.pairs {
+        let pair = p.pair_no();
+        // A late pair withdrawn before its first round never took a seat.
+        if let (Some(joined), Some(gone)) = (p.joined_from_round, p.withdrawn_from_round) {
+            if gone <= joined {
+                continue;
+            }
+        }
+        if let Some(from) = p.joined_from_round {
+            changes.push(RosterChange::Joined {
+                pair,
+                from_round: u32::try_from(from).unwrap_or(1),
+            });
+        }
+        if let Some(from) = p.withdrawn_from_round {
+            changes.push(RosterChange::Withdrawn {
+                pair,
+                from_round: u32::try_from(from).unwrap_or(1),
+            });
+        }
+    }
+    changes
+}
+
+/// Tables of a round that have no score yet.
+pub(crate) fn tables_without_score(
+    c: &mut DbConn,
+    round_id: i64,
+) -> Result<Vec<u32>, ServiceError> {
+    Ok(crate::db::export::round_tables(c, round_id)?
+        .iter()
+        .filter(|(_, sheet)| sheet.is_none())
+        .map(|(s, _)| u32::try_from(s.table_no).unwrap_or(0))
+        .collect())
+}
+
+/// Starts the tournament (or draws round 1 again until a score or a penalty
+/// is recorded): the checked-in pairs are drawn at random to tables and
+/// lines; the seed is stored.
+pub async fn draw(db: &Db, actor: Actor, tid: i64) -> Result<(), ServiceError> {
+    let seed = movement::new_seed().map_err(movement_conflict)?;
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Direct)?;
+        match l.status() {
+            Status::Draft => {}
+            Status::Running if l.rounds.len() <= 1 => {}
+            _ => return Err(ServiceError::conflict("draw.error.too_late")),
+        }
+        let players: Vec<PairNo> = l
+            .pairs
+            .iter()
+            .filter(|p| p.checked_in && p.withdrawn_from_round.is_none())
+            .map(PairRow::pair_no)
+            .collect();
+        let layout = movement::first_round_draw(&players, seed).map_err(movement_conflict)?;
+        let plan = mitchell_plan(&l, &layout);
+        plan.validate().map_err(movement_conflict)?;
+        let round1 = movement::round_seating(&layout, &plan, 1, &[]).map_err(movement_conflict)?;
+        let redraw = l.status() == Status::Running;
+        match tdb::save_draw(c, tid, &layout, &round1, &pair_ids(&l)) {
+            Ok(_) => {}
+            Err(DrawError::ScoresIn) => return Err(ServiceError::conflict("draw.error.scores_in")),
+            Err(DrawError::Db(e)) => return Err(e.into()),
+        }
+        audit::record(
+            c,
+            tid,
+            &actor,
+            Entry::new(Action::RoundDrawn)
+                .round(1)
+                .after(audit::values([
+                    ("pairs", Value::from(players.len())),
+                    ("tables", Value::from(layout.tables)),
+                    ("redraw", Value::from(redraw)),
+                ])),
+        )?;
+        tracing::info!(
+            tournament_id = tid,
+            seed,
+            pairs = players.len(),
+            "first round drawn"
+        );
+        Ok(())
+    })
+    .await
+}
+
+/// Generates the next round by the tournament's plan and returns its number.
+/// `requested` is the round the director's form named: when it already
+/// exists (a double click, a second director) that round is returned and
+/// nothing is made; a stale form naming a later round is refused.
+pub async fn next_round(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+    requested: Option<i32>,
+    tz: chrono_tz::Tz,
+) -> Result<i32, ServiceError> {
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Direct)?;
+        if let Some(r) = requested.filter(|r| l.round(*r).is_some()) {
+            return Ok(r);
+        }
+        let n = l.next_round();
+        if requested.is_some_and(|r| r != n) {
+            return Err(ServiceError::conflict("round.error.stale_form"));
+        }
+        let Some(layout) = l.t.layout().filter(|_| l.status() == Status::Running) else {
+            return Err(ServiceError::conflict("round.error.not_started"));
+        };
+        if u32::try_from(n).unwrap_or(u32::MAX) > l.settings.planned_rounds {
+            return Err(ServiceError::conflict("round.error.all_generated"));
+        }
+        let round_no = u32::try_from(n).unwrap_or(1);
+        let movement_kind = l.settings.movement_of(round_no);
+        let seating = match movement_kind {
+            RoundMovement::Mitchell => movement::round_seating(
+                &layout,
+                &mitchell_plan(&l, &layout),
+                round_no,
+                &roster_changes(&l),
+            )
+            .map_err(movement_conflict)?,
+            RoundMovement::Danish | RoundMovement::DanishModified => danish_seating(
+                c,
+                &l,
+                round_no,
+                movement_kind == RoundMovement::DanishModified,
+                tz,
+            )?,
+        };
+        tdb::insert_round(c, tid, movement_kind, &seating, &pair_ids(&l))?;
+        audit::record(
+            c,
+            tid,
+            &actor,
+            Entry::new(Action::RoundGenerated)
+                .round(n)
+                .after(audit::values([
+                    ("movement", Value::from(movement_kind.as_str())),
+                    ("tables", Value::from(seating.tables.len())),
+                ])),
+        )?;
+        tracing::info!(
+            tournament_id = tid,
+            round = n,
+            movement = movement_kind.as_str(),
+            "round generated"
+        );
+        Ok(n)
+    })
+    .await
+}
+
+/// The rounds so far as the movement engine sees them (pair numbers).
+fn history(c: &mut DbConn, l: &Loaded) -> Result<Vec<movement::RoundSeating>, ServiceError> {
+    let number_of: HashMap<i64, PairNo> = l.pairs.iter().map(|p| (p.id, p.pair_no())).collect();
+    let mut out = Vec::new();
+    for r in &l.rounds {
+        let (tables, resting) = tdb::seating_of(c, r.id)?;
+        out.push(movement::RoundSeating {
+            round: u32::try_from(r.number).unwrap_or(0),
+            tables: tables
+                .iter()
+                .map(|s| movement::Seat {
+                    table: u32::try_from(s.table_no).unwrap_or(0),
+                    ns: s.ns_pair.and_then(|id| number_of.get(&id).copied()),
+                    ew: s.ew_pair.and_then(|id| number_of.get(&id).copied()),
+                })
+                .collect(),
+            byes: resting
+                .iter()
+                .filter_map(|id| number_of.get(id).copied())
+                .collect(),
+        });
+    }
+    Ok(out)
+}
+
+/// A Danish round: pairs matched by the current standings (every sheet of
+/// the previous round must be in).
+fn danish_seating(
+    c: &mut DbConn,
+    l: &Loaded,
+    round_no: u32,
+    modified: bool,
+    tz: chrono_tz::Tz,
+) -> Result<movement::RoundSeating, ServiceError> {
+    let last = l.rounds.last().ok_or(ServiceError::NotFound)?;
+    let missing = tables_without_score(c, last.id)?;
+    movement::ensure_previous_round_complete(&missing).map_err(movement_conflict)?;
+    let file = crate::db::export::load_file(c, l.t.id, tz)?.ok_or(ServiceError::NotFound)?;
+    let standings = crate::standings::compute_file(&file, Lang::En).map_err(|e| {
+        ServiceError::corrupt(format!(
+            "standings of tournament {}: {}",
+            l.t.id,
+            e.message(Lang::En)
+        ))
+    })?;
+    let history = history(c, l)?;
+    let seen: HashSet<PairNo> = history
+        .iter()
+        .flat_map(|r| {
+            r.tables
+                .iter()
+                .flat_map(|s| [s.ns, s.ew])
+                .flatten()
+                .chain(r.byes.iter().copied())
+        })
+        .collect();
+    let n = i32::try_from(round_no).unwrap_or(i32::MAX);
+    let active: HashSet<PairNo> = l
+        .pairs
+        .iter()
+        .filter(|p| !p.withdrawn_by(n))
+        .filter(|p| seen.contains(&p.pair_no()) || p.joined_from_round.is_some_and(|j| j <= n))
+        .map(PairRow::pair_no)
+        .collect();
+    let ranking: Vec<PairNo> = standings
+        .rows
+        .iter()
+        .map(|r| r.pair)
+        .filter(|p| active.contains(p))
+        .collect();
+    let entries = movement::entries_from_history(&ranking, &history);
+    movement::danish_round(round_no, &entries, modified).map_err(movement_conflict)
+}
+
+/// What the director does with a round's clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClockAction {
+    Start,
+    TimeOut,
+}
+
+impl ClockAction {
+    pub fn parse(s: &str) -> Option<ClockAction> {
+        match s {
+            "start" => Some(ClockAction::Start),
+            "time_out" => Some(ClockAction::TimeOut),
+            _ => None,
+        }
+    }
+}
+
+/// Starts a round's clock or calls time-out; each happens once (a second
+/// click changes nothing).
+pub async fn clock(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+    n: i32,
+    action: ClockAction,
+) -> Result<(), ServiceError> {
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Direct)?;
+        l.ensure_running()?;
+        let round = l.round(n).ok_or(ServiceError::NotFound)?;
+        let due = match action {
+            ClockAction::Start => round.started_at.is_none(),
+            ClockAction::TimeOut => round.started_at.is_some() && round.time_out_at.is_none(),
+        };
+        if due {
+            tdb::record_clock(
+                c,
+                tid,
+                round.id,
+                n,
+                action == ClockAction::Start,
+                actor.user_id,
+            )?;
+        }
+        Ok(())
+    })
+    .await
+}
+
+/// A round's seating: the tournament, the round's index in `l.rounds`, its
+/// tables and the ids of the resting pairs.
+pub async fn seating(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+    n: i32,
+    need: Need,
+) -> Result<
+    (
+        Loaded,
+        usize,
+        Vec<crate::db::tournaments::SeatingRow>,
+        Vec<i64>,
+    ),
+    ServiceError,
+> {
+    db.read(move |c| {
+        let l = super::read(c, &actor, tid, need)?;
+        let idx = l
+            .rounds
+            .iter()
+            .position(|r| r.number == n)
+            .ok_or(ServiceError::NotFound)?;
+        let (tables, resting) = tdb::seating_of(c, l.rounds[idx].id)?;
+        Ok((l, idx, tables, resting))
+    })
+    .await
+}
+
+/// The Mitchell rounds of the whole tournament (for the movement cards):
+/// None before the draw.
+pub fn mitchell_schedule(
+    l: &Loaded,
+) -> Result<Option<(Layout, Vec<movement::RoundSeating>)>, ServiceError> {
+    let Some(layout) = l.t.layout() else {
+        return Ok(None);
+    };
+    let plan = mitchell_plan(l, &layout);
+    let schedule = movement::schedule(&layout, &plan, &roster_changes(l))
+        .map_err(|e| ServiceError::corrupt(format!("tournament {}: movement: {e}", l.t.id)))?;
+    Ok(Some((layout, schedule)))
+}

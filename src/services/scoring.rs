@@ -1,0 +1,418 @@
+//! Scoring: score sheets checked by the rules engine, adjusted scores,
+//! penalties, and what the desk reads.
+
+use super::{lock, read, Actor, Conflict, Loaded, Need, ServiceError};
+use crate::db::scoring::{
+    self as sdb, AuditRow, NewPenalty, PenaltyRow, SaveError, SheetRow, SheetWrite, TablePlace,
+};
+use crate::db::tournaments::{RoundRow, SeatingRow};
+use crate::db::{Db, DbConn};
+use crate::i18n::{t, Lang};
+use crate::rules::vp::TOTAL_VP;
+use crate::rules::{ScoreSheet, SheetReport};
+use crate::tournament::penalty::{self, PenaltyKind, MAX_ADJUSTED_MP_DIFF};
+use crate::tournament::FieldProblem;
+
+/// A table of a round, with its sheet if any.
+#[derive(Debug, Clone)]
+pub struct TableState {
+    pub round: RoundRow,
+    pub seating: SeatingRow,
+    pub sheet: Option<SheetRow>,
+}
+
+fn table_state(
+    c: &mut DbConn,
+    l: &Loaded,
+    n: i32,
+    table_no: i32,
+) -> Result<TableState, ServiceError> {
+    let round = l.round(n).ok_or(ServiceError::NotFound)?.clone();
+    let (tables, _) = crate::db::tournaments::seating_of(c, round.id)?;
+    let seating = tables
+        .into_iter()
+        .find(|s| s.table_no == table_no)
+        .ok_or(ServiceError::NotFound)?;
+    let sheet = sdb::sheet_for(c, seating.id)?;
+    Ok(TableState {
+        round,
+        seating,
+        sheet,
+    })
+}
+
+/// A table's audit entries with the users' names, newest first.
+pub type TableAudit = Vec<(AuditRow, Option<String>)>;
+
+/// A tournament and one of its tables with its audit, for the sheet page.
+pub async fn table(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+    n: i32,
+    table_no: i32,
+) -> Result<(Loaded, TableState, TableAudit), ServiceError> {
+    db.read(move |c| {
+        let l = read(c, &actor, tid, Need::Referee)?;
+        let ts = table_state(c, &l, n, table_no)?;
+        let audit = sdb::audit_of(c, tid, Some((n, table_no)))?;
+        Ok((l, ts, audit))
+    })
+    .await
+}
+
+/// A round at the desk: every table with its sheet.
+pub async fn round_tables(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+    n: i32,
+) -> Result<(Loaded, Vec<(SeatingRow, Option<SheetRow>)>), ServiceError> {
+    db.read(move |c| {
+        let l = read(c, &actor, tid, Need::Referee)?;
+        let round = l.round(n).ok_or(ServiceError::NotFound)?;
+        let rows = crate::db::export::round_tables(c, round.id)?;
+        Ok((l, rows))
+    })
+    .await
+}
+
+/// Why a sheet was not saved: the engine's report, and what else is missing.
+#[derive(Debug, Clone)]
+pub struct SheetRejection {
+    pub report: SheetReport,
+    pub problems: Vec<FieldProblem>,
+}
+
+/// A sheet as the desk entered it.
+#[derive(Debug, Clone)]
+pub struct SheetInput {
+    pub sheet: ScoreSheet,
+    /// The referee accepts a wrong written total (the only fault).
+    pub accept_mismatch: bool,
+    pub reason: String,
+    /// The version the editor saw (None for a first entry).
+    pub version: Option<i32>,
+}
+
+/// Saves a table's sheet if it passes the rules (or its only fault is a
+/// wrong written total that a referee accepts with a reason). A correction
+/// needs a reason; a concurrent change is a conflict, never a lost update.
+pub async fn save_sheet(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+    n: i32,
+    table_no: i32,
+    input: SheetInput,
+) -> Result<i32, ServiceError> {
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Referee)?;
+        l.ensure_running()?;
+        let ts = table_state(c, &l, n, table_no)?;
+        let hands = l.settings.hands_per_round as usize;
+        let report = crate::rules::check(
+            &input.sheet,
+            l.settings.profile,
+            hands,
+            &l.settings.vp_scale,
+        );
+        let reason = input.reason.trim().to_string();
+        let accepted =
+            report.has_violations() && report.only_declared_mismatch() && input.accept_mismatch;
+        let mut problems = Vec::new();
+        if (ts.sheet.is_some() || accepted) && reason.is_empty() {
+            problems.push(FieldProblem::new("reason", "sheet.error.reason_needed"));
+        }
+        if (report.has_violations() && !accepted) || !problems.is_empty() {
+            return Err(ServiceError::Sheet(Box::new(SheetRejection {
+                report,
+                problems,
+            })));
+        }
+        let write = SheetWrite {
+            sheet: Some(
+                serde_json::to_string(&input.sheet)
+                    .map_err(|e| ServiceError::corrupt(format!("sheet: {e}")))?,
+            ),
+            adjusted: None,
+            ns_total: report.totals.ns,
+            ew_total: report.totals.ew,
+            ns_vp: i32::from(report.vp.ns),
+            ew_vp: i32::from(report.vp.ew),
+            accepted_mismatch: accepted,
+            note: if accepted {
+                reason.clone()
+            } else {
+                String::new()
+            },
+        };
+        save(c, &l, &ts, input.version, &write, &actor, &reason)
+    })
+    .await
+}
+
+fn save(
+    c: &mut DbConn,
+    l: &Loaded,
+    ts: &TableState,
+    version: Option<i32>,
+    write: &SheetWrite,
+    actor: &Actor,
+    reason: &str,
+) -> Result<i32, ServiceError> {
+    let place = TablePlace {
+        tournament_id: l.t.id,
+        round_no: ts.round.number,
+        table_no: ts.seating.table_no,
+        seating_id: ts.seating.id,
+    };
+    match sdb::save_sheet(c, place, version, write, actor.user_id, reason) {
+        Ok(v) => Ok(v),
+        Err(SaveError::Conflict { .. }) => Err(ServiceError::Conflict(Conflict::SheetChanged)),
+        Err(SaveError::Db(e)) => Err(e.into()),
+    }
+}
+
+/// The adjusted-score form as typed.
+#[derive(Debug, Default, Clone, serde::Deserialize)]
+#[serde(default)]
+pub struct AdjustedForm {
+    pub ns_vp: String,
+    pub ew_vp: String,
+    pub ns_mp_diff: String,
+    pub ew_mp_diff: String,
+    pub reason: String,
+    pub version: String,
+}
+
+/// A referee's adjusted score (RULES.md §9): replaces the table's sheet.
+pub async fn set_adjusted(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+    n: i32,
+    table_no: i32,
+    form: AdjustedForm,
+) -> Result<i32, ServiceError> {
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Referee)?;
+        l.ensure_running()?;
+        let ts = table_state(c, &l, n, table_no)?;
+        let mut problems = Vec::new();
+        let mut vp = |s: &str, field: &'static str| match s.trim().parse::<i32>() {
+            Ok(v) if (0..=i32::from(TOTAL_VP)).contains(&v) => Some(v),
+            _ => {
+                problems.push(FieldProblem::new(field, "adjusted.error.vp"));
+                None
+            }
+        };
+        let ns_vp = vp(&form.ns_vp, "ns_vp");
+        let ew_vp = vp(&form.ew_vp, "ew_vp");
+        // Empty: no MP difference set (it counts as 0 in the standings).
+        let step = l.settings.profile.points_step;
+        let mut mp = |s: &str, field: &'static str| {
+            if s.trim().is_empty() {
+                return Some(None);
+            }
+            match s.trim().parse::<i64>() {
+                Ok(v) if v % step == 0 && v.abs() <= MAX_ADJUSTED_MP_DIFF => Some(Some(v)),
+                _ => {
+                    problems.push(FieldProblem::new(field, "adjusted.error.mp"));
+                    None
+                }
+            }
+        };
+        let ns_mp = mp(&form.ns_mp_diff, "ns_mp_diff");
+        let ew_mp = mp(&form.ew_mp_diff, "ew_mp_diff");
+        let reason = form.reason.trim().to_string();
+        if reason.is_empty() {
+            problems.push(FieldProblem::new("adj_reason", "sheet.error.reason_needed"));
+        }
+        let (Some(ns_vp), Some(ew_vp), Some(ns_mp), Some(ew_mp), true) =
+            (ns_vp, ew_vp, ns_mp, ew_mp, problems.is_empty())
+        else {
+            return Err(ServiceError::Invalid(problems));
+        };
+        let write = SheetWrite {
+            sheet: None,
+            adjusted: Some((ns_vp, ew_vp, ns_mp, ew_mp)),
+            ns_total: 0,
+            ew_total: 0,
+            ns_vp,
+            ew_vp,
+            accepted_mismatch: false,
+            note: reason.clone(),
+        };
+        let version = form.version.trim().parse().ok();
+        save(c, &l, &ts, version, &write, &actor, &reason)
+    })
+    .await
+}
+
+/// The penalty form as typed.
+#[derive(Debug, Default, Clone, serde::Deserialize)]
+#[serde(default)]
+pub struct PenaltyForm {
+    pub pair: String,
+    pub round: String,
+    pub kind: String,
+    pub amount: String,
+    pub reason_preset: String,
+    pub reason: String,
+}
+
+/// Records a penalty. A typical reason brings its kind and amount (RULES.md
+/// §9); what the referee chose explicitly wins. An MP penalty needs the pair
+/// at a table that round. The preset's reason is kept in `lang`.
+pub async fn add_penalty(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+    form: PenaltyForm,
+    lang: Lang,
+) -> Result<i64, ServiceError> {
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Referee)?;
+        l.ensure_running()?;
+        let mut problems = Vec::new();
+        let pair = form
+            .pair
+            .trim()
+            .parse::<i64>()
+            .ok()
+            .and_then(|pid| l.pair(Some(pid)));
+        if pair.is_none() {
+            problems.push(FieldProblem::new("pair", "penalty.error.pair"));
+        }
+        let round = form
+            .round
+            .trim()
+            .parse::<i32>()
+            .ok()
+            .and_then(|r| l.round(r));
+        if round.is_none() {
+            problems.push(FieldProblem::new("round", "penalty.error.round"));
+        }
+        let preset = penalty::preset(&form.reason_preset);
+        let from_preset = preset.and_then(|p| p.penalty());
+        let kind = PenaltyKind::parse(&form.kind)
+            .or_else(|| form.kind.is_empty().then_some(from_preset?.0));
+        if kind.is_none() {
+            problems.push(FieldProblem::new("kind", "penalty.error.kind"));
+        }
+        let amount_text = match (form.amount.trim(), from_preset) {
+            ("", Some((k, Some(a)))) if Some(k) == kind => a.to_string(),
+            (text, _) => text.to_string(),
+        };
+        let step = l.settings.profile.points_step;
+        let amount = match kind.and_then(|k| Some((k, k.max_amount()?))) {
+            None => None,
+            Some((k, max)) => match amount_text.parse::<i64>() {
+                Ok(a) if a > 0 && a <= max && (k != PenaltyKind::Mp || a % step == 0) => Some(a),
+                _ => {
+                    problems.push(FieldProblem::new(
+                        "amount",
+                        if k == PenaltyKind::Mp {
+                            "penalty.error.amount_mp"
+                        } else {
+                            "penalty.error.amount"
+                        },
+                    ));
+                    None
+                }
+            },
+        };
+        let reason = if form.reason.trim().is_empty() {
+            preset
+                .filter(|p| p.penalty().is_some())
+                .map(|p| t(lang, p.key).to_string())
+                .unwrap_or_default()
+        } else {
+            form.reason.trim().to_string()
+        };
+        if reason.is_empty() {
+            problems.push(FieldProblem::new("reason", "penalty.error.reason"));
+        }
+        let mut table_no = None;
+        if let (Some(p), Some(r), Some(k)) = (pair, round, kind) {
+            let (tables, _) = crate::db::tournaments::seating_of(c, r.id)?;
+            table_no = tables
+                .iter()
+                .find(|s| s.ns_pair == Some(p.id) || s.ew_pair == Some(p.id))
+                .map(|s| s.table_no);
+            if k == PenaltyKind::Mp && table_no.is_none() {
+                problems.push(FieldProblem::new("kind", "penalty.error.mp_needs_table"));
+            }
+        }
+        let (Some(pair), Some(round), Some(kind), true) = (pair, round, kind, problems.is_empty())
+        else {
+            return Err(ServiceError::Invalid(problems));
+        };
+        let p = NewPenalty {
+            round_no: round.number,
+            pair_id: pair.id,
+            table_no,
+            kind,
+            amount,
+            reason,
+        };
+        let id = sdb::add_penalty(c, tid, &p, actor.user_id)?;
+        tracing::info!(
+            tournament_id = tid,
+            round = p.round_no,
+            kind = kind.as_str(),
+            "penalty recorded"
+        );
+        Ok(id)
+    })
+    .await
+}
+
+/// Withdraws a penalty: it stays on the record and no longer counts.
+pub async fn withdraw_penalty(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+    penalty_id: i64,
+    reason: String,
+) -> Result<(), ServiceError> {
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Referee)?;
+        l.ensure_running()?;
+        if sdb::withdraw_penalty(c, tid, penalty_id, actor.user_id, reason.trim())? {
+            Ok(())
+        } else {
+            Err(ServiceError::NotFound)
+        }
+    })
+    .await
+}
+
+/// The tournament's penalties, for the referee.
+pub async fn penalties(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+) -> Result<(Loaded, Vec<PenaltyRow>), ServiceError> {
+    db.read(move |c| {
+        let l = read(c, &actor, tid, Need::Referee)?;
+        let p = sdb::penalties_of(c, tid)?;
+        Ok((l, p))
+    })
+    .await
+}
+
+/// The tournament's audit log, newest first, with the users' names.
+pub async fn audit_log(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+) -> Result<(Loaded, Vec<(AuditRow, Option<String>)>), ServiceError> {
+    db.read(move |c| {
+        let l = read(c, &actor, tid, Need::Referee)?;
+        let entries = sdb::audit_of(c, tid, None)?;
+        Ok((l, entries))
+    })
+    .await
+}

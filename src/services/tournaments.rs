@@ -1,0 +1,312 @@
+//! Tournaments: create, read, settings, staff, close.
+
+use diesel::prelude::*;
+use serde_json::{Map, Value};
+
+use super::audit::{self, Action, Entry};
+use super::{check_access, lock, read, Actor, Conflict, Loaded, Need, ServiceError};
+use crate::auth::Role;
+use crate::db::schema::{tournament_staff, users};
+use crate::db::tournaments::{self as tdb, TournamentRow};
+use crate::db::{now, Db};
+use crate::tournament::settings::{Settings, SettingsForm};
+use crate::tournament::{FieldProblem, Status};
+
+/// The settings as the audit log keeps them (the form's fields).
+fn settings_values(s: &Settings, tz: chrono_tz::Tz) -> Map<String, Value> {
+    match serde_json::to_value(SettingsForm::from_settings(s, tz)) {
+        Ok(Value::Object(m)) => m,
+        _ => Map::new(),
+    }
+}
+
+/// The tournaments the actor may see: all for an admin, their own and
+/// co-directed ones for a director, assigned ones for a referee (all when
+/// the admin setting says so).
+pub async fn list(db: &Db, actor: Actor) -> Result<Vec<TournamentRow>, ServiceError> {
+    db.read(move |c| {
+        let all = tdb::list(c)?;
+        if actor.role == Role::Admin {
+            return Ok(all);
+        }
+        let mut out = Vec::new();
+        for t in all {
+            let need = if actor.role.allows(Role::Director) {
+                Need::Direct
+            } else {
+                Need::Referee
+            };
+            match check_access(c, &actor, &t, need) {
+                Ok(()) => out.push(t),
+                Err(ServiceError::NotFound) if need == Need::Direct => {
+                    // A director may also referee a tournament.
+                    if check_access(c, &actor, &t, Need::Referee).is_ok() {
+                        out.push(t);
+                    }
+                }
+                Err(ServiceError::NotFound) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(out)
+    })
+    .await
+}
+
+/// A tournament with its pairs and rounds, if the actor may see it.
+pub async fn load(db: &Db, actor: Actor, tid: i64, need: Need) -> Result<Loaded, ServiceError> {
+    db.read(move |c| read(c, &actor, tid, need)).await
+}
+
+/// Creates a tournament owned by the actor.
+pub async fn create(
+    db: &Db,
+    actor: Actor,
+    form: SettingsForm,
+    tz: chrono_tz::Tz,
+) -> Result<i64, ServiceError> {
+    if !actor.role.allows(Role::Director) {
+        return Err(ServiceError::Forbidden);
+    }
+    let settings = Settings::parse(&form, tz).map_err(ServiceError::Invalid)?;
+    db.write(move |c| {
+        let id = tdb::create(c, &settings, actor.user_id)?;
+        audit::record(
+            c,
+            id,
+            &actor,
+            Entry::new(Action::TournamentCreated).after(settings_values(&settings, tz)),
+        )?;
+        Ok(id)
+    })
+    .await
+}
+
+/// Saves the settings. Once round 1 is drawn the game-shaping fields keep
+/// their saved values whatever the form says; a closed tournament is
+/// read-only.
+pub async fn update_settings(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+    form: SettingsForm,
+    tz: chrono_tz::Tz,
+) -> Result<(), ServiceError> {
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Direct)?;
+        l.ensure_not_finished()?;
+        let saved = SettingsForm::from_settings(&l.settings, tz);
+        let form = if l.status() == Status::Draft {
+            form
+        } else {
+            form.with_locked_fields_of(&saved)
+        };
+        let settings = Settings::parse(&form, tz).map_err(ServiceError::Invalid)?;
+        tdb::update_settings(c, tid, &settings)?;
+        audit::record(
+            c,
+            tid,
+            &actor,
+            Entry::new(Action::SettingsChanged)
+                .before(settings_values(&l.settings, tz))
+                .after(settings_values(&settings, tz))
+                .changes_only(),
+        )?;
+        Ok(())
+    })
+    .await
+}
+
+/// Closes the tournament: final standings. Every table of every round must
+/// have a score.
+pub async fn close(db: &Db, actor: Actor, tid: i64) -> Result<(), ServiceError> {
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Direct)?;
+        if l.status() != Status::Running {
+            return Err(ServiceError::conflict("close.error.not_running"));
+        }
+        for r in &l.rounds {
+            let missing = super::rounds::tables_without_score(c, r.id)?;
+            if !missing.is_empty() {
+                let tables = missing
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                return Err(ServiceError::Conflict(Conflict::Key(
+                    "close.error.missing",
+                    vec![("round", r.number.to_string()), ("tables", tables)],
+                )));
+            }
+        }
+        tdb::finish(c, tid, actor.user_id)?;
+        Ok(())
+    })
+    .await
+}
+
+/// A member of a tournament's staff.
+#[derive(Debug, Clone)]
+pub struct StaffMember {
+    pub user_id: i64,
+    pub username: String,
+    pub role: Role,
+}
+
+impl StaffMember {
+    pub fn role_key(&self) -> &'static str {
+        match self.role {
+            Role::Director => "role.director",
+            Role::Referee => "role.referee",
+            Role::Admin => "role.admin",
+        }
+    }
+}
+
+/// The owner's name (None for an imported tournament whose owner is gone).
+pub async fn owner_name(db: &Db, t: &TournamentRow) -> Result<Option<String>, ServiceError> {
+    let Some(owner) = t.created_by else {
+        return Ok(None);
+    };
+    db.read(move |c| Ok(crate::db::users::find(c, owner)?.map(|u| u.username)))
+        .await
+}
+
+/// The tournament's co-directors and referees.
+pub async fn staff(db: &Db, actor: Actor, tid: i64) -> Result<Vec<StaffMember>, ServiceError> {
+    db.read(move |c| {
+        read(c, &actor, tid, Need::Direct)?;
+        let rows: Vec<(i64, String, String)> = tournament_staff::table
+            .inner_join(users::table)
+            .filter(tournament_staff::tournament_id.eq(tid))
+            .select((users::id, users::username, tournament_staff::role))
+            .order(users::username)
+            .load(c)?;
+        rows.into_iter()
+            .map(|(user_id, username, role)| {
+                let role = Role::parse(&role).ok_or_else(|| {
+                    ServiceError::corrupt(format!("tournament {tid}: staff role {role:?}"))
+                })?;
+                Ok(StaffMember {
+                    user_id,
+                    username,
+                    role,
+                })
+            })
+            .collect()
+    })
+    .await
+}
+
+/// Adds a co-director (owner or admin only) or a referee (any director of
+/// the tournament) by username.
+pub async fn add_staff(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+    username: String,
+    role: Role,
+) -> Result<(), ServiceError> {
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Direct)?;
+        l.ensure_not_finished()?;
+        let owner = l.t.created_by == Some(actor.user_id) || actor.role == Role::Admin;
+        if role == Role::Director && !owner {
+            return Err(ServiceError::Forbidden);
+        }
+        let user = crate::db::users::find_by_username(c, username.trim())?
+            .filter(|u| u.active)
+            .ok_or_else(|| ServiceError::invalid("username", "staff.error.no_user"))?;
+        let user_role = user.role();
+        let fits = match role {
+            Role::Director => user_role == Role::Director,
+            Role::Referee => user_role.allows(Role::Referee) && user_role != Role::Admin,
+            Role::Admin => false,
+        };
+        if !fits {
+            return Err(ServiceError::Invalid(vec![FieldProblem::new(
+                "username",
+                "staff.error.wrong_role",
+            )]));
+        }
+        if l.t.created_by == Some(user.id) {
+            return Err(ServiceError::invalid("username", "staff.error.owner"));
+        }
+        diesel::delete(
+            tournament_staff::table
+                .filter(tournament_staff::tournament_id.eq(tid))
+                .filter(tournament_staff::user_id.eq(user.id)),
+        )
+        .execute(c)?;
+        diesel::insert_into(tournament_staff::table)
+            .values((
+                tournament_staff::tournament_id.eq(tid),
+                tournament_staff::user_id.eq(user.id),
+                tournament_staff::role.eq(role.as_str()),
+                tournament_staff::added_by.eq(Some(actor.user_id)),
+                tournament_staff::added_at.eq(now()),
+            ))
+            .execute(c)?;
+        audit::record(
+            c,
+            tid,
+            &actor,
+            Entry::new(Action::StaffAdded).after(audit::values([
+                ("user", Value::from(user.username)),
+                ("role", Value::from(role.as_str())),
+            ])),
+        )
+    })
+    .await
+}
+
+/// Removes a member of the staff.
+pub async fn remove_staff(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+    user_id: i64,
+) -> Result<(), ServiceError> {
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Direct)?;
+        let row: Option<(String, String)> = tournament_staff::table
+            .inner_join(users::table)
+            .filter(tournament_staff::tournament_id.eq(tid))
+            .filter(tournament_staff::user_id.eq(user_id))
+            .select((users::username, tournament_staff::role))
+            .first(c)
+            .optional()?;
+        let Some((username, role)) = row else {
+            return Err(ServiceError::NotFound);
+        };
+        let owner = l.t.created_by == Some(actor.user_id) || actor.role == Role::Admin;
+        if role == "director" && !owner {
+            return Err(ServiceError::Forbidden);
+        }
+        diesel::delete(
+            tournament_staff::table
+                .filter(tournament_staff::tournament_id.eq(tid))
+                .filter(tournament_staff::user_id.eq(user_id)),
+        )
+        .execute(c)?;
+        audit::record(
+            c,
+            tid,
+            &actor,
+            Entry::new(Action::StaffRemoved).before(audit::values([
+                ("user", Value::from(username)),
+                ("role", Value::from(role)),
+            ])),
+        )
+    })
+    .await
+}
+
+/// A tournament as the public sees it (no login): settings, pairs, rounds.
+pub async fn public(db: &Db, tid: i64) -> Result<Loaded, ServiceError> {
+    db.read(move |c| {
+        let t = tdb::find(c, tid)?.ok_or(ServiceError::NotFound)?;
+        super::load_state(c, t)
+    })
+    .await
+}

@@ -1,0 +1,172 @@
+//! Staff accounts: create, enable or disable, change role, reset password.
+//! Every change is audited; the last active administrator cannot be
+//! disabled or demoted, even by two administrators acting at once.
+
+use diesel::prelude::*;
+use serde_json::{json, Value};
+
+use super::{Actor, ServiceError};
+use crate::auth::Role;
+use crate::db::schema::user_audit;
+use crate::db::users::{self as udb, UserError, UserRow};
+use crate::db::{now, Db, DbConn};
+
+/// Serialises changes to accounts: on PostgreSQL a table lock that other
+/// account changes wait for (reads go on); SQLite's single writer already
+/// serialises them.
+fn lock_users(c: &mut DbConn) -> Result<(), ServiceError> {
+    if let DbConn::Postgres(pg) = c {
+        use diesel::connection::SimpleConnection;
+        pg.batch_execute("LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE")?;
+    }
+    Ok(())
+}
+
+fn user_error(e: UserError) -> ServiceError {
+    match e {
+        UserError::UsernameTaken => ServiceError::invalid("username", "error.username_taken"),
+        UserError::SetupDone => ServiceError::conflict("error.setup_done"),
+        UserError::LastAdmin => ServiceError::conflict("error.last_admin"),
+        UserError::NotFound => ServiceError::NotFound,
+        UserError::Db(e) => e.into(),
+    }
+}
+
+fn record(
+    c: &mut DbConn,
+    actor: &Actor,
+    subject: i64,
+    action: &str,
+    before: Option<Value>,
+    after: Option<Value>,
+) -> Result<(), ServiceError> {
+    diesel::insert_into(user_audit::table)
+        .values((
+            user_audit::subject_id.eq(Some(subject)),
+            user_audit::action.eq(action),
+            user_audit::before_value.eq(before.map(|v| v.to_string())),
+            user_audit::after_value.eq(after.map(|v| v.to_string())),
+            user_audit::user_id.eq(Some(actor.user_id)),
+            user_audit::at.eq(now()),
+        ))
+        .execute(c)?;
+    Ok(())
+}
+
+fn require_admin(actor: &Actor) -> Result<(), ServiceError> {
+    if actor.role == Role::Admin {
+        Ok(())
+    } else {
+        Err(ServiceError::Forbidden)
+    }
+}
+
+fn find(c: &mut DbConn, id: i64) -> Result<UserRow, ServiceError> {
+    udb::find(c, id)?.ok_or(ServiceError::NotFound)
+}
+
+/// Creates an account (the password is already hashed).
+pub async fn create(
+    db: &Db,
+    actor: Actor,
+    username: String,
+    password_hash: String,
+    role: Role,
+) -> Result<i64, ServiceError> {
+    require_admin(&actor)?;
+    db.write(move |c| {
+        lock_users(c)?;
+        let id = udb::create(c, &username, &password_hash, role).map_err(user_error)?;
+        record(
+            c,
+            &actor,
+            id,
+            "user.created",
+            None,
+            Some(json!({"username": username, "role": role.as_str()})),
+        )?;
+        Ok(id)
+    })
+    .await
+}
+
+/// Enables or disables an account (disabling ends its sessions).
+pub async fn set_active(db: &Db, actor: Actor, id: i64, active: bool) -> Result<(), ServiceError> {
+    require_admin(&actor)?;
+    db.write(move |c| {
+        lock_users(c)?;
+        let before = find(c, id)?;
+        if before.active == active {
+            return Ok(());
+        }
+        udb::set_active(c, id, active).map_err(user_error)?;
+        record(
+            c,
+            &actor,
+            id,
+            "user.active",
+            Some(json!({"active": before.active})),
+            Some(json!({"active": active})),
+        )
+    })
+    .await
+}
+
+/// Changes an account's role.
+pub async fn set_role(db: &Db, actor: Actor, id: i64, role: Role) -> Result<(), ServiceError> {
+    require_admin(&actor)?;
+    db.write(move |c| {
+        lock_users(c)?;
+        let before = find(c, id)?;
+        if before.role() == role {
+            return Ok(());
+        }
+        udb::set_role(c, id, role).map_err(user_error)?;
+        record(
+            c,
+            &actor,
+            id,
+            "user.role",
+            Some(json!({"role": before.role().as_str()})),
+            Some(json!({"role": role.as_str()})),
+        )
+    })
+    .await
+}
+
+/// Sets a new password (already hashed) and ends the account's sessions.
+pub async fn reset_password(
+    db: &Db,
+    actor: Actor,
+    id: i64,
+    password_hash: String,
+) -> Result<(), ServiceError> {
+    require_admin(&actor)?;
+    db.write(move |c| {
+        lock_users(c)?;
+        udb::set_password(c, id, &password_hash).map_err(user_error)?;
+        record(c, &actor, id, "user.password", None, None)
+    })
+    .await
+}
+
+/// Whether every referee works on every tournament (see `REFEREES_SEE_ALL`).
+pub async fn set_referees_see_all(db: &Db, actor: Actor, all: bool) -> Result<(), ServiceError> {
+    require_admin(&actor)?;
+    db.write(move |c| {
+        super::set_app_setting(
+            c,
+            super::REFEREES_SEE_ALL,
+            if all { "true" } else { "false" },
+        )?;
+        record(
+            c,
+            &actor,
+            actor.user_id,
+            "settings.referees_see_all",
+            None,
+            Some(json!({ "referees_see_all": all })),
+        )
+    })
+    .await
+}
