@@ -1,0 +1,598 @@
+//! What the races share: logged-in clients with their CSRF token, a status
+//! histogram, a tournament set up through the pages, the director export,
+//! and the real binary as a child process.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::future::Future;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use reqwest::redirect::Policy;
+use serde_json::Value;
+use tokio::sync::Barrier;
+
+use crate::helpers::{csrf_in, location, Browser};
+
+pub const DIRECTOR_PW: &str = "director pass";
+
+/// A client with its own cookies and a timeout, so no test hangs.
+pub fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(Policy::none())
+        .cookie_store(true)
+        .timeout(Duration::from_secs(30))
+        .build()
+        .expect("client")
+}
+
+pub fn browser(address: &str) -> Browser {
+    Browser {
+        address: address.to_string(),
+        client: client(),
+    }
+}
+
+/// One answer: status (0 when the request failed: refused, reset, timed out),
+/// `Location`, and the start of the body for a 5xx (to show the cause).
+#[derive(Debug, Clone)]
+pub struct Answer {
+    pub status: u16,
+    pub location: String,
+    pub error: String,
+    /// When the answer arrived, from the start of the test's clock.
+    pub at: Duration,
+}
+
+impl Answer {
+    pub fn is_5xx(&self) -> bool {
+        self.status >= 500
+    }
+}
+
+async fn answer_of(result: reqwest::Result<reqwest::Response>, clock: Instant) -> Answer {
+    match result {
+        Ok(res) => {
+            let status = res.status().as_u16();
+            let loc = location(&res);
+            let error = if status >= 500 {
+                let body = res.text().await.unwrap_or_default();
+                snippet(&body)
+            } else {
+                // Read the body so the connection can be reused.
+                let _ = res.bytes().await;
+                String::new()
+            };
+            Answer {
+                status,
+                location: loc,
+                error,
+                at: clock.elapsed(),
+            }
+        }
+        Err(e) => Answer {
+            status: 0,
+            location: String::new(),
+            error: error_chain(&e),
+            at: clock.elapsed(),
+        },
+    }
+}
+
+/// An error and its causes on one line.
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        out.push_str(": ");
+        out.push_str(&c.to_string());
+        cause = c.source();
+    }
+    out
+}
+
+/// The text of an error page, squeezed to one short line.
+fn snippet(html: &str) -> String {
+    let mut text = String::new();
+    let mut in_tag = false;
+    for ch in html.chars() {
+        match ch {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                text.push(' ');
+            }
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words.join(" ").chars().take(160).collect()
+}
+
+/// A logged-in staff browser and its session's CSRF token.
+pub struct Staff {
+    pub b: Browser,
+    pub token: String,
+}
+
+impl Staff {
+    pub async fn login(address: &str, user: &str, password: &str) -> Staff {
+        let b = browser(address);
+        let res = b.login(user, password).await;
+        assert_eq!(res.status().as_u16(), 303, "{user} logs in");
+        let token = csrf_in(&b.get_html("/").await);
+        Staff { b, token }
+    }
+
+    /// POSTs a form with the session's token; never panics on the answer.
+    pub async fn post(&self, path: &str, fields: &[(String, String)]) -> Answer {
+        self.post_at(path, fields, Instant::now()).await
+    }
+
+    pub async fn post_at(&self, path: &str, fields: &[(String, String)], clock: Instant) -> Answer {
+        let mut form: Vec<(&str, &str)> = fields
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        form.push(("csrf_token", &self.token));
+        let res = self
+            .b
+            .client
+            .post(self.b.url(path))
+            .form(&form)
+            .send()
+            .await;
+        answer_of(res, clock).await
+    }
+
+    pub async fn get(&self, path: &str) -> Answer {
+        let res = self.b.client.get(self.b.url(path)).send().await;
+        answer_of(res, Instant::now()).await
+    }
+
+    /// GET: the answer and the page's text.
+    pub async fn page(&self, path: &str) -> (Answer, String) {
+        let clock = Instant::now();
+        match self.b.client.get(self.b.url(path)).send().await {
+            Ok(res) => {
+                let status = res.status().as_u16();
+                let text = res.text().await.unwrap_or_default();
+                let error = if status >= 500 {
+                    snippet(&text)
+                } else {
+                    String::new()
+                };
+                let a = Answer {
+                    status,
+                    location: String::new(),
+                    error,
+                    at: clock.elapsed(),
+                };
+                (a, text)
+            }
+            Err(e) => (answer_of(Err(e), clock).await, String::new()),
+        }
+    }
+
+    pub async fn html(&self, path: &str) -> String {
+        self.b.get_html(path).await
+    }
+}
+
+/// Anonymous GET (public pages, health).
+pub async fn get_anon(c: &reqwest::Client, url: &str) -> Answer {
+    answer_of(c.get(url).send().await, Instant::now()).await
+}
+
+pub fn fields(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// A status histogram.
+#[derive(Default, Debug, Clone)]
+pub struct Tally {
+    pub by_status: BTreeMap<u16, usize>,
+    /// The first few distinct 5xx / transport errors, to name the cause.
+    pub errors: Vec<String>,
+}
+
+impl Tally {
+    pub fn add(&mut self, a: &Answer) {
+        *self.by_status.entry(a.status).or_default() += 1;
+        if (a.is_5xx() || a.status == 0) && self.errors.len() < 3 {
+            let e = format!("{} {}", a.status, a.error);
+            if !self.errors.contains(&e) {
+                self.errors.push(e);
+            }
+        }
+    }
+
+    pub fn of(answers: &[Answer]) -> Tally {
+        let mut t = Tally::default();
+        for a in answers {
+            t.add(a);
+        }
+        t
+    }
+
+    pub fn merge(&mut self, other: &Tally) {
+        for (s, n) in &other.by_status {
+            *self.by_status.entry(*s).or_default() += n;
+        }
+        for e in &other.errors {
+            if self.errors.len() < 3 && !self.errors.contains(e) {
+                self.errors.push(e.clone());
+            }
+        }
+    }
+
+    pub fn total(&self) -> usize {
+        self.by_status.values().sum()
+    }
+
+    pub fn count_5xx(&self) -> usize {
+        self.by_status
+            .iter()
+            .filter(|(s, _)| **s >= 500)
+            .map(|(_, n)| n)
+            .sum()
+    }
+
+    pub fn count(&self, status: u16) -> usize {
+        self.by_status.get(&status).copied().unwrap_or(0)
+    }
+}
+
+impl fmt::Display for Tally {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parts: Vec<String> = self
+            .by_status
+            .iter()
+            .map(|(s, n)| {
+                if *s == 0 {
+                    format!("err×{n}")
+                } else {
+                    format!("{s}×{n}")
+                }
+            })
+            .collect();
+        write!(f, "[{}]", parts.join(" "))?;
+        if !self.errors.is_empty() {
+            write!(f, " first errors: {:?}", self.errors)?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs the futures at the same moment: each waits on one barrier, then goes.
+pub async fn all_at_once<F, T>(jobs: Vec<F>) -> Vec<T>
+where
+    F: Future<Output = T> + Send + 'static,
+    T: Send + 'static,
+{
+    let barrier = Arc::new(Barrier::new(jobs.len()));
+    let handles: Vec<_> = jobs
+        .into_iter()
+        .map(|job| {
+            let barrier = barrier.clone();
+            tokio::spawn(async move {
+                barrier.wait().await;
+                job.await
+            })
+        })
+        .collect();
+    let mut out = Vec::with_capacity(handles.len());
+    for h in handles {
+        out.push(h.await.expect("task"));
+    }
+    out
+}
+
+// ---- a tournament through the pages ----
+
+/// The settings form's fields (a club evening, 4 rounds of which 3 Mitchell).
+pub fn settings(name: &str) -> Vec<(String, String)> {
+    fields(&[
+        ("name", name),
+        ("date", "2026-11-20"),
+        ("start_time", "21:00"),
+        ("venue", "Circolo del Sole"),
+        ("profile", "codice"),
+        ("planned_rounds", "4"),
+        ("hands_per_round", "3"),
+        ("vp_scale", ""),
+        ("minutes_per_round", "40"),
+        ("mitchell_rounds", "3"),
+        ("danish_form", "modified"),
+        ("mitchell_advance", "1"),
+        ("bye_vp", "14"),
+        ("entry_fee", "20,00"),
+        ("prize_share_percent", "70"),
+        ("guaranteed_pool", "0"),
+        ("payout", "1: 100\n8: 60 40\n12: 50 30 20"),
+        ("suit_order", "HDCS"),
+    ])
+}
+
+/// Creates a tournament; its id.
+pub async fn create_tournament(s: &Staff, name: &str) -> i64 {
+    let a = s.post("/director/tournaments", &settings(name)).await;
+    assert_eq!(a.status, 303, "tournament created: {a:?}");
+    let path = a.location.split('?').next().unwrap_or_default();
+    path.rsplit('/')
+        .next()
+        .and_then(|id| id.parse().ok())
+        .unwrap_or_else(|| panic!("tournament id in {path}"))
+}
+
+pub fn pairs_csv(pairs: usize) -> String {
+    let mut s = String::from("cognome1;nome1;tessera1;circolo1;cognome2;nome2;tessera2;circolo2\n");
+    for i in 1..=pairs {
+        s.push_str(&format!(
+            "Rossi{i};Maria;T{i}A;Circolo Sole;Bianchi{i};Luca;T{i}B;\n"
+        ));
+    }
+    s
+}
+
+/// Imports `pairs` pairs (numbers 1..=pairs) by the CSV import.
+pub async fn import_pairs(s: &Staff, tid: i64, pairs: usize) {
+    let path = format!("/director/t/{tid}/import");
+    let csv = pairs_csv(pairs);
+    let a = s.post(&path, &fields(&[("csv", &csv)])).await;
+    assert_eq!(a.status, 200, "import preview: {a:?}");
+    let a = s
+        .post(&path, &fields(&[("csv", &csv), ("confirm", "yes")]))
+        .await;
+    assert_eq!(a.status, 303, "import: {a:?}");
+}
+
+/// The database ids of the pairs, read from the check-in forms.
+pub async fn pair_ids(s: &Staff, tid: i64) -> Vec<i64> {
+    let html = s.html(&format!("/director/t/{tid}")).await;
+    let prefix = format!("/director/t/{tid}/pairs/");
+    let mut ids = Vec::new();
+    for (i, _) in html.match_indices(&prefix) {
+        let rest = &html[i + prefix.len()..];
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        if rest[digits.len()..].starts_with("/checkin") {
+            if let Ok(id) = digits.parse() {
+                ids.push(id);
+            }
+        }
+    }
+    ids
+}
+
+pub async fn check_in_all(s: &Staff, tid: i64) {
+    for id in pair_ids(s, tid).await {
+        let a = s
+            .post(
+                &format!("/director/t/{tid}/pairs/{id}/checkin"),
+                &fields(&[("value", "true")]),
+            )
+            .await;
+        assert_eq!(a.status, 303, "check-in {id}: {a:?}");
+    }
+}
+
+/// A running tournament: `pairs` pairs imported, checked in, round 1 drawn.
+pub async fn running_tournament(s: &Staff, name: &str, pairs: usize) -> i64 {
+    let tid = create_tournament(s, name).await;
+    import_pairs(s, tid, pairs).await;
+    check_in_all(s, tid).await;
+    let a = s.post(&format!("/director/t/{tid}/draw"), &[]).await;
+    assert_eq!(a.status, 303, "draw: {a:?}");
+    tid
+}
+
+/// The director's export of the tournament (FORMAT.md).
+pub async fn export(s: &Staff, tid: i64) -> Value {
+    let res =
+        s.b.client
+            .get(s.b.url(&format!("/director/t/{tid}/export.json")))
+            .send()
+            .await
+            .expect("export");
+    assert_eq!(res.status().as_u16(), 200, "export of {tid}");
+    res.json().await.expect("export is JSON")
+}
+
+/// One table of a round in the export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Table {
+    pub table: i64,
+    pub ns: i64,
+    pub ew: i64,
+}
+
+pub fn rounds_of(file: &Value) -> &Vec<Value> {
+    file["rounds"].as_array().expect("rounds")
+}
+
+pub fn tables_of(file: &Value, round: i64) -> Vec<Table> {
+    rounds_of(file)
+        .iter()
+        .find(|r| r["number"].as_i64() == Some(round))
+        .and_then(|r| r["tables"].as_array())
+        .map(|ts| {
+            ts.iter()
+                .map(|t| Table {
+                    table: t["table"].as_i64().unwrap_or(0),
+                    ns: t["ns"].as_i64().unwrap_or(0),
+                    ew: t["ew"].as_i64().unwrap_or(0),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The NS melded points of hand 1 of a table's sheet, if it has a sheet
+/// (the tests write a distinct value per save to recognise it).
+pub fn sheet_mark(file: &Value, round: i64, table: i64) -> Option<i64> {
+    rounds_of(file)
+        .iter()
+        .find(|r| r["number"].as_i64() == Some(round))?["tables"]
+        .as_array()?
+        .iter()
+        .find(|t| t["table"].as_i64() == Some(table))?["sheet"]["hands"][0]["ns"]["melded_points"]
+        .as_i64()
+}
+
+/// One hand where NS closes with one clean burraco (both took the pozzetto).
+fn closing_hand(h: usize, ns_melded: i64, ew_melded: i64) -> Vec<(String, String)> {
+    vec![
+        (format!("h{h}_end"), "closure".into()),
+        (format!("h{h}_closed"), "ns".into()),
+        (format!("h{h}_ns_clean"), "1".into()),
+        (format!("h{h}_ns_melded_points"), ns_melded.to_string()),
+        (format!("h{h}_ns_pozzetto"), "on".into()),
+        (format!("h{h}_ew_melded_points"), ew_melded.to_string()),
+        (format!("h{h}_ew_hand_points"), "20".into()),
+        (format!("h{h}_ew_pozzetto"), "on".into()),
+    ]
+}
+
+/// A whole 3-hand sheet: NS = 3 × (ns + 300), EW = 3 × (ew − 20). `ns` is
+/// the mark [`sheet_mark`] reads back (a multiple of 5).
+pub fn sheet(ns: i64, ew: i64) -> Vec<(String, String)> {
+    (1..=3).flat_map(|h| closing_hand(h, ns, ew)).collect()
+}
+
+/// A correction of a saved sheet: the version the editor loaded and a reason.
+pub fn correction(ns: i64, version: i64) -> Vec<(String, String)> {
+    let mut f = sheet(ns, 90);
+    f.push(("version".into(), version.to_string()));
+    f.push(("reason".into(), "ricontato".into()));
+    f
+}
+
+pub fn sheet_path(tid: i64, round: i64, table: i64) -> String {
+    format!("/desk/t/{tid}/rounds/{round}/tables/{table}")
+}
+
+/// Saves every table of a round once (mark 120); panics on anything but 303.
+pub async fn score_round(s: &Staff, tid: i64, round: i64) {
+    let file = export(s, tid).await;
+    for t in tables_of(&file, round) {
+        let a = s
+            .post(&sheet_path(tid, round, t.table), &sheet(120, 90))
+            .await;
+        assert_eq!(a.status, 303, "sheet of table {}: {a:?}", t.table);
+    }
+}
+
+// ---- the real binary ----
+
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_burraco-td")
+}
+
+/// A free local port (bound, then released).
+pub fn free_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind :0");
+    l.local_addr().expect("addr").port()
+}
+
+/// A server process; killed (SIGKILL) when dropped.
+pub struct Server {
+    pub child: Child,
+    pub address: String,
+    pub log: PathBuf,
+}
+
+impl Server {
+    /// Starts `burraco-td` (serve) on a free port with `BIND`/`DATABASE_URL`.
+    pub fn start(database_url: &str) -> Server {
+        let port = free_port();
+        let log = std::env::temp_dir().join(format!(
+            "btd_conc_{}_{port}.log",
+            uuid::Uuid::new_v4().simple()
+        ));
+        let out = std::fs::File::create(&log).expect("log file");
+        let err = out.try_clone().expect("log file");
+        let child = Command::new(bin())
+            .env("BIND", format!("127.0.0.1:{port}"))
+            .env("DATABASE_URL", database_url)
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::from(out))
+            .stderr(Stdio::from(err))
+            .spawn()
+            .expect("start burraco-td");
+        Server {
+            child,
+            address: format!("http://127.0.0.1:{port}"),
+            log,
+        }
+    }
+
+    /// Waits until `/healthz` answers 200, the process exits, or the
+    /// deadline passes. True when healthy.
+    pub async fn wait_healthy(&mut self, within: Duration) -> bool {
+        let c = client();
+        let deadline = Instant::now() + within;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return false;
+            }
+            if let Ok(res) = c.get(format!("{}/healthz", self.address)).send().await {
+                if res.status().as_u16() == 200 {
+                    return true;
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        false
+    }
+
+    /// The process's output (for a failure message).
+    pub fn output(&self) -> String {
+        let s = std::fs::read_to_string(&self.log).unwrap_or_default();
+        let tail: Vec<&str> = s.lines().rev().take(15).collect();
+        tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+    }
+
+    /// SIGKILL (std's `Child::kill` on Unix), then reap.
+    pub fn kill9(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill9();
+        let _ = std::fs::remove_file(&self.log);
+    }
+}
+
+/// `burraco-td create-user --role admin NAME`, the password on stdin.
+pub fn create_admin_cli(database_url: &str, name: &str, password: &str) {
+    use std::io::Write;
+    let mut child = Command::new(bin())
+        .args(["create-user", "--role", "admin", name])
+        .env("DATABASE_URL", database_url)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("create-user");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(format!("{password}\n").as_bytes())
+        .expect("password on stdin");
+    let out = child.wait_with_output().expect("create-user ends");
+    assert!(
+        out.status.success(),
+        "create-user: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
