@@ -3,6 +3,7 @@
 //! [`DbConn`], an r2d2 pool, and migrations embedded per backend.
 
 pub mod export;
+pub mod login_throttle;
 pub mod schema;
 pub mod scoring;
 pub mod settings;
@@ -263,7 +264,7 @@ pub fn build_pool(url: &DbUrl, max_size: u32) -> Result<Pool, r2d2::PoolError> {
 
 /// The key of the PostgreSQL advisory lock held while migrating, so that
 /// several instances starting together migrate one after the other.
-const MIGRATION_LOCK_KEY: i64 = 0x6275_7272_6163_6f; // "burraco"
+const MIGRATION_LOCK_KEY: i64 = 0x0062_7572_7261_636f; // "burraco"
 
 /// Runs every pending migration of the connection's backend.
 pub fn run_migrations(conn: &mut DbConn) -> anyhow::Result<usize> {
