@@ -16,7 +16,7 @@ use tracing::Instrument;
 use super::context::{web_query_value, RequestCtx, SessionUser};
 use super::AppState;
 use crate::auth::{csrf, session, Role};
-use crate::db::{self, users, DbError};
+use crate::db::{self, users};
 use crate::error::AppError;
 use crate::i18n::Lang;
 
@@ -101,34 +101,49 @@ fn pick_lang(req: &ServiceRequest) -> Lang {
         .unwrap_or_default()
 }
 
-/// Looks up the session of a cookie token; ends it when idle too long.
+/// How stale `last_seen_at` may get before a request refreshes it: a write
+/// per request would queue every read behind the SQLite writer.
+const TOUCH_EVERY: chrono::Duration = chrono::Duration::seconds(60);
+
+/// Looks up the session of a cookie token; ends it when idle too long or
+/// older than the absolute lifetime. Reads with `Db::read`; the rare writes
+/// (ending a session, refreshing `last_seen_at`) go through `Db::write`.
 async fn load_session(state: &AppState, token: String) -> Result<Option<SessionUser>, AppError> {
-    let pool = state.db.pool().clone();
-    let idle = chrono::Duration::from_std(state.settings.session_idle)
-        .unwrap_or(chrono::Duration::hours(2));
-    let found = web::block(move || -> Result<Option<SessionUser>, DbError> {
-        let id = session::token_id(&token);
-        let mut conn = pool.get()?;
-        let Some((s, u)) = users::find_session(&mut conn, &id)? else {
-            return Ok(None);
-        };
-        let now = db::now();
-        if now - s.last_seen_at > idle {
-            users::delete_session(&mut conn, &id)?;
-            return Ok(None);
-        }
-        if now - s.last_seen_at > chrono::Duration::seconds(60) {
-            users::touch_session(&mut conn, &id)?;
-        }
-        Ok(Some(SessionUser {
-            id: u.id,
-            username: u.username.clone(),
-            role: u.role(),
-            session_id: id,
-        }))
-    })
-    .await??;
-    Ok(found)
+    let (idle, max) = super::account::session_limits(state);
+    let id = session::token_id(&token);
+    let sid = id.clone();
+    let found = state
+        .db
+        .read(move |c| -> Result<_, AppError> { Ok(users::find_session(c, &sid)?) })
+        .await?;
+    let Some((s, u)) = found else {
+        return Ok(None);
+    };
+    let now = db::now();
+    let expired = now - s.last_seen_at > idle || now - s.created_at > max;
+    if expired || now - s.last_seen_at > TOUCH_EVERY {
+        let sid = id.clone();
+        state
+            .db
+            .write(move |c| -> Result<(), AppError> {
+                if expired {
+                    users::delete_session(c, &sid)?;
+                } else {
+                    users::touch_session(c, &sid)?;
+                }
+                Ok(())
+            })
+            .await?;
+    }
+    if expired {
+        return Ok(None);
+    }
+    Ok(Some(SessionUser {
+        id: u.id,
+        username: u.username.clone(),
+        role: u.role(),
+        session_id: id,
+    }))
 }
 
 /// The CSRF token a request submitted: header, query string (multipart
