@@ -1,16 +1,16 @@
 //! The list of common passwords that a new password may not be.
 //!
-//! `common-passwords.txt.gz` is Django's list (`django/contrib/auth/
+//! `data/common-passwords.txt.gz` is Django's list (`django/contrib/auth/
 //! common-passwords.txt.gz` in Django 5.2.19: 19,640 lower-case passwords
 //! compiled by Royce Williams), used under Django's BSD 3-clause licence,
-//! whose text is in `common-passwords.LICENSE` next to it. It is embedded
+//! whose text is in `data/common-passwords.LICENSE`. It is embedded
 //! in the binary and decompressed once, on first use.
 
 use std::collections::HashSet;
 use std::io::Read;
 use std::sync::OnceLock;
 
-const LIST_GZ: &[u8] = include_bytes!("common-passwords.txt.gz");
+const LIST_GZ: &[u8] = include_bytes!("../../data/common-passwords.txt.gz");
 
 fn list() -> &'static HashSet<String> {
     static LIST: OnceLock<HashSet<String>> = OnceLock::new();
