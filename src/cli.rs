@@ -44,6 +44,13 @@ pub struct ServeArgs {
     /// Minutes of inactivity after which a staff session ends.
     #[arg(long, env = "SESSION_IDLE_MINUTES", default_value_t = Settings::DEFAULT_IDLE_MINUTES)]
     pub session_idle_minutes: u64,
+    /// Hours after login at which a staff session ends, however active.
+    #[arg(long, env = "SESSION_MAX_HOURS", default_value_t = Settings::DEFAULT_SESSION_MAX_HOURS)]
+    pub session_max_hours: u64,
+    /// Take the login brake's client address from X-Forwarded-For (only
+    /// behind a reverse proxy that sets it; otherwise clients could pick it).
+    #[arg(long, env = "TRUST_FORWARDED_FOR", default_value_t = false)]
+    pub trust_forwarded_for: bool,
     /// Time zone for displayed times (storage is UTC).
     #[arg(long, env = "BURRACO_TIMEZONE", default_value = Settings::DEFAULT_TIMEZONE)]
     pub timezone: String,
@@ -189,6 +196,8 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     settings.bind = args.bind;
     settings.secure_cookies = args.secure_cookies;
     settings.session_idle = Duration::from_secs(args.session_idle_minutes.max(1) * 60);
+    settings.session_max = Duration::from_secs(args.session_max_hours.clamp(1, 24 * 365) * 3600);
+    settings.trust_forwarded_for = args.trust_forwarded_for;
     settings.timezone = parse_timezone(&args.timezone).map_err(anyhow::Error::msg)?;
     actix_web::rt::System::new().block_on(async move {
         let app = Application::build(settings)?;

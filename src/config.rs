@@ -15,6 +15,11 @@ pub struct Settings {
     pub secure_cookies: bool,
     /// A session unused for this long is ended.
     pub session_idle: Duration,
+    /// A session is ended this long after its login, however active.
+    pub session_max: Duration,
+    /// Take the client address of the login brake from the last entry of
+    /// `X-Forwarded-For` (set this only behind a reverse proxy that sets it).
+    pub trust_forwarded_for: bool,
     pub pool_size: u32,
     /// The time zone shown to people (storage is always UTC).
     pub timezone: chrono_tz::Tz,
@@ -25,6 +30,7 @@ impl Settings {
     pub const DEFAULT_BIND: &'static str = "127.0.0.1:8080";
     pub const DEFAULT_DATABASE: &'static str = "burraco.db";
     pub const DEFAULT_IDLE_MINUTES: u64 = 120;
+    pub const DEFAULT_SESSION_MAX_HOURS: u64 = 12;
     pub const DEFAULT_TIMEZONE: &'static str = "Europe/Rome";
 
     /// Defaults for a database URL (used by tests and the CLI).
@@ -39,6 +45,8 @@ impl Settings {
             database_url,
             secure_cookies: false,
             session_idle: Duration::from_secs(Self::DEFAULT_IDLE_MINUTES * 60),
+            session_max: Duration::from_secs(Self::DEFAULT_SESSION_MAX_HOURS * 3600),
+            trust_forwarded_for: false,
             pool_size,
             timezone: chrono_tz::Europe::Rome,
             throttle: ThrottlePolicy::default(),

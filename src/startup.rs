@@ -73,11 +73,10 @@ impl Application {
         let server = HttpServer::new(move || {
             App::new()
                 .app_data(state.clone())
-                .app_data(web::FormConfig::default().limit(16 * 1024 * 1024))
-                .app_data(web::JsonConfig::default().limit(2 * 1024 * 1024))
                 .wrap(from_fn(middleware::session_layer))
                 .wrap(errors::handlers())
                 .wrap(Compress::default())
+                .wrap(from_fn(middleware::security_headers))
                 .wrap(from_fn(middleware::request_span))
                 .configure(routes)
         })

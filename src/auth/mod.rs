@@ -1,6 +1,7 @@
 //! Staff accounts: roles, usernames, passwords (argon2id), sessions, CSRF
 //! tokens and the brake on repeated failed logins.
 
+mod common;
 pub mod csrf;
 pub mod password;
 pub mod session;
@@ -69,6 +70,8 @@ pub enum CredentialError {
     PasswordTooLong,
     #[error("the two passwords differ")]
     PasswordsDiffer,
+    #[error("this password is in a list of common passwords")]
+    PasswordCommon,
 }
 
 impl CredentialError {
@@ -78,6 +81,7 @@ impl CredentialError {
             CredentialError::PasswordTooShort => "error.password_too_short",
             CredentialError::PasswordTooLong => "error.password_too_long",
             CredentialError::PasswordsDiffer => "error.passwords_differ",
+            CredentialError::PasswordCommon => "error.password_common",
         }
     }
 }
@@ -120,6 +124,9 @@ impl NewPassword {
         }
         if n > Self::MAX_CHARS {
             return Err(CredentialError::PasswordTooLong);
+        }
+        if common::is_common(password) {
+            return Err(CredentialError::PasswordCommon);
         }
         if password != repeated {
             return Err(CredentialError::PasswordsDiffer);
@@ -171,6 +178,15 @@ mod tests {
         assert_eq!(
             NewPassword::parse("long enough 1", "long enough 2").unwrap_err(),
             CredentialError::PasswordsDiffer
+        );
+        assert_eq!(
+            NewPassword::parse("Password123", "Password123").unwrap_err(),
+            CredentialError::PasswordCommon,
+            "common, whatever the case"
+        );
+        assert_eq!(
+            NewPassword::parse("1q2w3e4r5t", "1q2w3e4r5t").unwrap_err(),
+            CredentialError::PasswordCommon
         );
         let p = NewPassword::parse("long enough 1", "long enough 1").unwrap();
         assert!(!format!("{p:?}").contains("long"));

@@ -3,6 +3,7 @@
 //! [`DbConn`], an r2d2 pool, and migrations embedded per backend.
 
 pub mod export;
+pub mod login_throttle;
 pub mod schema;
 pub mod scoring;
 pub mod settings;

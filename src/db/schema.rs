@@ -211,3 +211,11 @@ diesel::allow_tables_to_appear_in_same_query!(
     tournament_staff,
     user_audit
 );
+
+diesel::table! {
+    login_throttle (key) {
+        key -> Text,
+        failures -> Integer,
+        last_failure_at -> Timestamp,
+    }
+}

@@ -257,3 +257,20 @@ pub fn delete_sessions_of(conn: &mut DbConn, user_id: i64) -> QueryResult<usize>
 pub fn delete_idle_sessions(conn: &mut DbConn, cutoff: NaiveDateTime) -> QueryResult<usize> {
     diesel::delete(sessions::table.filter(sessions::last_seen_at.lt(cutoff))).execute(conn)
 }
+
+/// Removes sessions idle since before `idle_cutoff` or begun before
+/// `created_cutoff` (past the absolute lifetime).
+pub fn delete_expired_sessions(
+    conn: &mut DbConn,
+    idle_cutoff: NaiveDateTime,
+    created_cutoff: NaiveDateTime,
+) -> QueryResult<usize> {
+    diesel::delete(
+        sessions::table.filter(
+            sessions::last_seen_at
+                .lt(idle_cutoff)
+                .or(sessions::created_at.lt(created_cutoff)),
+        ),
+    )
+    .execute(conn)
+}

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use super::context::{web_query_value, FieldErrors, PageCtx};
 use super::middleware::{cookie, removal_cookie};
 use super::{render, render_status, safe_next, see_other, AppState};
-use crate::auth::throttle::{addr_key, user_key};
+use crate::auth::throttle::{client_ip, LoginKeys};
 use crate::auth::{password, session, NewPassword, Role, Username};
 use crate::db::users::{self, UserError};
 use crate::web::error::AppError;
@@ -32,8 +32,10 @@ pub struct SetupForm {
 }
 
 async fn user_count(state: &AppState) -> Result<i64, AppError> {
-    let pool = state.db.pool().clone();
-    web::block(move || -> Result<i64, AppError> { Ok(users::count(&mut *pool.get()?)?) }).await?
+    state
+        .db
+        .read(|c| -> Result<i64, AppError> { Ok(users::count(c)?) })
+        .await
 }
 
 pub async fn setup_form(
@@ -80,23 +82,23 @@ pub async fn setup_submit(
             StatusCode::UNPROCESSABLE_ENTITY,
         );
     };
-    let pool = state.db.pool().clone();
+    // Hash off the async workers and outside the write transaction.
+    let hash = web::block(move || password::hash_password(password.expose()))
+        .await?
+        .map_err(|e| AppError::Internal(e.into()))?;
     let name = username.as_str().to_string();
-    let created = web::block(
-        move || -> Result<Result<(i64, String), UserError>, AppError> {
-            let hash = password::hash_password(password.expose())
-                .map_err(|e| AppError::Internal(e.into()))?;
-            let mut conn = pool.get()?;
-            Ok(
-                users::create_first_admin(&mut conn, &name, &hash).and_then(|id| {
+    let created = state
+        .db
+        .write(
+            move |c| -> Result<Result<(i64, String), UserError>, AppError> {
+                Ok(users::create_first_admin(c, &name, &hash).and_then(|id| {
                     let token = session::new_token();
-                    users::insert_session(&mut conn, &session::token_id(&token), id)?;
+                    users::insert_session(c, &session::token_id(&token), id)?;
                     Ok((id, token))
-                }),
-            )
-        },
-    )
-    .await??;
+                }))
+            },
+        )
+        .await?;
     match created {
         Ok((id, token)) => {
             tracing::info!(user_id = id, "administrator created at first-run setup");
@@ -152,10 +154,18 @@ pub async fn login_form(
     })
 }
 
-fn client_addr(req: &HttpRequest) -> String {
-    req.peer_addr()
-        .map(|a| a.ip().to_string())
-        .unwrap_or_else(|| "unknown".to_string())
+/// The client address the login brake counts by: the connection's peer
+/// (`X-Forwarded-For` only when the `trust_forwarded_for` setting is on).
+fn client_addr(req: &HttpRequest, state: &AppState) -> Option<std::net::IpAddr> {
+    let forwarded = req
+        .headers()
+        .get("x-forwarded-for")
+        .and_then(|v| v.to_str().ok());
+    client_ip(
+        req.peer_addr(),
+        forwarded,
+        state.settings.trust_forwarded_for,
+    )
 }
 
 /// Checks the password off the async workers; the same cost whether or not
@@ -168,7 +178,7 @@ pub async fn login_submit(
 ) -> Result<HttpResponse, AppError> {
     let form = form.into_inner();
     let next = safe_next(Some(&form.next)).unwrap_or_default();
-    let keys = vec![user_key(&form.username), addr_key(&client_addr(&req))];
+    let keys = LoginKeys::new(&form.username, client_addr(&req, &state));
     let page = |error: String, status: StatusCode| {
         render_status(
             &LoginPage {
@@ -180,88 +190,117 @@ pub async fn login_submit(
             status,
         )
     };
-    if let Some(wait) = state.throttle.check(&keys) {
+    let throttle = state.throttle.clone();
+    let k = keys.clone();
+    let wait = state
+        .db
+        .read(move |c| -> Result<_, AppError> { Ok(throttle.wait(c, &k, crate::db::now())?) })
+        .await?;
+    if let Some(wait) = wait {
         let seconds = wait.as_secs().max(1);
         tracing::warn!("login refused: too many failed attempts");
-        return page(
+        let mut res = page(
             crate::i18n::tf(
                 ctx.lang,
                 "error.throttled.message",
                 &[("seconds", &seconds)],
             ),
             StatusCode::TOO_MANY_REQUESTS,
-        );
+        )?;
+        if let Ok(v) = actix_web::http::header::HeaderValue::from_str(&seconds.to_string()) {
+            res.headers_mut()
+                .insert(actix_web::http::header::RETRY_AFTER, v);
+        }
+        return Ok(res);
     }
+    let username = form.username.trim().to_ascii_lowercase();
+    let user = state
+        .db
+        .read(move |c| -> Result<_, AppError> { Ok(users::find_by_username(c, &username)?) })
+        .await?;
+    // The password check is slow on purpose: off the async workers, outside
+    // any transaction, and as slow for an unknown user as for a known one.
+    let password = form.password.clone();
+    let user = web::block(move || {
+        let (hash, candidate) = match &user {
+            Some(u) if u.active => (u.password_hash.as_str(), true),
+            _ => (password::dummy_hash(), false),
+        };
+        let matches = password::verify_password(&password, hash);
+        user.filter(|_| candidate && matches)
+    })
+    .await?;
+    let Some(user) = user else {
+        let throttle = state.throttle.clone();
+        state
+            .db
+            .write(move |c| -> Result<(), AppError> {
+                Ok(throttle.record_failure(c, &keys, crate::db::now())?)
+            })
+            .await?;
+        tracing::info!("login failed");
+        return page(
+            ctx.t("error.login_failed").to_string(),
+            StatusCode::UNAUTHORIZED,
+        );
+    };
     let old_session = req
         .cookie(session::COOKIE)
         .map(|c| session::token_id(c.value()));
-    let pool = state.db.pool().clone();
-    let username = form.username.trim().to_ascii_lowercase();
-    let password = form.password.clone();
+    let (idle, max) = session_limits(&state);
+    let throttle = state.throttle.clone();
+    let user_id = user.id;
+    let token = state
+        .db
+        .write(move |c| -> Result<String, AppError> {
+            if let Some(old) = old_session {
+                users::delete_session(c, &old)?;
+            }
+            // Sweep sessions idle or older than the limits (the table stays small).
+            let now = crate::db::now();
+            users::delete_expired_sessions(c, now - idle, now - max)?;
+            let token = session::new_token();
+            users::insert_session(c, &session::token_id(&token), user_id)?;
+            throttle.record_success(c, &keys)?;
+            Ok(token)
+        })
+        .await?;
+    tracing::info!(user_id = user.id, "login");
+    let target = if next.is_empty() {
+        match user.role() {
+            Role::Admin => "/admin/users".to_string(),
+            _ => "/".to_string(),
+        }
+    } else {
+        next
+    };
+    let mut res = see_other(&target);
+    let _ = res.add_cookie(&cookie(
+        session::COOKIE,
+        token,
+        state.settings.secure_cookies,
+        None,
+    ));
+    Ok(res)
+}
+
+/// The idle timeout and the absolute lifetime of a session.
+pub fn session_limits(state: &AppState) -> (chrono::Duration, chrono::Duration) {
     let idle = chrono::Duration::from_std(state.settings.session_idle)
         .unwrap_or(chrono::Duration::hours(2));
-    let outcome = web::block(move || -> Result<Option<(i64, Role, String)>, AppError> {
-        let user = users::find_by_username(&mut *pool.get()?, &username)?;
-        let (hash, candidate) = match &user {
-            Some(u) if u.active => (u.password_hash.as_str(), Some(u)),
-            _ => (password::dummy_hash(), None),
-        };
-        let matches = password::verify_password(&password, hash);
-        let Some(user) = candidate.filter(|_| matches) else {
-            return Ok(None);
-        };
-        let mut conn = pool.get()?;
-        if let Some(old) = old_session {
-            users::delete_session(&mut conn, &old)?;
-        }
-        // Sweep sessions left idle past the limit (the table stays small).
-        users::delete_idle_sessions(&mut conn, crate::db::now() - idle)?;
-        let token = session::new_token();
-        users::insert_session(&mut conn, &session::token_id(&token), user.id)?;
-        Ok(Some((user.id, user.role(), token)))
-    })
-    .await??;
-    match outcome {
-        Some((id, role, token)) => {
-            state.throttle.record_success(&keys[0]);
-            tracing::info!(user_id = id, "login");
-            let target = if next.is_empty() {
-                match role {
-                    Role::Admin => "/admin/users".to_string(),
-                    _ => "/".to_string(),
-                }
-            } else {
-                next
-            };
-            let mut res = see_other(&target);
-            let _ = res.add_cookie(&cookie(
-                session::COOKIE,
-                token,
-                state.settings.secure_cookies,
-                None,
-            ));
-            Ok(res)
-        }
-        None => {
-            state.throttle.record_failure(&keys);
-            tracing::info!("login failed");
-            page(
-                ctx.t("error.login_failed").to_string(),
-                StatusCode::UNAUTHORIZED,
-            )
-        }
-    }
+    let max = chrono::Duration::from_std(state.settings.session_max)
+        .unwrap_or(chrono::Duration::hours(12));
+    (idle, max)
 }
 
 /// Ends the session (in the database too) and forgets the cookie.
 pub async fn logout(ctx: PageCtx, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
     if let Some(user) = ctx.user {
-        let pool = state.db.pool().clone();
         let id = user.session_id.clone();
-        web::block(move || -> Result<(), AppError> {
-            Ok(users::delete_session(&mut *pool.get()?, &id)?)
-        })
-        .await??;
+        state
+            .db
+            .write(move |c| -> Result<(), AppError> { Ok(users::delete_session(c, &id)?) })
+            .await?;
         tracing::info!(user_id = user.id, "logout");
     }
     let mut res = see_other("/?done=logged_out");

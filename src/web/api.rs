@@ -67,7 +67,7 @@ pub async fn prizes(ctx: PageCtx, body: Bytes) -> Result<HttpResponse, ApiError>
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::scope("/api/v1/rules")
-            .app_data(web::PayloadConfig::new(1024 * 1024))
+            .app_data(web::PayloadConfig::new(super::limits::API_JSON))
             .route("/check-sheet", web::post().to(check_sheet))
             .route("/meld", web::post().to(meld))
             .route("/vp", web::post().to(vp))

@@ -24,7 +24,8 @@ struct ErrorPage<'a> {
 fn info_for_status(status: StatusCode) -> ErrorInfo {
     let (title_key, message_key) = match status.as_u16() {
         409 => ("error.conflict.title", "error.conflict.message"),
-        400 | 413 | 415 => ("error.bad_request.title", "error.bad_request.message"),
+        413 => ("error.too_large.title", "error.too_large.message"),
+        400 | 415 => ("error.bad_request.title", "error.bad_request.message"),
         401 | 403 => ("error.forbidden.title", "error.forbidden.message"),
         404 | 405 => ("error.not_found.title", "error.not_found.message"),
         429 => ("error.throttled.title", "error.throttled.message"),

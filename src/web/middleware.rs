@@ -6,17 +6,21 @@ use std::time::Instant;
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::{HeaderName, HeaderValue, ACCEPT_LANGUAGE, CONTENT_TYPE};
+use actix_web::http::header::{
+    HeaderName, HeaderValue, ACCEPT_LANGUAGE, CACHE_CONTROL,
+    CONTENT_SECURITY_POLICY as CONTENT_SECURITY_POLICY_HEADER, CONTENT_TYPE, REFERRER_POLICY,
+    X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+};
 use actix_web::http::Method;
 use actix_web::middleware::Next;
-use actix_web::web::{self, Bytes};
+use actix_web::web;
 use actix_web::{Error, HttpMessage, ResponseError};
 use tracing::Instrument;
 
 use super::context::{web_query_value, RequestCtx, SessionUser};
 use super::AppState;
 use crate::auth::{csrf, session, Role};
-use crate::db::{self, users, DbError};
+use crate::db::{self, users};
 use crate::i18n::Lang;
 use crate::web::error::AppError;
 
@@ -51,6 +55,71 @@ pub async fn request_span(
             .insert(HeaderName::from_static("x-request-id"), v);
     }
     Ok(res)
+}
+
+/// The Content-Security-Policy of every response: no inline scripts or
+/// styles, no framing, forms and resources from this site only.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+     style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'self'; \
+     form-action 'self'";
+
+/// Paths whose responses are for staff (pages, forms, exports): never stored
+/// by a browser or a proxy.
+const STAFF_PREFIXES: &[&str] = &[
+    "/director",
+    "/desk",
+    "/admin",
+    "/account",
+    "/login",
+    "/logout",
+    "/setup",
+];
+
+fn is_staff_path(path: &str) -> bool {
+    STAFF_PREFIXES.iter().any(|p| {
+        path.strip_prefix(p)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    })
+}
+
+fn add_security_headers(h: &mut actix_web::http::header::HeaderMap, no_store: bool) {
+    h.insert(
+        CONTENT_SECURITY_POLICY_HEADER,
+        HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+    );
+    h.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(REFERRER_POLICY, HeaderValue::from_static("same-origin"));
+    if no_store {
+        h.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+}
+
+/// Security headers on every response, error pages included; `no-store` on
+/// staff pages and exports, and on any page shown to a signed-in user.
+pub async fn security_headers<B: MessageBody + 'static>(
+    req: ServiceRequest,
+    next: Next<B>,
+) -> Result<ServiceResponse<B>, Error> {
+    let staff = is_staff_path(req.path());
+    match next.call(req).await {
+        Ok(mut res) => {
+            let signed_in = res
+                .request()
+                .extensions()
+                .get::<RequestCtx>()
+                .is_some_and(|c| c.user.is_some());
+            add_security_headers(res.headers_mut(), staff || signed_in);
+            Ok(res)
+        }
+        Err(e) => {
+            // An error that no layer turned into a response yet: give the
+            // response it will become the same headers.
+            let mut res = e.error_response();
+            add_security_headers(res.headers_mut(), true);
+            Err(actix_web::error::InternalError::from_response(e, res).into())
+        }
+    }
 }
 
 fn is_state_changing(method: &Method) -> bool {
@@ -101,34 +170,49 @@ fn pick_lang(req: &ServiceRequest) -> Lang {
         .unwrap_or_default()
 }
 
-/// Looks up the session of a cookie token; ends it when idle too long.
+/// How stale `last_seen_at` may get before a request refreshes it: a write
+/// per request would queue every read behind the SQLite writer.
+const TOUCH_EVERY: chrono::Duration = chrono::Duration::seconds(60);
+
+/// Looks up the session of a cookie token; ends it when idle too long or
+/// older than the absolute lifetime. Reads with `Db::read`; the rare writes
+/// (ending a session, refreshing `last_seen_at`) go through `Db::write`.
 async fn load_session(state: &AppState, token: String) -> Result<Option<SessionUser>, AppError> {
-    let pool = state.db.pool().clone();
-    let idle = chrono::Duration::from_std(state.settings.session_idle)
-        .unwrap_or(chrono::Duration::hours(2));
-    let found = web::block(move || -> Result<Option<SessionUser>, DbError> {
-        let id = session::token_id(&token);
-        let mut conn = pool.get()?;
-        let Some((s, u)) = users::find_session(&mut conn, &id)? else {
-            return Ok(None);
-        };
-        let now = db::now();
-        if now - s.last_seen_at > idle {
-            users::delete_session(&mut conn, &id)?;
-            return Ok(None);
-        }
-        if now - s.last_seen_at > chrono::Duration::seconds(60) {
-            users::touch_session(&mut conn, &id)?;
-        }
-        Ok(Some(SessionUser {
-            id: u.id,
-            username: u.username.clone(),
-            role: u.role(),
-            session_id: id,
-        }))
-    })
-    .await??;
-    Ok(found)
+    let (idle, max) = super::account::session_limits(state);
+    let id = session::token_id(&token);
+    let sid = id.clone();
+    let found = state
+        .db
+        .read(move |c| -> Result<_, AppError> { Ok(users::find_session(c, &sid)?) })
+        .await?;
+    let Some((s, u)) = found else {
+        return Ok(None);
+    };
+    let now = db::now();
+    let expired = now - s.last_seen_at > idle || now - s.created_at > max;
+    if expired || now - s.last_seen_at > TOUCH_EVERY {
+        let sid = id.clone();
+        state
+            .db
+            .write(move |c| -> Result<(), AppError> {
+                if expired {
+                    users::delete_session(c, &sid)?;
+                } else {
+                    users::touch_session(c, &sid)?;
+                }
+                Ok(())
+            })
+            .await?;
+    }
+    if expired {
+        return Ok(None);
+    }
+    Ok(Some(SessionUser {
+        id: u.id,
+        username: u.username.clone(),
+        role: u.role(),
+        session_id: id,
+    }))
 }
 
 /// The CSRF token a request submitted: header, query string (multipart
@@ -152,7 +236,8 @@ async fn submitted_token(req: &mut ServiceRequest) -> Result<Option<String>, Err
     if !is_form {
         return Ok(None);
     }
-    let body: Bytes = req.extract::<Bytes>().await?;
+    // Capped by `limits::apply` before this point: never more than the route allows.
+    let body = super::limits::read_body(req).await?;
     let token = serde_urlencoded::from_bytes::<Vec<(String, String)>>(&body)
         .ok()
         .and_then(|pairs| {
@@ -188,6 +273,19 @@ pub async fn session_layer(
             }
         }
         drop_session_cookie = user.is_none();
+    }
+
+    // The body limit, before anything reads the body (the CSRF check below).
+    let limit = super::limits::body_limit(req.path(), user.is_some());
+    if let Err(e) = super::limits::apply(&mut req, limit) {
+        tracing::warn!(limit, "refused a request body over the route's limit");
+        req.extensions_mut().insert(RequestCtx {
+            lang,
+            user: None,
+            csrf: String::new(),
+            timezone: state.settings.timezone,
+        });
+        return Ok(req.error_response(e));
     }
 
     // CSRF tokens bind to the session, or before login to an anonymous cookie.

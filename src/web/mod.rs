@@ -11,6 +11,7 @@ pub mod director;
 pub mod error;
 pub mod errors;
 pub mod import;
+pub mod limits;
 pub mod middleware;
 pub mod pages;
 pub mod public;
@@ -40,6 +41,7 @@ pub struct AppState {
 /// Every route of the application. Staff scopes are guarded by role on the
 /// server: `/admin` (admins), `/director` (directors), `/desk` (referees).
 pub fn routes(cfg: &mut web::ServiceConfig) {
+    limits::configure_app(cfg);
     cfg.route("/", web::get().to(pages::home))
         .route("/healthz", web::get().to(pages::healthz))
         .route("/lang/{code}", web::get().to(pages::switch_lang))
@@ -73,8 +75,12 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                     "/t/{id}/pairs/{pid}/withdraw",
                     web::post().to(director::withdraw),
                 )
-                .route("/t/{id}/import", web::get().to(director::import_form))
-                .route("/t/{id}/import", web::post().to(director::import))
+                .service(
+                    web::resource("/t/{id}/import")
+                        .app_data(limits::form(limits::PAIRS_CSV))
+                        .route(web::get().to(director::import_form))
+                        .route(web::post().to(director::import)),
+                )
                 .route("/t/{id}/staff", web::post().to(director::add_staff))
                 .route(
                     "/t/{id}/staff/{uid}/remove",
@@ -132,8 +138,12 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(
             web::scope("/admin")
                 .wrap(from_fn(middleware::admin_only))
-                .route("/import", web::get().to(import::form))
-                .route("/import", web::post().to(import::submit))
+                .service(
+                    web::resource("/import")
+                        .app_data(limits::form(limits::TOURNAMENT_FILE))
+                        .route(web::get().to(import::form))
+                        .route(web::post().to(import::submit)),
+                )
                 .route("/users", web::get().to(admin::list_users))
                 .route("/users", web::post().to(admin::create_user))
                 .route("/users/{id}", web::get().to(admin::edit_user))

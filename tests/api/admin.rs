@@ -137,3 +137,49 @@ async fn the_last_admin_cannot_be_disabled_or_demoted() {
     assert_eq!(location(&res), "/admin/users?done=role_changed");
     let _ = ADMIN_PW;
 }
+
+#[tokio::test]
+async fn the_admin_cannot_set_short_or_common_passwords() {
+    let app = spawn_app().await;
+    app.setup_admin().await;
+    for (pw, message) in [
+        ("qwertyuiop", "Questa password è troppo comune"),
+        ("short", "La password deve avere almeno 10 caratteri"),
+    ] {
+        let res = app
+            .submit(
+                "/admin/users",
+                "/admin/users",
+                &[
+                    ("username", "dora"),
+                    ("role", "director"),
+                    ("password", pw),
+                    ("password2", pw),
+                ],
+            )
+            .await;
+        assert_eq!(res.status().as_u16(), 422, "create with {pw}");
+        assert!(res.text().await.unwrap().contains(message));
+    }
+    app.create_user("dora", "director", "director pass").await;
+    for (pw, message) in [
+        ("PASSWORD1234", "Questa password è troppo comune"),
+        ("short", "La password deve avere almeno 10 caratteri"),
+    ] {
+        let res = app
+            .submit(
+                "/admin/users/2",
+                "/admin/users/2/password",
+                &[("password", pw), ("password2", pw)],
+            )
+            .await;
+        assert_eq!(res.status().as_u16(), 422, "reset to {pw}");
+        assert!(res.text().await.unwrap().contains(message));
+    }
+    let dora = app.another_browser();
+    assert_eq!(
+        dora.login("dora", "director pass").await.status().as_u16(),
+        303,
+        "the password is unchanged"
+    );
+}
