@@ -13,6 +13,7 @@ pub mod import;
 pub mod middleware;
 pub mod pages;
 pub mod public;
+pub mod upload;
 
 use std::sync::Arc;
 

@@ -74,18 +74,37 @@ impl LineProblem {
     pub fn message(&self, lang: crate::i18n::Lang) -> String {
         self.problems
             .iter()
-            .map(|p| {
-                let column = format!("import.column.{}", p.field);
-                match crate::i18n::try_catalog(lang)
-                    .ok()
-                    .and_then(|c| c.get(&column))
-                {
-                    Some(label) => format!("{label}: {}", p.message(lang)),
-                    None => p.message(lang),
-                }
+            .map(|p| match column_key(p.field) {
+                Some(key) => format!("{}: {}", crate::i18n::t(lang, key), p.message(lang)),
+                None => p.message(lang),
             })
             .collect::<Vec<_>>()
             .join(" ")
+    }
+}
+
+/// The catalog key of a column's name as the header writes it.
+fn column_key(field: &str) -> Option<&'static str> {
+    Some(match field {
+        "p1_surname" => "import.column.p1_surname",
+        "p1_name" => "import.column.p1_name",
+        "p1_card" => "import.column.p1_card",
+        "p1_club" => "import.column.p1_club",
+        "p2_surname" => "import.column.p2_surname",
+        "p2_name" => "import.column.p2_name",
+        "p2_card" => "import.column.p2_card",
+        "p2_club" => "import.column.p2_club",
+        _ => return None,
+    })
+}
+
+/// The message of a required column missing from the header.
+fn missing_key(field: &str) -> &'static str {
+    match field {
+        "p1_surname" => "import.error.missing.p1_surname",
+        "p1_name" => "import.error.missing.p1_name",
+        "p2_surname" => "import.error.missing.p2_surname",
+        _ => "import.error.missing.p2_name",
     }
 }
 
@@ -219,10 +238,7 @@ pub fn preview(text: &str, existing: &[PairEntry]) -> Result<Preview, FieldProbl
     }
     for req in REQUIRED {
         if !index.iter().any(|(f, _)| f == req) {
-            return Err(FieldProblem::new(
-                "file",
-                format!("import.error.missing.{req}"),
-            ));
+            return Err(FieldProblem::new("file", missing_key(req)));
         }
     }
     let mut out = Preview::default();
