@@ -80,6 +80,10 @@ impl Application {
                 .wrap(from_fn(middleware::request_span))
                 .configure(routes)
         })
+        // Phones poll the public pages: keep their connections open long
+        // enough (as nginx does) that a reused connection is rarely one the
+        // server is just closing.
+        .keep_alive(std::time::Duration::from_secs(75))
         .listen(listener)?
         .run();
         Ok(Application { port, server, pool })

@@ -15,17 +15,6 @@
     var t = ev.target;
     if (t && t.hasAttribute && t.hasAttribute("data-print")) { window.print(); }
   });
-  // A file input that fills a textarea (CSV import: no upload needed).
-  document.querySelectorAll("input[type=file][data-fills]").forEach(function (input) {
-    input.addEventListener("change", function () {
-      var target = document.getElementById(input.getAttribute("data-fills"));
-      var file = input.files && input.files[0];
-      if (!target || !file) { return; }
-      var reader = new FileReader();
-      reader.onload = function () { target.value = String(reader.result || ""); };
-      reader.readAsText(file, "UTF-8");
-    });
-  });
 })();
 (function () {
   "use strict";

@@ -498,20 +498,9 @@ struct ImportPage<'a> {
 }
 
 impl ImportPage<'_> {
-    fn line_messages(&self, problems: &[FieldProblem]) -> String {
-        problems
-            .iter()
-            .map(|p| p.message(self.ctx.lang))
-            .collect::<Vec<_>>()
-            .join(" ")
+    fn line_messages(&self, line: &csv_import::LineProblem) -> String {
+        line.message(self.ctx.lang)
     }
-}
-
-#[derive(Debug, Default, serde::Deserialize)]
-#[serde(default)]
-pub struct ImportForm {
-    csv: String,
-    confirm: String,
 }
 
 pub async fn import_form(
@@ -536,7 +525,7 @@ pub async fn import(
     ctx: PageCtx,
     state: web::Data<AppState>,
     id: web::Path<i64>,
-    form: web::Form<ImportForm>,
+    upload: super::upload::ImportUpload,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let l = load(&state, actor, *id).await?;
@@ -551,21 +540,24 @@ pub async fn import(
         )
         .await;
     }
-    let form = form.into_inner();
+    let (text, decoded) = match upload.text {
+        Ok(text) => (text, None),
+        Err(problem) => (String::new(), Some(problem)),
+    };
     let existing: Vec<PairEntry> = l.pairs.iter().map(PairRow::entry).collect();
     let page = |preview: Option<Preview>, error: Option<String>, status: StatusCode| {
         render_status(
             &ImportPage {
                 ctx: &ctx,
                 t: &l.t,
-                csv: form.csv.clone(),
+                csv: text.clone(),
                 preview,
                 error,
             },
             status,
         )
     };
-    let preview = match csv_import::preview(&form.csv, &existing) {
+    let preview = match decoded.map_or_else(|| csv_import::preview(&text, &existing), Err) {
         Ok(p) => p,
         Err(problem) => {
             return page(
@@ -575,7 +567,7 @@ pub async fn import(
             )
         }
     };
-    if form.confirm != "yes" || !preview.is_clean() {
+    if !upload.confirm || !preview.is_clean() {
         let status = if preview.is_clean() {
             StatusCode::OK
         } else {
@@ -890,20 +882,6 @@ pub async fn close(
 
 // ---- exports ----
 
-fn csv_field(s: &str) -> String {
-    // A leading = + - @ would run as a formula in a spreadsheet.
-    let s = &if s.starts_with(['=', '+', '-', '@']) {
-        format!("'{s}")
-    } else {
-        s.to_string()
-    };
-    if s.contains([';', '"', '\n', ',']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
 fn download(body: String, content_type: &str, filename: &str) -> HttpResponse {
     HttpResponse::Ok()
         .content_type(content_type)
@@ -943,50 +921,8 @@ pub async fn export_standings_csv(
     let (file, st) =
         services::files::standings(&state.db, actor, tid, state.settings.timezone, ctx.lang)
             .await?;
-    let mut out = String::from("\u{feff}");
-    out.push_str(
-        &[
-            ctx.t("standings.place"),
-            ctx.t("pairs.pair"),
-            ctx.t("pairs.player1"),
-            ctx.t("pairs.player2"),
-            "VP",
-            ctx.t("standings.mp_diff"),
-            "MP",
-            ctx.t("standings.played"),
-            ctx.t("standings.byes"),
-            ctx.t("standings.penalty_vp"),
-            ctx.t("standings.prize"),
-        ]
-        .join(";"),
-    );
-    out.push('\n');
-    for r in &st.rows {
-        let pair = file.pairs.iter().find(|p| p.number == r.pair);
-        let player = |i: usize| {
-            pair.and_then(|p| p.players.get(i))
-                .map(|pl| format!("{} {}", pl.surname, pl.name))
-                .unwrap_or_default()
-        };
-        let prize = st
-            .prize(r.pair)
-            .map(|p| p.amount.to_string())
-            .unwrap_or_default();
-        out.push_str(&format!(
-            "{};{};{};{};{};{};{};{};{};{};{}\n",
-            r.place,
-            r.pair,
-            csv_field(&player(0)),
-            csv_field(&player(1)),
-            r.vp,
-            r.mp_diff,
-            r.mp,
-            r.played,
-            r.byes,
-            r.penalty_vp,
-            prize
-        ));
-    }
+    let out = crate::tournament::csv_export::standings_csv(&file, &st, ctx.lang)
+        .map_err(|e| AppError::Internal(e.into()))?;
     Ok(download(
         out,
         "text/csv; charset=utf-8",
@@ -1003,57 +939,11 @@ pub async fn export_sheets_csv(
     let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     let file = services::files::export(&state.db, actor, tid, state.settings.timezone).await?;
-    let profile = l_profile(&file);
-    let mut out = String::from("\u{feff}round;table;ns;ew;hand;end;line;royal;super;clean;semi_clean;dirty;melded_points;hand_points;closed;took_pozzetto;hand_total;adjusted_vp\n");
-    for r in &file.rounds {
-        for t in &r.tables {
-            if let Some(a) = &t.adjusted {
-                out.push_str(&format!(
-                    "{};{};{};{};;;ns;;;;;;;;;;;{}\n",
-                    r.number, t.table, t.ns, t.ew, a.ns_vp
-                ));
-                out.push_str(&format!(
-                    "{};{};{};{};;;ew;;;;;;;;;;;{}\n",
-                    r.number, t.table, t.ns, t.ew, a.ew_vp
-                ));
-            }
-            let Some(sheet) = &t.sheet else { continue };
-            for (i, h) in sheet.hands.iter().enumerate() {
-                for (code, lh, other) in [("ns", &h.ns, &h.ew), ("ew", &h.ew, &h.ns)] {
-                    let total =
-                        crate::rules::score_sheet::score_line(lh, other, h.end, profile).total;
-                    out.push_str(&format!(
-                        "{};{};{};{};{};{};{};{};{};{};{};{};{};{};{};{};{};\n",
-                        r.number,
-                        t.table,
-                        t.ns,
-                        t.ew,
-                        i + 1,
-                        h.end.code(),
-                        code,
-                        lh.royal,
-                        lh.super_,
-                        lh.clean,
-                        lh.semi_clean,
-                        lh.dirty,
-                        lh.melded_points,
-                        lh.hand_points,
-                        lh.closed,
-                        lh.took_pozzetto,
-                        total
-                    ));
-                }
-            }
-        }
-    }
+    let out = crate::tournament::csv_export::sheets_csv(&file, ctx.lang)
+        .map_err(|e| AppError::Internal(e.into()))?;
     Ok(download(
         out,
         "text/csv; charset=utf-8",
         &format!("sheets-{tid}.csv"),
     ))
-}
-
-fn l_profile(file: &crate::tournament_file::TournamentFile) -> &'static crate::rules::RuleProfile {
-    crate::rules::RuleProfile::by_name(&file.profile)
-        .unwrap_or_else(crate::rules::RuleProfile::default_profile)
 }

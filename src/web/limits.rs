@@ -20,8 +20,10 @@ use futures_util::Stream;
 
 /// Every HTML form (login, setup, staff forms).
 pub const FORM: usize = 64 * 1024;
-/// The pairs CSV import (`/director/t/{id}/import`).
-pub const PAIRS_CSV: usize = 2 * 1024 * 1024;
+/// The pairs CSV import (`/director/t/{id}/import`): the file's own limit
+/// plus room for the form around it, so that a file just over its limit
+/// gets the import page's message rather than a bare 413.
+pub const PAIRS_CSV: usize = crate::tournament::csv_import::MAX_FILE_BYTES + FORM;
 /// The administrator's tournament-file import (`/admin/import`).
 pub const TOURNAMENT_FILE: usize = 50 * 1024 * 1024;
 /// JSON bodies of the API (`/api/v1/...`).

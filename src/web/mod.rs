@@ -15,6 +15,7 @@ pub mod limits;
 pub mod middleware;
 pub mod pages;
 pub mod public;
+pub mod upload;
 
 use std::sync::Arc;
 

@@ -7,6 +7,7 @@ mod helpers;
 mod account;
 mod admin;
 mod csrf;
+mod data;
 mod hardening;
 mod health;
 mod roles;

@@ -715,6 +715,44 @@ mod tests {
         assert_eq!(big.unwrap_err(), PrizeError::AmountTooLarge);
     }
 
+    #[test]
+    fn extreme_amounts_are_errors_never_panics() {
+        let max = Decimal::MAX.to_string();
+        for (fee, guaranteed) in [
+            (max.as_str(), "0"),
+            ("0", max.as_str()),
+            (max.as_str(), max.as_str()),
+            ("7922816251426433759354395033.5", "0"),
+            ("0", "792281625142643375935439503.35"),
+        ] {
+            let i = input(
+                MAX_ENTRIES,
+                fee,
+                "100",
+                guaranteed,
+                &["50", "30", "20"],
+                ranks(MAX_ENTRIES),
+            );
+            // Too large to compute, or computed exactly: never a panic.
+            match compute(&i) {
+                Err(e) => assert_eq!(e, PrizeError::AmountTooLarge, "{fee} {guaranteed}"),
+                Ok(p) => assert_eq!(p.prizes.iter().copied().sum::<Decimal>(), p.pool),
+            }
+        }
+        // The largest the forms accept, with the most entries this accepts.
+        let i = input(
+            MAX_ENTRIES,
+            "1000.00",
+            "100",
+            "1000000.00",
+            &["50", "30", "20"],
+            ranks(MAX_ENTRIES),
+        );
+        let p = compute(&i).unwrap();
+        assert_eq!(p.pool.to_string(), "100000000.00");
+        assert_eq!(p.prizes.iter().copied().sum::<Decimal>(), p.pool);
+    }
+
     fn standings() -> impl Strategy<Value = Vec<u32>> {
         // Random standings with ties, shuffled.
         (prop::collection::vec(any::<bool>(), 0..40), any::<u64>()).prop_map(|(ties, seed)| {

@@ -2,11 +2,14 @@
 //! import. Pure Rust: forms are parsed here into domain types ("parse, don't
 //! validate"), with every problem tied to its field and a catalog key.
 
+pub mod csv_export;
 pub mod csv_import;
+pub mod money;
 pub mod pairs;
 pub mod penalty;
 pub mod settings;
 pub mod sheet_form;
+pub mod text;
 
 /// A problem with one field of a form: the field's name, the catalog key of
 /// the message and its placeholders.

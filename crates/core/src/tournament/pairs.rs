@@ -1,5 +1,6 @@
 //! Pairs and players as the director registers them.
 
+use super::text::clean_line;
 use super::FieldProblem;
 
 pub const MAX_NAME_CHARS: usize = 60;
@@ -42,33 +43,42 @@ pub struct Player {
 impl Player {
     /// `fields` are the form field names of surname, name, card and club.
     pub fn parse(f: &PlayerForm, fields: [&'static str; 4]) -> Result<Player, Vec<FieldProblem>> {
-        let clean = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
-        let (surname, name, card, club) = (
-            clean(&f.surname),
-            clean(&f.name),
-            // Upper-cased before the length check (ß → SS grows).
-            clean(&f.card).to_uppercase(),
-            clean(&f.club),
-        );
         let mut p = Vec::new();
-        for (value, field, max, required) in [
-            (&surname, fields[0], MAX_NAME_CHARS, true),
-            (&name, fields[1], MAX_NAME_CHARS, true),
-            (&card, fields[2], MAX_CARD_CHARS, false),
-            (&club, fields[3], MAX_CLUB_CHARS, false),
-        ] {
-            if required && value.is_empty() {
-                p.push(FieldProblem::new(field, "pairs.error.required"));
-            } else if value.chars().count() > max {
-                p.push(FieldProblem::new(field, "pairs.error.too_long").with("max", max));
+        let mut clean =
+            |value: &str, field: &'static str, max: usize, required: bool| match clean_line(
+                field, value, max,
+            ) {
+                Ok(v) if required && v.is_empty() => {
+                    p.push(FieldProblem::new(field, "pairs.error.required"));
+                    v
+                }
+                Ok(v) => v,
+                Err(e) => {
+                    p.push(e);
+                    String::new()
+                }
+            };
+        let surname = clean(&f.surname, fields[0], MAX_NAME_CHARS, true);
+        let name = clean(&f.name, fields[1], MAX_NAME_CHARS, true);
+        let club = clean(&f.club, fields[3], MAX_CLUB_CHARS, false);
+        // Upper-cased before the length check (ß → SS grows).
+        let card = match clean_line(fields[2], &f.card.to_uppercase(), MAX_CARD_CHARS) {
+            Ok(card) => {
+                if !card
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '-' || c == '/')
+                {
+                    p.push(FieldProblem::new(fields[2], "pairs.error.card"));
+                }
+                card
             }
-        }
-        if !card
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == '-' || c == '/')
-        {
-            p.push(FieldProblem::new(fields[2], "pairs.error.card"));
-        }
+            Err(e) => {
+                p.push(e);
+                String::new()
+            }
+        };
+        // Problems in the order of the form's fields.
+        p.sort_by_key(|e| fields.iter().position(|f| *f == e.field));
         if p.is_empty() {
             Ok(Player {
                 surname,

@@ -95,6 +95,17 @@ pub const PRESETS: &[Preset] = &[
     },
 ];
 
+/// A penalty's reason (or a withdrawal's) as the referee writes it:
+/// required, several lines allowed, no control characters, at most
+/// [`MAX_REASON_CHARS`](crate::tournament::text::MAX_REASON_CHARS). The
+/// problem names `field` with the message `penalty.error.reason` when empty.
+pub fn parse_reason(
+    field: &'static str,
+    text: &str,
+) -> Result<String, crate::tournament::FieldProblem> {
+    crate::tournament::text::clean_reason(field, text, "penalty.error.reason")
+}
+
 pub fn preset(key: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.key == key)
 }
@@ -159,5 +170,23 @@ mod tests {
         assert!(adjusted_presets()
             .iter()
             .all(|p| p.adjusted_vp(3).is_some()));
+    }
+
+    #[test]
+    fn a_reason_is_required_and_refuses_control_characters() {
+        assert_eq!(
+            parse_reason("reason", "  Ritardo\r\n10 min ").unwrap(),
+            "Ritardo\n10 min"
+        );
+        assert_eq!(
+            parse_reason("reason", " ").unwrap_err().key,
+            "penalty.error.reason"
+        );
+        let e = parse_reason("reason", "Ritardo\0").unwrap_err();
+        assert_eq!((e.field, e.key.as_str()), ("reason", "text.error.control"));
+        assert_eq!(
+            parse_reason("reason", &"x".repeat(501)).unwrap_err().key,
+            "text.error.too_long"
+        );
     }
 }

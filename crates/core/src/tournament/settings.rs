@@ -2,11 +2,11 @@
 //! checked with a message next to it. Rule numbers come from the rule
 //! profiles and VP scales (`crate::rules`), never from literals here.
 
-use std::str::FromStr;
-
 use chrono::{NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
 use rust_decimal::Decimal;
 
+use super::money::{Money, Percent, ENTRY_FEE, GUARANTEED_POOL};
+use super::text::clean_line;
 use super::{FieldProblem, RoundMovement};
 use crate::rules::prize_pool::{self, PayoutTier, PrizeInput};
 use crate::rules::{RuleProfile, SuitOrder, VpScale, DEFAULT_BYE_VP};
@@ -17,6 +17,10 @@ pub const MAX_NAME_CHARS: usize = 120;
 pub const HANDS_PER_ROUND: std::ops::RangeInclusive<u32> = 2..=4;
 pub const MINUTES_PER_ROUND: std::ops::RangeInclusive<u32> = 10..=180;
 pub const MAX_ADVANCE: u32 = 10;
+/// Most lines of a payout scheme, and the largest "from N entries" and
+/// number of paid places of a line (the most pairs a tournament file holds).
+pub const MAX_PAYOUT_TIERS: usize = 20;
+pub const MAX_PAYOUT_ENTRIES: u32 = crate::tournament_file::MAX_PAIRS as u32;
 /// Minutes for 3 hands (RULES.md §5); other hand counts scale from it.
 pub const MINUTES_FOR_THREE_HANDS: u32 = 40;
 
@@ -96,33 +100,21 @@ fn int_in(
     }
 }
 
-/// A sum of money as people type it: `20`, `20.50`, `20,50`, `€ 20`.
+/// A sum of money as people type it (`20`, `20.50`, `20,50`, `€ 20`),
+/// within the entry fee's limit. The settings form parses each money field
+/// with its own limit through [`Money::parse`].
 pub fn parse_money(text: &str) -> Option<Decimal> {
-    let t: String = text
-        .trim()
-        .trim_start_matches('€')
-        .trim()
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect();
-    let t = if t.contains(',') && !t.contains('.') {
-        t.replace(',', ".")
-    } else {
-        t
-    };
-    let d = Decimal::from_str(&t).ok()?;
-    (d >= Decimal::ZERO && d.scale() <= 2).then(|| d.round_dp(2))
+    Money::parse(text, ENTRY_FEE).ok().map(Money::amount)
 }
 
 /// A percentage: `70`, `70.5`, `70,5`, `70%`.
 pub fn parse_percent(text: &str) -> Option<Decimal> {
-    let t = text.trim().trim_end_matches('%').trim().replace(',', ".");
-    let d = Decimal::from_str(&t).ok()?;
-    (d >= Decimal::ZERO && d <= Decimal::ONE_HUNDRED && d.scale() <= 6).then(|| d.normalize())
+    Percent::parse(text).map(Percent::value)
 }
 
 /// `1: 60 40` per line: from how many entries a scheme applies, then the
-/// percentage of the pool for each place.
+/// percentage of the pool for each place. At most [`MAX_PAYOUT_TIERS`]
+/// lines, [`MAX_PAYOUT_ENTRIES`] entries and as many paid places.
 pub fn parse_payout(text: &str) -> Result<Vec<PayoutTier>, FieldProblem> {
     let mut tiers = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -131,11 +123,29 @@ pub fn parse_payout(text: &str) -> Result<Vec<PayoutTier>, FieldProblem> {
             continue;
         }
         let bad = || FieldProblem::new("payout", "settings.error.payout_line").with("line", i + 1);
+        let too_big = || {
+            FieldProblem::new("payout", "settings.error.payout_limits")
+                .with("line", i + 1)
+                .with("max_tiers", MAX_PAYOUT_TIERS)
+                .with("max_entries", MAX_PAYOUT_ENTRIES)
+        };
+        if tiers.len() >= MAX_PAYOUT_TIERS {
+            return Err(too_big());
+        }
         let (min, rest) = line.split_once(':').ok_or_else(bad)?;
         let min_entries = min.trim().parse::<u32>().map_err(|_| bad())?;
-        let scheme = rest
+        if min_entries > MAX_PAYOUT_ENTRIES {
+            return Err(too_big());
+        }
+        let cells: Vec<&str> = rest
             .split(|c: char| c.is_whitespace() || c == ';' || c == '/')
             .filter(|s| !s.is_empty())
+            .collect();
+        if cells.len() > MAX_PAYOUT_ENTRIES as usize {
+            return Err(too_big());
+        }
+        let scheme = cells
+            .into_iter()
             .map(parse_percent)
             .collect::<Option<Vec<Decimal>>>()
             .ok_or_else(bad)?;
@@ -147,7 +157,8 @@ pub fn parse_payout(text: &str) -> Result<Vec<PayoutTier>, FieldProblem> {
     if tiers.is_empty() {
         return Err(FieldProblem::new("payout", "settings.error.payout_empty"));
     }
-    // Every tier must be a valid scheme: compute a prize list for each.
+    // Every tier must be a valid scheme: compute a prize list for each
+    // (bounded above: at most MAX_PAYOUT_TIERS × MAX_PAYOUT_ENTRIES places).
     for tier in &tiers {
         let entries = tier.min_entries.max(tier.scheme.len() as u32).max(1);
         let input = PrizeInput {
@@ -195,16 +206,22 @@ impl Settings {
     /// Parses the form; `tz` is the local time zone of the date and time.
     pub fn parse(form: &SettingsForm, tz: chrono_tz::Tz) -> Result<Settings, Vec<FieldProblem>> {
         let mut p = Vec::new();
-        let name = form.name.trim().to_string();
-        if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
-            p.push(FieldProblem::new("name", "settings.error.name").with("max", MAX_NAME_CHARS));
-        }
-        let venue = form.venue.trim().to_string();
-        if venue.chars().count() > MAX_NAME_CHARS {
-            p.push(
-                FieldProblem::new("venue", "settings.error.too_long").with("max", MAX_NAME_CHARS),
-            );
-        }
+        let name = match clean_line("name", &form.name, MAX_NAME_CHARS) {
+            Ok(name) if name.is_empty() => {
+                p.push(
+                    FieldProblem::new("name", "settings.error.name").with("max", MAX_NAME_CHARS),
+                );
+                name
+            }
+            Ok(name) => name,
+            Err(e) => {
+                p.push(e);
+                String::new()
+            }
+        };
+        let venue = clean_line("venue", &form.venue, MAX_NAME_CHARS)
+            .map_err(|e| p.push(e))
+            .unwrap_or_default();
         let date = parse_date(&form.date);
         if date.is_none() {
             p.push(FieldProblem::new("date", "settings.error.date"));
@@ -296,11 +313,10 @@ impl Settings {
         } else {
             int_in(&mut p, "bye_vp", &form.bye_vp, 0..=20)
         };
-        let entry_fee = parse_money(&form.entry_fee);
-        if entry_fee.is_none() {
-            p.push(FieldProblem::new("entry_fee", "settings.error.money"));
-        }
-        let share = parse_percent(&form.prize_share_percent);
+        let entry_fee = Money::parse(&form.entry_fee, ENTRY_FEE)
+            .map_err(|e| p.push(e))
+            .ok();
+        let share = Percent::parse(&form.prize_share_percent);
         if share.is_none() {
             p.push(FieldProblem::new(
                 "prize_share_percent",
@@ -308,13 +324,12 @@ impl Settings {
             ));
         }
         let guaranteed = if form.guaranteed_pool.trim().is_empty() {
-            Some(Decimal::ZERO)
+            Some(Money::ZERO)
         } else {
-            parse_money(&form.guaranteed_pool)
+            Money::parse(&form.guaranteed_pool, GUARANTEED_POOL)
+                .map_err(|e| p.push(e))
+                .ok()
         };
-        if guaranteed.is_none() {
-            p.push(FieldProblem::new("guaranteed_pool", "settings.error.money"));
-        }
         let payout = parse_payout(&form.payout).map_err(|e| p.push(e)).ok();
         let suit_order = if form.suit_order.trim().is_empty() {
             Some(SuitOrder::default())
@@ -374,9 +389,9 @@ impl Settings {
                 mitchell_advance,
                 allow_repeats,
                 bye_vp: u8::try_from(bye_vp).unwrap_or(DEFAULT_BYE_VP),
-                entry_fee,
-                prize_share_percent,
-                guaranteed_pool,
+                entry_fee: entry_fee.amount(),
+                prize_share_percent: prize_share_percent.value(),
+                guaranteed_pool: guaranteed_pool.amount(),
                 payout,
                 suit_order,
             }),
@@ -586,5 +601,88 @@ mod tests {
         f.mitchell_rounds = "5".into();
         let problems = Settings::parse(&f, chrono_tz::Europe::Rome).unwrap_err();
         assert_eq!(problems[0].field, "mitchell_rounds");
+    }
+
+    #[test]
+    fn money_is_bounded_and_the_largest_values_compute() {
+        use crate::tournament::money::{MAX_ENTRY_FEE, MAX_GUARANTEED_POOL};
+        let mut f = form();
+        f.entry_fee = "1.000,00".into();
+        f.guaranteed_pool = "1000000,00".into();
+        f.prize_share_percent = "100".into();
+        let s = Settings::parse(&f, chrono_tz::Europe::Rome).unwrap();
+        assert_eq!(
+            (s.entry_fee, s.guaranteed_pool),
+            (MAX_ENTRY_FEE, MAX_GUARANTEED_POOL)
+        );
+        let entries = crate::tournament_file::MAX_PAIRS as u32;
+        let pool = s.pool_for(entries).unwrap();
+        assert_eq!(pool.pool, MAX_GUARANTEED_POOL);
+        assert_eq!(pool.prizes.iter().copied().sum::<Decimal>(), pool.pool);
+        f.guaranteed_pool = "0".into();
+        let s = Settings::parse(&f, chrono_tz::Europe::Rome).unwrap();
+        assert_eq!(
+            s.pool_for(entries).unwrap().pool,
+            Decimal::new(100_000_000, 2)
+        );
+
+        for (fee, pool) in [
+            ("1000,01", "0"),
+            ("0", "1000000,01"),
+            (
+                "79228162514264337593543950335",
+                "79228162514264337593543950335",
+            ),
+            (
+                "99999999999999999999999999999999",
+                "-79228162514264337593543950335",
+            ),
+        ] {
+            f.entry_fee = fee.into();
+            f.guaranteed_pool = pool.into();
+            let problems = Settings::parse(&f, chrono_tz::Europe::Rome).unwrap_err();
+            let fields: Vec<&str> = problems.iter().map(|p| p.field).collect();
+            assert!(
+                fields.contains(&"entry_fee") || fields.contains(&"guaranteed_pool"),
+                "{fee} {pool}"
+            );
+            for p in &problems {
+                assert!(p
+                    .message(crate::i18n::Lang::It)
+                    .contains("Un importo in euro da 0 a"));
+            }
+        }
+    }
+
+    #[test]
+    fn payout_schemes_are_bounded_before_any_work() {
+        // A tier "from 4 billion pairs" would have built 4 billion places.
+        let e = parse_payout("4294967295: 100").unwrap_err();
+        assert_eq!(e.key, "settings.error.payout_limits");
+        let e = parse_payout(&format!("{}: 100", MAX_PAYOUT_ENTRIES + 1)).unwrap_err();
+        assert_eq!(e.key, "settings.error.payout_limits");
+        let many_places = format!("1: {}", vec!["0.05"; 2000].join(" "));
+        assert_eq!(
+            parse_payout(&many_places).unwrap_err().key,
+            "settings.error.payout_limits"
+        );
+        let many_tiers: String = (1..=MAX_PAYOUT_TIERS + 1)
+            .map(|i| format!("{i}: 100\n"))
+            .collect();
+        assert_eq!(
+            parse_payout(&many_tiers).unwrap_err().key,
+            "settings.error.payout_limits"
+        );
+        // The largest accepted: a tier from the most pairs, paying 1000 places.
+        let widest = format!(
+            "1: 100\n{}: {}",
+            MAX_PAYOUT_ENTRIES,
+            vec!["0.1"; 1000].join(" ")
+        );
+        assert_eq!(parse_payout(&widest).unwrap().len(), 2);
+        // Italian decimal commas in a scheme; a tier wider than the field.
+        let tiers = parse_payout("1: 50 30 20\n8: 33,5 33,5 33").unwrap();
+        assert_eq!(tiers[1].scheme[0], Decimal::new(335, 1));
+        assert!(parse_payout("1: 60,5 40").is_err(), "must add up to 100");
     }
 }

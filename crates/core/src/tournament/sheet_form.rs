@@ -190,6 +190,17 @@ impl SheetForm {
     }
 }
 
+/// The reason of a corrected or accepted sheet, or of an adjusted score
+/// (`field` is `reason` or `adj_reason`): required, several lines allowed,
+/// no control characters, at most
+/// [`MAX_REASON_CHARS`](crate::tournament::text::MAX_REASON_CHARS).
+pub fn parse_reason(
+    field: &'static str,
+    text: &str,
+) -> Result<String, crate::tournament::FieldProblem> {
+    crate::tournament::text::clean_reason(field, text, "sheet.error.reason_needed")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -243,6 +254,23 @@ mod tests {
         assert_eq!(
             form(&[]).parse(3, &CODICE).unwrap_err()[0].key,
             "sheet.error.no_hands"
+        );
+    }
+
+    #[test]
+    fn a_reason_is_required_and_refuses_control_characters() {
+        assert_eq!(
+            parse_reason("reason", " Errore di somma ").unwrap(),
+            "Errore di somma"
+        );
+        assert_eq!(
+            parse_reason("adj_reason", "").unwrap_err().key,
+            "sheet.error.reason_needed"
+        );
+        let e = parse_reason("adj_reason", "a\u{1b}b").unwrap_err();
+        assert_eq!(
+            (e.field, e.key.as_str()),
+            ("adj_reason", "text.error.control")
         );
     }
 }

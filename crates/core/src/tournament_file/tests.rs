@@ -473,6 +473,30 @@ fn validation_settings_and_money() {
     let cases: Vec<(&str, Value, &str, ProblemCode)> = vec![
         (
             "entry_fee",
+            json!("1000.01"),
+            "entry_fee",
+            ProblemCode::MoneyTooLarge,
+        ),
+        (
+            "guaranteed_pool",
+            json!("79228162514264337593543950335"),
+            "guaranteed_pool",
+            ProblemCode::MoneyTooLarge,
+        ),
+        (
+            "name",
+            json!("Torneo\u{0}"),
+            "name",
+            ProblemCode::ControlCharacter,
+        ),
+        (
+            "venue",
+            json!("Circolo\u{1b}[31m"),
+            "venue",
+            ProblemCode::ControlCharacter,
+        ),
+        (
+            "entry_fee",
             json!("-1"),
             "entry_fee",
             ProblemCode::MoneyNegative,
@@ -777,4 +801,42 @@ fn simple_sheets_total_what_they_say() {
         assert!(r.violations.is_empty(), "{ns} {ew}: {:?}", r.violations);
         assert_eq!((r.totals.ns, r.totals.ew), (ns, ew));
     }
+}
+
+#[test]
+fn control_characters_and_huge_payouts_in_a_file_are_named() {
+    let mut v = base();
+    v["pairs"][0]["players"][0]["surname"] = json!("Ros\u{0}si");
+    v["pairs"][1]["players"][1]["club"] = json!("Club\r");
+    v["pairs"][2]["players"][0]["card"] = json!("AB\t1");
+    v["penalties"][0]["reason"] = json!("Ritardo\u{7}");
+    let p = problems(&v);
+    for path in [
+        "pairs[0].players[0].surname",
+        "pairs[1].players[1].club",
+        "pairs[2].players[0].card",
+        "penalties[0].reason",
+    ] {
+        assert!(
+            has(&p, path, ProblemCode::ControlCharacter),
+            "{path}: {p:?}"
+        );
+    }
+    for lang in Lang::ALL {
+        let msg = p[0].message(lang);
+        assert!(!msg.contains("file.problem"), "{msg}");
+    }
+    let mut v = base();
+    v["payout"] = json!([{"min_entries": 4294967295u32, "scheme": ["100"]}]);
+    assert!(has(
+        &problems(&v),
+        "payout[0].min_entries",
+        ProblemCode::OutOfRange
+    ));
+    // The largest money the forms accept is accepted here too.
+    let mut v = base();
+    v["entry_fee"] = json!("1000.00");
+    v["guaranteed_pool"] = json!("1000000.00");
+    v["prize_share_percent"] = json!("100");
+    assert_eq!(problems(&v), Vec::new());
 }

@@ -12,6 +12,9 @@ use crate::rules::prize_pool::{compute, PayoutTier, PrizeError, PrizeInput, MONE
 use crate::rules::profile::RuleProfile;
 use crate::rules::seat_draw::SuitOrder;
 use crate::rules::vp::{ScaleError, VpScale, TOTAL_VP};
+use crate::tournament::money::{MoneyField, ENTRY_FEE, GUARANTEED_POOL};
+use crate::tournament::settings::{MAX_PAYOUT_ENTRIES, MAX_PAYOUT_TIERS};
+use crate::tournament::text::{has_control, MAX_REASON_CHARS};
 use rust_decimal::Decimal;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -80,10 +83,12 @@ pub enum ProblemCode {
     PenaltyReasonEmpty,
     PenaltyTableMismatch,
     PenaltyMpNotSeated,
+    ControlCharacter,
+    MoneyTooLarge,
 }
 
 impl ProblemCode {
-    pub const ALL: [ProblemCode; 39] = [
+    pub const ALL: [ProblemCode; 41] = [
         ProblemCode::NameEmpty,
         ProblemCode::TextTooLong,
         ProblemCode::OutOfRange,
@@ -123,6 +128,8 @@ impl ProblemCode {
         ProblemCode::PenaltyReasonEmpty,
         ProblemCode::PenaltyTableMismatch,
         ProblemCode::PenaltyMpNotSeated,
+        ProblemCode::ControlCharacter,
+        ProblemCode::MoneyTooLarge,
     ];
 
     /// The stable snake_case code (`pair_seated_twice`…).
@@ -167,6 +174,8 @@ impl ProblemCode {
             ProblemCode::PenaltyReasonEmpty => "penalty_reason_empty",
             ProblemCode::PenaltyTableMismatch => "penalty_table_mismatch",
             ProblemCode::PenaltyMpNotSeated => "penalty_mp_not_seated",
+            ProblemCode::ControlCharacter => "control_character",
+            ProblemCode::MoneyTooLarge => "money_too_large",
         }
     }
 
@@ -296,9 +305,17 @@ impl<'a> ValidFile<'a> {
     }
 }
 
-fn money_problems(path: &str, value: Decimal, out: &mut Vec<FileProblem>) -> bool {
+/// Checks an amount as the settings form does (the same limits).
+fn money_problems(limit: MoneyField, value: Decimal, out: &mut Vec<FileProblem>) -> bool {
     let before = out.len();
-    if value.is_sign_negative() && !value.is_zero() {
+    let path = limit.field;
+    if value > limit.max {
+        out.push(
+            FileProblem::new(path, ProblemCode::MoneyTooLarge)
+                .with("value", value)
+                .with("max", limit.max),
+        );
+    } else if value.is_sign_negative() && !value.is_zero() {
         out.push(FileProblem::new(path, ProblemCode::MoneyNegative).with("value", value));
     } else if value.normalize().scale() > MONEY_DECIMALS {
         out.push(
@@ -358,8 +375,14 @@ impl fmt::Display for At<'_> {
     }
 }
 
+/// A text's length, and no control characters (as the forms check it).
 fn too_long(path: impl fmt::Display, text: &str, max: usize, out: &mut Vec<FileProblem>) {
-    if text.chars().count() > max {
+    if has_control(text) {
+        out.push(FileProblem::new(
+            path.to_string(),
+            ProblemCode::ControlCharacter,
+        ));
+    } else if text.chars().count() > max {
         out.push(FileProblem::new(path.to_string(), ProblemCode::TextTooLong).with("max", max));
     }
 }
@@ -457,6 +480,40 @@ fn check_payout(file: &TournamentFile, out: &mut Vec<FileProblem>) {
     }
 }
 
+/// The payout's size within the settings form's limits (lines, entries,
+/// places), checked before any prize is computed.
+fn check_payout_limits(file: &TournamentFile, out: &mut Vec<FileProblem>) -> bool {
+    let before = out.len();
+    if file.payout.len() > MAX_PAYOUT_TIERS {
+        out.push(
+            FileProblem::new("payout", ProblemCode::OutOfRange)
+                .with("value", file.payout.len())
+                .with("min", 1)
+                .with("max", MAX_PAYOUT_TIERS),
+        );
+        return false;
+    }
+    for (i, tier) in file.payout.iter().enumerate() {
+        if tier.min_entries > MAX_PAYOUT_ENTRIES {
+            out.push(
+                FileProblem::new(format!("payout[{i}].min_entries"), ProblemCode::OutOfRange)
+                    .with("value", tier.min_entries)
+                    .with("min", 0)
+                    .with("max", MAX_PAYOUT_ENTRIES),
+            );
+        }
+        if tier.scheme.len() > MAX_PAYOUT_ENTRIES as usize {
+            out.push(
+                FileProblem::new(format!("payout[{i}].scheme"), ProblemCode::OutOfRange)
+                    .with("value", tier.scheme.len())
+                    .with("min", 1)
+                    .with("max", MAX_PAYOUT_ENTRIES),
+            );
+        }
+    }
+    out.len() == before
+}
+
 /// Checks the settings; returns the profile, scale and bye VP when usable.
 fn check_settings(
     file: &TournamentFile,
@@ -518,8 +575,9 @@ fn check_settings(
             None
         }
     };
-    let fee_ok = money_problems("entry_fee", file.entry_fee, out);
-    let pool_ok = money_problems("guaranteed_pool", file.guaranteed_pool, out);
+    let fee_ok = money_problems(ENTRY_FEE, file.entry_fee, out);
+    let pool_ok = money_problems(GUARANTEED_POOL, file.guaranteed_pool, out);
+    let payout_ok = check_payout_limits(file, out);
     let share = file.prize_share_percent;
     let share_ok = share >= Decimal::ZERO && share <= Decimal::ONE_HUNDRED;
     if !share_ok {
@@ -528,7 +586,7 @@ fn check_settings(
                 .with("value", share),
         );
     }
-    if fee_ok && pool_ok && share_ok {
+    if fee_ok && pool_ok && share_ok && payout_ok {
         check_payout(file, out);
     }
     let planned = 1..=u32::try_from(MAX_ROUNDS).unwrap_or(u32::MAX);
@@ -874,6 +932,13 @@ fn check_penalties(
                 format!("{at}.reason"),
                 ProblemCode::PenaltyReasonEmpty,
             ));
+        } else {
+            too_long(at.field("reason"), &p.reason, MAX_REASON_CHARS, out);
+        }
+        for (field, who) in [("by", &p.by), ("withdrawn_by", &p.withdrawn_by)] {
+            if let Some(who) = who {
+                too_long(at.field(field), who, MAX_REASON_CHARS, out);
+            }
         }
         let (Some(r), Some(pi)) = (round_index, pair_index) else {
             continue;
