@@ -45,12 +45,15 @@ pub struct TournamentRow {
 }
 
 /// Money: integer cents in the database, `Decimal` in code.
-pub fn to_cents(d: rust_decimal::Decimal) -> i64 {
+/// Settings reach here only through `Settings::parse`, whose money types
+/// bound every amount far below the limit; an amount that still does not
+/// fit is refused by the database write, never stored as a wrong number.
+pub fn to_cents(d: rust_decimal::Decimal) -> Result<i64, DieselError> {
     use rust_decimal::prelude::ToPrimitive;
-    (d * rust_decimal::Decimal::ONE_HUNDRED)
-        .round()
-        .to_i64()
-        .unwrap_or(i64::MAX)
+    d.checked_mul(rust_decimal::Decimal::ONE_HUNDRED)
+        .map(|c| c.round())
+        .and_then(|c| c.to_i64())
+        .ok_or_else(|| DieselError::SerializationError(format!("{d} does not fit in cents").into()))
 }
 
 pub fn from_cents(c: i64) -> rust_decimal::Decimal {
@@ -142,9 +145,9 @@ struct SettingsRow {
     updated_at: NaiveDateTime,
 }
 
-fn settings_row(s: &Settings) -> SettingsRow {
+fn settings_row(s: &Settings) -> Result<SettingsRow, DieselError> {
     let small = |n: u32| i32::try_from(n).unwrap_or(i32::MAX);
-    SettingsRow {
+    Ok(SettingsRow {
         name: s.name.clone(),
         starts_at: s.starts_at,
         venue: s.venue.clone(),
@@ -158,13 +161,13 @@ fn settings_row(s: &Settings) -> SettingsRow {
         mitchell_advance: small(s.mitchell_advance),
         allow_repeats: s.allow_repeats,
         bye_vp: i32::from(s.bye_vp),
-        entry_fee_cents: to_cents(s.entry_fee),
+        entry_fee_cents: to_cents(s.entry_fee)?,
         prize_share_percent: s.prize_share_percent.normalize().to_string(),
-        guaranteed_pool_cents: to_cents(s.guaranteed_pool),
+        guaranteed_pool_cents: to_cents(s.guaranteed_pool)?,
         payout: format_payout(&s.payout),
         suit_order: s.suit_order.to_string(),
         updated_at: now(),
-    }
+    })
 }
 
 pub fn payout_of(row: &TournamentRow) -> Vec<PayoutTier> {
@@ -175,7 +178,7 @@ pub fn create(conn: &mut DbConn, s: &Settings, created_by: i64) -> QueryResult<i
     let t = now();
     diesel::insert_into(tournaments::table)
         .values((
-            settings_row(s),
+            settings_row(s)?,
             tournaments::status.eq(Status::Draft.as_str()),
             tournaments::created_by.eq(Some(created_by)),
             tournaments::created_at.eq(t),
@@ -186,7 +189,7 @@ pub fn create(conn: &mut DbConn, s: &Settings, created_by: i64) -> QueryResult<i
 
 pub fn update_settings(conn: &mut DbConn, id: i64, s: &Settings) -> QueryResult<usize> {
     diesel::update(tournaments::table.find(id))
-        .set(settings_row(s))
+        .set(settings_row(s)?)
         .execute(conn)
 }
 

@@ -11,6 +11,8 @@ use crate::i18n::{t, Lang};
 use crate::rules::vp::TOTAL_VP;
 use crate::rules::{ScoreSheet, SheetReport};
 use crate::tournament::penalty::{self, PenaltyKind, MAX_ADJUSTED_MP_DIFF};
+use crate::tournament::sheet_form;
+use crate::tournament::text::MAX_REASON_CHARS;
 use crate::tournament::FieldProblem;
 
 /// A table of a round, with its sheet if any.
@@ -117,13 +119,23 @@ pub async fn save_sheet(
             hands,
             &l.settings.vp_scale,
         );
-        let reason = input.reason.trim().to_string();
         let accepted =
             report.has_violations() && report.only_declared_mismatch() && input.accept_mismatch;
         let mut problems = Vec::new();
-        if (ts.sheet.is_some() || accepted) && reason.is_empty() {
-            problems.push(FieldProblem::new("reason", "sheet.error.reason_needed"));
-        }
+        // A correction, or an accepted wrong total, needs a reason; any
+        // reason given must be plain text.
+        let needs_reason = ts.sheet.is_some() || accepted;
+        let reason = if needs_reason || !input.reason.trim().is_empty() {
+            match sheet_form::parse_reason("reason", &input.reason) {
+                Ok(r) => r,
+                Err(p) => {
+                    problems.push(p);
+                    String::new()
+                }
+            }
+        } else {
+            String::new()
+        };
         if (report.has_violations() && !accepted) || !problems.is_empty() {
             return Err(ServiceError::Sheet(Box::new(SheetRejection {
                 report,
@@ -225,10 +237,10 @@ pub async fn set_adjusted(
         };
         let ns_mp = mp(&form.ns_mp_diff, "ns_mp_diff");
         let ew_mp = mp(&form.ew_mp_diff, "ew_mp_diff");
-        let reason = form.reason.trim().to_string();
-        if reason.is_empty() {
-            problems.push(FieldProblem::new("adj_reason", "sheet.error.reason_needed"));
-        }
+        let reason = sheet_form::parse_reason("adj_reason", &form.reason).unwrap_or_else(|p| {
+            problems.push(p);
+            String::new()
+        });
         let (Some(ns_vp), Some(ew_vp), Some(ns_mp), Some(ew_mp), true) =
             (ns_vp, ew_vp, ns_mp, ew_mp, problems.is_empty())
         else {
@@ -323,17 +335,18 @@ pub async fn add_penalty(
                 }
             },
         };
-        let reason = if form.reason.trim().is_empty() {
+        let typed = if form.reason.trim().is_empty() {
             preset
                 .filter(|p| p.penalty().is_some())
                 .map(|p| t(lang, p.key).to_string())
                 .unwrap_or_default()
         } else {
-            form.reason.trim().to_string()
+            form.reason.clone()
         };
-        if reason.is_empty() {
-            problems.push(FieldProblem::new("reason", "penalty.error.reason"));
-        }
+        let reason = penalty::parse_reason("reason", &typed).unwrap_or_else(|p| {
+            problems.push(p);
+            String::new()
+        });
         let mut table_no = None;
         if let (Some(p), Some(r), Some(k)) = (pair, round, kind) {
             let (tables, _) = crate::db::tournaments::seating_of(c, r.id)?;
@@ -377,10 +390,12 @@ pub async fn withdraw_penalty(
     penalty_id: i64,
     reason: String,
 ) -> Result<(), ServiceError> {
+    let reason = crate::tournament::text::clean_text("reason", &reason, MAX_REASON_CHARS)
+        .map_err(|p| ServiceError::Invalid(vec![p]))?;
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Referee)?;
         l.ensure_running()?;
-        if sdb::withdraw_penalty(c, tid, penalty_id, actor.user_id, reason.trim())? {
+        if sdb::withdraw_penalty(c, tid, penalty_id, actor.user_id, &reason)? {
             Ok(())
         } else {
             Err(ServiceError::NotFound)

@@ -145,6 +145,27 @@ pub async fn close(db: &Db, actor: Actor, tid: i64) -> Result<(), ServiceError> 
     .await
 }
 
+/// Reopens a closed tournament (a correction after the close), with the
+/// reason on the record.
+pub async fn reopen(db: &Db, actor: Actor, tid: i64, reason: String) -> Result<(), ServiceError> {
+    let reason = crate::tournament::text::clean_reason("reason", &reason, "reopen.error.reason")
+        .map_err(|p| ServiceError::Invalid(vec![p]))?;
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Direct)?;
+        if l.status() != Status::Finished {
+            return Err(ServiceError::conflict("reopen.error.not_finished"));
+        }
+        tdb::set_status(c, tid, Status::Running)?;
+        audit::record(
+            c,
+            tid,
+            &actor,
+            Entry::new(Action::TournamentReopened).reason(reason),
+        )
+    })
+    .await
+}
+
 /// A member of a tournament's staff.
 #[derive(Debug, Clone)]
 pub struct StaffMember {
@@ -214,7 +235,9 @@ pub async fn add_staff(
         if role == Role::Director && !owner {
             return Err(ServiceError::Forbidden);
         }
-        let user = crate::db::users::find_by_username(c, username.trim())?
+        let username = crate::tournament::text::clean_line("username", &username, 64)
+            .map_err(|p| ServiceError::Invalid(vec![p]))?;
+        let user = crate::db::users::find_by_username(c, &username)?
             .filter(|u| u.active)
             .ok_or_else(|| ServiceError::invalid("username", "staff.error.no_user"))?;
         let user_role = user.role();

@@ -170,3 +170,69 @@ pub async fn set_referees_see_all(db: &Db, actor: Actor, all: bool) -> Result<()
     })
     .await
 }
+
+/// An entry of the account audit, with the names of the account and of
+/// the administrator who acted.
+#[derive(Debug, Clone)]
+pub struct UserAuditEntry {
+    pub at: chrono::NaiveDateTime,
+    pub action: String,
+    pub subject: Option<String>,
+    pub by: Option<String>,
+    pub before: Option<String>,
+    pub after: Option<String>,
+}
+
+/// when, action, subject, by, before, after.
+type AuditTuple = (
+    chrono::NaiveDateTime,
+    String,
+    Option<i64>,
+    Option<i64>,
+    Option<String>,
+    Option<String>,
+);
+
+/// The latest account changes, newest first.
+pub async fn audit_log(
+    db: &Db,
+    actor: Actor,
+    limit: i64,
+) -> Result<Vec<UserAuditEntry>, ServiceError> {
+    require_admin(&actor)?;
+    db.read(move |c| {
+        let rows: Vec<AuditTuple> = user_audit::table
+            .order(user_audit::id.desc())
+            .limit(limit)
+            .select((
+                user_audit::at,
+                user_audit::action,
+                user_audit::subject_id,
+                user_audit::user_id,
+                user_audit::before_value,
+                user_audit::after_value,
+            ))
+            .load(c)?;
+        let names: std::collections::HashMap<i64, String> = udb::list(c)?
+            .into_iter()
+            .map(|u| (u.id, u.username))
+            .collect();
+        Ok(rows
+            .into_iter()
+            .map(|(at, action, subject, by, before, after)| UserAuditEntry {
+                at,
+                action,
+                subject: subject.and_then(|id| names.get(&id).cloned()),
+                by: by.and_then(|id| names.get(&id).cloned()),
+                before,
+                after,
+            })
+            .collect())
+    })
+    .await
+}
+
+/// Whether every referee works on every tournament.
+pub async fn referees_see_all(db: &Db) -> Result<bool, ServiceError> {
+    db.read(super::referees_see_all).await
+}

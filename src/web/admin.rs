@@ -21,6 +21,52 @@ struct UsersPage<'a> {
     roles: [Role; 3],
     form: CreateUserForm,
     errors: FieldErrors,
+    referees_see_all: bool,
+    log: Vec<services::users::UserAuditEntry>,
+}
+
+/// The users page, with the form as typed and its problems.
+async fn users_page(
+    ctx: &PageCtx,
+    state: &AppState,
+    form: CreateUserForm,
+    errors: FieldErrors,
+    status: StatusCode,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Admin)?;
+    let users = load_users(state).await?;
+    let referees_see_all = services::users::referees_see_all(&state.db).await?;
+    let log = services::users::audit_log(&state.db, actor, 50).await?;
+    render_status(
+        &UsersPage {
+            ctx,
+            users,
+            roles: Role::ALL,
+            form,
+            errors,
+            referees_see_all,
+            log,
+        },
+        status,
+    )
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct RefereesForm {
+    all: String,
+}
+
+/// Whether every referee works on every tournament (default: only on the
+/// tournaments a director assigned them to).
+pub async fn set_referees(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    form: web::Form<RefereesForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Admin)?;
+    services::users::set_referees_see_all(&state.db, actor, form.all == "true").await?;
+    Ok(see_other("/admin/users?done=admin_setting_saved"))
 }
 
 #[derive(Template)]
@@ -57,18 +103,17 @@ pub async fn list_users(
     ctx: PageCtx,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Admin)?;
-    let users = load_users(&state).await?;
-    render(&UsersPage {
-        ctx: &ctx,
-        users,
-        roles: Role::ALL,
-        form: CreateUserForm {
+    users_page(
+        &ctx,
+        &state,
+        CreateUserForm {
             role: Role::Director.as_str().to_string(),
             ..Default::default()
         },
-        errors: FieldErrors::default(),
-    })
+        FieldErrors::default(),
+        StatusCode::OK,
+    )
+    .await
 }
 
 fn password_error(ctx: &PageCtx, errors: &mut FieldErrors, e: CredentialError) {
@@ -117,21 +162,18 @@ pub async fn create_user(
             Err(e) => return Err(e.into()),
         }
     }
-    let users = load_users(&state).await?;
-    render_status(
-        &UsersPage {
-            ctx: &ctx,
-            users,
-            roles: Role::ALL,
-            form: CreateUserForm {
-                password: String::new(),
-                password2: String::new(),
-                ..form
-            },
-            errors,
+    users_page(
+        &ctx,
+        &state,
+        CreateUserForm {
+            password: String::new(),
+            password2: String::new(),
+            ..form
         },
+        errors,
         StatusCode::UNPROCESSABLE_ENTITY,
     )
+    .await
 }
 
 pub async fn edit_user(

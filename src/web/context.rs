@@ -152,6 +152,7 @@ const NOTICES: &[(&str, &str)] = &[
     ("tournament_created", "notice.tournament_created"),
     ("settings_saved", "notice.settings_saved"),
     ("staff_added", "notice.staff_added"),
+    ("tournament_reopened", "notice.tournament_reopened"),
     ("staff_removed", "notice.staff_removed"),
     ("admin_setting_saved", "notice.settings_saved_admin"),
     ("pair_added", "notice.pair_added"),

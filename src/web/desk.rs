@@ -697,17 +697,6 @@ pub async fn audit(
     })
 }
 
-/// A readable line for an audit action.
-pub fn action_label(lang: &Lang, action: &str) -> String {
-    let key = format!("audit.action.{action}");
-    let text = t(*lang, &key);
-    if text == key {
-        action.to_string()
-    } else {
-        text.to_string()
-    }
-}
-
 pub fn mismatch_note(lang: Lang, row: &SheetRow) -> Option<String> {
     row.accepted_mismatch
         .then(|| tf(lang, "sheet.accepted_mismatch", &[("reason", &row.note)]))

@@ -880,6 +880,32 @@ pub async fn close(
     }
 }
 
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct ReopenForm {
+    reason: String,
+}
+
+/// Reopens a closed tournament, with a reason.
+pub async fn reopen(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    form: web::Form<ReopenForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let tid = *id;
+    match services::tournaments::reopen(&state.db, actor, tid, form.into_inner().reason).await {
+        Ok(()) => {
+            tracing::info!(tournament_id = tid, "tournament reopened");
+            Ok(see_other(&format!(
+                "/director/t/{tid}?done=tournament_reopened"
+            )))
+        }
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
+    }
+}
+
 // ---- exports ----
 
 fn download(body: String, content_type: &str, filename: &str) -> HttpResponse {

@@ -5,6 +5,7 @@ pub mod account;
 pub mod admin;
 pub mod api;
 pub mod assets;
+pub mod audit;
 pub mod context;
 pub mod desk;
 pub mod director;
@@ -100,6 +101,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 )
                 .route("/t/{id}/rounds/{n}/clock", web::post().to(director::clock))
                 .route("/t/{id}/close", web::post().to(director::close))
+                .route("/t/{id}/reopen", web::post().to(director::reopen))
                 .route("/t/{id}/export.json", web::get().to(director::export_json))
                 .route(
                     "/t/{id}/standings.csv",
@@ -146,6 +148,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                         .route(web::post().to(import::submit)),
                 )
                 .route("/users", web::get().to(admin::list_users))
+                .route("/referees", web::post().to(admin::set_referees))
                 .route("/users", web::post().to(admin::create_user))
                 .route("/users/{id}", web::get().to(admin::edit_user))
                 .route("/users/{id}/active", web::post().to(admin::set_active))

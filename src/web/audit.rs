@@ -1,0 +1,142 @@
+//! The audit log as people read it: each entry's before and after field by
+//! field, labelled from the catalogs, in the reader's language (never raw
+//! JSON). Shared by the staff pages that show a log.
+
+use serde_json::{Map, Value};
+
+use crate::db::scoring::AuditRow;
+use crate::i18n::{t, Lang};
+use crate::services::Loaded;
+
+/// One changed field of an audit entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    pub label: String,
+    /// Empty when the entry has no "before" (something new).
+    pub before: String,
+    pub after: String,
+}
+
+/// A readable line for an audit action.
+pub fn action_label(lang: &Lang, action: &str) -> String {
+    let lang = *lang;
+    let key = format!("audit.action.{action}");
+    let text = t(lang, &key);
+    if text == key {
+        action.to_string()
+    } else {
+        text.to_string()
+    }
+}
+
+fn label(lang: Lang, field: &str) -> String {
+    let key = format!("audit.field.{field}");
+    let text = t(lang, &key);
+    if text == key {
+        field.replace('_', " ")
+    } else {
+        text.to_string()
+    }
+}
+
+/// A sheet as its totals and VP (what the engine makes of it).
+fn sheet_summary(lang: Lang, l: Option<&Loaded>, v: &Value) -> Option<String> {
+    let l = l?;
+    let sheet: crate::rules::ScoreSheet = serde_json::from_value(v.clone()).ok()?;
+    let r = crate::rules::check(
+        &sheet,
+        l.settings.profile,
+        l.settings.hands_per_round as usize,
+        &l.settings.vp_scale,
+    );
+    Some(format!(
+        "NS {} · {} {} · {} {}–{}",
+        r.totals.ns,
+        t(lang, "line.ew_short"),
+        r.totals.ew,
+        t(lang, "audit.field.vp"),
+        r.vp.ns,
+        r.vp.ew
+    ))
+}
+
+fn value_text(lang: Lang, l: Option<&Loaded>, field: &str, v: &Value) -> String {
+    match (field, v) {
+        (_, Value::Null) => "—".to_string(),
+        ("pair_id", Value::Number(n)) => n
+            .as_i64()
+            .and_then(|id| l?.pair(Some(id)))
+            .map(|p| format!("{} · {}", p.number, p.label()))
+            .unwrap_or_else(|| n.to_string()),
+        (_, Value::Bool(b)) => t(lang, if *b { "audit.yes" } else { "audit.no" }).to_string(),
+        (_, Value::String(s)) => s.clone(),
+        (_, Value::Number(n)) => n.to_string(),
+        (_, Value::Object(m)) => m
+            .iter()
+            .map(|(k, v)| format!("{} {}", label(lang, k), value_text(lang, l, k, v)))
+            .collect::<Vec<_>>()
+            .join(", "),
+        (_, Value::Array(a)) => a
+            .iter()
+            .map(|v| value_text(lang, l, field, v))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+/// A stored value as a flat object of fields (a sheet becomes its totals).
+fn fields(lang: Lang, l: Option<&Loaded>, text: Option<&str>) -> Map<String, Value> {
+    let Some(text) = text else {
+        return Map::new();
+    };
+    match serde_json::from_str::<Value>(text) {
+        Ok(v @ Value::Object(_)) if v.get("hands").is_some() => {
+            let summary = sheet_summary(lang, l, &v).unwrap_or_else(|| text.to_string());
+            [("totals".to_string(), Value::String(summary))]
+                .into_iter()
+                .collect()
+        }
+        Ok(Value::Object(m)) => m,
+        // Not an object: shown as it is, never dropped.
+        Ok(other) => [("value".to_string(), other)].into_iter().collect(),
+        Err(_) => [("value".to_string(), Value::String(text.to_string()))]
+            .into_iter()
+            .collect(),
+    }
+}
+
+/// The entry's fields with their values before and after.
+pub fn changes(lang: &Lang, l: &Loaded, row: &AuditRow) -> Vec<Change> {
+    changes_of(
+        *lang,
+        Some(l),
+        row.before_value.as_deref(),
+        row.after_value.as_deref(),
+    )
+}
+
+/// The fields of a stored before/after pair (`l` names pairs and scores sheets).
+pub fn changes_of(
+    lang: Lang,
+    l: Option<&Loaded>,
+    before: Option<&str>,
+    after: Option<&str>,
+) -> Vec<Change> {
+    let before = fields(lang, l, before);
+    let after = fields(lang, l, after);
+    let mut keys: Vec<&String> = after.keys().collect();
+    keys.extend(before.keys().filter(|k| !after.contains_key(*k)));
+    keys.into_iter()
+        .map(|k| Change {
+            label: label(lang, k),
+            before: before
+                .get(k)
+                .map(|v| value_text(lang, l, k, v))
+                .unwrap_or_default(),
+            after: after
+                .get(k)
+                .map(|v| value_text(lang, l, k, v))
+                .unwrap_or_else(|| "—".to_string()),
+        })
+        .collect()
+}

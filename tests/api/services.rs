@@ -1,0 +1,268 @@
+//! The service layer seen from outside: tournament staff and referee
+//! assignment, reopening with a reason, the audit log in words, hostile
+//! reasons refused on both databases.
+
+use crate::helpers::location;
+use crate::scoring::{post_sheet, sheet, started, tables_of};
+use crate::tournaments::{create_tournament, with_director};
+
+fn tid_of(t: &str) -> &str {
+    t.rsplit('/').next().unwrap()
+}
+
+#[tokio::test]
+async fn co_directors_and_assigned_referees_work_on_a_tournament_others_do_not_see() {
+    let (app, dora) = with_director().await;
+    app.create_user("dario", "director", "director pass 2")
+        .await;
+    app.create_user("rita", "referee", "referee pass").await;
+    let t = create_tournament(&dora, "Serata").await;
+    let tid = tid_of(&t);
+    let dario = app.another_browser();
+    dario.login("dario", "director pass 2").await;
+    let rita = app.another_browser();
+    rita.login("rita", "referee pass").await;
+
+    // Not on the staff: the tournament does not exist for them.
+    assert_eq!(dario.get(&t).await.status().as_u16(), 404);
+    assert_eq!(
+        rita.get(&format!("/desk/t/{tid}/penalties"))
+            .await
+            .status()
+            .as_u16(),
+        404
+    );
+    assert!(!dario
+        .get_html("/director/tournaments")
+        .await
+        .contains(&format!("{t}\"")));
+
+    // The owner adds both; a username that is no account is refused next
+    // to the field, and a referee cannot become a co-director.
+    let res = dora
+        .submit(
+            &t,
+            &format!("{t}/staff"),
+            &[("username", "nobody"), ("role", "referee")],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 422);
+    assert!(res.text().await.unwrap().contains("Nessun account attivo"));
+    let res = dora
+        .submit(
+            &t,
+            &format!("{t}/staff"),
+            &[("username", "rita"), ("role", "director")],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 422);
+    dora.assign(&t, "dario", "director").await;
+    dora.assign(&t, "rita", "referee").await;
+    assert_eq!(dario.get(&t).await.status().as_u16(), 200);
+    assert!(dario
+        .get_html("/director/tournaments")
+        .await
+        .contains(&format!("{t}\"")));
+    assert_eq!(
+        rita.get(&format!("/desk/t/{tid}/penalties"))
+            .await
+            .status()
+            .as_u16(),
+        200
+    );
+    // A co-director may assign referees but not other co-directors.
+    app.create_user("diana", "director", "director pass 3")
+        .await;
+    let res = dario
+        .submit(
+            &t,
+            &format!("{t}/staff"),
+            &[("username", "diana"), ("role", "director")],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 403);
+
+    // Removing rita takes the tournament away from her again.
+    let html = dora.get_html(&t).await;
+    let rita_id = {
+        use burraco_td::db::schema::users;
+        use diesel::prelude::*;
+        let mut c = app.pool.get().unwrap();
+        users::table
+            .filter(users::username.eq("rita"))
+            .select(users::id)
+            .first::<i64>(&mut *c)
+            .unwrap()
+    };
+    assert!(html.contains(&format!("{t}/staff/{rita_id}/remove")));
+    let res = dora
+        .submit(&t, &format!("{t}/staff/{rita_id}/remove"), &[])
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    assert_eq!(
+        rita.get(&format!("/desk/t/{tid}/penalties"))
+            .await
+            .status()
+            .as_u16(),
+        404
+    );
+
+    // The admin setting lets every referee work on every tournament.
+    let res = app
+        .submit("/admin/users", "/admin/referees", &[("all", "true")])
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    assert_eq!(
+        rita.get(&format!("/desk/t/{tid}/penalties"))
+            .await
+            .status()
+            .as_u16(),
+        200
+    );
+    // ... and the users page shows it, with the account changes in words.
+    let admin_page = app.get_html("/admin/users").await;
+    assert!(admin_page.contains("name=\"all\" value=\"true\" checked"));
+    assert!(admin_page.contains("Account creato"), "{admin_page}");
+    assert!(!admin_page.contains("{&quot;"), "no raw JSON");
+
+    // The staff changes are on the tournament's record.
+    let audit = dora.get_html(&format!("/desk/t/{tid}/audit")).await;
+    assert!(audit.contains("Aggiunto allo staff"), "{audit}");
+    assert!(audit.contains("Tolto dallo staff"));
+}
+
+#[tokio::test]
+async fn the_audit_log_reads_as_words_not_json() {
+    let (_app, dora) = with_director().await;
+    let t = create_tournament(&dora, "Serata").await;
+    let mut fields = crate::tournaments::settings("Serata del giovedì");
+    for f in fields.iter_mut() {
+        if f.0 == "entry_fee" {
+            f.1 = "25,00".into();
+        }
+    }
+    let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let res = dora
+        .submit(&format!("{t}/edit"), &format!("{t}/edit"), &refs)
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    let html = dora
+        .get_html(&format!("/desk/t/{}/audit", tid_of(&t)))
+        .await;
+    assert!(html.contains("Impostazioni modificate"), "{html}");
+    assert!(html.contains("quota d"), "{html}");
+    assert!(html.contains("<del>20") && html.contains("25"), "{html}");
+    assert!(html.contains("Torneo creato"));
+    assert!(!html.contains("{&quot;"), "no raw JSON: {html}");
+}
+
+#[tokio::test]
+async fn a_closed_tournament_reopens_only_with_a_reason_on_the_record() {
+    let (app, dora, t) = started(8).await;
+    let tid = tid_of(&t).to_string();
+    // Play the four rounds, then close.
+    for round in 1..=4u32 {
+        if round > 1 {
+            let r = round.to_string();
+            let res = dora
+                .submit(&t, &format!("{t}/rounds"), &[("round", &r)])
+                .await;
+            assert_eq!(res.status().as_u16(), 303);
+        }
+        for table in tables_of(&app, round as i32) {
+            let res = post_sheet(&dora, &t, round, table, &sheet(120, 90)).await;
+            assert_eq!(res.status().as_u16(), 303);
+        }
+    }
+    let res = dora.submit(&t, &format!("{t}/close"), &[]).await;
+    assert_eq!(location(&res), format!("{t}?done=tournament_closed"));
+    // Reopening needs a reason.
+    let res = dora
+        .submit(&t, &format!("{t}/reopen"), &[("reason", "  ")])
+        .await;
+    assert_eq!(res.status().as_u16(), 422);
+    assert!(res.text().await.unwrap().contains("Indica perché"));
+    let res = dora
+        .submit(
+            &t,
+            &format!("{t}/reopen"),
+            &[("reason", "tavolo 2 del turno 1 trascritto male")],
+        )
+        .await;
+    assert_eq!(location(&res), format!("{t}?done=tournament_reopened"));
+    // Running again: a correction is accepted, then it closes again.
+    let table = tables_of(&app, 1)[0];
+    let mut f = sheet(200, 90);
+    f.extend([
+        ("version".into(), "1".into()),
+        ("reason".into(), "trascritto male".into()),
+    ]);
+    assert_eq!(
+        post_sheet(&dora, &t, 1, table, &f).await.status().as_u16(),
+        303
+    );
+    let html = dora.get_html(&format!("/desk/t/{tid}/audit")).await;
+    assert!(html.contains("Torneo riaperto"));
+    assert!(html.contains("tavolo 2 del turno 1 trascritto male"));
+    // A running tournament cannot be reopened.
+    let res = dora
+        .submit(&t, &format!("{t}/reopen"), &[("reason", "x")])
+        .await;
+    assert_eq!(res.status().as_u16(), 409);
+}
+
+#[tokio::test]
+async fn hostile_reasons_are_refused_next_to_the_field_on_both_databases() {
+    let (app, dora, t) = started(8).await;
+    let tid = tid_of(&t);
+    let pid = {
+        use burraco_td::db::schema::pairs;
+        use diesel::prelude::*;
+        let mut c = app.pool.get().unwrap();
+        pairs::table
+            .select(pairs::id)
+            .first::<i64>(&mut *c)
+            .unwrap()
+            .to_string()
+    };
+    let pen = format!("/desk/t/{tid}/penalties");
+    let res = dora
+        .submit(
+            &pen,
+            &pen,
+            &[
+                ("pair", &pid),
+                ("round", "1"),
+                ("kind", "warning"),
+                ("reason", "ritardo\u{0}"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 422);
+    assert!(res.text().await.unwrap().contains("U+0000"));
+    // A correction whose reason carries a NUL byte: refused, not a 500.
+    let table = tables_of(&app, 1)[0];
+    assert_eq!(
+        post_sheet(&dora, &t, 1, table, &sheet(120, 90))
+            .await
+            .status()
+            .as_u16(),
+        303
+    );
+    let mut f = sheet(200, 90);
+    f.extend([
+        ("version".into(), "1".into()),
+        ("reason".into(), "errore\u{0}".into()),
+    ]);
+    let res = post_sheet(&dora, &t, 1, table, &f).await;
+    assert_eq!(res.status().as_u16(), 422);
+    // A staff username with a NUL byte, too.
+    let res = dora
+        .submit(
+            &t,
+            &format!("{t}/staff"),
+            &[("username", "ri\u{0}ta"), ("role", "referee")],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 422);
+}
