@@ -217,8 +217,11 @@ async fn a_correction_keeps_before_after_who_and_why() {
     assert!(html.contains("Score corretto"));
     assert!(html.contains("punti a terra ricontati"));
     assert!(html.contains("dora"));
-    assert!(html.contains("\"melded_points\":120"), "before");
-    assert!(html.contains("\"melded_points\":130"), "after");
+    // Before and after in words: the totals the engine makes of each
+    // version (NS 3 × (120 + 300) → 3 × (130 + 300)), never raw JSON.
+    assert!(html.contains("<del>NS 1260"), "before: {html}");
+    assert!(html.contains("<ins>NS 1290"), "after: {html}");
+    assert!(!html.contains("\"melded_points\""), "no raw JSON");
 }
 
 #[tokio::test]
