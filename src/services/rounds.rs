@@ -124,14 +124,25 @@ pub async fn draw(db: &Db, actor: Actor, tid: i64) -> Result<(), ServiceError> {
 /// Generates the next round by the tournament's plan and returns its number.
 /// `requested` is the round the director's form named: when it already
 /// exists (a double click, a second director) that round is returned and
-/// nothing is made; a stale form naming a later round is refused.
+/// nothing is made; a stale form naming a later round is refused. While a
+/// table of the last round has neither a counted sheet nor an adjusted
+/// score, the round is refused unless the director forces it with a reason
+/// (`force`), which goes on the record.
 pub async fn next_round(
     db: &Db,
     actor: Actor,
     tid: i64,
     requested: Option<i32>,
+    force: Option<String>,
     tz: chrono_tz::Tz,
 ) -> Result<i32, ServiceError> {
+    let force = match force.filter(|r| !r.trim().is_empty()) {
+        Some(r) => Some(
+            crate::tournament::text::clean_reason("force_reason", &r, "round.error.force_reason")
+                .map_err(|p| ServiceError::Invalid(vec![p]))?,
+        ),
+        None => None,
+    };
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Direct)?;
         if let Some(r) = requested.filter(|r| l.round(*r).is_some()) {
@@ -148,6 +159,21 @@ pub async fn next_round(
             return Err(ServiceError::conflict("round.error.all_generated"));
         }
         let round_no = u32::try_from(n).unwrap_or(1);
+        let missing = match l.rounds.last() {
+            Some(last) => tables_without_score(c, last.id)?,
+            None => Vec::new(),
+        };
+        if !missing.is_empty() && force.is_none() {
+            let tables = missing
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
+            return Err(ServiceError::Conflict(Conflict::Key(
+                "round.error.missing_sheets",
+                vec![("round", (n - 1).to_string()), ("tables", tables)],
+            )));
+        }
         let movement_kind = l.settings.movement_of(round_no);
         let seating = match movement_kind {
             RoundMovement::Mitchell => movement::round_seating(
@@ -175,7 +201,18 @@ pub async fn next_round(
                 .after(audit::values([
                     ("movement", Value::from(movement_kind.as_str())),
                     ("tables", Value::from(seating.tables.len())),
-                ])),
+                    (
+                        "missing_tables",
+                        Value::from(
+                            missing
+                                .iter()
+                                .map(u32::to_string)
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                        ),
+                    ),
+                ]))
+                .reason(force.clone().unwrap_or_default()),
         )?;
         tracing::info!(
             tournament_id = tid,
@@ -307,6 +344,22 @@ pub async fn clock(
             )?;
         }
         Ok(())
+    })
+    .await
+}
+
+/// The tables of the last round without a counted sheet or adjusted score.
+pub async fn missing_in_last_round(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+) -> Result<Vec<u32>, ServiceError> {
+    db.read(move |c| {
+        let l = super::read(c, &actor, tid, Need::Direct)?;
+        match l.rounds.last() {
+            Some(last) => tables_without_score(c, last.id),
+            None => Ok(Vec::new()),
+        }
     })
     .await
 }

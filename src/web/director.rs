@@ -172,6 +172,8 @@ struct TournamentPage<'a> {
     owner: Option<String>,
     staff: Vec<StaffMember>,
     staff_error: Option<String>,
+    /// Tables of the last round still without a score.
+    missing: Vec<u32>,
 }
 
 /// The director's page of a tournament, with an error if one is given.
@@ -187,6 +189,7 @@ async fn tournament_page(
     let l = load(state, actor, tid).await?;
     let staff = services::tournaments::staff(&state.db, actor, tid).await?;
     let owner = services::tournaments::owner_name(&state.db, &l.t).await?;
+    let missing = services::rounds::missing_in_last_round(&state.db, actor, tid).await?;
     render_status(
         &TournamentPage {
             ctx,
@@ -205,6 +208,7 @@ async fn tournament_page(
             owner,
             staff,
             staff_error,
+            missing,
         },
         status,
     )
@@ -622,6 +626,8 @@ pub async fn draw(
 pub struct NextRoundForm {
     /// The round the form creates (its page showed "Generate round N").
     round: String,
+    /// Why the round is generated with tables of the last round unscored.
+    force_reason: String,
 }
 
 /// Generates the next round by the tournament's plan. The form names the
@@ -635,8 +641,9 @@ pub async fn next_round(
     let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     let requested = form.round.trim().parse::<i32>().ok();
+    let force = Some(form.force_reason.clone());
     let tz = state.settings.timezone;
-    match services::rounds::next_round(&state.db, actor, tid, requested, tz).await {
+    match services::rounds::next_round(&state.db, actor, tid, requested, force, tz).await {
         Ok(n) => Ok(see_other(&format!(
             "/director/t/{tid}/rounds/{n}?done=round_generated"
         ))),

@@ -706,13 +706,40 @@ async fn a_typical_reason_brings_its_kind_and_amount() {
 }
 
 #[tokio::test]
-async fn the_next_mitchell_round_may_be_seated_before_every_sheet_is_in() {
+async fn the_next_mitchell_round_is_seated_before_every_sheet_is_in_only_with_a_reason() {
     let (app, dora, t) = started(6).await;
-    let table = tables_of(&app, 1)[0];
-    post_sheet(&dora, &t, 1, table, &sheet(120, 90)).await;
-    let res = dora.submit(&t, &format!("{t}/rounds"), &[]).await;
+    let tables = tables_of(&app, 1);
+    post_sheet(&dora, &t, 1, tables[0], &sheet(120, 90)).await;
+    // Tables without a score: refused, naming them, and the page offers to
+    // force it with a reason.
+    let res = dora
+        .submit(&t, &format!("{t}/rounds"), &[("round", "2")])
+        .await;
+    assert_eq!(res.status().as_u16(), 409);
+    let html = res.text().await.unwrap();
+    assert!(html.contains("senza uno score valido"), "{html}");
+    assert!(
+        html.contains(&format!("{}, {}", tables[1], tables[2])),
+        "{html}"
+    );
+    assert!(html.contains("name=\"force_reason\""));
+    let res = dora
+        .submit(
+            &t,
+            &format!("{t}/rounds"),
+            &[
+                ("round", "2"),
+                ("force_reason", "i tavoli 2 e 3 consegnano dopo"),
+            ],
+        )
+        .await;
     assert_eq!(location(&res), format!("{t}/rounds/2?done=round_generated"));
     let tid = t.rsplit('/').next().unwrap();
+    let audit = dora.get_html(&format!("/desk/t/{tid}/audit")).await;
+    assert!(
+        audit.contains("i tavoli 2 e 3 consegnano dopo"),
+        "the reason is on the record"
+    );
     // The public standings still show, with the missing tables pending.
     let anon = app.another_browser();
     assert_eq!(anon.get(&format!("/t/{tid}")).await.status().as_u16(), 200);
@@ -828,7 +855,12 @@ async fn a_late_pair_takes_the_phantom_seat_or_is_refused_before_anything_is_sav
         .submit(&format!("{t}/pairs/new"), &format!("{t}/pairs"), &late)
         .await;
     assert_eq!(res.status().as_u16(), 303);
-    dora.submit(&t, &format!("{t}/rounds"), &[]).await;
+    dora.submit(
+        &t,
+        &format!("{t}/rounds"),
+        &[("round", "2"), ("force_reason", "round 1 scored later")],
+    )
+    .await;
     assert_eq!(tables_of(&app, 2).len(), 3, "six pairs now: three tables");
     assert!(dora
         .get_html(&format!("{t}/rounds/2"))

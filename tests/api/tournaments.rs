@@ -293,7 +293,13 @@ async fn mitchell_rounds_then_danish_waits_for_the_scores() {
         "5 pairs: 2 tables and a bye"
     );
     for n in 2..=3 {
-        let res = dora.submit(&t, &format!("{t}/rounds"), &[]).await;
+        let res = dora
+            .submit(
+                &t,
+                &format!("{t}/rounds"),
+                &[("force_reason", "movement only, no scores")],
+            )
+            .await;
         assert_eq!(
             location(&res),
             format!("{t}/rounds/{n}?done=round_generated")
@@ -376,7 +382,12 @@ async fn a_pair_withdrawn_mid_tournament_leaves_its_opponent_resting() {
         )
         .await;
     assert_eq!(res.status().as_u16(), 303);
-    dora.submit(&t, &format!("{t}/rounds"), &[]).await;
+    dora.submit(
+        &t,
+        &format!("{t}/rounds"),
+        &[("force_reason", "movement only, no scores")],
+    )
+    .await;
     let (tables2, byes2) = seated(&app, 2);
     assert_eq!(tables2.len(), 3);
     assert_eq!(byes2.len(), 1, "its would-be opponent rests");
