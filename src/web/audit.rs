@@ -69,6 +69,21 @@ fn value_text(lang: Lang, l: Option<&Loaded>, field: &str, v: &Value) -> String 
             .map(|p| format!("{} · {}", p.number, p.label()))
             .unwrap_or_else(|| n.to_string()),
         (_, Value::Bool(b)) => t(lang, if *b { "audit.yes" } else { "audit.no" }).to_string(),
+        // Codes stored in English read in the reader's language.
+        ("role" | "kind" | "movement", Value::String(code)) => {
+            let prefix = match field {
+                "role" => "role",
+                "kind" => "penalty.kind",
+                _ => "movement_kind",
+            };
+            let key = format!("{prefix}.{code}");
+            let text = t(lang, &key);
+            if text == key {
+                code.clone()
+            } else {
+                text.to_string()
+            }
+        }
         (_, Value::String(s)) => s.clone(),
         (_, Value::Number(n)) => n.to_string(),
         (_, Value::Object(m)) => m
@@ -139,4 +154,41 @@ pub fn changes_of(
                 .unwrap_or_else(|| "—".to_string()),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_and_fields_read_in_the_readers_language() {
+        let c = changes_of(
+            Lang::It,
+            None,
+            Some(r#"{"role":"referee","active":true}"#),
+            Some(r#"{"role":"director","active":false}"#),
+        );
+        assert_eq!(
+            c,
+            vec![
+                Change {
+                    label: "attivo".into(),
+                    before: "sì".into(),
+                    after: "no".into()
+                },
+                Change {
+                    label: "ruolo".into(),
+                    before: "Arbitro".into(),
+                    after: "Direttore di torneo".into()
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn a_value_that_is_not_json_is_shown_not_dropped() {
+        let c = changes_of(Lang::En, None, None, Some("not json {"));
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].after, "not json {");
+    }
 }
