@@ -341,32 +341,37 @@ pub fn import_file(
                 ))
                 .returning(rounds::id)
                 .get_result(conn)?;
+            // The file was validated: a pair it names that is not among its
+            // pairs is an error, never a seat or a bye quietly dropped.
+            let pair_id = |n: &u32| {
+                id_of.get(n).copied().ok_or_else(|| {
+                    unreadable(format!("round {}: pair {n} is not in the file", r.number))
+                })
+            };
             for tf in &r.tables {
                 let seating_id: i64 = diesel::insert_into(seatings::table)
                     .values((
                         seatings::round_id.eq(round_id),
                         seatings::table_no.eq(i32::try_from(tf.table).unwrap_or(i32::MAX)),
-                        seatings::ns_pair.eq(id_of.get(&tf.ns).copied()),
-                        seatings::ew_pair.eq(id_of.get(&tf.ew).copied()),
+                        seatings::ns_pair.eq(Some(pair_id(&tf.ns)?)),
+                        seatings::ew_pair.eq(Some(pair_id(&tf.ew)?)),
                     ))
                     .returning(seatings::id)
                     .get_result(conn)?;
-                if let Some(write) = table_write(file, tf) {
+                if let Some(write) = table_write(file, tf)? {
                     scoring::insert_sheet(conn, seating_id, &write, user_id)?;
                 }
             }
             for b in &r.byes {
-                if let Some(pid) = id_of.get(b) {
-                    diesel::insert_into(byes::table)
-                        .values((byes::round_id.eq(round_id), byes::pair_id.eq(pid)))
-                        .execute(conn)?;
-                }
+                diesel::insert_into(byes::table)
+                    .values((byes::round_id.eq(round_id), byes::pair_id.eq(pair_id(b)?)))
+                    .execute(conn)?;
             }
         }
         for p in &file.penalties {
-            let Some(pair_id) = id_of.get(&p.pair).copied() else {
-                continue;
-            };
+            let pair_id = id_of.get(&p.pair).copied().ok_or_else(|| {
+                unreadable(format!("a penalty names pair {}, not in the file", p.pair))
+            })?;
             let by =
                 p.by.as_deref()
                     .and_then(|name| user_id_named(conn, name).ok().flatten());
@@ -441,11 +446,16 @@ fn user_id_named(conn: &mut DbConn, name: &str) -> QueryResult<Option<i64>> {
         .optional()
 }
 
-/// The stored row of a table of a (validated) file, with its computed totals.
-fn table_write(file: &TournamentFile, tf: &TableFile) -> Option<scoring::SheetWrite> {
+/// The stored row of a table of a (validated) file, with its computed
+/// totals: None for a table without a score; an error when the file's
+/// rules cannot be read (validation lets no such file through).
+fn table_write(
+    file: &TournamentFile,
+    tf: &TableFile,
+) -> Result<Option<scoring::SheetWrite>, DieselError> {
     if let Some(a) = tf.adjusted {
         let vp = |v: i64| i32::try_from(v).unwrap_or(0);
-        return Some(scoring::SheetWrite {
+        return Ok(Some(scoring::SheetWrite {
             sheet: None,
             adjusted: Some((vp(a.ns_vp), vp(a.ew_vp), a.ns_mp_diff, a.ew_mp_diff)),
             ns_total: 0,
@@ -454,19 +464,26 @@ fn table_write(file: &TournamentFile, tf: &TableFile) -> Option<scoring::SheetWr
             ew_vp: vp(a.ew_vp),
             accepted_mismatch: false,
             note: String::new(),
-        });
+        }));
     }
-    let sheet = tf.sheet.as_ref()?;
-    let profile = crate::rules::RuleProfile::by_name(&file.profile)?;
-    let hands = usize::try_from(file.hands_per_round).ok()?;
+    let Some(sheet) = tf.sheet.as_ref() else {
+        return Ok(None);
+    };
+    let bad = |what: &str| unreadable(format!("table {}: {what}", tf.table));
+    let profile =
+        crate::rules::RuleProfile::by_name(&file.profile).ok_or_else(|| bad("rule profile"))?;
+    let hands = usize::try_from(file.hands_per_round).map_err(|_| bad("hands per round"))?;
     let scale = match &file.vp_scale {
-        Some(v) => crate::rules::VpScale::parse(v.clone()).ok()?,
-        None => crate::rules::VpScale::preset(u32::try_from(hands).ok()?)?,
+        Some(v) => crate::rules::VpScale::parse(v.clone()).map_err(|_| bad("VP scale"))?,
+        None => u32::try_from(hands)
+            .ok()
+            .and_then(crate::rules::VpScale::preset)
+            .ok_or_else(|| bad("VP scale"))?,
     };
     let score: ScoreSheet = sheet.to_score_sheet();
     let report = crate::rules::check(&score, profile, hands, &scale);
-    Some(scoring::SheetWrite {
-        sheet: serde_json::to_string(&score).ok(),
+    Ok(Some(scoring::SheetWrite {
+        sheet: Some(serde_json::to_string(&score).map_err(|e| bad(&e.to_string()))?),
         adjusted: None,
         ns_total: report.totals.ns,
         ew_total: report.totals.ew,
@@ -474,7 +491,7 @@ fn table_write(file: &TournamentFile, tf: &TableFile) -> Option<scoring::SheetWr
         ew_vp: i32::from(report.vp.ew),
         accepted_mismatch: report.has(crate::rules::ViolationCode::DeclaredTotalMismatch),
         note: String::new(),
-    })
+    }))
 }
 
 fn restore_layout(file: &TournamentFile) -> Option<crate::movement::Layout> {

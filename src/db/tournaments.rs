@@ -523,27 +523,33 @@ pub fn insert_round(
             ))
             .returning(rounds::id)
             .get_result(conn)?;
-        let id_of = |p: Option<PairNo>| p.and_then(|n| pair_ids.get(&n).copied());
+        // Every pair number the movement names must be a registered pair:
+        // one that is not is an error, never a seat or a bye quietly lost.
+        let id_of = |n: PairNo| {
+            pair_ids.get(&n).copied().ok_or_else(|| {
+                DieselError::SerializationError(
+                    format!("round {}: pair {n} is not registered", seating.round).into(),
+                )
+            })
+        };
         for seat in &seating.tables {
             // A table with a phantom is not played: its pair is in the byes.
-            if seat.ns.is_none() || seat.ew.is_none() {
+            let (Some(ns), Some(ew)) = (seat.ns, seat.ew) else {
                 continue;
-            }
+            };
             diesel::insert_into(seatings::table)
                 .values((
                     seatings::round_id.eq(round_id),
                     seatings::table_no.eq(i32::try_from(seat.table).unwrap_or(i32::MAX)),
-                    seatings::ns_pair.eq(id_of(seat.ns)),
-                    seatings::ew_pair.eq(id_of(seat.ew)),
+                    seatings::ns_pair.eq(Some(id_of(ns)?)),
+                    seatings::ew_pair.eq(Some(id_of(ew)?)),
                 ))
                 .execute(conn)?;
         }
         for bye in &seating.byes {
-            if let Some(pid) = pair_ids.get(bye) {
-                diesel::insert_into(byes::table)
-                    .values((byes::round_id.eq(round_id), byes::pair_id.eq(pid)))
-                    .execute(conn)?;
-            }
+            diesel::insert_into(byes::table)
+                .values((byes::round_id.eq(round_id), byes::pair_id.eq(id_of(*bye)?)))
+                .execute(conn)?;
         }
         Ok(round_id)
     })
