@@ -183,7 +183,11 @@ impl SheetForm {
             });
         }
         if problems.is_empty() {
-            Ok(ScoreSheet { hands, declared })
+            Ok(ScoreSheet {
+                hands,
+                declared,
+                mode: crate::rules::SheetMode::Full,
+            })
         } else {
             Err(problems)
         }
