@@ -36,56 +36,83 @@
     tick();
   });
 
-  // Live totals on the score sheet. The numbers (bonuses, closing,
-  // pozzetto, VP scale) come from the server; the server stays the judge.
+})();
+(function () {
+  "use strict";
+  // The desk's score sheet: keyboard entry in card order and live totals.
+  // The totals come from the server (the rules engine, /preview): this
+  // script never scores a hand itself.
   var form = document.getElementById("sheet-form");
   if (!form) { return; }
-  var rules;
-  try { rules = JSON.parse(form.getAttribute("data-profile")); } catch (e) { return; }
-  function num(input) { var v = parseInt(input && input.value, 10); return isNaN(v) ? 0 : v; }
-  function lineScore(box, end, closedBy, otherTook) {
-    var total = 0;
-    box.querySelectorAll("[data-count]").forEach(function (i) {
-      total += num(i) * (rules.bonus[i.getAttribute("data-count")] || 0);
-    });
-    total += num(box.querySelector("[data-role=melded]")) - num(box.querySelector("[data-role=in-hand]"));
-    var line = box.getAttribute("data-line");
-    if (end === "closure" && closedBy === line) { total += rules.closing; }
-    var took = box.querySelector("[data-role=pozzetto]").checked;
-    if (!took && !(end === "time_out" && !otherTook)) { total -= rules.pozzetto; }
-    return total;
+  function focusables(root) {
+    return Array.prototype.filter.call(
+      root.querySelectorAll("input:not([type=hidden]), select, textarea"),
+      function (el) { return !el.disabled && el.offsetParent !== null; });
   }
-  function vp(diff) {
-    var a = Math.abs(diff), band = rules.scale.length;
-    for (var i = 0; i < rules.scale.length; i++) { if (a <= rules.scale[i]) { band = i; break; } }
-    var hi = 10 + band, lo = 20 - hi;
-    return diff >= 0 ? [hi, lo] : [lo, hi];
+  var groups = Array.prototype.slice.call(form.querySelectorAll(".kgroup"));
+  function next(el) {
+    var all = focusables(form);
+    var i = all.indexOf(el);
+    if (i >= 0 && i + 1 < all.length) { all[i + 1].focus(); if (all[i + 1].select) { all[i + 1].select(); } }
   }
-  function update() {
-    var totals = { ns: 0, ew: 0 };
-    form.querySelectorAll("fieldset.hand").forEach(function (hand) {
-      var end = hand.querySelector("[data-role=end]").value;
-      var boxes = hand.querySelectorAll(".line-box");
-      if (!end) { boxes.forEach(function (b) { b.querySelector(".hand-total").textContent = ""; }); return; }
-      var closed = hand.querySelector("input[type=radio]:checked");
-      var closedBy = closed ? closed.value : "";
-      var took = {};
-      boxes.forEach(function (b) { took[b.getAttribute("data-line")] = b.querySelector("[data-role=pozzetto]").checked; });
-      boxes.forEach(function (b) {
-        var line = b.getAttribute("data-line");
-        var s = lineScore(b, end, closedBy, took[line === "ns" ? "ew" : "ns"]);
-        totals[line] += s;
-        b.querySelector(".hand-total").textContent = "= " + s;
+  function submitNext() {
+    var btn = document.getElementById("save-next");
+    if (form.requestSubmit) { form.requestSubmit(btn); } else { btn.click(); }
+  }
+  form.addEventListener("keydown", function (ev) {
+    var el = ev.target;
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) { return; }
+    // End of hand: its digit (1-5) chooses it and moves on.
+    if (el.getAttribute && el.getAttribute("data-role") === "end" && /^[1-9]$/.test(ev.key)) {
+      var opt = el.querySelector("option[data-key='" + ev.key + "']");
+      if (opt) {
+        ev.preventDefault();
+        el.value = opt.value;
+        el.dispatchEvent(new Event("change", { bubbles: true }));
+        next(el);
+      }
+      return;
+    }
+    if (ev.key !== "Enter" || el.tagName === "TEXTAREA" || el.tagName === "BUTTON") { return; }
+    // Enter: the first box of the next row group; on the last group, save.
+    ev.preventDefault();
+    var g = el.closest(".kgroup");
+    var i = groups.indexOf(g);
+    for (var k = i + 1; k < groups.length; k++) {
+      var f = focusables(groups[k]);
+      if (f.length) { f[0].focus(); if (f[0].select) { f[0].select(); } return; }
+    }
+    submitNext();
+  });
+  var focus = document.getElementById(form.getAttribute("data-focus"));
+  if (focus && document.activeElement === document.body) { focus.focus(); }
+
+  var url = form.getAttribute("data-preview");
+  var timer = null, seq = 0;
+  function show(data) {
+    form.querySelectorAll("fieldset.hand").forEach(function (hand, i) {
+      var h = data.ok && data.hands[i];
+      hand.querySelectorAll(".line-box").forEach(function (box) {
+        var out = box.querySelector(".hand-total");
+        out.textContent = h ? "= " + h[box.getAttribute("data-line")] : "";
       });
     });
-    document.getElementById("total-ns").textContent = totals.ns;
-    document.getElementById("total-ew").textContent = totals.ew;
-    var v = vp(totals.ns - totals.ew);
-    document.getElementById("vp").textContent = v[0] + "–" + v[1];
+    document.getElementById("total-ns").textContent = data.ok ? data.totals.ns : "—";
+    document.getElementById("total-ew").textContent = data.ok ? data.totals.ew : "—";
+    document.getElementById("vp").textContent = data.ok ? data.vp.ns + "–" + data.vp.ew : "—";
   }
-  form.addEventListener("input", update);
-  form.addEventListener("change", update);
-  update();
+  function refresh() {
+    var params = new URLSearchParams(new FormData(form));
+    params.delete("csrf_token");
+    var mine = ++seq;
+    fetch(url + "?" + params.toString(), { credentials: "same-origin", headers: { "Accept": "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) { if (data && mine === seq) { show(data); form.setAttribute("data-preview-seq", String(mine)); } })
+      .catch(function () {});
+  }
+  function schedule() { clearTimeout(timer); timer = setTimeout(refresh, 200); }
+  form.addEventListener("input", schedule);
+  form.addEventListener("change", schedule);
 })();
 (function () {
   "use strict";

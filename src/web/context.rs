@@ -161,6 +161,7 @@ const NOTICES: &[(&str, &str)] = &[
     ("round_drawn", "notice.round_drawn"),
     ("round_generated", "notice.round_generated"),
     ("sheet_saved", "notice.sheet_saved"),
+    ("all_entered", "deskentry.notice.all_entered"),
     ("penalty_added", "notice.penalty_added"),
     ("penalty_withdrawn", "notice.penalty_withdrawn"),
     ("tournament_closed", "notice.tournament_closed"),

@@ -14,11 +14,15 @@ use crate::auth::Role;
 use crate::db::scoring::{AuditRow, PenaltyRow, SheetRow};
 use crate::db::tournaments::{PairRow, RoundRow, SeatingRow};
 use crate::i18n::{t, tf, Lang};
-use crate::rules::{BurracoType, Line, SheetReport, ViolationCode};
+use crate::rules::score_sheet::Param;
+use crate::rules::{Line, PerLine, SheetMode, SheetReport, ViolationCode};
 use crate::services::scoring::{AdjustedForm, PenaltyForm, SheetInput, TableAudit, TableState};
 use crate::services::{self, Actor, Conflict, Loaded, ServiceError};
-use crate::tournament::sheet_form::{field_name, SheetForm, ENDS};
+use crate::tournament::sheet_form::{
+    card_rows, field_name, CardRow, RowKind, SheetForm, END_CHOICES,
+};
 use crate::tournament::FieldProblem;
+use std::collections::HashMap;
 
 // ---- the round at the desk ----
 
@@ -27,6 +31,21 @@ pub struct DeskTable<'a> {
     pub ns: Option<&'a PairRow>,
     pub ew: Option<&'a PairRow>,
     pub sheet: Option<SheetRow>,
+}
+
+impl DeskTable<'_> {
+    /// The saved sheet is in totals mode (its burraco checks were not possible).
+    pub fn is_totals(&self) -> bool {
+        self.sheet.as_ref().is_some_and(sheet_is_totals)
+    }
+}
+
+/// Whether a stored sheet was entered as hand totals only.
+pub fn sheet_is_totals(row: &SheetRow) -> bool {
+    row.score_sheet()
+        .ok()
+        .flatten()
+        .is_some_and(|s| s.mode == SheetMode::Totals)
 }
 
 #[derive(Template)]
@@ -39,6 +58,17 @@ struct RoundDeskPage<'a> {
     missing: usize,
     /// Seconds left on the round clock (staff only), if it runs.
     ends_at_ms: Option<i64>,
+    /// The jump-to-table form: what was typed and what is wrong with it.
+    jump: JumpView,
+}
+
+/// The small "go to table" form (round page and sheet page).
+#[derive(Default)]
+pub struct JumpView {
+    pub value: String,
+    pub error: Option<String>,
+    /// `totals` when the desk enters hand totals.
+    pub mode: &'static str,
 }
 
 /// When the round's time runs out (UTC, ms since the epoch).
@@ -48,13 +78,48 @@ fn ends_at_ms(l: &Loaded, r: &RoundRow) -> Option<i64> {
     Some(end.and_utc().timestamp_millis())
 }
 
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct ModeQuery {
+    mode: String,
+}
+
+/// `totals` or `` (full), from a query or form value.
+fn mode_code(text: &str) -> &'static str {
+    match SheetMode::parse(text) {
+        Some(SheetMode::Totals) => "totals",
+        _ => "",
+    }
+}
+
+fn mode_suffix(mode: &str, first: char) -> String {
+    if mode == "totals" {
+        format!("{first}mode=totals")
+    } else {
+        String::new()
+    }
+}
+
 pub async fn round_desk(
     ctx: PageCtx,
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
+    query: web::Query<ModeQuery>,
+) -> Result<HttpResponse, AppError> {
+    let jump = JumpView {
+        mode: mode_code(&query.mode),
+        ..JumpView::default()
+    };
+    round_desk_page(&ctx, &state, path.into_inner(), jump).await
+}
+
+async fn round_desk_page(
+    ctx: &PageCtx,
+    state: &AppState,
+    (tid, n): (i64, i32),
+    jump: JumpView,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Referee)?;
-    let (tid, n) = path.into_inner();
     let (l, rows) = services::scoring::round_tables(&state.db, actor, tid, n).await?;
     let round = l.round(n).ok_or(AppError::NotFound)?;
     let tables: Vec<DeskTable> = rows
@@ -68,27 +133,89 @@ pub async fn round_desk(
         .collect();
     let missing = tables.iter().filter(|t| t.sheet.is_none()).count();
     render(&RoundDeskPage {
-        ctx: &ctx,
+        ctx,
         l: &l,
         round,
         missing,
         ends_at_ms: ends_at_ms(&l, round).filter(|_| round.time_out_at.is_none()),
         tables,
+        jump,
     })
+}
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct JumpQuery {
+    table: String,
+    mode: String,
+}
+
+/// Jump to a table by number (`7` Enter): its sheet, or the round page with
+/// a message next to the box when the round has no such table.
+pub async fn jump(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    query: web::Query<JumpQuery>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Referee)?;
+    let (tid, n) = path.into_inner();
+    let mode = mode_code(&query.mode);
+    let typed = query.table.trim().to_string();
+    let error = match typed.parse::<i32>() {
+        Ok(table) => {
+            let (_, rows) = services::scoring::round_tables(&state.db, actor, tid, n).await?;
+            if rows.iter().any(|(s, _)| s.table_no == table) {
+                return Ok(see_other(&format!(
+                    "/desk/t/{tid}/rounds/{n}/tables/{table}{}",
+                    mode_suffix(mode, '?')
+                )));
+            }
+            tf(
+                ctx.lang,
+                "deskentry.jump.unknown",
+                &[("table", &table), ("round", &n)],
+            )
+        }
+        Err(_) => t(ctx.lang, "deskentry.jump.not_a_number").to_string(),
+    };
+    let jump = JumpView {
+        value: typed,
+        error: Some(error),
+        mode,
+    };
+    round_desk_page(&ctx, &state, (tid, n), jump).await
 }
 
 // ---- the score sheet ----
 
-/// One line of one hand in the form.
-pub struct LineView {
-    pub line: &'static str,
+/// One box of the form (a number or a check box).
+pub struct BoxView {
+    pub name: String,
+    pub label: &'static str,
+    pub check: bool,
+    pub value: String,
     pub errors: Vec<String>,
+    pub autofocus: bool,
+    pub rare: bool,
 }
 
-/// One hand in the form, with the messages that concern it.
+/// One line of one hand in the form, with the messages that concern it.
+pub struct LineView {
+    pub line: &'static str,
+    pub boxes: Vec<BoxView>,
+    pub errors: Vec<String>,
+    /// The engine's score of this line's hand, when the form reads.
+    pub total: Option<i64>,
+}
+
+/// One hand in the form.
 pub struct HandView {
     pub n: usize,
-    pub errors: Vec<String>,
+    /// The end-of-hand choice (`closure_ns`…, or empty).
+    pub end: String,
+    pub end_errors: Vec<String>,
+    pub end_autofocus: bool,
     pub lines: [LineView; 2],
 }
 
@@ -102,121 +229,95 @@ struct SheetPage<'a> {
     ns: Option<&'a PairRow>,
     ew: Option<&'a PairRow>,
     form: SheetForm,
+    /// `totals` or `full`.
+    mode: &'static str,
     hands: Vec<HandView>,
     /// Messages about the whole sheet.
     sheet_errors: Vec<String>,
     /// Anything at all to correct (the banner at the top).
     has_errors: bool,
     field_errors: FieldErrors,
+    /// Messages next to the written totals.
+    declared_errors: [Vec<String>; 2],
+    /// The focus goes here (the first box with an error, or the first box).
+    focus: String,
     version: Option<i32>,
     saved: Option<SheetRow>,
+    saved_totals: bool,
     /// Only DECLARED_TOTAL_MISMATCH is wrong: a referee may accept it.
     can_accept_mismatch: bool,
     conflict: bool,
     audit: Vec<(AuditRow, Option<String>)>,
-    counts: Vec<&'static str>,
-    profile_json: String,
+    /// The engine's totals and VP for the form as it stands.
+    computed: Option<(PerLine<i64>, PerLine<u8>)>,
     /// Typical adjusted scores for this tournament's hands: (reason key, present VP, other VP).
     adjusted_presets: Vec<(&'static str, i64, i64)>,
+    jump: JumpView,
 }
 
 impl SheetPage<'_> {
-    fn value(&self, hand: &usize, line: &str, field: &str) -> &str {
-        let l = if line == "ns" { Line::Ns } else { Line::Ew };
-        self.form.get(&field_name(*hand, l, field))
+    fn end_choices(&self) -> &'static [&'static str] {
+        &END_CHOICES
     }
-    fn field_error(&self, hand: &usize, line: &str, field: &str) -> Option<&str> {
-        let l = if line == "ns" { Line::Ns } else { Line::Ew };
-        self.field_errors.get(&field_name(*hand, l, field))
-    }
-    fn hand_value(&self, hand: &usize, field: &str) -> &str {
-        self.form.get(&format!("h{hand}_{field}"))
-    }
-    fn end_selected(&self, hand: &usize, code: &str) -> bool {
-        self.hand_value(hand, "end") == code
-    }
-    fn end_codes(&self) -> Vec<&'static str> {
-        ENDS.iter().map(|e| e.code()).collect()
-    }
-    fn burraco_label(&self, code: &str) -> &'static str {
-        t(self.ctx.lang, &format!("sheet.count.{code}"))
+    fn is_totals(&self) -> bool {
+        self.mode == "totals"
     }
 }
 
-/// The numbers the page's script needs to add up a sheet as the engine does
-/// (the server stays the judge): bonuses, closing, pozzetto, VP bounds.
-fn profile_json(l: &Loaded) -> String {
-    let p = l.settings.profile;
-    let bonus = |t: BurracoType| {
-        if p.has_type(t) {
-            p.bonus(t)
-        } else {
-            p.bonus(BurracoType::Clean)
-        }
-    };
-    serde_json::json!({
-        "bonus": {
-            "royal": bonus(BurracoType::Royal), "super": bonus(BurracoType::Super),
-            "clean": bonus(BurracoType::Clean), "semi_clean": bonus(BurracoType::SemiClean),
-            "dirty": bonus(BurracoType::Dirty),
-        },
-        "closing": p.closing_bonus,
-        "pozzetto": p.pozzetto_penalty,
-        "scale": l.settings.vp_scale.bounds(),
-    })
-    .to_string()
+/// Where a message goes: a box of the form, a line, or the whole sheet.
+#[derive(Default)]
+struct Placed {
+    boxes: HashMap<String, Vec<String>>,
+    lines: HashMap<(usize, Line), Vec<String>>,
+    sheet: Vec<String>,
 }
 
-fn count_fields(l: &Loaded) -> Vec<&'static str> {
-    let p = l.settings.profile;
-    let mut v = Vec::new();
-    if p.has_type(BurracoType::Royal) {
-        v.push("royal");
-    }
-    if p.has_type(BurracoType::Super) {
-        v.push("super");
-    }
-    v.extend(["clean", "semi_clean", "dirty"]);
-    v
-}
-
-fn hand_views(
-    hands: usize,
-    report: Option<&SheetReport>,
-    lang: Lang,
-) -> (Vec<HandView>, Vec<String>) {
-    let mut views: Vec<HandView> = (1..=hands)
-        .map(|n| HandView {
-            n,
-            errors: Vec::new(),
-            lines: [
-                LineView {
-                    line: "ns",
-                    errors: Vec::new(),
-                },
-                LineView {
-                    line: "ew",
-                    errors: Vec::new(),
-                },
-            ],
-        })
-        .collect();
-    let mut whole = Vec::new();
-    if let Some(r) = report {
-        for v in &r.violations {
-            let msg = v.message(lang);
-            match (
-                v.hand.and_then(|h| views.get_mut(h.wrapping_sub(1))),
-                v.line,
-            ) {
-                (Some(h), Some(Line::Ns)) => h.lines[0].errors.push(msg),
-                (Some(h), Some(Line::Ew)) => h.lines[1].errors.push(msg),
-                (Some(h), None) => h.errors.push(msg),
-                (None, _) => whole.push(msg),
+fn place_violations(placed: &mut Placed, report: &SheetReport, mode: SheetMode, lang: Lang) {
+    for v in &report.violations {
+        let msg = v.message(lang);
+        match (v.hand, v.line) {
+            (Some(h), Some(line)) => {
+                let field = match (mode, v.param("field")) {
+                    (SheetMode::Totals, _) => Some("total"),
+                    (SheetMode::Full, Some(Param::Field(f))) => Some(*f),
+                    _ => None,
+                };
+                match field {
+                    Some(f) => placed
+                        .boxes
+                        .entry(field_name(h, line, f))
+                        .or_default()
+                        .push(msg),
+                    None => placed.lines.entry((h, line)).or_default().push(msg),
+                }
             }
+            (Some(h), None) => placed
+                .boxes
+                .entry(format!("h{h}_end"))
+                .or_default()
+                .push(msg),
+            (None, Some(line)) => placed
+                .boxes
+                .entry(format!("declared_{}", line.code()))
+                .or_default()
+                .push(msg),
+            (None, None) => placed.sheet.push(msg),
         }
     }
-    (views, whole)
+}
+
+/// The engine's reading of the form as it stands (for the totals shown
+/// beside it): None when a box is not even a number.
+fn read_form(l: &Loaded, form: &SheetForm) -> Option<SheetReport> {
+    let sheet = form
+        .parse(l.settings.hands_per_round as usize, l.settings.profile)
+        .ok()?;
+    Some(crate::rules::check(
+        &sheet,
+        l.settings.profile,
+        l.settings.hands_per_round as usize,
+        &l.settings.vp_scale,
+    ))
 }
 
 /// A table of a round as the sheet page shows it.
@@ -256,20 +357,136 @@ fn sheet_page<'a>(
     ctx: &'a PageCtx,
     l: &'a Loaded,
     tc: &TableCtx<'a>,
-    form: SheetForm,
+    mut form: SheetForm,
     report: Option<&SheetReport>,
-    field_errors: FieldErrors,
+    problems: &[(String, String)],
+    mut field_errors: FieldErrors,
     extra_errors: Vec<String>,
     conflict: bool,
 ) -> SheetPage<'a> {
     let hands = l.settings.hands_per_round as usize;
-    let (hand_views, mut sheet_errors) = hand_views(hands, report, ctx.lang);
-    sheet_errors.extend(extra_errors);
-    let has_errors = !sheet_errors.is_empty()
-        || !field_errors.is_empty()
-        || hand_views
+    let mode = form.mode();
+    form.set("layout", "card");
+    let lang = ctx.lang;
+    let mut placed = Placed::default();
+    if let Some(r) = report {
+        place_violations(&mut placed, r, mode, lang);
+    }
+    for (field, msg) in problems {
+        placed
+            .boxes
+            .entry(field.clone())
+            .or_default()
+            .push(msg.clone());
+    }
+    placed.sheet.extend(extra_errors);
+    // The engine's totals of the form as it stands (no script needed).
+    let live = read_form(l, &form);
+    let rows = card_rows(l.settings.profile, mode);
+    let mut order: Vec<String> = Vec::new();
+    let mut first_error: Option<String> = None;
+    let mut views = Vec::with_capacity(hands);
+    for n in 1..=hands {
+        let end_name = format!("h{n}_end");
+        let end_errors = placed.boxes.remove(&end_name).unwrap_or_default();
+        if !end_errors.is_empty() && first_error.is_none() {
+            first_error = Some(end_name.clone());
+        }
+        order.push(end_name);
+        let lines = [Line::Ns, Line::Ew].map(|line| {
+            let line_errors = placed.lines.remove(&(n, line)).unwrap_or_default();
+            let boxes: Vec<BoxView> = rows
+                .iter()
+                .map(|r| {
+                    let name = field_name(n, line, r.field);
+                    let errors = placed.boxes.remove(&name).unwrap_or_default();
+                    BoxView {
+                        value: form.get(&name).to_string(),
+                        label: t(lang, r.label),
+                        check: r.kind == RowKind::Check,
+                        errors,
+                        autofocus: false,
+                        rare: r.rare,
+                        name,
+                    }
+                })
+                .collect();
+            if first_error.is_none() {
+                if !line_errors.is_empty() {
+                    first_error = boxes.first().map(|b| b.name.clone());
+                } else if let Some(b) = boxes.iter().find(|b| !b.errors.is_empty()) {
+                    first_error = Some(b.name.clone());
+                }
+            }
+            order.extend(boxes.iter().map(|b| b.name.clone()));
+            let idx = n.wrapping_sub(1);
+            LineView {
+                line: line.code(),
+                boxes,
+                errors: line_errors,
+                total: live
+                    .as_ref()
+                    .and_then(|r| r.hands.get(idx))
+                    .map(|h| h.get(line).total),
+            }
+        });
+        views.push(HandView {
+            n,
+            end: form.end_choice(n),
+            end_errors,
+            end_autofocus: false,
+            lines,
+        });
+    }
+    let declared_errors = ["declared_ns", "declared_ew"].map(|f| {
+        let e = placed.boxes.remove(f).unwrap_or_default();
+        if !e.is_empty() && first_error.is_none() {
+            first_error = Some(f.to_string());
+        }
+        e
+    });
+    // Anything left (a box of another layout, the reason…).
+    for (field, msgs) in placed.boxes.drain() {
+        match field_key(&field) {
+            Some(k) => {
+                for m in msgs {
+                    field_errors.add(k, m);
+                }
+                if first_error.is_none() {
+                    first_error = Some(field.clone());
+                }
+            }
+            None => placed.sheet.extend(msgs),
+        }
+    }
+    if first_error.is_none() && !field_errors.is_empty() {
+        first_error = Some("reason".into());
+    }
+    if first_error.is_none() && !placed.sheet.is_empty() {
+        // A whole-sheet message (a missing hand): the first blank end of hand.
+        first_error = views
             .iter()
-            .any(|h| !h.errors.is_empty() || h.lines.iter().any(|l| !l.errors.is_empty()));
+            .find(|h| h.end.is_empty())
+            .map(|h| format!("h{}_end", h.n));
+    }
+    let focus = first_error.unwrap_or_else(|| "h1_end".to_string());
+    for h in &mut views {
+        h.end_autofocus = focus == format!("h{}_end", h.n);
+        for lv in &mut h.lines {
+            for b in &mut lv.boxes {
+                b.autofocus = b.name == focus;
+            }
+        }
+    }
+    let has_errors = !placed.sheet.is_empty()
+        || !field_errors.is_empty()
+        || declared_errors.iter().any(|e| !e.is_empty())
+        || views.iter().any(|h| {
+            !h.end_errors.is_empty()
+                || h.lines
+                    .iter()
+                    .any(|l| !l.errors.is_empty() || l.boxes.iter().any(|b| !b.errors.is_empty()))
+        });
     SheetPage {
         has_errors,
         ctx,
@@ -278,18 +495,25 @@ fn sheet_page<'a>(
         table_no: tc.seating.table_no,
         ns: l.pair(tc.seating.ns_pair),
         ew: l.pair(tc.seating.ew_pair),
+        mode: if mode == SheetMode::Totals {
+            "totals"
+        } else {
+            "full"
+        },
         form,
-        hands: hand_views,
-        sheet_errors,
+        hands: views,
+        sheet_errors: placed.sheet,
         field_errors,
+        declared_errors,
+        focus,
         version: tc.sheet.as_ref().map(|s| s.version),
+        saved_totals: tc.sheet.as_ref().is_some_and(sheet_is_totals),
         saved: tc.sheet.clone(),
         can_accept_mismatch: report
             .is_some_and(|r| r.has_violations() && r.only_declared_mismatch()),
         conflict,
         audit: tc.audit.clone(),
-        counts: count_fields(l),
-        profile_json: profile_json(l),
+        computed: live.map(|r| (r.totals, r.vp)),
         adjusted_presets: crate::tournament::penalty::adjusted_presets()
             .iter()
             .filter_map(|p| {
@@ -297,25 +521,47 @@ fn sheet_page<'a>(
                     .map(|(a, b)| (p.key, a, b))
             })
             .collect(),
+        jump: JumpView {
+            mode: mode_code(mode.code()),
+            ..JumpView::default()
+        },
     }
+}
+
+/// The form for a table: the saved sheet, in the mode asked for (`?mode=`)
+/// or else the mode it was saved in.
+fn form_for(sheet: Option<&SheetRow>, mode: &str) -> Result<SheetForm, AppError> {
+    let mut form = saved_form(sheet)?;
+    match SheetMode::parse(mode) {
+        Some(m) if m != form.mode() => {
+            // Another mode than the saved sheet's: start from a blank form.
+            let mut blank = SheetForm::default();
+            blank.set("mode", m.code());
+            form = blank;
+        }
+        _ => {}
+    }
+    Ok(form)
 }
 
 pub async fn sheet_form(
     ctx: PageCtx,
     state: web::Data<AppState>,
     path: web::Path<(i64, i32, i32)>,
+    query: web::Query<ModeQuery>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Referee)?;
     let (tid, n, table_no) = path.into_inner();
     let (l, ts, audit) = load_table(&state, actor, tid, n, table_no).await?;
     let tc = table_ctx(&l, ts, audit)?;
-    let form = saved_form(tc.sheet.as_ref())?;
+    let form = form_for(tc.sheet.as_ref(), &query.mode)?;
     render(&sheet_page(
         &ctx,
         &l,
         &tc,
         form,
         None,
+        &[],
         FieldErrors::default(),
         Vec::new(),
         false,
@@ -330,6 +576,34 @@ fn saved_form(sheet: Option<&SheetRow>) -> Result<SheetForm, AppError> {
         .flatten()
         .map(|s| SheetForm::from_sheet(&s))
         .unwrap_or_default())
+}
+
+/// The engine's totals for the form as typed (the live totals beside the
+/// form): `{"ok":true,"hands":[{"ns":545,"ew":-135},…],"totals":{…},"vp":{…}}`,
+/// or `{"ok":false}` while a box is not a number. The one scoring
+/// implementation is the engine's; the page only shows what this returns.
+pub async fn preview(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32, i32)>,
+    query: web::Query<Vec<(String, String)>>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Referee)?;
+    let (tid, n, table_no) = path.into_inner();
+    let (l, _, _) = load_table(&state, actor, tid, n, table_no).await?;
+    let form = SheetForm::from_pairs(query.into_inner());
+    let body = match read_form(&l, &form) {
+        Some(r) => serde_json::json!({
+            "ok": true,
+            "hands": r.hands.iter().map(|h| serde_json::json!({"ns": h.ns.total, "ew": h.ew.total})).collect::<Vec<_>>(),
+            "totals": {"ns": r.totals.ns, "ew": r.totals.ew},
+            "vp": {"ns": r.vp.ns, "ew": r.vp.ew},
+        }),
+        None => serde_json::json!({"ok": false}),
+    };
+    Ok(HttpResponse::Ok()
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
+        .json(body))
 }
 
 /// The sheet page again, read fresh: after a conflict (409, the current
@@ -353,11 +627,13 @@ async fn sheet_again(
         None => saved_form(tc.sheet.as_ref())?,
     };
     let mut fe = FieldErrors::default();
-    let mut extra = Vec::new();
+    let mut boxes = Vec::new();
     for p in problems {
         match field_key(p.field) {
-            Some(k) => fe.add(k, p.message(ctx.lang)),
-            None => extra.push(p.message(ctx.lang)),
+            Some(k) if !k.starts_with('h') && !k.starts_with("declared") => {
+                fe.add(k, p.message(ctx.lang))
+            }
+            _ => boxes.push((p.field.to_string(), p.message(ctx.lang))),
         }
     }
     render_status(
@@ -367,18 +643,36 @@ async fn sheet_again(
             &tc,
             form,
             report,
+            &boxes,
             fe,
-            extra,
+            Vec::new(),
             status == StatusCode::CONFLICT,
         ),
         status,
     )
 }
 
+/// The next table of the round after `table_no` (wrapping round) that has
+/// no counted sheet yet.
+fn next_missing(rows: &[(SeatingRow, Option<SheetRow>)], table_no: i32) -> Option<i32> {
+    let mut missing: Vec<i32> = rows
+        .iter()
+        .filter(|(s, sheet)| sheet.is_none() && s.table_no != table_no)
+        .map(|(s, _)| s.table_no)
+        .collect();
+    missing.sort_unstable();
+    missing
+        .iter()
+        .copied()
+        .find(|t| *t > table_no)
+        .or_else(|| missing.first().copied())
+}
+
 /// Checks the sheet with the rules engine; saves it only when it passes
 /// (or when its only fault is a wrong written total that a referee accepts
 /// with a reason). A correction needs a reason; a concurrent change is a
-/// conflict shown with the current version.
+/// conflict shown with the current version. After a save, `after=next`
+/// opens the next table without a sheet (the round page once none is left).
 pub async fn save_sheet(
     ctx: PageCtx,
     state: web::Data<AppState>,
@@ -393,23 +687,29 @@ pub async fn save_sheet(
     let sheet = match form.parse(l.settings.hands_per_round as usize, l.settings.profile) {
         Ok(s) => s,
         Err(problems) => {
-            let problems: Vec<FieldProblem> = problems
+            let boxes: Vec<(String, String)> = problems
                 .into_iter()
-                .map(|p| FieldProblem::new(field_key(&p.field).unwrap_or("sheet"), p.key))
+                .map(|p| (p.field, t(ctx.lang, p.key).to_string()))
                 .collect();
-            return sheet_again(
-                &ctx,
-                &state,
-                actor,
-                place,
-                Some(form),
-                None,
-                &problems,
+            let (l, ts, audit) = load_table(&state, actor, tid, n, table_no).await?;
+            let tc = table_ctx(&l, ts, audit)?;
+            return render_status(
+                &sheet_page(
+                    &ctx,
+                    &l,
+                    &tc,
+                    form,
+                    None,
+                    &boxes,
+                    FieldErrors::default(),
+                    Vec::new(),
+                    false,
+                ),
                 StatusCode::UNPROCESSABLE_ENTITY,
-            )
-            .await;
+            );
         }
     };
+    let mode = form.mode();
     let input = SheetInput {
         sheet,
         accept_mismatch: form.get("accept_mismatch") == "on",
@@ -423,8 +723,19 @@ pub async fn save_sheet(
                 round = n,
                 table = table_no,
                 version = v,
+                mode = mode.code(),
                 "score sheet saved"
             );
+            if form.get("after") == "next" {
+                let (_, rows) = services::scoring::round_tables(&state.db, actor, tid, n).await?;
+                let suffix = mode_suffix(mode_code(mode.code()), '&');
+                return Ok(see_other(&match next_missing(&rows, table_no) {
+                    Some(next) => {
+                        format!("/desk/t/{tid}/rounds/{n}/tables/{next}?done=sheet_saved{suffix}")
+                    }
+                    None => format!("/desk/t/{tid}/rounds/{n}?done=all_entered{suffix}"),
+                }));
+            }
             Ok(see_other(&format!(
                 "/desk/t/{tid}/rounds/{n}?done=sheet_saved#table-{table_no}"
             )))
@@ -488,6 +799,7 @@ fn field_key(field: &str) -> Option<&'static str> {
                     "dirty",
                     "melded_points",
                     "hand_points",
+                    "total",
                 ] {
                     v.push(field_name(h, line, f));
                 }
@@ -496,6 +808,60 @@ fn field_key(field: &str) -> Option<&'static str> {
         v
     });
     names.iter().find(|n| *n == field).map(String::as_str)
+}
+
+// ---- score cards ----
+
+/// One table's printed score card.
+pub struct ScoreCard<'a> {
+    pub table_no: i32,
+    pub ns: Option<&'a PairRow>,
+    pub ew: Option<&'a PairRow>,
+}
+
+#[derive(Template)]
+#[template(path = "desk/score_cards.html")]
+struct ScoreCardsPage<'a> {
+    ctx: &'a PageCtx,
+    l: &'a Loaded,
+    round: &'a RoundRow,
+    cards: Vec<ScoreCard<'a>>,
+    /// The rows of a line, in the desk form's order.
+    rows: Vec<CardRow>,
+    totals: bool,
+    hands: Vec<usize>,
+}
+
+/// The score cards of a round (A4, one table a page): exactly the boxes the
+/// desk form asks for, in its order (`?mode=totals` for hand totals only).
+pub async fn score_cards(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    query: web::Query<ModeQuery>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Referee)?;
+    let (tid, n) = path.into_inner();
+    let (l, rows) = services::scoring::round_tables(&state.db, actor, tid, n).await?;
+    let round = l.round(n).ok_or(AppError::NotFound)?;
+    let mode = SheetMode::parse(&query.mode).unwrap_or_default();
+    let cards = rows
+        .iter()
+        .map(|(s, _)| ScoreCard {
+            table_no: s.table_no,
+            ns: l.pair(s.ns_pair),
+            ew: l.pair(s.ew_pair),
+        })
+        .collect();
+    render(&ScoreCardsPage {
+        ctx: &ctx,
+        l: &l,
+        round,
+        cards,
+        rows: card_rows(l.settings.profile, mode),
+        totals: mode == SheetMode::Totals,
+        hands: (1..=l.settings.hands_per_round as usize).collect(),
+    })
 }
 
 // ---- adjusted score ----

@@ -96,6 +96,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                     web::get().to(director::table_cards),
                 )
                 .route(
+                    "/t/{id}/rounds/{n}/score-cards",
+                    web::get().to(desk::score_cards),
+                )
+                .route(
                     "/t/{id}/movement-cards",
                     web::get().to(director::movement_cards),
                 )
@@ -118,6 +122,15 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .route("/seat-draw", web::get().to(public::seat_draw_form))
                 .route("/seat-draw", web::post().to(public::seat_draw))
                 .route("/t/{id}/rounds/{n}", web::get().to(desk::round_desk))
+                .route("/t/{id}/rounds/{n}/go", web::get().to(desk::jump))
+                .route(
+                    "/t/{id}/rounds/{n}/score-cards",
+                    web::get().to(desk::score_cards),
+                )
+                .route(
+                    "/t/{id}/rounds/{n}/tables/{table}/preview",
+                    web::get().to(desk::preview),
+                )
                 .route(
                     "/t/{id}/rounds/{n}/tables/{table}",
                     web::get().to(desk::sheet_form),

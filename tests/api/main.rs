@@ -8,6 +8,7 @@ mod account;
 mod admin;
 mod csrf;
 mod data;
+mod deskentry;
 mod hardening;
 mod health;
 mod roles;

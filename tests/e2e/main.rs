@@ -84,11 +84,11 @@ async fn logout(p: &Page<'_>) {
     p.submit("form[action='/logout'] button").await;
 }
 
-/// Fills one hand of the sheet form.
+/// Fills one hand of the sheet form (the desk's card layout: the end of
+/// hand names the closer; the pozzetto box is ticked only when NOT taken).
 async fn fill_hand(p: &Page<'_>, h: u32, plan: HandPlan, skip_closer_pozzetto: bool) {
     let other = if plan.closer == "ns" { "ew" } else { "ns" };
-    p.select(&format!("#h{h}_end"), "closure").await;
-    p.click(&format!("input[name=h{h}_closed][value={}]", plan.closer))
+    p.select(&format!("#h{h}_end"), &format!("closure_{}", plan.closer))
         .await;
     p.fill(&format!("input[name=h{h}_{}_clean]", plan.closer), "1")
         .await;
@@ -107,11 +107,137 @@ async fn fill_hand(p: &Page<'_>, h: u32, plan: HandPlan, skip_closer_pozzetto: b
         &plan.in_hand_other.to_string(),
     )
     .await;
-    if !skip_closer_pozzetto {
-        p.click(&format!("input[name=h{h}_{}_pozzetto]", plan.closer))
+    if skip_closer_pozzetto {
+        p.click(&format!("input[name=h{h}_{}_no_pozzetto]", plan.closer))
             .await;
     }
-    p.click(&format!("input[name=h{h}_{other}_pozzetto]")).await;
+}
+
+/// A keystroke: text typed into the focused box, or a key.
+enum Stroke {
+    Text(&'static str),
+    Tab,
+    Enter,
+    Space,
+}
+
+/// Types the last keystrokes of a sheet (the Enter that saves among them)
+/// into whatever has the focus, waits for the next page, and returns the
+/// keystrokes (every character and every Tab/Enter/Space).
+async fn type_sheet_tail(p: &Page<'_>, strokes: &[Stroke]) -> usize {
+    use fantoccini::key::Key;
+    let mut count = 0;
+    for (i, s) in strokes.iter().enumerate() {
+        let text = match s {
+            Stroke::Text(t) => t.to_string(),
+            Stroke::Tab => char::from(Key::Tab).to_string(),
+            Stroke::Enter => char::from(Key::Enter).to_string(),
+            Stroke::Space => " ".to_string(),
+        };
+        count += text.chars().count();
+        if i + 1 == strokes.len() {
+            p.c.execute("window.__btd_old_page = true", vec![])
+                .await
+                .expect("mark page");
+        }
+        let el = p.c.active_element().await.expect("a focused element");
+        el.send_keys(&text).await.expect("keys");
+    }
+    p.wait_new_page().await;
+    count
+}
+
+/// Waits until the live totals (from the server's engine) show `ns`.
+async fn live_total_is(p: &Page<'_>, ns: &str) {
+    for _ in 0..100 {
+        let shown =
+            p.c.execute(
+                "return document.getElementById('total-ns').textContent",
+                vec![],
+            )
+            .await
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default();
+        if shown == ns {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("live total never showed {ns}");
+}
+
+/// The typical 3-hand sheet as the full card has it (NS 745, EW 335):
+/// hand 1 NS closes (245 melded, a clean burraco), EW 40 melded, 75 in hand,
+/// pozzetto NOT taken; hand 2 EW closes (210 melded, a dirty burraco), NS 150
+/// melded, 30 in hand; hand 3 stock exhausted, NS 60 melded, 80 in hand, a
+/// dirty burraco, EW 85 melded, 25 in hand. No written totals.
+fn typical_full() -> Vec<Stroke> {
+    use Stroke::*;
+    vec![
+        Text("1"),
+        Text("245"),
+        Tab,
+        Tab,
+        Text("1"),
+        Enter,
+        Text("40"),
+        Tab,
+        Text("75"),
+        Tab,
+        Tab,
+        Tab,
+        Tab,
+        Space,
+        Enter,
+        Text("2"),
+        Text("150"),
+        Tab,
+        Text("30"),
+        Enter,
+        Text("210"),
+        Tab,
+        Tab,
+        Tab,
+        Text("1"),
+        Enter,
+        Text("3"),
+        Text("60"),
+        Tab,
+        Text("80"),
+        Tab,
+        Tab,
+        Text("1"),
+        Enter,
+        Text("85"),
+        Tab,
+        Text("25"),
+        Enter,
+        Enter,
+    ]
+}
+
+/// The same round as a hand-totals card.
+fn typical_totals() -> Vec<Stroke> {
+    use Stroke::*;
+    vec![
+        Text("1"),
+        Text("545"),
+        Tab,
+        Text("-135"),
+        Tab,
+        Text("2"),
+        Text("120"),
+        Tab,
+        Text("410"),
+        Tab,
+        Text("3"),
+        Text("80"),
+        Tab,
+        Text("60"),
+        Enter,
+        Enter,
+    ]
 }
 
 async fn submit_sheet(p: &Page<'_>) {
@@ -312,6 +438,17 @@ async fn scenario(p: &Page<'_>) {
         print_pages(p, "/director/t/1/rounds/1/cards").await,
         tables1
     );
+    // The score cards: one A4 page per table, rows in the desk form's order.
+    p.go("/desk/t/1/rounds/1/score-cards").await;
+    p.shot("08b-score-cards").await;
+    assert_eq!(
+        print_pages(p, "/desk/t/1/rounds/1/score-cards").await,
+        tables1
+    );
+    assert_eq!(
+        print_pages(p, "/desk/t/1/rounds/1/score-cards?mode=totals").await,
+        tables1
+    );
     let seating_pages = print_pages(p, "/director/t/1/rounds/1").await;
     assert!(
         (1..=2).contains(&seating_pages),
@@ -354,6 +491,74 @@ async fn scenario(p: &Page<'_>) {
             let time_out_table = round == 4 && k == 0;
             let hands: Vec<HandPlan> = (1..=3).map(|h| HandPlan::of(round, k, h)).collect();
             let (mut ns_mp, mut ew_mp) = (0, 0);
+            if round == 1 && (k == 1 || k == 2) {
+                // The fast desk: a typical sheet typed with the keyboard only.
+                let totals = k == 2;
+                if totals {
+                    p.go(&format!("/desk/t/1/rounds/1/tables/{table}?mode=totals"))
+                        .await;
+                }
+                let strokes = if totals {
+                    typical_totals()
+                } else {
+                    typical_full()
+                };
+                // Screenshots of the filled form before the last two Enters.
+                let (body, last) = strokes.split_at(strokes.len() - 2);
+                let mut n = 0;
+                for s in body {
+                    let text = match s {
+                        Stroke::Text(t) => t.to_string(),
+                        Stroke::Tab => char::from(fantoccini::key::Key::Tab).to_string(),
+                        Stroke::Enter => char::from(fantoccini::key::Key::Enter).to_string(),
+                        Stroke::Space => " ".into(),
+                    };
+                    if n == 0 {
+                        let first: String =
+                            p.c.execute("return document.activeElement.id", vec![])
+                                .await
+                                .ok()
+                                .and_then(|v| v.as_str().map(String::from))
+                                .unwrap_or_default();
+                        assert_eq!(first, "h1_end", "the focus starts on the first box");
+                    }
+                    n += text.chars().count();
+                    let el = p.c.active_element().await.expect("focus");
+                    el.send_keys(&text).await.expect("keys");
+                }
+                live_total_is(p, "745").await;
+                p.shot(if totals {
+                    "10c-desk-totals-mode"
+                } else {
+                    "10b-desk-full-mode"
+                })
+                .await;
+                n += type_sheet_tail(p, last).await;
+                println!(
+                    "KEYSTROKES {} mode, typical 3-hand sheet: {n}",
+                    if totals { "totals" } else { "full" }
+                );
+                assert!(n <= if totals { 30 } else { 60 }, "{n} keystrokes");
+                // Saved, and the desk went on to the next table missing.
+                let next = tables[k + 1].0;
+                assert!(
+                    p.path()
+                        .await
+                        .starts_with(&format!("/desk/t/1/rounds/1/tables/{next}")),
+                    "save and next missing: {}",
+                    p.path().await
+                );
+                ns_mp += 745;
+                ew_mp += 335;
+                let (vns, vew) = vp(ns_mp - ew_mp);
+                for (pair, mine, theirs, v) in [(ns, ns_mp, ew_mp, vns), (ew, ew_mp, ns_mp, vew)] {
+                    let e = expected.get_mut(&pair).expect("pair");
+                    e.vp += v;
+                    e.mp_diff += mine - theirs;
+                    e.mp += mine;
+                }
+                continue;
+            }
             if round == 1 && k == 0 {
                 // First a sheet that breaks a rule: the closer never took the pozzetto.
                 for (h, plan) in hands.iter().enumerate() {
@@ -364,8 +569,8 @@ async fn scenario(p: &Page<'_>) {
                 assert!(html.contains("Lo score non è stato salvato"), "refused");
                 assert!(html.contains("pozzetto"), "the reason is named");
                 p.shot("10-sheet-refused").await;
-                // Corrected: tick the pozzetto, save.
-                p.click(&format!("input[name=h1_{}_pozzetto]", hands[0].closer))
+                // Corrected: untick "pozzetto NOT taken", save.
+                p.click(&format!("input[name=h1_{}_no_pozzetto]", hands[0].closer))
                     .await;
                 submit_sheet(p).await;
             } else if time_out_table {

@@ -141,6 +141,16 @@ const SOURCES: &[(Lang, &str, &str)] = &[
         "staff.en.json",
         include_str!("catalog/staff.en.json"),
     ),
+    (
+        Lang::It,
+        "deskentry.it.json",
+        include_str!("catalog/deskentry.it.json"),
+    ),
+    (
+        Lang::En,
+        "deskentry.en.json",
+        include_str!("catalog/deskentry.en.json"),
+    ),
 ];
 
 /// One language's messages.

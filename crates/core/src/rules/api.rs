@@ -342,6 +342,7 @@ pub fn check_sheet_input(
     let sheet = ScoreSheet {
         hands: input.hands,
         declared: input.declared,
+        mode: crate::rules::score_sheet::SheetMode::Full,
     };
     let hpr = usize::try_from(hands_per_round).unwrap_or(usize::MAX);
     let report = check(&sheet, profile, hpr, &scale);

@@ -26,6 +26,7 @@ pub mod prize_pool;
 pub mod profile;
 pub mod score_sheet;
 pub mod seat_draw;
+pub mod totals;
 pub mod vp;
 
 pub use api::{
@@ -39,10 +40,11 @@ pub use meld::{read_meld, MeldKind, MeldReading, MeldReason};
 pub use prize_pool::{PayoutTier, PrizeError, PrizeInput, Prizes};
 pub use profile::{BurracoRule, BurracoType, RuleProfile};
 pub use score_sheet::{
-    check, Hand, HandEnd, Line, LineHand, LineScore, PerLine, ScoreSheet, SheetReport, Violation,
-    ViolationCode,
+    check, Hand, HandEnd, Line, LineHand, LineScore, PerLine, ScoreSheet, SheetMode, SheetReport,
+    Violation, ViolationCode,
 };
 pub use seat_draw::{resolve_redraw, SeatDraw, SuitOrder};
+pub use totals::{check_totals, hand_total_bounds, HandTotals, TotalsSheet};
 pub use vp::{ScaleError, VpScale, DEFAULT_BYE_VP};
 
 #[cfg(test)]
@@ -73,6 +75,11 @@ mod catalog_tests {
             (ViolationCode::TooManyHands, &["count", "max"]),
             (ViolationCode::MissingHands, &["count", "expected"]),
             (ViolationCode::TimeOutNotLast, &[]),
+            (
+                ViolationCode::HandTotalOutOfBounds,
+                &["total", "min", "max"],
+            ),
+            (ViolationCode::CloserTotalTooLow, &["total", "minimum"]),
         ];
         assert_eq!(violation_params.len(), ViolationCode::ALL.len());
         for (code, params) in violation_params {
@@ -105,6 +112,7 @@ mod catalog_tests {
             "royal",
             "melded_points",
             "hand_points",
+            "hand_total",
         ] {
             keys.push((format!("rules.field.{f}"), vec![]));
         }

@@ -163,6 +163,42 @@ impl Hand {
     }
 }
 
+/// How a sheet was written: in full (every burraco, melded and in-hand
+/// points, pozzetto, closer) or as per-hand totals only (see
+/// [`super::totals`]): such a sheet carries each line's hand total in
+/// `melded_points` (a negative total as `hand_points`), and the burraco
+/// checks cannot be made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SheetMode {
+    #[default]
+    Full,
+    Totals,
+}
+
+impl SheetMode {
+    /// `full` or `totals`.
+    pub fn code(self) -> &'static str {
+        match self {
+            SheetMode::Full => "full",
+            SheetMode::Totals => "totals",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<SheetMode> {
+        match text.trim() {
+            "full" => Some(SheetMode::Full),
+            "totals" => Some(SheetMode::Totals),
+            _ => None,
+        }
+    }
+
+    /// For serde: a full sheet writes no `mode`.
+    pub fn is_full(&self) -> bool {
+        *self == SheetMode::Full
+    }
+}
+
 /// A round's score sheet: its hands and, optionally, the round totals the
 /// players wrote.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -170,6 +206,9 @@ pub struct ScoreSheet {
     pub hands: Vec<Hand>,
     #[serde(default)]
     pub declared: Option<PerLine<i64>>,
+    /// `totals` for a sheet of hand totals only; absent for a full sheet.
+    #[serde(default, skip_serializing_if = "SheetMode::is_full")]
+    pub mode: SheetMode,
 }
 
 /// A line's score for one hand, broken down (RULES.md §4).
@@ -206,10 +245,14 @@ pub enum ViolationCode {
     TooManyHands,
     MissingHands,
     TimeOutNotLast,
+    /// Totals mode: a line's hand total no hand can reach.
+    HandTotalOutOfBounds,
+    /// Totals mode: the closer's total is below what a closing line scores at least.
+    CloserTotalTooLow,
 }
 
 impl ViolationCode {
-    pub const ALL: [ViolationCode; 16] = [
+    pub const ALL: [ViolationCode; 18] = [
         ViolationCode::NotMultipleOf5,
         ViolationCode::NegativeField,
         ViolationCode::ClosureWithoutCloser,
@@ -226,6 +269,8 @@ impl ViolationCode {
         ViolationCode::TooManyHands,
         ViolationCode::MissingHands,
         ViolationCode::TimeOutNotLast,
+        ViolationCode::HandTotalOutOfBounds,
+        ViolationCode::CloserTotalTooLow,
     ];
 
     /// The stable string (`NOT_MULTIPLE_OF_5`…).
@@ -247,6 +292,8 @@ impl ViolationCode {
             ViolationCode::TooManyHands => "TOO_MANY_HANDS",
             ViolationCode::MissingHands => "MISSING_HANDS",
             ViolationCode::TimeOutNotLast => "TIME_OUT_NOT_LAST",
+            ViolationCode::HandTotalOutOfBounds => "HAND_TOTAL_OUT_OF_BOUNDS",
+            ViolationCode::CloserTotalTooLow => "CLOSER_TOTAL_TOO_LOW",
         }
     }
 
@@ -311,7 +358,7 @@ pub struct Violation {
 }
 
 impl Violation {
-    fn new(code: ViolationCode, hand: Option<usize>, line: Option<Line>) -> Violation {
+    pub(crate) fn new(code: ViolationCode, hand: Option<usize>, line: Option<Line>) -> Violation {
         Violation {
             code,
             hand,
@@ -320,12 +367,12 @@ impl Violation {
         }
     }
 
-    fn with(mut self, name: &'static str, value: Param) -> Violation {
+    pub(crate) fn with(mut self, name: &'static str, value: Param) -> Violation {
         self.params.push((name, value));
         self
     }
 
-    fn int(self, name: &'static str, value: i64) -> Violation {
+    pub(crate) fn int(self, name: &'static str, value: i64) -> Violation {
         self.with(name, Param::Int(value))
     }
 
@@ -442,6 +489,14 @@ pub fn check(
     hands_per_round: usize,
     vp_scale: &VpScale,
 ) -> SheetReport {
+    if sheet.mode == SheetMode::Totals {
+        return super::totals::check_totals(
+            &super::totals::TotalsSheet::from_score_sheet(sheet),
+            profile,
+            hands_per_round,
+            vp_scale,
+        );
+    }
     let mut violations = Vec::new();
     let mut hands = Vec::with_capacity(sheet.hands.len());
     let mut totals = PerLine { ns: 0i64, ew: 0i64 };
@@ -456,10 +511,33 @@ pub fn check(
         hands.push(PerLine { ns, ew });
     }
 
+    let ends: Vec<HandEnd> = sheet.hands.iter().map(|h| h.end).collect();
+    finish(
+        &ends,
+        hands,
+        totals,
+        sheet.declared.as_ref(),
+        hands_per_round,
+        vp_scale,
+        violations,
+    )
+}
+
+/// The checks of the whole round (time-out last, hand count, written
+/// totals) and the VP, for a full sheet and a totals sheet alike.
+pub(crate) fn finish(
+    ends: &[HandEnd],
+    hands: Vec<PerLine<LineScore>>,
+    totals: PerLine<i64>,
+    declared: Option<&PerLine<i64>>,
+    hands_per_round: usize,
+    vp_scale: &VpScale,
+    mut violations: Vec<Violation>,
+) -> SheetReport {
     // A time-out ends the round: no hand may follow it.
-    let count = sheet.hands.len();
-    for (i, hand) in sheet.hands.iter().enumerate() {
-        if hand.end == HandEnd::TimeOut && i.saturating_add(1) < count {
+    let count = ends.len();
+    for (i, end) in ends.iter().enumerate() {
+        if *end == HandEnd::TimeOut && i.saturating_add(1) < count {
             violations.push(Violation::new(
                 ViolationCode::TimeOutNotLast,
                 Some(i.saturating_add(1)),
@@ -476,10 +554,7 @@ pub fn check(
                 .int("max", expected_i),
         );
     }
-    let ended_by_time_out = sheet
-        .hands
-        .last()
-        .is_some_and(|h| h.end == HandEnd::TimeOut);
+    let ended_by_time_out = ends.last().is_some_and(|e| *e == HandEnd::TimeOut);
     if count < hands_per_round && !ended_by_time_out {
         violations.push(
             Violation::new(ViolationCode::MissingHands, None, None)
@@ -487,7 +562,7 @@ pub fn check(
                 .int("expected", expected_i),
         );
     }
-    if let Some(declared) = &sheet.declared {
+    if let Some(declared) = declared {
         for line in Line::BOTH {
             let written = *declared.get(line);
             let computed = *totals.get(line);
@@ -674,6 +749,7 @@ mod tests {
                 ns: 545 + 180 + 180,
                 ew: -135 + 50 + 50,
             }),
+            mode: SheetMode::Full,
         }
     }
 
@@ -726,6 +802,7 @@ mod tests {
         let sheet = ScoreSheet {
             hands: vec![example_hand()],
             declared: Some(PerLine { ns: 545, ew: -135 }),
+            mode: SheetMode::Full,
         };
         let r = run(&sheet);
         let h = r.hands[0];
@@ -984,6 +1061,7 @@ mod tests {
         let s = ScoreSheet {
             hands: vec![h],
             declared: None,
+            mode: SheetMode::Full,
         };
         let r = run(&s);
         assert_eq!((r.hands[0].ns.pozzetto, r.hands[0].ew.pozzetto), (0, 0));
@@ -1072,6 +1150,7 @@ mod tests {
             .prop_map(|(hands, d)| ScoreSheet {
                 hands,
                 declared: d.map(|(ns, ew)| PerLine { ns, ew }),
+                mode: SheetMode::Full,
             })
     }
 
@@ -1150,6 +1229,7 @@ mod tests {
                     ns: rng.gen_range(-50..300) * 5,
                     ew: 0,
                 }),
+                mode: SheetMode::Full,
             });
         }
         let scale = VpScale::three_hands();

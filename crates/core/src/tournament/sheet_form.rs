@@ -3,10 +3,93 @@
 //! Field names: `h{hand}_end`, `h{hand}_closed` (`ns`/`ew`/empty),
 //! `h{hand}_{line}_{count or points}`, `h{hand}_{line}_pozzetto`,
 //! `declared_ns`, `declared_ew`.
+//!
+//! The desk's card layout (issue 13) adds: `h{hand}_end` may carry the closer
+//! (`closure_ns`, `closure_ew`: one choice, one keystroke); with `layout=card`
+//! the pozzetto box is `h{hand}_{line}_no_pozzetto` (ticked only in the rare
+//! case, so that a blank box on paper is a blank box on screen); with
+//! `mode=totals` each line has one box, `h{hand}_{line}_total`.
+//! [`card_rows`] is the order of the boxes, shared by the form and the
+//! printed score card.
 
 use std::collections::HashMap;
 
-use crate::rules::{Hand, HandEnd, Line, LineHand, PerLine, RuleProfile, ScoreSheet};
+use crate::rules::{
+    BurracoType, Hand, HandEnd, HandTotals, Line, LineHand, PerLine, RuleProfile, ScoreSheet,
+    SheetMode, TotalsSheet,
+};
+
+/// The end-of-hand choices of the card layout, in the order printed on the
+/// card (the digit typed is the position, 1-based).
+pub const END_CHOICES: [&str; 5] = [
+    "closure_ns",
+    "closure_ew",
+    "stock_exhausted",
+    "time_out",
+    "stalemate",
+];
+
+/// What kind of box a row of the card is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowKind {
+    /// A count or points (a number; blank = 0).
+    Number,
+    /// A box ticked in the rare case.
+    Check,
+}
+
+/// One row of a line's column on the score card and in the desk form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CardRow {
+    /// The field suffix (`h{hand}_{line}_{field}`).
+    pub field: &'static str,
+    /// The catalog key of its label.
+    pub label: &'static str,
+    pub kind: RowKind,
+    /// Rare (after the common rows; the Enter key skips it).
+    pub rare: bool,
+}
+
+/// A line's rows, in card order: the points every line has first, then the
+/// common burrachi, then the rare boxes; kinds the profile does not know are
+/// left out. In totals mode, the hand total only. The end of hand comes
+/// before both lines' rows, once per hand.
+pub fn card_rows(profile: &RuleProfile, mode: SheetMode) -> Vec<CardRow> {
+    let row = |field, label, kind, rare| CardRow {
+        field,
+        label,
+        kind,
+        rare,
+    };
+    if mode == SheetMode::Totals {
+        return vec![row("total", "deskentry.hand_total", RowKind::Number, false)];
+    }
+    let mut rows = vec![
+        row(
+            "melded_points",
+            "sheet.melded_points",
+            RowKind::Number,
+            false,
+        ),
+        row("hand_points", "sheet.hand_points", RowKind::Number, false),
+        row("clean", "sheet.count.clean", RowKind::Number, false),
+        row("dirty", "sheet.count.dirty", RowKind::Number, false),
+        row(
+            "semi_clean",
+            "sheet.count.semi_clean",
+            RowKind::Number,
+            true,
+        ),
+        row("no_pozzetto", "deskentry.no_pozzetto", RowKind::Check, true),
+    ];
+    if profile.has_type(BurracoType::Royal) {
+        rows.push(row("royal", "sheet.count.royal", RowKind::Number, true));
+    }
+    if profile.has_type(BurracoType::Super) {
+        rows.push(row("super", "sheet.count.super", RowKind::Number, true));
+    }
+    rows
+}
 
 /// The number fields of a line, in the order the paper sheet has them.
 pub const COUNT_FIELDS: [&str; 5] = ["royal", "super", "clean", "semi_clean", "dirty"];
@@ -53,9 +136,65 @@ impl SheetForm {
         self.values.get(name).map(String::as_str).unwrap_or("")
     }
 
+    /// Sets a value (the desk sets `mode` and `layout`).
+    pub fn set(&mut self, name: &str, value: &str) {
+        self.values.insert(name.to_string(), value.to_string());
+    }
+
+    /// The entry mode the form asks for (`mode=totals`; full otherwise).
+    pub fn mode(&self) -> SheetMode {
+        SheetMode::parse(self.get("mode")).unwrap_or_default()
+    }
+
+    /// Hand `n`'s end as one choice of [`END_CHOICES`] (the closer folded
+    /// into a closure), or empty.
+    pub fn end_choice(&self, n: usize) -> String {
+        let end = self.get(&format!("h{n}_end")).trim();
+        if end == "closure" {
+            match self.get(&format!("h{n}_closed")).trim() {
+                "ns" => "closure_ns".into(),
+                "ew" => "closure_ew".into(),
+                _ => "closure".into(),
+            }
+        } else {
+            end.to_string()
+        }
+    }
+
+    /// Hand `n`'s end and closer, from either layout.
+    fn end_and_closer(&self, n: usize) -> (String, String) {
+        let end = self.get(&format!("h{n}_end")).trim().to_string();
+        match end.as_str() {
+            "closure_ns" => ("closure".into(), "ns".into()),
+            "closure_ew" => ("closure".into(), "ew".into()),
+            _ => (end, self.get(&format!("h{n}_closed")).trim().to_string()),
+        }
+    }
+
     /// The form showing a saved sheet.
     pub fn from_sheet(sheet: &ScoreSheet) -> SheetForm {
         let mut v = HashMap::new();
+        if sheet.mode == SheetMode::Totals {
+            v.insert("mode".to_string(), "totals".to_string());
+            let t = TotalsSheet::from_score_sheet(sheet);
+            for (i, h) in t.hands.iter().enumerate() {
+                let n = i + 1;
+                let closer = match (h.closed.ns, h.closed.ew) {
+                    (true, false) => "ns",
+                    (false, true) => "ew",
+                    _ => "",
+                };
+                v.insert(format!("h{n}_end"), h.end.code().to_string());
+                v.insert(format!("h{n}_closed"), closer.to_string());
+                v.insert(field_name(n, Line::Ns, "total"), h.totals.ns.to_string());
+                v.insert(field_name(n, Line::Ew, "total"), h.totals.ew.to_string());
+            }
+            if let Some(d) = &sheet.declared {
+                v.insert("declared_ns".into(), d.ns.to_string());
+                v.insert("declared_ew".into(), d.ew.to_string());
+            }
+            return SheetForm { values: v };
+        }
         for (i, h) in sheet.hands.iter().enumerate() {
             let n = i + 1;
             v.insert(format!("h{n}_end"), h.end.code().to_string());
@@ -82,6 +221,8 @@ impl SheetForm {
                 }
                 if lh.took_pozzetto {
                     v.insert(field_name(n, line, "pozzetto"), "on".into());
+                } else {
+                    v.insert(field_name(n, line, "no_pozzetto"), "on".into());
                 }
             }
         }
@@ -116,11 +257,16 @@ impl SheetForm {
         hands_per_round: usize,
         profile: &RuleProfile,
     ) -> Result<ScoreSheet, Vec<InputProblem>> {
+        if self.mode() == SheetMode::Totals {
+            return self.parse_totals(hands_per_round);
+        }
         let mut problems = Vec::new();
         let mut hands = Vec::new();
         let mut gap_at: Option<usize> = None;
+        let card_layout = self.get("layout") == "card";
         for n in 1..=hands_per_round {
-            let end_text = self.get(&format!("h{n}_end")).trim();
+            let (end_text, closed) = self.end_and_closer(n);
+            let end_text = end_text.as_str();
             if end_text.is_empty() {
                 gap_at.get_or_insert(n);
                 continue;
@@ -138,7 +284,6 @@ impl SheetForm {
                     key: "sheet.error.hand_order",
                 });
             }
-            let closed = self.get(&format!("h{n}_closed")).trim().to_string();
             let mut line_hand = |line: Line| -> LineHand {
                 let f = |name: &str| field_name(n, line, name);
                 let has = |t: crate::rules::BurracoType| profile.has_type(t);
@@ -159,23 +304,18 @@ impl SheetForm {
                     melded_points: self.number(&f("melded_points"), &mut problems),
                     hand_points: self.number(&f("hand_points"), &mut problems),
                     closed: closed == line_code(line),
-                    took_pozzetto: matches!(self.get(&f("pozzetto")), "on" | "true" | "1"),
+                    took_pozzetto: if card_layout {
+                        !matches!(self.get(&f("no_pozzetto")), "on" | "true" | "1")
+                    } else {
+                        matches!(self.get(&f("pozzetto")), "on" | "true" | "1")
+                    },
                 }
             };
             let ns = line_hand(Line::Ns);
             let ew = line_hand(Line::Ew);
             hands.push(Hand { end, ns, ew });
         }
-        let declared_ns = self.get("declared_ns").trim().to_string();
-        let declared_ew = self.get("declared_ew").trim().to_string();
-        let declared = if declared_ns.is_empty() && declared_ew.is_empty() {
-            None
-        } else {
-            Some(PerLine {
-                ns: self.number("declared_ns", &mut problems),
-                ew: self.number("declared_ew", &mut problems),
-            })
-        };
+        let declared = self.declared(&mut problems);
         if hands.is_empty() && problems.is_empty() {
             problems.push(InputProblem {
                 field: "h1_end".into(),
@@ -183,7 +323,84 @@ impl SheetForm {
             });
         }
         if problems.is_empty() {
-            Ok(ScoreSheet { hands, declared })
+            Ok(ScoreSheet {
+                hands,
+                declared,
+                mode: crate::rules::SheetMode::Full,
+            })
+        } else {
+            Err(problems)
+        }
+    }
+}
+
+impl SheetForm {
+    fn declared(&self, problems: &mut Vec<InputProblem>) -> Option<PerLine<i64>> {
+        let declared_ns = self.get("declared_ns").trim().to_string();
+        let declared_ew = self.get("declared_ew").trim().to_string();
+        if declared_ns.is_empty() && declared_ew.is_empty() {
+            None
+        } else {
+            Some(PerLine {
+                ns: self.number("declared_ns", problems),
+                ew: self.number("declared_ew", problems),
+            })
+        }
+    }
+
+    /// A totals-mode form: per hand the end (with the closer) and each
+    /// line's total (blank = 0), into the stored form of a totals sheet.
+    fn parse_totals(&self, hands_per_round: usize) -> Result<ScoreSheet, Vec<InputProblem>> {
+        let mut problems = Vec::new();
+        let mut hands = Vec::new();
+        let mut gap_at: Option<usize> = None;
+        for n in 1..=hands_per_round {
+            let (end_text, closed) = self.end_and_closer(n);
+            let ns_name = field_name(n, Line::Ns, "total");
+            let ew_name = field_name(n, Line::Ew, "total");
+            if end_text.is_empty() {
+                if !self.get(&ns_name).trim().is_empty() || !self.get(&ew_name).trim().is_empty() {
+                    problems.push(InputProblem {
+                        field: format!("h{n}_end"),
+                        key: "sheet.error.end",
+                    });
+                }
+                gap_at.get_or_insert(n);
+                continue;
+            }
+            let Some(end) = ENDS.iter().copied().find(|e| e.code() == end_text) else {
+                problems.push(InputProblem {
+                    field: format!("h{n}_end"),
+                    key: "sheet.error.end",
+                });
+                continue;
+            };
+            if gap_at.is_some() {
+                problems.push(InputProblem {
+                    field: format!("h{n}_end"),
+                    key: "sheet.error.hand_order",
+                });
+            }
+            let ns = self.number(&ns_name, &mut problems);
+            let ew = self.number(&ew_name, &mut problems);
+            hands.push(HandTotals {
+                end,
+                closed: PerLine {
+                    ns: closed == "ns",
+                    ew: closed == "ew",
+                },
+                totals: PerLine { ns, ew },
+            });
+        }
+        let declared = self.declared(&mut problems);
+        if hands.is_empty() && problems.is_empty() {
+            problems.push(InputProblem {
+                field: "h1_end".into(),
+                key: "sheet.error.no_hands",
+            });
+        }
+        if problems.is_empty() {
+            Ok(TotalsSheet { hands, declared }.to_score_sheet())
         } else {
             Err(problems)
         }
@@ -235,6 +452,104 @@ mod tests {
         assert_eq!(s.declared, Some(PerLine { ns: 545, ew: -135 }));
         let back = SheetForm::from_sheet(&s).parse(3, &CODICE).unwrap();
         assert_eq!(back, s);
+    }
+
+    #[test]
+    fn the_card_layout_folds_the_closer_and_asks_for_the_rare_pozzetto() {
+        let f = form(&[
+            ("layout", "card"),
+            ("h1_end", "closure_ns"),
+            ("h1_ns_clean", "1"),
+            ("h1_ns_melded_points", "245"),
+            ("h1_ew_melded_points", "40"),
+            ("h1_ew_hand_points", "75"),
+            ("h1_ew_no_pozzetto", "on"),
+            ("h2_end", "stock_exhausted"),
+        ]);
+        let s = f.parse(3, &CODICE).unwrap();
+        assert!(s.hands[0].ns.closed && !s.hands[0].ew.closed);
+        assert_eq!(s.hands[0].end, HandEnd::Closure);
+        assert!(s.hands[0].ns.took_pozzetto, "blank box: taken");
+        assert!(!s.hands[0].ew.took_pozzetto, "ticked: not taken");
+        assert!(s.hands[1].ns.took_pozzetto && s.hands[1].ew.took_pozzetto);
+        // Without the layout marker the old meaning stays (ticked = taken).
+        let old = form(&[("h1_end", "stock_exhausted")])
+            .parse(3, &CODICE)
+            .unwrap();
+        assert!(!old.hands[0].ns.took_pozzetto);
+        // Shown again, the combined choice comes back.
+        let mut back = SheetForm::from_sheet(&s);
+        assert_eq!(back.end_choice(1), "closure_ns");
+        assert_eq!(back.get("h1_ew_no_pozzetto"), "on");
+        back.set("layout", "card");
+        assert_eq!(back.parse(3, &CODICE).unwrap(), s);
+    }
+
+    #[test]
+    fn totals_mode_parses_into_a_totals_sheet_and_back() {
+        let f = form(&[
+            ("mode", "totals"),
+            ("h1_end", "closure_ns"),
+            ("h1_ns_total", "545"),
+            ("h1_ew_total", "-135"),
+            ("h2_end", "closure_ew"),
+            ("h2_ns_total", "120"),
+            ("h2_ew_total", "410"),
+            ("h3_end", "stock_exhausted"),
+            ("h3_ns_total", "80"),
+            ("h3_ew_total", ""),
+        ]);
+        let s = f.parse(3, &CODICE).unwrap();
+        assert_eq!(s.mode, SheetMode::Totals);
+        let t = TotalsSheet::from_score_sheet(&s);
+        assert_eq!(t.hands[0].totals, PerLine { ns: 545, ew: -135 });
+        assert!(t.hands[1].closed.ew && !t.hands[1].closed.ns);
+        assert_eq!(t.hands[2].totals, PerLine { ns: 80, ew: 0 });
+        let back = SheetForm::from_sheet(&s);
+        assert_eq!(back.mode(), SheetMode::Totals);
+        assert_eq!(back.end_choice(2), "closure_ew");
+        assert_eq!(back.parse(3, &CODICE).unwrap(), s);
+        // A total typed without its end of hand is named at the end box.
+        let e = form(&[("mode", "totals"), ("h1_ns_total", "50")])
+            .parse(3, &CODICE)
+            .unwrap_err();
+        assert_eq!(
+            (e[0].field.as_str(), e[0].key),
+            ("h1_end", "sheet.error.end")
+        );
+        let e = form(&[
+            ("mode", "totals"),
+            ("h1_end", "stalemate"),
+            ("h1_ns_total", "5x"),
+        ])
+        .parse(3, &CODICE)
+        .unwrap_err();
+        assert_eq!(e[0].field, "h1_ns_total");
+    }
+
+    #[test]
+    fn card_rows_follow_the_profile_and_the_mode() {
+        use crate::rules::profile::CLASSIC;
+        let fields = |p, m| -> Vec<&str> { card_rows(p, m).iter().map(|r| r.field).collect() };
+        assert_eq!(
+            fields(&CODICE, SheetMode::Full),
+            [
+                "melded_points",
+                "hand_points",
+                "clean",
+                "dirty",
+                "semi_clean",
+                "no_pozzetto",
+                "royal",
+                "super"
+            ]
+        );
+        assert!(!fields(&CLASSIC, SheetMode::Full).contains(&"royal"));
+        assert_eq!(fields(&CODICE, SheetMode::Totals), ["total"]);
+        // Rare rows come after every common one.
+        let rows = card_rows(&CODICE, SheetMode::Full);
+        let first_rare = rows.iter().position(|r| r.rare).unwrap();
+        assert!(rows[first_rare..].iter().all(|r| r.rare));
     }
 
     #[test]

@@ -121,6 +121,7 @@ fn sheet(rng: &mut ChaCha8Rng, hands: usize, profile: &RuleProfile) -> SheetFile
     SheetFile {
         hands,
         declared: Some(totals),
+        ..SheetFile::default()
     }
 }
 
@@ -331,5 +332,6 @@ pub fn simple_sheet(ns: i64, ew: i64, hands: usize) -> SheetFile {
             })
             .collect(),
         declared: Some(PerLine { ns, ew }),
+        ..SheetFile::default()
     }
 }

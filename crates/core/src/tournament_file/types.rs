@@ -4,7 +4,7 @@
 //! `serialize(parse(x))` is deterministic. Optional fields that FORMAT.md does
 //! not list are written only when present.
 
-use crate::rules::score_sheet::{Hand, PerLine, ScoreSheet};
+use crate::rules::score_sheet::{Hand, PerLine, ScoreSheet, SheetMode};
 use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -128,6 +128,10 @@ pub struct SheetFile {
     /// The totals the players wrote; the computed totals win when they differ.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub declared: Option<PerLine<i64>>,
+    /// `"totals"` for a sheet of hand totals only (each line's hand total in
+    /// `melded_points`, or in `hand_points` when negative); absent when full.
+    #[serde(default, skip_serializing_if = "SheetMode::is_full")]
+    pub mode: SheetMode,
 }
 
 impl SheetFile {
@@ -136,6 +140,7 @@ impl SheetFile {
         ScoreSheet {
             hands: self.hands.clone(),
             declared: self.declared,
+            mode: self.mode,
         }
     }
 }
@@ -145,6 +150,7 @@ impl From<ScoreSheet> for SheetFile {
         SheetFile {
             hands: s.hands,
             declared: s.declared,
+            mode: s.mode,
         }
     }
 }
