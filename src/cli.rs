@@ -60,8 +60,9 @@ pub struct ServeArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Start the web server (the default).
-    Serve,
+    /// Start the web server (the default). Its flags may come before or
+    /// after `serve`.
+    Serve(ServeArgs),
     /// Create a staff account; the password is read from standard input or a prompt.
     CreateUser {
         /// admin, director or referee.
@@ -170,7 +171,8 @@ pub enum MovementCommand {
 
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
-        None | Some(Command::Serve) => serve(cli.serve),
+        None => serve(cli.serve),
+        Some(Command::Serve(args)) => serve(args),
         Some(Command::CreateUser { role, name }) => create_user(&cli.serve.db, &role, &name),
         Some(Command::Movement(cmd)) => Ok(movement(cmd)),
         Some(Command::Standings { file, lang }) => Ok(standings(file, cli_lang(lang.as_deref()))),

@@ -347,3 +347,27 @@ fn standings_cli_reads_a_tournament_file() {
     assert_eq!(code, 2);
     assert!(err.contains("rounds[1].tables[0].ew"), "{err}");
 }
+
+#[test]
+fn two_naturals_and_a_wild_card_make_a_meld() {
+    // RULES.md §2: 7♥ 8♥ and a joker standing for the 9.
+    let (code, out, err) = cli(&["rules", "meld", "7H", "8H", "JK"], None);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"valid\":true"), "{out}");
+}
+
+#[test]
+fn serve_takes_its_flags_after_the_subcommand() {
+    let (code, out, _) = cli(&["serve", "--help"], None);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("--bind") && out.contains("--database-url"),
+        "{out}"
+    );
+    // A bad value after `serve` is read as the flag's (and refused), not as
+    // an unknown argument.
+    let (code, _, err) = cli(&["serve", "--session-idle-minutes", "soon"], None);
+    assert_eq!(code, 2);
+    assert!(err.contains("--session-idle-minutes"), "{err}");
+    assert!(!err.contains("unexpected argument"), "{err}");
+}

@@ -466,7 +466,17 @@ mod tests {
         assert_eq!(reason("2H 2C 2S"), "only_wild_cards");
         assert_eq!(reason("7H 8H JK 2C"), "too_many_wild_cards");
         assert_eq!(reason("7H 7C JK 2C"), "too_many_wild_cards");
-        assert_eq!(reason("7H 7C JK"), "too_few_naturals");
+        // RULES.md §2: two naturals and a wild card make a meld…
+        assert!(read("7H 7C JK").is_ok());
+        assert!(read("7H 8H JK").is_ok());
+        // …and a profile that asks for three naturals refuses it.
+        let mut three = CODICE.clone();
+        three.meld.min_naturals = 3;
+        let cards = parse_card_list("7H 7C JK").unwrap();
+        assert_eq!(
+            read_meld(&cards, &three).unwrap_err().code(),
+            "too_few_naturals"
+        );
         assert_eq!(reason("7H 8C 9H"), "not_same_rank_or_suit");
         assert_eq!(reason("7H 7H 7C 7C 7D 7D 7S 7S 7S"), "too_many_copies");
         assert_eq!(reason("7H 7H 7H 7C"), "too_many_copies");
@@ -564,7 +574,8 @@ mod tests {
     fn ace_low_or_high() {
         assert!(read("AH 2H 3H").is_ok());
         assert!(read("QH KH AH").is_ok());
-        assert!(read("AH 3H JK").is_err()); // only two naturals
+        // A-(2)-3 with the joker as the 2: two naturals and a wild card.
+        assert!(read("AH 3H JK").is_ok());
         assert_eq!(burraco("8S 9S 10S JS QS KS AS"), Some(BurracoType::Clean));
         assert_eq!(
             burraco("AS 3S 4S 5S 6S 7S 8S 9S JK"),

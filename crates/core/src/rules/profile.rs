@@ -86,9 +86,10 @@ pub struct CardPoints {
 pub struct MeldLimits {
     /// Least cards in any meld.
     pub min_cards: usize,
-    /// Least natural (non-wild) cards in any meld. RULES.md §2 reads "3 to 13
-    /// natural cards" / "3 to 8 natural cards": 3. A club that lets players
-    /// open two naturals plus a wild card sets 2 here.
+    /// Least natural (non-wild) cards in any meld: 2 (RULES.md §2, seeds
+    /// `003_…` and `004_…`: 7-8-pinella is a sequence). With at least 3 cards
+    /// and at most one wild card this is already implied; a profile that
+    /// wants three naturals sets 3 here.
     pub min_naturals: usize,
     /// Most natural cards in a set (8 → 9 cards with the wild card).
     pub max_set_naturals: usize,
@@ -144,7 +145,7 @@ const CARD_POINTS: CardPoints = CardPoints {
 
 const MELD_LIMITS: MeldLimits = MeldLimits {
     min_cards: 3,
-    min_naturals: 3,
+    min_naturals: 2,
     max_set_naturals: 8,
     max_wild_cards: 1,
     burraco_min_cards: 7,
