@@ -92,6 +92,9 @@ pub struct SheetInput {
     pub sheet: ScoreSheet,
     /// The referee accepts a wrong written total (the only fault).
     pub accept_mismatch: bool,
+    /// The referee accepts a time-out hand although time-out was not called
+    /// for the round (RULES.md §6), with a reason.
+    pub accept_time_out: bool,
     pub reason: String,
     /// The version the editor saw (None for a first entry).
     pub version: Option<i32>,
@@ -124,7 +127,12 @@ pub async fn save_sheet(
         let mut problems = Vec::new();
         // A correction, or an accepted wrong total, needs a reason; any
         // reason given must be plain text.
-        let needs_reason = ts.sheet.is_some() || accepted;
+        let time_out = time_out_problem(&ts.round, &input.sheet);
+        let time_out_overridden = time_out.is_some() && input.accept_time_out;
+        if let (Some(p), false) = (time_out, input.accept_time_out) {
+            problems.push(p);
+        }
+        let needs_reason = ts.sheet.is_some() || accepted || time_out_overridden;
         let reason = if needs_reason || !input.reason.trim().is_empty() {
             match sheet_form::parse_reason("reason", &input.reason) {
                 Ok(r) => r,
@@ -184,6 +192,25 @@ fn save(
         Err(SaveError::Conflict { .. }) => Err(ServiceError::Conflict(Conflict::SheetChanged)),
         Err(SaveError::Db(e)) => Err(e.into()),
     }
+}
+
+/// The end-of-hand field of each hand (problems are keyed by field name).
+const HAND_END_FIELDS: [&str; 6] = ["h1_end", "h2_end", "h3_end", "h4_end", "h5_end", "h6_end"];
+
+/// A hand that ends in time-out while time-out was not called for the round
+/// (RULES.md §6: the time-out lap starts when the desk calls it).
+fn time_out_problem(round: &RoundRow, sheet: &ScoreSheet) -> Option<FieldProblem> {
+    if round.time_out_at.is_some() {
+        return None;
+    }
+    let hand = sheet
+        .hands
+        .iter()
+        .position(|h| h.end == crate::rules::score_sheet::HandEnd::TimeOut)?;
+    Some(FieldProblem::new(
+        HAND_END_FIELDS.get(hand).copied().unwrap_or("sheet"),
+        "sheet.error.time_out_not_called",
+    ))
 }
 
 /// The adjusted-score form as typed.

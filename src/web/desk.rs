@@ -246,6 +246,9 @@ struct SheetPage<'a> {
     saved_totals: bool,
     /// Only DECLARED_TOTAL_MISMATCH is wrong: a referee may accept it.
     can_accept_mismatch: bool,
+    /// A hand ends in time-out although time-out was not called: a referee
+    /// may accept it with a reason.
+    time_out_pending: bool,
     conflict: bool,
     audit: Vec<(AuditRow, Option<String>)>,
     /// The engine's totals and VP for the form as it stands.
@@ -366,6 +369,8 @@ fn sheet_page<'a>(
 ) -> SheetPage<'a> {
     let hands = l.settings.hands_per_round as usize;
     let mode = form.mode();
+    let time_out_pending =
+        tc.round.time_out_at.is_none() && (1..=hands).any(|h| form.end_choice(h) == "time_out");
     form.set("layout", "card");
     let lang = ctx.lang;
     let mut placed = Placed::default();
@@ -511,6 +516,7 @@ fn sheet_page<'a>(
         saved: tc.sheet.clone(),
         can_accept_mismatch: report
             .is_some_and(|r| r.has_violations() && r.only_declared_mismatch()),
+        time_out_pending,
         conflict,
         audit: tc.audit.clone(),
         computed: live.map(|r| (r.totals, r.vp)),
@@ -713,6 +719,7 @@ pub async fn save_sheet(
     let input = SheetInput {
         sheet,
         accept_mismatch: form.get("accept_mismatch") == "on",
+        accept_time_out: form.get("accept_time_out") == "on",
         reason: form.get("reason").to_string(),
         version: form.get("version").trim().parse().ok(),
     };

@@ -156,12 +156,46 @@ async fn a_time_out_hand_scores_by_the_time_out_rule_and_ends_the_sheet() {
         ("h2_ns_melded_points".into(), "60".into()),
         ("h2_ew_melded_points".into(), "30".into()),
     ]);
+    let tid = t.rsplit('/').next().unwrap();
+    // Time-out was not called: the hand cannot end in time-out yet, and the
+    // page offers the referee's override (nothing saved).
+    let res = post_sheet(&dora, &t, 1, table, &f).await;
+    assert_eq!(res.status().as_u16(), 422);
+    let html = res.text().await.unwrap();
+    assert!(html.contains("time-out non è stato chiamato"), "{html}");
+    assert!(html.contains("name=\"accept_time_out\""), "{html}");
+    assert_eq!(sheet_count(&app), 0);
+    // The override needs a reason.
+    let mut over = f.clone();
+    over.push(("accept_time_out".into(), "on".into()));
+    let res = post_sheet(&dora, &t, 1, table, &over).await;
+    assert_eq!(res.status().as_u16(), 422);
+    // Once the desk starts the clock and calls time-out, the sheet counts.
+    for action in ["start", "time_out"] {
+        let res = dora
+            .submit(
+                &format!("/desk/t/{tid}/rounds/1"),
+                &format!("{t}/rounds/1/clock"),
+                &[("action", action)],
+            )
+            .await;
+        assert_eq!(res.status().as_u16(), 303);
+    }
     let res = post_sheet(&dora, &t, 1, table, &f).await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
-    let tid = t.rsplit('/').next().unwrap();
     let html = dora.get_html(&format!("/desk/t/{tid}/rounds/1")).await;
     // NS 420 + 60 = 480; EW 70 + 30 = 100.
     assert!(html.contains("480&nbsp;/ 100"), "{html}");
+    // In another tournament, still without time-out: the referee's override
+    // with a reason is accepted.
+    let (app2, dora2, t2) = started(6).await;
+    let table2 = tables_of(&app2, 1)[0];
+    over.push((
+        "reason".into(),
+        "orologio guasto, time-out dato a voce".into(),
+    ));
+    let res = post_sheet(&dora2, &t2, 1, table2, &over).await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
 }
 
 #[tokio::test]
