@@ -13,4 +13,5 @@ mod health;
 mod roles;
 mod rules_api;
 mod scoring;
+mod table_side;
 mod tournaments;

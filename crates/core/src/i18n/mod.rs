@@ -141,6 +141,16 @@ const SOURCES: &[(Lang, &str, &str)] = &[
         "staff.en.json",
         include_str!("catalog/staff.en.json"),
     ),
+    (
+        Lang::It,
+        "table.it.json",
+        include_str!("catalog/table.it.json"),
+    ),
+    (
+        Lang::En,
+        "table.en.json",
+        include_str!("catalog/table.en.json"),
+    ),
 ];
 
 /// One language's messages.
