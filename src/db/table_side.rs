@@ -143,6 +143,31 @@ pub fn ensure_codes(conn: &mut DbConn, tid: i64, table_nos: &[i32]) -> QueryResu
     Ok(())
 }
 
+/// The pair of a tournament with this pair code.
+pub fn pair_with_code(conn: &mut DbConn, tid: i64, code: &str) -> QueryResult<Option<i64>> {
+    pairs::table
+        .filter(pairs::tournament_id.eq(tid))
+        .filter(pairs::code.eq(code))
+        .select(pairs::id)
+        .first(conn)
+        .optional()
+}
+
+/// The seatings of one table number, by round number (one query).
+pub fn seatings_of_table(
+    conn: &mut DbConn,
+    tid: i64,
+    table_no: i32,
+) -> QueryResult<Vec<(i32, super::tournaments::SeatingRow)>> {
+    seatings::table
+        .inner_join(rounds::table)
+        .filter(rounds::tournament_id.eq(tid))
+        .filter(seatings::table_no.eq(table_no))
+        .order(rounds::number.asc())
+        .select((rounds::number, super::tournaments::SeatingRow::as_select()))
+        .load(conn)
+}
+
 /// The table numbers a tournament's seatings use (every round).
 pub fn table_numbers_of(conn: &mut DbConn, tid: i64) -> QueryResult<Vec<i32>> {
     seatings::table
@@ -199,19 +224,30 @@ pub fn any_entry(conn: &mut DbConn, tid: i64) -> QueryResult<bool> {
     Ok(n > 0)
 }
 
-/// Stores a table's entry (a first one, or one that replaces the previous)
-/// and returns its version.
+/// Stores a table's entry (a first one, or one that replaces `existing`,
+/// the entry read in the same transaction) and returns its version, or
+/// `None` when someone changed the entry meanwhile (a concurrent entry,
+/// answer or desk save: read it again and decide again). Only the desk
+/// (`over_confirmed`) replaces a confirmed entry.
 pub fn put_entry(
     conn: &mut DbConn,
     seating_id: i64,
+    existing: Option<&EntryRow>,
     status: &str,
     entered_by: &str,
     sheet: Option<&str>,
-) -> QueryResult<i32> {
+    over_confirmed: bool,
+) -> QueryResult<Option<i32>> {
     let t = now();
-    match entry_for(conn, seating_id)? {
+    match existing {
         Some(e) => {
-            diesel::update(sheet_entries::table.find(seating_id))
+            // No status is "-": the desk replaces any entry.
+            let kept = if over_confirmed { "-" } else { "confirmed" };
+            let q = sheet_entries::table
+                .filter(sheet_entries::seating_id.eq(seating_id))
+                .filter(sheet_entries::version.eq(e.version))
+                .filter(sheet_entries::status.ne(kept));
+            let n = diesel::update(q)
                 .set((
                     sheet_entries::status.eq(status),
                     sheet_entries::entered_by.eq(entered_by),
@@ -223,50 +259,81 @@ pub fn put_entry(
                     sheet_entries::decided_at.eq(None::<NaiveDateTime>),
                 ))
                 .execute(conn)?;
-            Ok(e.version + 1)
+            Ok((n == 1).then_some(e.version + 1))
         }
         None => {
-            diesel::insert_into(sheet_entries::table)
-                .values((
-                    sheet_entries::seating_id.eq(seating_id),
-                    sheet_entries::status.eq(status),
-                    sheet_entries::entered_by.eq(entered_by),
-                    sheet_entries::sheet.eq(sheet),
-                    sheet_entries::note.eq(""),
-                    sheet_entries::version.eq(1),
-                    sheet_entries::entered_at.eq(t),
-                ))
-                .execute(conn)?;
-            Ok(1)
+            // A savepoint: on PostgreSQL a failed insert would abort the
+            // whole transaction.
+            let inserted = conn.transaction(|c| {
+                diesel::insert_into(sheet_entries::table)
+                    .values((
+                        sheet_entries::seating_id.eq(seating_id),
+                        sheet_entries::status.eq(status),
+                        sheet_entries::entered_by.eq(entered_by),
+                        sheet_entries::sheet.eq(sheet),
+                        sheet_entries::note.eq(""),
+                        sheet_entries::version.eq(1),
+                        sheet_entries::entered_at.eq(t),
+                    ))
+                    .execute(c)
+            });
+            match inserted {
+                Ok(_) => Ok(Some(1)),
+                Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => Ok(None),
+                Err(e) => Err(e),
+            }
         }
     }
 }
 
-/// Records the other side's answer (or the desk's) on an entry.
+/// Records the other side's answer (or the desk's) on version `version` of
+/// an entry; false when the entry changed meanwhile (or is confirmed, unless
+/// the desk answers).
 pub fn decide(
     conn: &mut DbConn,
     seating_id: i64,
+    version: i32,
     status: &str,
     decided_by: &str,
     note: &str,
-) -> QueryResult<usize> {
-    diesel::update(sheet_entries::table.find(seating_id))
+) -> QueryResult<bool> {
+    let kept = if decided_by == "desk" {
+        "-"
+    } else {
+        "confirmed"
+    };
+    let q = sheet_entries::table
+        .filter(sheet_entries::seating_id.eq(seating_id))
+        .filter(sheet_entries::version.eq(version))
+        .filter(sheet_entries::status.ne(kept));
+    let n = diesel::update(q)
         .set((
             sheet_entries::status.eq(status),
             sheet_entries::note.eq(note),
             sheet_entries::decided_by.eq(Some(decided_by)),
             sheet_entries::decided_at.eq(Some(now())),
         ))
-        .execute(conn)
+        .execute(conn)?;
+    Ok(n == 1)
 }
 
 /// Writes a confirmed sheet into `sheets` (what the standings read), with
 /// no user: a pair confirmed it.
+/// False when the table already has a counted sheet (a concurrent save).
 pub fn insert_counted_sheet(
     conn: &mut DbConn,
     seating_id: i64,
     write: &SheetWrite,
-) -> QueryResult<usize> {
+) -> QueryResult<bool> {
+    let inserted = conn.transaction(|c| insert_sheet_row(c, seating_id, write));
+    match inserted {
+        Ok(_) => Ok(true),
+        Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+fn insert_sheet_row(conn: &mut DbConn, seating_id: i64, write: &SheetWrite) -> QueryResult<usize> {
     diesel::insert_into(sheets::table)
         .values((
             sheets::seating_id.eq(seating_id),
@@ -320,6 +387,18 @@ pub fn bump_revision(conn: &mut DbConn, tid: i64) -> QueryResult<bool> {
         .set(tournaments::revision.eq(tournaments::revision + 1))
         .execute(conn)?;
     Ok(n > 0)
+}
+
+/// A shared lock on a tournament's row until the end of the transaction
+/// (PostgreSQL: `FOR SHARE`; SQLite's write lock is already held).
+pub fn share_lock(conn: &mut DbConn, tid: i64) -> QueryResult<()> {
+    if let DbConn::Postgres(_) = conn {
+        use diesel::connection::SimpleConnection;
+        conn.batch_execute(&format!(
+            "SELECT 1 FROM tournaments WHERE id = {tid} FOR SHARE"
+        ))?;
+    }
+    Ok(())
 }
 
 // ---- the brake on wrong pair codes ----

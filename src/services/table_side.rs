@@ -52,7 +52,8 @@ pub enum TableSideError {
     #[error("too many wrong codes")]
     Throttled { wait_seconds: u64 },
     /// Cannot happen now (409): `round_closed`, `already_confirmed`,
-    /// `table_entry_off`, `nothing_entered`.
+    /// `table_entry_off`, `nothing_entered`, `entry_changed` (the other
+    /// pair changed the entry at the same moment: read it again).
     #[error("conflict: {0}")]
     Conflict(&'static str),
     /// The sheet breaks a rule (422): the engine's report; nothing stored.
@@ -107,6 +108,7 @@ impl TableSideError {
             TableSideError::Conflict("already_confirmed") => "table.error.already_confirmed",
             TableSideError::Conflict("table_entry_off") => "table.error.table_entry_off",
             TableSideError::Conflict("nothing_entered") => "table.error.nothing_entered",
+            TableSideError::Conflict("entry_changed") => "table.error.entry_changed",
             TableSideError::Conflict(_) => "error.conflict.message",
             TableSideError::Sheet(_) => "table.error.sheet",
             TableSideError::Input(_) | TableSideError::Invalid(_) => "error.bad_request.message",
@@ -182,14 +184,10 @@ fn table_history(
     l: &Loaded,
     table_no: i32,
 ) -> Result<Vec<(RoundRow, SeatingRow)>, ServiceError> {
-    let mut out = Vec::new();
-    for r in &l.rounds {
-        let (tables, _) = tdb::seating_of(c, r.id)?;
-        if let Some(s) = tables.into_iter().find(|s| s.table_no == table_no) {
-            out.push((r.clone(), s));
-        }
-    }
-    Ok(out)
+    Ok(tsdb::seatings_of_table(c, l.t.id, table_no)?
+        .into_iter()
+        .filter_map(|(n, s)| Some((l.round(n)?.clone(), s)))
+        .collect())
 }
 
 /// The round is over: a later round exists, or the tournament is closed.
@@ -338,8 +336,8 @@ struct Seat {
 
 /// Finds the pair of `pair_code` at the table of `table_code` (in round
 /// `round` when the client names it, else in the last round the pair sat
-/// there), after the brake; bumps the tournament's revision (its row lock
-/// on PostgreSQL) first, so that everything read is current.
+/// there), after the brake. A read: [`with_seat`] checks it again under the
+/// tournament's lock.
 fn seat(
     c: &mut DbConn,
     table_code: &str,
@@ -349,18 +347,13 @@ fn seat(
 ) -> Result<Seat, TableSideError> {
     let (tid, table_no) = tsdb::find_table(c, table_code)?.ok_or(TableSideError::NotFound)?;
     ensure_not_blocked(c, key)?;
-    if !tsdb::bump_revision(c, tid)? {
-        return Err(TableSideError::NotFound);
-    }
     let t = tdb::find(c, tid)?.ok_or(TableSideError::NotFound)?;
     let l = load_state(c, t)?;
     let pair_code: String = pair_code.chars().filter(|c| !c.is_whitespace()).collect();
-    let codes = tsdb::pair_codes_of(c, tid)?;
-    let pair_id = codes
-        .iter()
-        .find(|(_, _, code)| !pair_code.is_empty() && code.as_deref() == Some(pair_code.as_str()))
-        .map(|(id, _, _)| *id)
-        .ok_or(TableSideError::WrongCode)?;
+    if pair_code.is_empty() {
+        return Err(TableSideError::WrongCode);
+    }
+    let pair_id = tsdb::pair_with_code(c, tid, &pair_code)?.ok_or(TableSideError::WrongCode)?;
     let history = table_history(c, &l, table_no)?;
     let mine: Vec<&(RoundRow, SeatingRow)> = history
         .iter()
@@ -382,48 +375,102 @@ fn seat(
         .pair(Some(pair_id))
         .cloned()
         .ok_or(TableSideError::WrongCode)?;
-    if round_over(&l, &round) {
-        return Err(TableSideError::Conflict("round_closed"));
-    }
-    if l.status() != Status::Running {
-        return Err(TableSideError::Conflict("round_closed"));
-    }
-    if !l.settings.table_entry {
-        return Err(TableSideError::Conflict("table_entry_off"));
-    }
-    Ok(Seat {
+    let s = Seat {
         l,
         table_no,
         round,
         seating,
         pair,
         line,
-    })
+    };
+    ensure_open(&s)?;
+    Ok(s)
 }
 
-/// Runs a table-side write: a wrong code rolls everything back and is then
-/// counted in its own transaction.
+/// The round still takes entries from the table.
+fn ensure_open(s: &Seat) -> Result<(), TableSideError> {
+    // A round drawn again is another round.
+    let same_round = s.l.round(s.round.number).map(|r| r.id) == Some(s.round.id);
+    if !same_round || round_over(&s.l, &s.round) || s.l.status() != Status::Running {
+        return Err(TableSideError::Conflict("round_closed"));
+    }
+    if !s.l.settings.table_entry {
+        return Err(TableSideError::Conflict("table_entry_off"));
+    }
+    Ok(())
+}
+
+/// How a table-side write locks its tournament.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lock {
+    /// A result changes (a confirmation): the revision goes up, under the
+    /// tournament's row lock (PostgreSQL), like every use case that
+    /// changes results.
+    Revision,
+    /// Nothing that counts changes (an entry, a dispute): a shared lock on
+    /// the tournament's row (PostgreSQL), so that entries at different
+    /// tables do not wait for one another, while a new round, a close or a
+    /// redraw (which take the row lock) waits for them, and they for it.
+    Shared,
+}
+
+/// Takes the tournament's lock (on SQLite the file's write lock is already
+/// held by `Db::write`) and re-reads what may have changed since [`seat`]
+/// read it: the status, the settings and the rounds. A round closed
+/// meanwhile rolls the write back.
+fn relock(c: &mut DbConn, s: &mut Seat, lock: Lock) -> Result<(), TableSideError> {
+    match lock {
+        Lock::Revision => {
+            if !tsdb::bump_revision(c, s.l.t.id)? {
+                return Err(TableSideError::NotFound);
+            }
+        }
+        Lock::Shared => tsdb::share_lock(c, s.l.t.id)?,
+    }
+    let t = tdb::find(c, s.l.t.id)?.ok_or(TableSideError::NotFound)?;
+    s.l.settings = t
+        .settings()
+        .map_err(|e| ServiceError::corrupt(format!("tournament {}: settings: {e}", t.id)))?;
+    s.l.status = Status::parse(&t.status).ok_or_else(|| {
+        ServiceError::corrupt(format!("tournament {}: status {:?}", t.id, t.status))
+    })?;
+    s.l.rounds = tdb::list_rounds(c, t.id)?;
+    s.l.t = t;
+    ensure_open(s)
+}
+
+/// Runs a table-side write in two steps: the table, the code and the round
+/// are found with a read (many at once), then the write reads the table's
+/// rows, takes the tournament's lock ([`relock`], which checks the round
+/// again) and writes, so that the lock is held briefly (40 tables
+/// answering at once wait on it in turn). Writes are also guarded row by
+/// row (entry versions, unique keys). A wrong code is counted in its own short transaction.
 async fn with_seat<T: Send + 'static>(
     db: &Db,
     table_code: String,
     pair_code: String,
     round: Option<i32>,
     client: Option<IpAddr>,
-    f: impl FnOnce(&mut DbConn, Seat) -> Result<T, TableSideError> + Send + 'static,
+    f: impl FnOnce(&mut DbConn, &mut Seat) -> Result<T, TableSideError> + Send + 'static,
 ) -> Result<T, TableSideError> {
     let table_code = tsdb::normalize_code(&table_code);
     let key = throttle_key(&table_code, client);
     let k = key.clone();
-    let result = db
-        .write(move |c| {
-            let s = seat(c, &table_code, &pair_code, round, &k)?;
-            f(c, s)
-        })
+    let found = db
+        .read(move |c| seat(c, &table_code, &pair_code, round, &k))
         .await;
-    if matches!(result, Err(TableSideError::WrongCode)) {
-        record_wrong_code(db, key).await?;
-    }
-    result
+    let mut s = match found {
+        Ok(s) => s,
+        Err(TableSideError::WrongCode) => {
+            record_wrong_code(db, key).await?;
+            return Err(TableSideError::WrongCode);
+        }
+        Err(e) => return Err(e),
+    };
+    // `f` reads the table, calls `relock` and then writes: the tournament's
+    // lock is taken before any row of the table is written (the order every
+    // use case takes its locks in), and held only for the writes.
+    db.write(move |c| f(c, &mut s)).await
 }
 
 /// What an accepted entry or answer returns.
@@ -481,9 +528,31 @@ pub async fn enter_sheet(
         if report.has_violations() {
             return Err(TableSideError::Sheet(Box::new(report)));
         }
-        let before = tsdb::entry_for(c, s.seating.id)?;
+        relock(c, s, Lock::Shared)?;
         let text = sheet_json(&sheet)?;
-        let version = tsdb::put_entry(c, s.seating.id, "entered", s.line.code(), Some(&text))?;
+        let mut stored = None;
+        for _ in 0..3 {
+            let before = tsdb::entry_for(c, s.seating.id)?;
+            if before.as_ref().is_some_and(|e| e.status == "confirmed") {
+                return Err(TableSideError::Conflict("already_confirmed"));
+            }
+            let put = tsdb::put_entry(
+                c,
+                s.seating.id,
+                before.as_ref(),
+                "entered",
+                s.line.code(),
+                Some(&text),
+                false,
+            )?;
+            if let Some(v) = put {
+                stored = Some((v, before));
+                break;
+            }
+        }
+        let Some((version, before)) = stored else {
+            return Err(TableSideError::Conflict("entry_changed"));
+        };
         let by = who(&s.pair, s.line);
         let after = json!({
             "entered_by": s.line.code(),
@@ -563,6 +632,13 @@ pub async fn confirm(
         )?
         .ok_or_else(|| ServiceError::corrupt(format!("entry {}: no sheet", entry.seating_id)))?;
         let report = check(&s.l, &sheet);
+        let note = if agree {
+            String::new()
+        } else {
+            crate::tournament::text::clean_reason("note", &note, "table.error.note_needed")
+                .map_err(|p| TableSideError::Invalid(vec![p]))?
+        };
+        relock(c, s, if agree { Lock::Revision } else { Lock::Shared })?;
         if agree {
             if report.has_violations() {
                 // Stored entries passed the rules; settings cannot change
@@ -579,8 +655,19 @@ pub async fn confirm(
                 accepted_mismatch: false,
                 note: String::new(),
             };
-            tsdb::insert_counted_sheet(c, s.seating.id, &write)?;
-            tsdb::decide(c, s.seating.id, "confirmed", s.line.code(), "")?;
+            if !tsdb::insert_counted_sheet(c, s.seating.id, &write)? {
+                return Err(TableSideError::Conflict("already_confirmed"));
+            }
+            if !tsdb::decide(
+                c,
+                s.seating.id,
+                entry.version,
+                "confirmed",
+                s.line.code(),
+                "",
+            )? {
+                return Err(TableSideError::Conflict("entry_changed"));
+            }
             tsdb::audit_by_pair(
                 c,
                 s.l.t.id,
@@ -610,10 +697,16 @@ pub async fn confirm(
                 report: Some(report),
             })
         } else {
-            let note =
-                crate::tournament::text::clean_reason("note", &note, "table.error.note_needed")
-                    .map_err(|p| TableSideError::Invalid(vec![p]))?;
-            tsdb::decide(c, s.seating.id, "disputed", s.line.code(), &note)?;
+            if !tsdb::decide(
+                c,
+                s.seating.id,
+                entry.version,
+                "disputed",
+                s.line.code(),
+                &note,
+            )? {
+                return Err(TableSideError::Conflict("entry_changed"));
+            }
             tsdb::audit_by_pair(
                 c,
                 s.l.t.id,
@@ -656,9 +749,23 @@ pub fn record_desk_save(
     seating_id: i64,
     sheet: Option<&str>,
 ) -> Result<(), ServiceError> {
-    tsdb::put_entry(c, seating_id, "confirmed", "desk", sheet)?;
-    tsdb::decide(c, seating_id, "confirmed", "desk", "")?;
-    Ok(())
+    for _ in 0..3 {
+        let existing = tsdb::entry_for(c, seating_id)?;
+        let put = tsdb::put_entry(
+            c,
+            seating_id,
+            existing.as_ref(),
+            "confirmed",
+            "desk",
+            sheet,
+            true,
+        )?;
+        if let Some(v) = put {
+            tsdb::decide(c, seating_id, v, "confirmed", "desk", "")?;
+            return Ok(());
+        }
+    }
+    Err(ServiceError::Conflict(super::Conflict::SheetChanged))
 }
 
 /// The desk confirms a pair's entry (entered or disputed) as it stands: it
@@ -720,7 +827,9 @@ pub async fn desk_confirm(
             }
             Err(SaveError::Db(e)) => return Err(e.into()),
         }
-        tsdb::decide(c, seating.id, "confirmed", "desk", "")?;
+        if !tsdb::decide(c, seating.id, entry.version, "confirmed", "desk", "")? {
+            return Err(ServiceError::Conflict(super::Conflict::SheetChanged));
+        }
         Ok(())
     })
     .await
