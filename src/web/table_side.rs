@@ -863,7 +863,7 @@ fn form_field(name: &str, hands: usize) -> Option<&'static str> {
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::scope("/api/v1/score")
-            .app_data(web::PayloadConfig::new(super::limits::API_JSON))
+            .app_data(web::PayloadConfig::new(super::limits::SCORE_JSON))
             .route("/{code}", web::get().to(api_view))
             .route("/{code}/sheet", web::post().to(api_sheet))
             .route("/{code}/confirm", web::post().to(api_confirm)),

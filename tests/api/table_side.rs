@@ -256,6 +256,23 @@ async fn codes_exist_after_the_start_are_unique_never_exported_and_late_pairs_ge
     for n in tables_of(&app, 2) {
         table_code(&app, tid, n);
     }
+
+    // A running tournament imported from its file gets codes of its own.
+    let file = dora.get_html(&format!("{t}/export.json")).await;
+    let res = app
+        .submit("/admin/import", "/admin/import", &[("json", &file)])
+        .await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    let new = crate::helpers::location(&res);
+    let new_tid = tid_of(new.split('?').next().unwrap());
+    assert_ne!(new_tid, tid);
+    for n in tables_of(&app, 1) {
+        assert_ne!(table_code(&app, new_tid, n), table_code(&app, tid, n));
+    }
+    for number in 1..=6 {
+        let code = pair_code(&app, new_tid, number).expect("imported pairs have codes");
+        assert_eq!(code.len(), 6);
+    }
 }
 
 #[tokio::test]
@@ -804,4 +821,69 @@ async fn forty_tables_submit_at_the_same_moment_and_all_land() {
     // The goal is p99 < 300 ms; the bound here leaves room for a
     // busy CI machine, the figure above is the measurement.
     assert!(p99 < Duration::from_secs(5), "p99 {p99:?}");
+}
+
+#[tokio::test]
+async fn the_two_pairs_of_a_table_acting_at_the_same_moment_never_get_a_5xx_or_a_stale_count() {
+    let (app, _dora, t) = started(20).await;
+    let tid = tid_of(&t);
+    let seats: Vec<(String, String, String)> = tables_of(&app, 1)
+        .iter()
+        .map(|n| codes(&app, tid, 1, *n))
+        .collect();
+    // Both pairs enter at once, then one confirms while the other enters again.
+    let mut tasks = Vec::new();
+    for (code, ns, ew) in seats.clone() {
+        let b = app.another_browser();
+        tasks.push(tokio::spawn(async move {
+            let (a, z) = tokio::join!(
+                enter(&b, &code, &ns, sheet(120, 90)),
+                enter(&b, &code, &ew, sheet(100, 90))
+            );
+            let mut statuses = vec![a.status.as_u16(), z.status.as_u16()];
+            // Whoever entered last, the other pair may confirm; NS also enters again.
+            let last = get_view(&b, &code).await.body["entered_by"].clone();
+            let confirmer = if last == "ns" { ew.clone() } else { ns.clone() };
+            let again = if last == "ns" { ns.clone() } else { ew.clone() };
+            let (c, r) = tokio::join!(
+                answer(&b, &code, &confirmer, true, ""),
+                enter(&b, &code, &again, sheet(110, 90))
+            );
+            statuses.push(c.status.as_u16());
+            statuses.push(r.status.as_u16());
+            (statuses, err_code(&c).to_string(), err_code(&r).to_string())
+        }));
+    }
+    for task in tasks {
+        let (statuses, c, r) = task.await.unwrap();
+        assert!(statuses.iter().all(|s| *s < 500), "{statuses:?}");
+        assert_eq!(&statuses[..2], &[200, 200]);
+        match (statuses[2], statuses[3]) {
+            (200, 409) => assert_eq!(r, "already_confirmed"),
+            (409, 200) => assert!(c == "entry_changed" || c == "same_pair", "{c}"),
+            (200, 200) => {} // entered again first, then confirmed
+            other => panic!("{other:?} {c} {r}"),
+        }
+    }
+    // What counts is always what was confirmed.
+    use burraco_td::db::schema::{sheet_entries, sheets};
+    use diesel::prelude::*;
+    let mut c = app.pool.get().unwrap();
+    let rows: Vec<(Option<String>, String, Option<String>)> = sheet_entries::table
+        .left_join(sheets::table.on(sheets::seating_id.eq(sheet_entries::seating_id)))
+        .select((
+            sheet_entries::sheet,
+            sheet_entries::status,
+            sheets::sheet.nullable(),
+        ))
+        .load(&mut *c)
+        .unwrap();
+    assert_eq!(rows.len(), seats.len());
+    for (entry, status, counted) in rows {
+        if status == "confirmed" {
+            assert_eq!(entry, counted);
+        } else {
+            assert_eq!(counted, None);
+        }
+    }
 }
