@@ -249,6 +249,14 @@ fn outcome_json(o: &ts::Outcome) -> Value {
     })
 }
 
+/// An unreadable body: 404 when the table does not exist either.
+async fn unreadable(state: &AppState, code: String, e: TableSideError, lang: Lang) -> HttpResponse {
+    match ts::table_view(&state.db, code).await {
+        Err(TableSideError::NotFound) => api_error(TableSideError::NotFound, lang),
+        _ => api_error(e, lang),
+    }
+}
+
 /// `POST /api/v1/score/{table_code}/sheet`.
 pub async fn api_sheet(
     ctx: PageCtx,
@@ -257,14 +265,15 @@ pub async fn api_sheet(
     path: web::Path<String>,
     body: Bytes,
 ) -> HttpResponse {
+    let code = path.into_inner();
     let body = match read_body(&body, ctx.lang) {
         Ok(b) => b,
-        Err(e) => return api_error(e, ctx.lang),
+        Err(e) => return unreadable(&state, code, e, ctx.lang).await,
     };
     let sheet = sheet_of(body.sheet, ctx.lang);
     let result = ts::enter_sheet(
         &state.db,
-        path.into_inner(),
+        code,
         code_text(&body.pair_code),
         body.round,
         sheet,
@@ -285,13 +294,14 @@ pub async fn api_confirm(
     path: web::Path<String>,
     body: Bytes,
 ) -> HttpResponse {
+    let code = path.into_inner();
     let body = match read_body(&body, ctx.lang) {
         Ok(b) => b,
-        Err(e) => return api_error(e, ctx.lang),
+        Err(e) => return unreadable(&state, code, e, ctx.lang).await,
     };
     let result = ts::confirm(
         &state.db,
-        path.into_inner(),
+        code,
         code_text(&body.pair_code),
         body.round,
         body.agree,

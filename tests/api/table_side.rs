@@ -299,6 +299,17 @@ async fn enter_replace_confirm_and_only_then_the_standings_change() {
     let v = get_view(&app, &code.to_lowercase()).await;
     assert_eq!(v.status, 200);
     assert_eq!(get_view(&app, "QQQQQQ").await.status, 404);
+    let r = enter(&app, "QQQQQQ", &ns, sheet(120, 90)).await;
+    assert_eq!((r.status.as_u16(), err_code(&r)), (404, "table_not_found"));
+    let garbage = |c: &str| {
+        phone()
+            .post(app.url(&format!("/api/v1/score/{c}/sheet")))
+            .header("content-type", "application/json")
+            .body("{not json")
+    };
+    assert_eq!(send(&app, garbage("QQQQQQ"), "").await.status, 404);
+    let r = send(&app, garbage(&code), "").await;
+    assert_eq!((r.status.as_u16(), err_code(&r)), (400, "invalid_json"));
 
     // A code of neither pair at this table.
     let other = (1..=6)
