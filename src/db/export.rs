@@ -280,6 +280,8 @@ pub fn import_file(
                 .collect::<Vec<_>>(),
         ),
         suit_order: file.suit_order.clone().unwrap_or_default(),
+        // Not in the file: the default (on).
+        table_entry: String::new(),
     };
     let settings = Settings::parse(&form, tz).map_err(|problems| {
         ImportError::Settings(

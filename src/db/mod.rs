@@ -7,6 +7,7 @@ pub mod login_throttle;
 pub mod schema;
 pub mod scoring;
 pub mod settings;
+pub mod table_side;
 pub mod tournaments;
 pub mod users;
 

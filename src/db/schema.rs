@@ -59,6 +59,7 @@ diesel::table! {
         created_at -> Timestamp,
         updated_at -> Timestamp,
         revision -> BigInt,
+        table_entry -> Bool,
     }
 }
 
@@ -101,6 +102,7 @@ diesel::table! {
         joined_from_round -> Nullable<Integer>,
         withdrawn_from_round -> Nullable<Integer>,
         created_at -> Timestamp,
+        code -> Nullable<Text>,
     }
 }
 
@@ -209,7 +211,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     penalties,
     audit_log,
     tournament_staff,
-    user_audit
+    user_audit,
+    table_codes,
+    sheet_entries
 );
 
 diesel::table! {
@@ -219,3 +223,38 @@ diesel::table! {
         last_failure_at -> Timestamp,
     }
 }
+
+diesel::table! {
+    table_codes (code) {
+        code -> Text,
+        tournament_id -> BigInt,
+        table_no -> Integer,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    sheet_entries (seating_id) {
+        seating_id -> BigInt,
+        status -> Text,
+        entered_by -> Text,
+        sheet -> Nullable<Text>,
+        note -> Text,
+        version -> Integer,
+        entered_at -> Timestamp,
+        decided_by -> Nullable<Text>,
+        decided_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    score_throttle (key) {
+        key -> Text,
+        failures -> Integer,
+        first_failure_at -> Timestamp,
+        last_failure_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(sheet_entries -> seatings (seating_id));
+diesel::joinable!(table_codes -> tournaments (tournament_id));

@@ -42,6 +42,8 @@ pub struct TournamentRow {
     pub updated_at: NaiveDateTime,
     /// Goes up with every write to the tournament (in the same transaction).
     pub revision: i64,
+    /// Players may enter and confirm sheets from the table.
+    pub table_entry: bool,
 }
 
 /// Money: integer cents in the database, `Decimal` in code.
@@ -106,6 +108,7 @@ impl TournamentRow {
             guaranteed_pool: format!("{:.2}", from_cents(self.guaranteed_pool_cents)),
             payout: self.payout.clone(),
             suit_order: self.suit_order.clone(),
+            table_entry: if self.table_entry { "on" } else { "off" }.into(),
         };
         Settings::parse(&form, chrono_tz::UTC).map_err(|p| {
             DieselError::DeserializationError(
@@ -142,6 +145,7 @@ struct SettingsRow {
     guaranteed_pool_cents: i64,
     payout: String,
     suit_order: String,
+    table_entry: bool,
     updated_at: NaiveDateTime,
 }
 
@@ -166,6 +170,7 @@ fn settings_row(s: &Settings) -> Result<SettingsRow, DieselError> {
         guaranteed_pool_cents: to_cents(s.guaranteed_pool)?,
         payout: format_payout(&s.payout),
         suit_order: s.suit_order.to_string(),
+        table_entry: s.table_entry,
         updated_at: now(),
     })
 }

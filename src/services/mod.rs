@@ -12,6 +12,7 @@ pub mod files;
 pub mod pairs;
 pub mod rounds;
 pub mod scoring;
+pub mod table_side;
 pub mod tournaments;
 pub mod users;
 

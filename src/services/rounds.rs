@@ -93,11 +93,17 @@ pub async fn draw(db: &Db, actor: Actor, tid: i64) -> Result<(), ServiceError> {
         plan.validate().map_err(movement_conflict)?;
         let round1 = movement::round_seating(&layout, &plan, 1, &[]).map_err(movement_conflict)?;
         let redraw = l.status() == Status::Running;
+        // A sheet entered at a table counts as a score: the draw stands.
+        if redraw && crate::db::table_side::any_entry(c, tid)? {
+            return Err(ServiceError::conflict("draw.error.scores_in"));
+        }
         match tdb::save_draw(c, tid, &layout, &round1, &pair_ids(&l)) {
             Ok(_) => {}
             Err(DrawError::ScoresIn) => return Err(ServiceError::conflict("draw.error.scores_in")),
             Err(DrawError::Db(e)) => return Err(e.into()),
         }
+        // Table and pair codes for the table-side entry (a redraw keeps them).
+        super::table_side::ensure_codes(c, tid)?;
         audit::record(
             c,
             tid,
@@ -192,6 +198,7 @@ pub async fn next_round(
             )?,
         };
         tdb::insert_round(c, tid, movement_kind, &seating, &pair_ids(&l))?;
+        super::table_side::ensure_codes(c, tid)?;
         audit::record(
             c,
             tid,

@@ -188,7 +188,11 @@ fn save(
         seating_id: ts.seating.id,
     };
     match sdb::save_sheet(c, place, version, write, actor.user_id, reason) {
-        Ok(v) => Ok(v),
+        Ok(v) => {
+            // Saved at the desk: counts at once, whatever the table entered.
+            super::table_side::record_desk_save(c, ts.seating.id, write.sheet.as_deref())?;
+            Ok(v)
+        }
         Err(SaveError::Conflict { .. }) => Err(ServiceError::Conflict(Conflict::SheetChanged)),
         Err(SaveError::Db(e)) => Err(e.into()),
     }

@@ -28,6 +28,8 @@ pub const PAIRS_CSV: usize = crate::tournament::csv_import::MAX_FILE_BYTES + FOR
 pub const TOURNAMENT_FILE: usize = 50 * 1024 * 1024;
 /// JSON bodies of the API (`/api/v1/...`).
 pub const API_JSON: usize = 2 * 1024 * 1024;
+/// A table-side sheet (`/api/v1/score/...`).
+pub const SCORE_JSON: usize = FORM;
 
 fn is_pairs_import(path: &str) -> bool {
     path.strip_prefix("/director/t/")
@@ -37,6 +39,10 @@ fn is_pairs_import(path: &str) -> bool {
 
 /// The most a request to `path` may send.
 pub fn body_limit(path: &str, signed_in: bool) -> usize {
+    // Table-side scoring: a sheet is a few kilobytes, and nobody signs in.
+    if path.starts_with("/api/v1/score/") {
+        return SCORE_JSON;
+    }
     if path.starts_with("/api/") {
         return API_JSON;
     }
@@ -138,6 +144,7 @@ mod tests {
         assert_eq!(body_limit("/admin/import", true), TOURNAMENT_FILE);
         assert_eq!(body_limit("/admin/import", false), FORM);
         assert_eq!(body_limit("/api/v1/rules/vp", false), API_JSON);
+        assert_eq!(body_limit("/api/v1/score/ACDEFH/sheet", false), SCORE_JSON);
     }
 
     #[actix_web::test]

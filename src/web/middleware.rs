@@ -126,10 +126,19 @@ fn is_state_changing(method: &Method) -> bool {
     !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
 }
 
-/// Paths whose POSTs change nothing (pure computations of the JSON API) and
-/// so carry no CSRF token.
-fn csrf_exempt(path: &str) -> bool {
-    path.starts_with("/api/v1/rules/")
+/// Paths whose POSTs carry no CSRF token: the pure computations of the
+/// JSON API (they change nothing), and table-side scoring (the score API
+/// and the player's page forms): there the pair code typed into each
+/// request is the credential, no cookie is read or set, so a forged
+/// cross-site request has nothing ambient to ride on.
+pub fn csrf_exempt(path: &str) -> bool {
+    path.starts_with("/api/v1/rules/") || cookieless(path)
+}
+
+/// Table-side scoring (`/api/v1/score/…`, the player's page `/s/…`): no
+/// session is read from a cookie and no cookie is ever set on a response.
+pub fn cookieless(path: &str) -> bool {
+    path.starts_with("/api/v1/score/") || path.starts_with("/s/")
 }
 
 /// Builds a cookie with the project's attributes.
@@ -264,7 +273,8 @@ pub async fn session_layer(
 
     let mut user = None;
     let mut drop_session_cookie = false;
-    if let Some(c) = req.cookie(session::COOKIE) {
+    let cookieless = cookieless(req.path());
+    if let Some(c) = req.cookie(session::COOKIE).filter(|_| !cookieless) {
         let token = c.value().to_string();
         if session::looks_like_token(&token) {
             match load_session(&state, token.clone()).await {
@@ -296,6 +306,8 @@ pub async fn session_layer(
             .map(|c| c.value().to_string())
             .unwrap_or_default(),
         (None, Some(c)) if session::looks_like_token(c.value()) => c.value().to_string(),
+        // No anonymous cookie either: these forms need no CSRF token.
+        (None, _) if cookieless => String::new(),
         (None, _) => {
             let t = session::new_token();
             new_anon = Some(t.clone());

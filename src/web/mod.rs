@@ -16,6 +16,7 @@ pub mod limits;
 pub mod middleware;
 pub mod pages;
 pub mod public;
+pub mod table_side;
 pub mod upload;
 
 use std::sync::Arc;
@@ -54,6 +55,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/login", web::post().to(account::login_submit))
         .route("/logout", web::post().to(account::logout))
         .configure(api::routes)
+        .configure(table_side::routes)
         .route("/t/{id}", web::get().to(public::tournament))
         .route("/t/{id}/pairs/{pair}", web::get().to(public::pair_card))
         .service(

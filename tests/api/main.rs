@@ -15,4 +15,5 @@ mod roles;
 mod rules_api;
 mod scoring;
 mod services;
+mod table_side;
 mod tournaments;

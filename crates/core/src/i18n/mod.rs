@@ -151,6 +151,16 @@ const SOURCES: &[(Lang, &str, &str)] = &[
         "deskentry.en.json",
         include_str!("catalog/deskentry.en.json"),
     ),
+    (
+        Lang::It,
+        "table.it.json",
+        include_str!("catalog/table.it.json"),
+    ),
+    (
+        Lang::En,
+        "table.en.json",
+        include_str!("catalog/table.en.json"),
+    ),
 ];
 
 /// One language's messages.

@@ -48,6 +48,9 @@ pub struct SettingsForm {
     pub guaranteed_pool: String,
     pub payout: String,
     pub suit_order: String,
+    /// Table-side entry (players score on their phones): `on` (also when
+    /// empty: the default) or `off`.
+    pub table_entry: String,
 }
 
 /// Valid settings. Built only by [`Settings::parse`] (or from the database
@@ -74,6 +77,9 @@ pub struct Settings {
     pub guaranteed_pool: Decimal,
     pub payout: Vec<PayoutTier>,
     pub suit_order: SuitOrder,
+    /// Players may enter and confirm their sheets from the table (on by
+    /// default; the desk can always enter, confirm or override).
+    pub table_entry: bool,
 }
 
 /// Default minutes for a round of `hands` hands (40 for 3).
@@ -339,6 +345,14 @@ impl Settings {
         if suit_order.is_none() {
             p.push(FieldProblem::new("suit_order", "settings.error.suit_order"));
         }
+        let table_entry = match form.table_entry.trim() {
+            "" | "on" => true,
+            "off" => false,
+            _ => {
+                p.push(FieldProblem::new("table_entry", "settings.error.choice"));
+                true
+            }
+        };
         if !p.is_empty() {
             return Err(p);
         }
@@ -394,6 +408,7 @@ impl Settings {
                 guaranteed_pool: guaranteed_pool.amount(),
                 payout,
                 suit_order,
+                table_entry,
             }),
             _ => Err(vec![FieldProblem::new("name", "settings.error.incomplete")]),
         }
@@ -448,6 +463,7 @@ impl SettingsForm {
             guaranteed_pool: "0.00".into(),
             payout: "1: 100\n8: 60 40\n16: 50 30 20".into(),
             suit_order: "HDCS".into(),
+            table_entry: "on".into(),
         }
     }
 
@@ -483,11 +499,13 @@ impl SettingsForm {
             guaranteed_pool: format!("{:.2}", s.guaranteed_pool),
             payout: format_payout(&s.payout),
             suit_order: s.suit_order.to_string(),
+            table_entry: if s.table_entry { "on" } else { "off" }.into(),
         }
     }
 
     /// Keeps the locked (game-shaping) fields of `saved` once a tournament
-    /// has started: only name, venue, date, time and minutes may change.
+    /// has started: only name, venue, date, time, minutes and table-side
+    /// entry may change.
     pub fn with_locked_fields_of(mut self, saved: &SettingsForm) -> SettingsForm {
         let keep = self.clone();
         self = saved.clone();
@@ -496,6 +514,7 @@ impl SettingsForm {
         self.date = keep.date;
         self.start_time = keep.start_time;
         self.minutes_per_round = keep.minutes_per_round;
+        self.table_entry = keep.table_entry;
         self
     }
 }
@@ -593,6 +612,40 @@ mod tests {
         assert!(parse_payout("1 60 40").is_err());
         assert!(parse_payout("").is_err());
         assert!(parse_payout("1: 60 41").is_err(), "must add up to 100");
+    }
+
+    #[test]
+    fn table_side_entry_is_on_by_default_and_stays_editable_after_the_start() {
+        let mut f = form();
+        assert!(
+            Settings::parse(&f, chrono_tz::Europe::Rome)
+                .unwrap()
+                .table_entry
+        );
+        f.table_entry = String::new();
+        assert!(
+            Settings::parse(&f, chrono_tz::Europe::Rome)
+                .unwrap()
+                .table_entry
+        );
+        f.table_entry = "off".into();
+        let s = Settings::parse(&f, chrono_tz::Europe::Rome).unwrap();
+        assert!(!s.table_entry);
+        assert_eq!(
+            SettingsForm::from_settings(&s, chrono_tz::Europe::Rome).table_entry,
+            "off"
+        );
+        let mut edited = form();
+        edited.table_entry = "off".into();
+        edited.hands_per_round = "4".into();
+        let kept = edited.with_locked_fields_of(&form());
+        assert_eq!(
+            (kept.table_entry.as_str(), kept.hands_per_round.as_str()),
+            ("off", "3")
+        );
+        f.table_entry = "maybe".into();
+        let problems = Settings::parse(&f, chrono_tz::Europe::Rome).unwrap_err();
+        assert_eq!(problems[0].field, "table_entry");
     }
 
     #[test]

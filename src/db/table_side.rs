@@ -1,0 +1,518 @@
+//! Table-side scoring rows: the table and pair codes, each table's entry
+//! (entered, confirmed, disputed) and the brake on wrong pair codes. No
+//! business rule here: `services::table_side` decides.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use rand::rngs::OsRng;
+use rand::Rng;
+
+use super::schema::{audit_log, pairs, rounds, score_throttle, seatings, sheet_entries, sheets};
+use super::schema::{table_codes, tournaments};
+use super::scoring::SheetWrite;
+use super::{now, DbConn};
+
+/// Letters and digits that cannot be mistaken for one another (no B/8, G/6,
+/// I/1/L, O/0/Q, S/5, Z/2).
+pub const TABLE_CODE_ALPHABET: &[u8] = b"ACDEFHJKMNPRTUVWXY3479";
+/// Characters of a table code.
+pub const TABLE_CODE_LEN: usize = 6;
+/// Digits of a pair code.
+pub const PAIR_CODE_DIGITS: u32 = 6;
+
+/// A new random table code (the operating system's generator).
+pub fn new_table_code() -> String {
+    let mut rng = OsRng;
+    (0..TABLE_CODE_LEN)
+        .map(|_| char::from(TABLE_CODE_ALPHABET[rng.gen_range(0..TABLE_CODE_ALPHABET.len())]))
+        .collect()
+}
+
+/// A new random pair code: six digits (leading zeros kept).
+pub fn new_pair_code() -> String {
+    let n: u32 = OsRng.gen_range(0..10u32.pow(PAIR_CODE_DIGITS));
+    format!("{n:0width$}", width = PAIR_CODE_DIGITS as usize)
+}
+
+/// A code as typed: trimmed, upper case, spaces and dashes dropped.
+pub fn normalize_code(code: &str) -> String {
+    code.chars()
+        .filter(|c| !c.is_whitespace() && *c != '-')
+        .map(|c| c.to_ascii_uppercase())
+        .collect()
+}
+
+/// The table codes of a tournament: (table number, code), by table.
+pub fn table_codes_of(conn: &mut DbConn, tid: i64) -> QueryResult<Vec<(i32, String)>> {
+    table_codes::table
+        .filter(table_codes::tournament_id.eq(tid))
+        .order(table_codes::table_no.asc())
+        .select((table_codes::table_no, table_codes::code))
+        .load(conn)
+}
+
+/// The pair codes of a tournament: (pair id, pair number, code), by number.
+pub fn pair_codes_of(conn: &mut DbConn, tid: i64) -> QueryResult<Vec<(i64, i32, Option<String>)>> {
+    pairs::table
+        .filter(pairs::tournament_id.eq(tid))
+        .order(pairs::number.asc())
+        .select((pairs::id, pairs::number, pairs::code))
+        .load(conn)
+}
+
+/// The tournament and table number of a table code.
+pub fn find_table(conn: &mut DbConn, code: &str) -> QueryResult<Option<(i64, i32)>> {
+    table_codes::table
+        .find(code)
+        .select((table_codes::tournament_id, table_codes::table_no))
+        .first(conn)
+        .optional()
+}
+
+/// Gives every listed table number and every pair of the tournament a code
+/// if it has none (existing codes never change). Codes are random; a
+/// collision (the database's unique indexes say so) draws again.
+pub fn ensure_codes(conn: &mut DbConn, tid: i64, table_nos: &[i32]) -> QueryResult<()> {
+    let have: Vec<i32> = table_codes_of(conn, tid)?
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect();
+    let mut wanted: Vec<i32> = table_nos
+        .iter()
+        .copied()
+        .filter(|t| *t > 0 && !have.contains(t))
+        .collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    for table_no in wanted {
+        let mut done = false;
+        for _ in 0..20 {
+            // A savepoint: on PostgreSQL a failed insert would abort the
+            // whole transaction.
+            let inserted = conn.transaction(|c| {
+                diesel::insert_into(table_codes::table)
+                    .values((
+                        table_codes::code.eq(new_table_code()),
+                        table_codes::tournament_id.eq(tid),
+                        table_codes::table_no.eq(table_no),
+                        table_codes::created_at.eq(now()),
+                    ))
+                    .execute(c)
+            });
+            match inserted {
+                Ok(_) => {
+                    done = true;
+                    break;
+                }
+                Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
+                    let exists = table_codes::table
+                        .filter(table_codes::tournament_id.eq(tid))
+                        .filter(table_codes::table_no.eq(table_no))
+                        .count()
+                        .get_result::<i64>(conn)?;
+                    if exists > 0 {
+                        done = true;
+                        break;
+                    }
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        if !done {
+            return Err(DieselError::RollbackTransaction);
+        }
+    }
+    let pair_rows = pair_codes_of(conn, tid)?;
+    let mut taken: std::collections::HashSet<String> =
+        pair_rows.iter().filter_map(|(_, _, c)| c.clone()).collect();
+    for (id, _, code) in pair_rows {
+        if code.is_some() {
+            continue;
+        }
+        let fresh = loop {
+            let c = new_pair_code();
+            if taken.insert(c.clone()) {
+                break c;
+            }
+        };
+        diesel::update(pairs::table.find(id).filter(pairs::code.is_null()))
+            .set(pairs::code.eq(fresh))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// The pair of a tournament with this pair code.
+pub fn pair_with_code(conn: &mut DbConn, tid: i64, code: &str) -> QueryResult<Option<i64>> {
+    pairs::table
+        .filter(pairs::tournament_id.eq(tid))
+        .filter(pairs::code.eq(code))
+        .select(pairs::id)
+        .first(conn)
+        .optional()
+}
+
+/// The seatings of one table number, by round number (one query).
+pub fn seatings_of_table(
+    conn: &mut DbConn,
+    tid: i64,
+    table_no: i32,
+) -> QueryResult<Vec<(i32, super::tournaments::SeatingRow)>> {
+    seatings::table
+        .inner_join(rounds::table)
+        .filter(rounds::tournament_id.eq(tid))
+        .filter(seatings::table_no.eq(table_no))
+        .order(rounds::number.asc())
+        .select((rounds::number, super::tournaments::SeatingRow::as_select()))
+        .load(conn)
+}
+
+/// The table numbers a tournament's seatings use (every round).
+pub fn table_numbers_of(conn: &mut DbConn, tid: i64) -> QueryResult<Vec<i32>> {
+    seatings::table
+        .inner_join(rounds::table)
+        .filter(rounds::tournament_id.eq(tid))
+        .select(seatings::table_no)
+        .distinct()
+        .load(conn)
+}
+
+// ---- entries ----
+
+/// A table's entry: who entered it, and whether it was confirmed or disputed.
+#[derive(Debug, Clone, Queryable, Selectable, serde::Serialize)]
+#[diesel(table_name = sheet_entries)]
+pub struct EntryRow {
+    pub seating_id: i64,
+    /// `entered`, `confirmed` or `disputed`.
+    pub status: String,
+    /// `ns`, `ew` or `desk`.
+    pub entered_by: String,
+    pub sheet: Option<String>,
+    pub note: String,
+    pub version: i32,
+    pub entered_at: NaiveDateTime,
+    pub decided_by: Option<String>,
+    pub decided_at: Option<NaiveDateTime>,
+}
+
+pub fn entry_for(conn: &mut DbConn, seating_id: i64) -> QueryResult<Option<EntryRow>> {
+    sheet_entries::table
+        .find(seating_id)
+        .select(EntryRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// The entries of a round's tables.
+pub fn entries_of_round(conn: &mut DbConn, round_id: i64) -> QueryResult<Vec<EntryRow>> {
+    sheet_entries::table
+        .inner_join(seatings::table)
+        .filter(seatings::round_id.eq(round_id))
+        .select(EntryRow::as_select())
+        .load(conn)
+}
+
+/// Whether any table of the tournament has an entry.
+pub fn any_entry(conn: &mut DbConn, tid: i64) -> QueryResult<bool> {
+    let n: i64 = sheet_entries::table
+        .inner_join(seatings::table.inner_join(rounds::table))
+        .filter(rounds::tournament_id.eq(tid))
+        .count()
+        .get_result(conn)?;
+    Ok(n > 0)
+}
+
+/// Stores a table's entry (a first one, or one that replaces `existing`,
+/// the entry read in the same transaction) and returns its version, or
+/// `None` when someone changed the entry meanwhile (a concurrent entry,
+/// answer or desk save: read it again and decide again). Only the desk
+/// (`over_confirmed`) replaces a confirmed entry.
+pub fn put_entry(
+    conn: &mut DbConn,
+    seating_id: i64,
+    existing: Option<&EntryRow>,
+    status: &str,
+    entered_by: &str,
+    sheet: Option<&str>,
+    over_confirmed: bool,
+) -> QueryResult<Option<i32>> {
+    let t = now();
+    match existing {
+        Some(e) => {
+            // No status is "-": the desk replaces any entry.
+            let kept = if over_confirmed { "-" } else { "confirmed" };
+            let q = sheet_entries::table
+                .filter(sheet_entries::seating_id.eq(seating_id))
+                .filter(sheet_entries::version.eq(e.version))
+                .filter(sheet_entries::status.ne(kept));
+            let n = diesel::update(q)
+                .set((
+                    sheet_entries::status.eq(status),
+                    sheet_entries::entered_by.eq(entered_by),
+                    sheet_entries::sheet.eq(sheet),
+                    sheet_entries::note.eq(""),
+                    sheet_entries::version.eq(e.version + 1),
+                    sheet_entries::entered_at.eq(t),
+                    sheet_entries::decided_by.eq(None::<&str>),
+                    sheet_entries::decided_at.eq(None::<NaiveDateTime>),
+                ))
+                .execute(conn)?;
+            Ok((n == 1).then_some(e.version + 1))
+        }
+        None => {
+            // A savepoint: on PostgreSQL a failed insert would abort the
+            // whole transaction.
+            let inserted = conn.transaction(|c| {
+                diesel::insert_into(sheet_entries::table)
+                    .values((
+                        sheet_entries::seating_id.eq(seating_id),
+                        sheet_entries::status.eq(status),
+                        sheet_entries::entered_by.eq(entered_by),
+                        sheet_entries::sheet.eq(sheet),
+                        sheet_entries::note.eq(""),
+                        sheet_entries::version.eq(1),
+                        sheet_entries::entered_at.eq(t),
+                    ))
+                    .execute(c)
+            });
+            match inserted {
+                Ok(_) => Ok(Some(1)),
+                Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => Ok(None),
+                Err(e) => Err(e),
+            }
+        }
+    }
+}
+
+/// Records the other side's answer (or the desk's) on version `version` of
+/// an entry; false when the entry changed meanwhile (or is confirmed, unless
+/// the desk answers).
+pub fn decide(
+    conn: &mut DbConn,
+    seating_id: i64,
+    version: i32,
+    status: &str,
+    decided_by: &str,
+    note: &str,
+) -> QueryResult<bool> {
+    let kept = if decided_by == "desk" {
+        "-"
+    } else {
+        "confirmed"
+    };
+    let q = sheet_entries::table
+        .filter(sheet_entries::seating_id.eq(seating_id))
+        .filter(sheet_entries::version.eq(version))
+        .filter(sheet_entries::status.ne(kept));
+    let n = diesel::update(q)
+        .set((
+            sheet_entries::status.eq(status),
+            sheet_entries::note.eq(note),
+            sheet_entries::decided_by.eq(Some(decided_by)),
+            sheet_entries::decided_at.eq(Some(now())),
+        ))
+        .execute(conn)?;
+    Ok(n == 1)
+}
+
+/// Writes a confirmed sheet into `sheets` (what the standings read), with
+/// no user: a pair confirmed it.
+/// False when the table already has a counted sheet (a concurrent save).
+pub fn insert_counted_sheet(
+    conn: &mut DbConn,
+    seating_id: i64,
+    write: &SheetWrite,
+) -> QueryResult<bool> {
+    let inserted = conn.transaction(|c| insert_sheet_row(c, seating_id, write));
+    match inserted {
+        Ok(_) => Ok(true),
+        Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+fn insert_sheet_row(conn: &mut DbConn, seating_id: i64, write: &SheetWrite) -> QueryResult<usize> {
+    diesel::insert_into(sheets::table)
+        .values((
+            sheets::seating_id.eq(seating_id),
+            sheets::sheet.eq(write.sheet.as_deref()),
+            sheets::ns_total.eq(write.ns_total),
+            sheets::ew_total.eq(write.ew_total),
+            sheets::ns_vp.eq(write.ns_vp),
+            sheets::ew_vp.eq(write.ew_vp),
+            sheets::accepted_mismatch.eq(write.accepted_mismatch),
+            sheets::note.eq(&write.note),
+            sheets::version.eq(1),
+            sheets::updated_by.eq(None::<i64>),
+            sheets::updated_at.eq(now()),
+        ))
+        .execute(conn)
+}
+
+/// An audit entry made by a pair at its table (no user: `reason` names the
+/// pair, e.g. "pair 7, EW").
+#[allow(clippy::too_many_arguments)]
+pub fn audit_by_pair(
+    conn: &mut DbConn,
+    tid: i64,
+    round_no: i32,
+    table_no: i32,
+    action: &str,
+    before: Option<String>,
+    after: Option<String>,
+    reason: &str,
+) -> QueryResult<()> {
+    diesel::insert_into(audit_log::table)
+        .values((
+            audit_log::tournament_id.eq(tid),
+            audit_log::round_no.eq(Some(round_no)),
+            audit_log::table_no.eq(Some(table_no)),
+            audit_log::action.eq(action),
+            audit_log::before_value.eq(before),
+            audit_log::after_value.eq(after),
+            audit_log::reason.eq(reason),
+            audit_log::user_id.eq(None::<i64>),
+            audit_log::at.eq(now()),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// Bumps a tournament's revision (a row lock on PostgreSQL) and says
+/// whether it exists.
+pub fn bump_revision(conn: &mut DbConn, tid: i64) -> QueryResult<bool> {
+    let n = diesel::update(tournaments::table.find(tid))
+        .set(tournaments::revision.eq(tournaments::revision + 1))
+        .execute(conn)?;
+    Ok(n > 0)
+}
+
+/// A shared lock on a tournament's row until the end of the transaction
+/// (PostgreSQL: `FOR SHARE`; SQLite's write lock is already held).
+pub fn share_lock(conn: &mut DbConn, tid: i64) -> QueryResult<()> {
+    if let DbConn::Postgres(_) = conn {
+        use diesel::connection::SimpleConnection;
+        conn.batch_execute(&format!(
+            "SELECT 1 FROM tournaments WHERE id = {tid} FOR SHARE"
+        ))?;
+    }
+    Ok(())
+}
+
+// ---- the brake on wrong pair codes ----
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = score_throttle)]
+pub struct ThrottleRow {
+    pub key: String,
+    pub failures: i32,
+    pub first_failure_at: NaiveDateTime,
+    pub last_failure_at: NaiveDateTime,
+}
+
+pub fn throttle_row(conn: &mut DbConn, key: &str) -> QueryResult<Option<ThrottleRow>> {
+    score_throttle::table
+        .find(key)
+        .select(ThrottleRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Counts a wrong code for `key`; a count whose first failure is before
+/// `window_start` starts again from one. Returns the count.
+pub fn record_wrong_code(
+    conn: &mut DbConn,
+    key: &str,
+    at: NaiveDateTime,
+    window_start: NaiveDateTime,
+) -> QueryResult<i32> {
+    for _ in 0..2 {
+        let bumped = diesel::update(
+            score_throttle::table
+                .filter(score_throttle::key.eq(key))
+                .filter(score_throttle::first_failure_at.ge(window_start)),
+        )
+        .set((
+            score_throttle::failures.eq(score_throttle::failures + 1),
+            score_throttle::last_failure_at.eq(at),
+        ))
+        .execute(conn)?;
+        if bumped == 0 {
+            let restarted =
+                diesel::update(score_throttle::table.filter(score_throttle::key.eq(key)))
+                    .set((
+                        score_throttle::failures.eq(1),
+                        score_throttle::first_failure_at.eq(at),
+                        score_throttle::last_failure_at.eq(at),
+                    ))
+                    .execute(conn)?;
+            if restarted == 0 {
+                let inserted = conn.transaction(|c| {
+                    diesel::insert_into(score_throttle::table)
+                        .values((
+                            score_throttle::key.eq(key),
+                            score_throttle::failures.eq(1),
+                            score_throttle::first_failure_at.eq(at),
+                            score_throttle::last_failure_at.eq(at),
+                        ))
+                        .execute(c)
+                });
+                match inserted {
+                    Ok(_) => {}
+                    Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
+                        continue
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        return Ok(throttle_row(conn, key)?.map_or(1, |r| r.failures));
+    }
+    Ok(throttle_row(conn, key)?.map_or(1, |r| r.failures))
+}
+
+/// Keeps the brake's table small: rows last touched before `before` go,
+/// then the oldest beyond `max_rows`.
+pub fn prune_throttle(conn: &mut DbConn, before: NaiveDateTime, max_rows: i64) -> QueryResult<()> {
+    diesel::delete(score_throttle::table.filter(score_throttle::last_failure_at.lt(before)))
+        .execute(conn)?;
+    let count: i64 = score_throttle::table.count().get_result(conn)?;
+    let excess = count - max_rows.max(0);
+    if excess > 0 {
+        let oldest: Vec<String> = score_throttle::table
+            .order((
+                score_throttle::last_failure_at.asc(),
+                score_throttle::key.asc(),
+            ))
+            .select(score_throttle::key)
+            .limit(excess)
+            .load(conn)?;
+        diesel::delete(score_throttle::table.filter(score_throttle::key.eq_any(oldest)))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_have_their_shape() {
+        for _ in 0..200 {
+            let t = new_table_code();
+            assert_eq!(t.len(), TABLE_CODE_LEN);
+            assert!(t.bytes().all(|b| TABLE_CODE_ALPHABET.contains(&b)), "{t}");
+            let p = new_pair_code();
+            assert_eq!(p.len(), PAIR_CODE_DIGITS as usize);
+            assert!(p.bytes().all(|b| b.is_ascii_digit()));
+        }
+        assert_eq!(normalize_code(" ack-7 9x "), "ACK79X");
+        // No look-alikes in the alphabet.
+        for c in b"B8G6I1LO0QS5Z2" {
+            assert!(!TABLE_CODE_ALPHABET.contains(c));
+        }
+    }
+}
