@@ -54,6 +54,11 @@ pub struct ServeArgs {
     /// Time zone for displayed times (storage is UTC).
     #[arg(long, env = "BURRACO_TIMEZONE", default_value = Settings::DEFAULT_TIMEZONE)]
     pub timezone: String,
+    /// The address players reach the server at (for the QR codes on the
+    /// table cards), e.g. `https://burraco.club.it`; default: the host the
+    /// director's browser used.
+    #[arg(long, env = "PUBLIC_URL")]
+    pub public_url: Option<String>,
     #[command(flatten)]
     pub db: DbArgs,
 }
@@ -200,6 +205,10 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
     settings.session_idle = Duration::from_secs(args.session_idle_minutes.max(1) * 60);
     settings.session_max = Duration::from_secs(args.session_max_hours.clamp(1, 24 * 365) * 3600);
     settings.trust_forwarded_for = args.trust_forwarded_for;
+    settings.public_url = args
+        .public_url
+        .map(|u| u.trim().trim_end_matches('/').to_string())
+        .filter(|u| !u.is_empty());
     settings.timezone = parse_timezone(&args.timezone).map_err(anyhow::Error::msg)?;
     actix_web::rt::System::new().block_on(async move {
         let app = Application::build(settings)?;

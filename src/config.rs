@@ -20,6 +20,9 @@ pub struct Settings {
     /// Take the client address of the login brake from the last entry of
     /// `X-Forwarded-For` (set this only behind a reverse proxy that sets it).
     pub trust_forwarded_for: bool,
+    /// The address players reach the server at (`https://club.example`),
+    /// for the QR codes on the table cards; None: the request's own host.
+    pub public_url: Option<String>,
     pub pool_size: u32,
     /// The time zone shown to people (storage is always UTC).
     pub timezone: chrono_tz::Tz,
@@ -47,6 +50,7 @@ impl Settings {
             session_idle: Duration::from_secs(Self::DEFAULT_IDLE_MINUTES * 60),
             session_max: Duration::from_secs(Self::DEFAULT_SESSION_MAX_HOURS * 3600),
             trust_forwarded_for: false,
+            public_url: None,
             pool_size,
             timezone: chrono_tz::Europe::Rome,
             throttle: ThrottlePolicy::default(),

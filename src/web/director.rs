@@ -656,6 +656,11 @@ pub struct TableView<'a> {
     pub table_no: i32,
     pub ns: Option<&'a PairRow>,
     pub ew: Option<&'a PairRow>,
+    /// On the table cards: the table's code, its player page's address and
+    /// that address as a QR code (inline SVG).
+    pub code: Option<String>,
+    pub url: Option<String>,
+    pub qr: Option<String>,
 }
 
 /// Where a player sits, for the alphabetical list.
@@ -702,6 +707,9 @@ fn table_views<'a>(l: &'a Loaded, tables: &[SeatingRow]) -> Vec<TableView<'a>> {
             table_no: s.table_no,
             ns: l.pair(s.ns_pair),
             ew: l.pair(s.ew_pair),
+            code: None,
+            url: None,
+            qr: None,
         })
         .collect()
 }
@@ -762,17 +770,32 @@ pub async fn round(
 
 pub async fn table_cards(
     ctx: PageCtx,
+    req: actix_web::HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let (tid, n) = path.into_inner();
     let (l, idx, tables, _) = round_data(&state, actor, tid, n).await?;
+    let codes = services::table_side::codes(&state.db, actor, tid).await?;
+    let base = super::qr::base_url(&state, &req);
+    let mut views = table_views(&l, &tables);
+    for v in &mut views {
+        if let Some(code) = codes.table(v.table_no) {
+            let url = format!("{base}/s/{code}");
+            v.qr = Some(
+                super::qr::svg(&url)
+                    .map_err(|e| AppError::Internal(anyhow::anyhow!("QR code: {e}")))?,
+            );
+            v.code = Some(code.to_string());
+            v.url = Some(url);
+        }
+    }
     let page = TableCardsPage {
         ctx: &ctx,
         l: &l,
         round: &l.rounds[idx],
-        tables: table_views(&l, &tables),
+        tables: views,
     };
     render(&page)
 }
@@ -780,6 +803,8 @@ pub async fn table_cards(
 /// Where a pair plays each Mitchell round.
 pub struct MovementCard<'a> {
     pub pair: &'a PairRow,
+    /// The pair's private code (to enter and confirm scores at the table).
+    pub code: Option<String>,
     /// (round, table, line) — table None when resting.
     pub rounds: Vec<(u32, Option<u32>, &'static str)>,
 }
@@ -800,6 +825,7 @@ pub async fn movement_cards(
     let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     let l = load(&state, actor, tid).await?;
+    let codes = services::table_side::codes(&state.db, actor, tid).await?;
     let Some((layout, schedule)) = services::rounds::mitchell_schedule(&l)? else {
         return refused(
             &ctx,
@@ -817,6 +843,7 @@ pub async fn movement_cards(
         .filter(|p| layout.pairs().any(|q| q == p.pair_no()) || p.joined_from_round.is_some())
         .map(|p| MovementCard {
             pair: p,
+            code: codes.pair(p.number).map(str::to_string),
             rounds: schedule
                 .iter()
                 .map(|r| {

@@ -16,6 +16,7 @@ pub mod limits;
 pub mod middleware;
 pub mod pages;
 pub mod public;
+pub mod qr;
 pub mod table_side;
 pub mod upload;
 

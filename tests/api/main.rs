@@ -11,6 +11,7 @@ mod data;
 mod deskentry;
 mod hardening;
 mod health;
+mod printouts;
 mod roles;
 mod rules_api;
 mod scoring;

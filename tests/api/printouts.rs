@@ -1,0 +1,144 @@
+//! The printouts carry the table-side codes: each table card a QR code that
+//! a phone reads (decoded here with `rqrr`, as a camera would) and the code
+//! in letters; each movement card its pair's private code.
+
+use crate::helpers::{spawn_app_with, TestDb};
+use crate::scoring::started;
+use crate::tournaments::{check_in_all, create_tournament, csv, import};
+
+/// The `<svg>` drawn by the `qrcode` crate as a bitmap: its path is a run of
+/// `M{x} {y}h{w}v{h}…` squares, one per dark module.
+fn rasterise(svg: &str) -> (usize, usize, Vec<bool>) {
+    let attr = |name: &str| -> usize {
+        let start = svg.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        svg[start..].split('"').next().unwrap().parse().unwrap()
+    };
+    let (w, h) = (attr("width"), attr("height"));
+    let mut dark = vec![false; w * h];
+    let d_start = svg.find(" d=\"").unwrap() + 4;
+    let d = svg[d_start..].split('"').next().unwrap();
+    for square in d.split('M').filter(|s| !s.is_empty()) {
+        let nums: Vec<usize> = square
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|s| !s.is_empty())
+            .map(|s| s.parse().unwrap())
+            .collect();
+        let (x, y, sw, sh) = (nums[0], nums[1], nums[2], nums[3]);
+        for yy in y..(y + sh).min(h) {
+            for xx in x..(x + sw).min(w) {
+                dark[yy * w + xx] = true;
+            }
+        }
+    }
+    (w, h, dark)
+}
+
+fn decode(svg: &str) -> String {
+    let (w, h, dark) = rasterise(svg);
+    let mut img =
+        rqrr::PreparedImage::prepare_from_greyscale(
+            w,
+            h,
+            |x, y| {
+                if dark[y * w + x] {
+                    0
+                } else {
+                    255
+                }
+            },
+        );
+    let grids = img.detect_grids();
+    assert_eq!(grids.len(), 1, "one QR code");
+    grids[0].decode().expect("the QR code reads").1
+}
+
+/// (table number, table code, svg) of every table card.
+fn table_cards(html: &str) -> Vec<(String, String, String)> {
+    html.split("<section class=\"table-card\"")
+        .skip(1)
+        .map(|card| {
+            let value = |name: &str| {
+                let start = card.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
+                card[start..].split('"').next().unwrap().to_string()
+            };
+            let svg_start = card.find("<svg").expect("a QR code on the card");
+            let svg_end = card.find("</svg>").unwrap() + 6;
+            (
+                value("data-table"),
+                value("data-table-code"),
+                card[svg_start..svg_end].to_string(),
+            )
+        })
+        .collect()
+}
+
+fn stored_codes(app: &crate::helpers::TestApp) -> (Vec<(i32, String)>, Vec<(i32, String)>) {
+    use burraco_td::db::schema::{pairs, table_codes};
+    use diesel::prelude::*;
+    let mut c = app.pool.get().unwrap();
+    let tables = table_codes::table
+        .select((table_codes::table_no, table_codes::code))
+        .load::<(i32, String)>(&mut *c)
+        .unwrap();
+    let pairs = pairs::table
+        .filter(pairs::code.is_not_null())
+        .select((pairs::number, pairs::code.assume_not_null()))
+        .load::<(i32, String)>(&mut *c)
+        .unwrap();
+    (tables, pairs)
+}
+
+#[tokio::test]
+async fn table_cards_carry_a_qr_code_a_phone_reads_and_movement_cards_the_pair_codes() {
+    let (app, dora, t) = started(8).await;
+    let html = dora.get_html(&format!("{t}/rounds/1/cards")).await;
+    let cards = table_cards(&html);
+    assert_eq!(cards.len(), 4, "one card per table");
+    let (tables, pairs) = stored_codes(&app);
+    for (table, code, svg) in &cards {
+        let stored = tables
+            .iter()
+            .find(|(n, _)| n.to_string() == *table)
+            .expect("the table has a code");
+        assert_eq!(&stored.1, code);
+        // The QR code is the player's page of this table, on this server.
+        assert_eq!(decode(svg), app.url(&format!("/s/{code}")));
+        // The code is printed in letters too.
+        assert!(html.contains(&format!("<p class=\"tc-code\">{code}</p>")));
+    }
+    // The address in the QR code is the table's page.
+    let (_, code, _) = &cards[0];
+    let res = app.another_browser().get(&format!("/s/{code}")).await;
+    assert_eq!(res.status().as_u16(), 200);
+
+    let html = dora.get_html(&format!("{t}/movement-cards")).await;
+    assert_eq!(pairs.len(), 8);
+    for (number, code) in &pairs {
+        assert!(
+            html.contains(&format!("data-pair=\"{number}\" data-pair-code=\"{code}\"")),
+            "pair {number}'s card carries its code"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_qr_code_follows_public_url() {
+    let app = spawn_app_with(TestDb::new(), |s| {
+        s.public_url = Some("https://burraco.club.example".into())
+    })
+    .await;
+    app.setup_admin().await;
+    let t = create_tournament(&app.browser, "Serata").await;
+    import(&app.browser, &t, &csv(8)).await;
+    check_in_all(&app, &app.browser, &t).await;
+    app.submit(&t, &format!("{t}/draw"), &[]).await;
+    let html = app.get_html(&format!("{t}/rounds/1/cards")).await;
+    let cards = table_cards(&html);
+    assert_eq!(cards.len(), 4);
+    for (_, code, svg) in &cards {
+        assert_eq!(
+            decode(svg),
+            format!("https://burraco.club.example/s/{code}")
+        );
+    }
+}
