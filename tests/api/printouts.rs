@@ -72,7 +72,11 @@ fn table_cards(html: &str) -> Vec<(String, String, String)> {
         .collect()
 }
 
-fn stored_codes(app: &crate::helpers::TestApp) -> (Vec<(i32, String)>, Vec<(i32, String)>) {
+/// (table number or pair number, code) rows.
+type Codes = Vec<(i32, String)>;
+
+/// The table codes and the pair codes stored for the tournament.
+fn stored_codes(app: &crate::helpers::TestApp) -> (Codes, Codes) {
     use burraco_td::db::schema::{pairs, table_codes};
     use diesel::prelude::*;
     let mut c = app.pool.get().unwrap();
