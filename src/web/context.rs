@@ -3,6 +3,8 @@
 
 use std::collections::BTreeMap;
 use std::future::{ready, Ready};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use actix_web::{dev::Payload, FromRequest, HttpMessage, HttpRequest};
 use chrono::NaiveDateTime;
@@ -26,8 +28,41 @@ pub struct SessionUser {
 pub struct RequestCtx {
     pub lang: Lang,
     pub user: Option<SessionUser>,
-    pub csrf: String,
+    pub csrf: CsrfToken,
     pub timezone: chrono_tz::Tz,
+}
+
+/// The CSRF token of a request's forms. Writing it into a page (`{{
+/// ctx.csrf }}`) marks it used: only then does a visitor without a session
+/// get the anonymous cookie it is bound to, so pages without forms (the
+/// public pages) set no cookie at all and stay cacheable.
+#[derive(Debug, Clone, Default)]
+pub struct CsrfToken {
+    value: String,
+    used: Arc<AtomicBool>,
+}
+
+impl CsrfToken {
+    pub fn new(value: String, used: Arc<AtomicBool>) -> CsrfToken {
+        CsrfToken { value, used }
+    }
+
+    /// The token (marks it used).
+    pub fn as_str(&self) -> &str {
+        self.used.store(true, Ordering::Relaxed);
+        &self.value
+    }
+
+    /// Whether a page or a handler asked for the token.
+    pub fn was_used(&self) -> bool {
+        self.used.load(Ordering::Relaxed)
+    }
+}
+
+impl std::fmt::Display for CsrfToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// The page context handed to every template.
@@ -35,7 +70,7 @@ pub struct RequestCtx {
 pub struct PageCtx {
     pub lang: Lang,
     pub user: Option<SessionUser>,
-    pub csrf: String,
+    pub csrf: CsrfToken,
     /// The current path and query, for the language switch and `next`.
     pub here: String,
     /// A notice to show once (a catalog key from `?done=`).
@@ -52,7 +87,7 @@ impl PageCtx {
             .unwrap_or(RequestCtx {
                 lang: Lang::default(),
                 user: None,
-                csrf: String::new(),
+                csrf: CsrfToken::default(),
                 timezone: chrono_tz::Europe::Rome,
             });
         let here = match req.query_string() {
@@ -67,6 +102,20 @@ impl PageCtx {
             here,
             notice,
             timezone: rc.timezone,
+        }
+    }
+
+    /// The same page as any visitor without a session sees it (what the
+    /// public page cache renders): no user, no token, no notice, the path
+    /// without its query.
+    pub fn anonymous(&self) -> PageCtx {
+        PageCtx {
+            lang: self.lang,
+            user: None,
+            csrf: CsrfToken::default(),
+            here: self.here.split('?').next().unwrap_or("/").to_string(),
+            notice: None,
+            timezone: self.timezone,
         }
     }
 

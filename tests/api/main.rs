@@ -10,6 +10,7 @@ mod csrf;
 mod data;
 mod hardening;
 mod health;
+mod public;
 mod roles;
 mod rules_api;
 mod scoring;
