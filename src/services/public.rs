@@ -64,8 +64,16 @@ pub async fn snapshot(
                 standings: None,
             });
         }
+        let t0 = std::time::Instant::now();
         let file = super::files::file_of(c, tid, tz)?;
+        let t1 = std::time::Instant::now();
         let standings = super::files::standings_of_file(tid, &file, lang)?;
+        tracing::debug!(
+            tid,
+            load_ms = (t1 - t0).as_secs_f64() * 1e3,
+            standings_ms = t1.elapsed().as_secs_f64() * 1e3,
+            "public snapshot computed"
+        );
         Ok(Snapshot {
             loaded,
             file: Some(file),

@@ -155,7 +155,8 @@ impl Rendered {
     pub fn new(content_type: &'static str, body: String, etag: String) -> Rendered {
         let mut enc = flate2::write::GzEncoder::new(
             Vec::with_capacity(body.len() / 4),
-            flate2::Compression::default(),
+            // Fast: once per revision, yet on the path of the first visitor.
+            flate2::Compression::fast(),
         );
         let gzip = enc
             .write_all(body.as_bytes())
@@ -267,9 +268,21 @@ impl PublicCache {
             .get_or_try(tid, rev, (lang, page), || async {
                 let snap = self.snapshot(state, tid, rev, lang).await?;
                 self.renders.fetch_add(1, Ordering::SeqCst);
+                let t0 = std::time::Instant::now();
                 let body = render(&snap)?;
+                let t1 = std::time::Instant::now();
                 let etag = format!("{}-{tid}-{rev}-{lang}-{}", build_tag(), page.tag());
-                Ok::<_, AppError>(Rendered::new(page.content_type(), body, etag))
+                let r = Rendered::new(page.content_type(), body, etag);
+                tracing::debug!(
+                    tid,
+                    rev,
+                    page = ?page,
+                    render_ms = (t1 - t0).as_secs_f64() * 1e3,
+                    gzip_ms = t1.elapsed().as_secs_f64() * 1e3,
+                    bytes = r.identity.len(),
+                    "public page rendered"
+                );
+                Ok::<_, AppError>(r)
             })
             .await
     }

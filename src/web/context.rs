@@ -3,13 +3,13 @@
 
 use std::collections::BTreeMap;
 use std::future::{ready, Ready};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use actix_web::{dev::Payload, FromRequest, HttpMessage, HttpRequest};
 use chrono::NaiveDateTime;
 
-use crate::auth::Role;
+use crate::auth::csrf::CsrfKey;
+use crate::auth::{session, Role};
 use crate::i18n::{self, Lang};
 use crate::web::error::AppError;
 
@@ -32,30 +32,64 @@ pub struct RequestCtx {
     pub timezone: chrono_tz::Tz,
 }
 
-/// The CSRF token of a request's forms. Writing it into a page (`{{
-/// ctx.csrf }}`) marks it used: only then does a visitor without a session
-/// get the anonymous cookie it is bound to, so pages without forms (the
-/// public pages) set no cookie at all and stay cacheable.
-#[derive(Debug, Clone, Default)]
-pub struct CsrfToken {
-    value: String,
-    used: Arc<AtomicBool>,
+/// The CSRF token of a request's forms, computed when first asked for.
+/// Writing it into a page (`{{ ctx.csrf }}`) is what gives a visitor
+/// without a session the anonymous cookie it is bound to: pages without
+/// forms (the public pages) set no cookie and stay cacheable, and cost no
+/// random token and no HMAC.
+#[derive(Clone, Default)]
+pub struct CsrfToken(Arc<CsrfInner>);
+
+#[derive(Default)]
+struct CsrfInner {
+    key: Option<CsrfKey>,
+    /// The session token, or the anonymous cookie's; `None`: a new anonymous
+    /// token is made on first use.
+    binding: Option<String>,
+    new_anon: OnceLock<String>,
+    value: OnceLock<String>,
 }
 
 impl CsrfToken {
-    pub fn new(value: String, used: Arc<AtomicBool>) -> CsrfToken {
-        CsrfToken { value, used }
+    pub fn lazy(key: CsrfKey, binding: Option<String>) -> CsrfToken {
+        CsrfToken(Arc::new(CsrfInner {
+            key: Some(key),
+            binding,
+            new_anon: OnceLock::new(),
+            value: OnceLock::new(),
+        }))
     }
 
-    /// The token (marks it used).
+    /// The token (computed now if needed).
     pub fn as_str(&self) -> &str {
-        self.used.store(true, Ordering::Relaxed);
-        &self.value
+        let inner = &*self.0;
+        inner.value.get_or_init(|| {
+            let Some(key) = &inner.key else {
+                return String::new();
+            };
+            let binding = match &inner.binding {
+                Some(b) => b.as_str(),
+                None => inner.new_anon.get_or_init(session::new_token).as_str(),
+            };
+            key.token_for(binding)
+        })
     }
 
     /// Whether a page or a handler asked for the token.
     pub fn was_used(&self) -> bool {
-        self.used.load(Ordering::Relaxed)
+        self.0.value.get().is_some()
+    }
+
+    /// The anonymous token made for this request, if the token was used by
+    /// a visitor without one (the session layer sets it as a cookie).
+    pub fn new_anon(&self) -> Option<&str> {
+        self.0.new_anon.get().map(String::as_str)
+    }
+}
+
+impl std::fmt::Debug for CsrfToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CsrfToken(…)")
     }
 }
 

@@ -316,24 +316,23 @@ pub async fn session_layer(
         return Ok(req.error_response(e));
     }
 
-    // CSRF tokens bind to the session, or before login to an anonymous cookie.
-    let mut new_anon = None;
+    // CSRF tokens bind to the session, or before login to an anonymous
+    // cookie, made when a page first writes a token into a form.
     let binding = match (&user, req.cookie(session::ANON_COOKIE)) {
-        (Some(_), _) => req
-            .cookie(session::COOKIE)
-            .map(|c| c.value().to_string())
-            .unwrap_or_default(),
-        (None, Some(c)) if session::looks_like_token(c.value()) => c.value().to_string(),
-        (None, _) => {
-            let t = session::new_token();
-            new_anon = Some(t.clone());
-            t
-        }
+        (Some(_), _) => Some(
+            req.cookie(session::COOKIE)
+                .map(|c| c.value().to_string())
+                .unwrap_or_default(),
+        ),
+        (None, Some(c)) if session::looks_like_token(c.value()) => Some(c.value().to_string()),
+        (None, _) => None,
     };
 
     if is_state_changing(req.method()) && !csrf_exempt(req.path()) {
         let ok = match submitted_token(&mut req).await {
-            Ok(Some(token)) => new_anon.is_none() && state.csrf_key.verify(&binding, &token),
+            Ok(Some(token)) => binding
+                .as_deref()
+                .is_some_and(|b| state.csrf_key.verify(b, &token)),
             Ok(None) => false,
             Err(e) => return Ok(req.error_response(e)),
         };
@@ -349,20 +348,20 @@ pub async fn session_layer(
         }
     }
 
-    let csrf_used = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let csrf = CsrfToken::lazy(state.csrf_key.clone(), binding);
     req.extensions_mut().insert(RequestCtx {
         lang,
         user,
-        csrf: CsrfToken::new(state.csrf_key.token_for(&binding), csrf_used.clone()),
+        csrf: csrf.clone(),
         timezone: state.settings.timezone,
     });
     let mut res = next.call(req).await?;
     // The anonymous cookie only where a page carries a form that needs it
     // (login, setup…): public pages set no cookie.
-    if let Some(anon) = new_anon.filter(|_| csrf_used.load(std::sync::atomic::Ordering::Relaxed)) {
+    if let Some(anon) = csrf.new_anon() {
         let _ = res.response_mut().add_cookie(&cookie(
             session::ANON_COOKIE,
-            anon,
+            anon.to_string(),
             secure,
             Some(CookieDuration::days(30)),
         ));
