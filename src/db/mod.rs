@@ -173,6 +173,8 @@ pub struct Db {
     writer: Option<Arc<Mutex<()>>>,
     /// Revisions written by this process (see [`revisions`]).
     revisions: Arc<revisions::Revisions>,
+    /// Shared fresh reads of revisions (PostgreSQL).
+    fresh: Arc<revisions::FreshReads>,
 }
 
 impl Db {
@@ -182,30 +184,41 @@ impl Db {
             pool,
             writer,
             revisions: Arc::default(),
+            fresh: Arc::default(),
         }
     }
 
     /// The current revision of tournament `tid` (`None`: no such
     /// tournament). SQLite: from this process's memory, read from the
-    /// database on first use. PostgreSQL: one primary-key read, because
-    /// another instance may have written since (see [`revisions`]).
+    /// database on first use. PostgreSQL: from a primary-key read that
+    /// started after this call, shared by the requests waiting together,
+    /// because another instance may have written (see [`revisions`]).
     pub async fn revision(&self, tid: i64) -> Result<Option<i64>, DbError> {
         if self.writer.is_some() {
             if let Some(r) = self.revisions.known(tid) {
                 return Ok(Some(r));
             }
+            let read = self.read_revision(tid).await?;
+            return Ok(read.map(|r| self.revisions.observe(tid, r)));
         }
-        let read = self
-            .read(move |c| -> Result<Option<i64>, DbError> {
-                use diesel::prelude::*;
-                Ok(schema::tournaments::table
-                    .find(tid)
-                    .select(schema::tournaments::revision)
-                    .first::<i64>(c)
-                    .optional()?)
+        self.fresh
+            .read(tid, || async move {
+                self.read_revision(tid).await.map_err(|e| e.to_string())
             })
-            .await?;
-        Ok(read.map(|r| self.revisions.observe(tid, r)))
+            .await
+            .map_err(DbError::Task)
+    }
+
+    async fn read_revision(&self, tid: i64) -> Result<Option<i64>, DbError> {
+        self.read(move |c| -> Result<Option<i64>, DbError> {
+            use diesel::prelude::*;
+            Ok(schema::tournaments::table
+                .find(tid)
+                .select(schema::tournaments::revision)
+                .first::<i64>(c)
+                .optional()?)
+        })
+        .await
     }
 
     /// What this process knows of the revisions (tests, diagnostics).
