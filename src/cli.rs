@@ -95,6 +95,19 @@ pub enum Command {
         #[arg(long, env = "BURRACO_TIMEZONE", default_value = Settings::DEFAULT_TIMEZONE)]
         timezone: String,
     },
+    /// Write a generated, valid tournament file (for benchmarks and demos):
+    /// `pairs` pairs, `rounds` complete rounds, deterministic for a seed.
+    SampleTournament {
+        #[arg(long, default_value_t = 300)]
+        pairs: usize,
+        #[arg(long, default_value_t = 8)]
+        rounds: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Leave it running (not finished), so that it still takes changes.
+        #[arg(long, default_value_t = false)]
+        running: bool,
+    },
     /// Standings, pool and prizes of a tournament file (FORMAT.md), as JSON.
     /// Exit 1 when a sheet breaks a rule, 2 when the file is unreadable.
     Standings {
@@ -180,6 +193,12 @@ pub fn run(cli: Cli) -> ExitCode {
         Some(Command::Serve(args)) => serve(args),
         Some(Command::CreateUser { role, name }) => create_user(&cli.serve.db, &role, &name),
         Some(Command::Movement(cmd)) => Ok(movement(cmd)),
+        Some(Command::SampleTournament {
+            pairs,
+            rounds,
+            seed,
+            running,
+        }) => sample_tournament(pairs, rounds, seed, running),
         Some(Command::Standings { file, lang }) => Ok(standings(file, cli_lang(lang.as_deref()))),
         Some(Command::Export {
             tournament,
@@ -195,6 +214,20 @@ pub fn run(cli: Cli) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn sample_tournament(
+    pairs: usize,
+    rounds: usize,
+    seed: u64,
+    running: bool,
+) -> anyhow::Result<ExitCode> {
+    let mut file = crate::tournament_file::fixtures::sample_tournament(pairs, rounds, seed);
+    if running {
+        file.status = Some(crate::tournament_file::Status::Running);
+    }
+    println!("{}", serde_json::to_string(&file)?);
+    Ok(ExitCode::SUCCESS)
 }
 
 fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {

@@ -13,12 +13,14 @@ use crate::auth::csrf::CsrfKey;
 use crate::auth::throttle::LoginThrottle;
 use crate::config::Settings;
 use crate::db::{self, DbUrl, Pool};
+use crate::web::cache::PublicCache;
 use crate::web::{errors, middleware, routes, AppState};
 
 pub struct Application {
     port: u16,
     server: Server,
     pool: Pool,
+    public: Arc<PublicCache>,
 }
 
 /// Opens the database (creating the SQLite file if needed), runs every
@@ -56,6 +58,7 @@ impl Application {
         let pool = prepare_database(&settings.database_url, settings.pool_size)?;
         let key = db::settings::csrf_key(&mut *pool.get()?).context("cannot read the CSRF key")?;
         let port = listener.local_addr()?.port();
+        let public = Arc::new(PublicCache::default());
         tracing::info!(
             address = %listener.local_addr()?,
             database = ?settings.database_url,
@@ -68,6 +71,7 @@ impl Application {
             db: db::Db::new(pool.clone(), &settings.database_url),
             csrf_key: CsrfKey::from_bytes(key),
             throttle: Arc::new(LoginThrottle::new(settings.throttle)),
+            public: public.clone(),
             settings,
         });
         let server = HttpServer::new(move || {
@@ -77,6 +81,7 @@ impl Application {
                 .wrap(errors::handlers())
                 .wrap(Compress::default())
                 .wrap(from_fn(middleware::security_headers))
+                .wrap(from_fn(middleware::head_as_get))
                 .wrap(from_fn(middleware::request_span))
                 .configure(routes)
         })
@@ -86,7 +91,12 @@ impl Application {
         .keep_alive(std::time::Duration::from_secs(75))
         .listen(listener)?
         .run();
-        Ok(Application { port, server, pool })
+        Ok(Application {
+            port,
+            server,
+            pool,
+            public,
+        })
     }
 
     pub fn port(&self) -> u16 {
@@ -95,6 +105,11 @@ impl Application {
 
     pub fn pool(&self) -> Pool {
         self.pool.clone()
+    }
+
+    /// The public page cache (tests count its computations).
+    pub fn public_cache(&self) -> Arc<PublicCache> {
+        self.public.clone()
     }
 
     pub async fn run_until_stopped(self) -> std::io::Result<()> {

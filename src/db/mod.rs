@@ -4,6 +4,7 @@
 
 pub mod export;
 pub mod login_throttle;
+pub mod revisions;
 pub mod schema;
 pub mod scoring;
 pub mod settings;
@@ -171,12 +172,59 @@ pub type PooledConn = r2d2::PooledConnection<DbManager>;
 pub struct Db {
     pool: Pool,
     writer: Option<Arc<Mutex<()>>>,
+    /// Revisions written by this process (see [`revisions`]).
+    revisions: Arc<revisions::Revisions>,
+    /// Shared fresh reads of revisions (PostgreSQL).
+    fresh: Arc<revisions::FreshReads>,
 }
 
 impl Db {
     pub fn new(pool: Pool, url: &DbUrl) -> Db {
         let writer = matches!(url, DbUrl::Sqlite(_)).then(|| Arc::new(Mutex::new(())));
-        Db { pool, writer }
+        Db {
+            pool,
+            writer,
+            revisions: Arc::default(),
+            fresh: Arc::default(),
+        }
+    }
+
+    /// The current revision of tournament `tid` (`None`: no such
+    /// tournament). SQLite: from this process's memory, read from the
+    /// database on first use. PostgreSQL: from a primary-key read that
+    /// started after this call, shared by the requests waiting together,
+    /// because another instance may have written (see [`revisions`]).
+    pub async fn revision(&self, tid: i64) -> Result<Option<i64>, DbError> {
+        if self.writer.is_some() {
+            if let Some(r) = self.revisions.known(tid) {
+                return Ok(Some(r));
+            }
+            let read = self.read_revision(tid).await?;
+            return Ok(read.map(|r| self.revisions.observe(tid, r)));
+        }
+        self.fresh
+            .read(tid, || async move {
+                self.read_revision(tid).await.map_err(|e| e.to_string())
+            })
+            .await
+            .map_err(DbError::Task)
+    }
+
+    async fn read_revision(&self, tid: i64) -> Result<Option<i64>, DbError> {
+        self.read(move |c| -> Result<Option<i64>, DbError> {
+            use diesel::prelude::*;
+            Ok(schema::tournaments::table
+                .find(tid)
+                .select(schema::tournaments::revision)
+                .first::<i64>(c)
+                .optional()?)
+        })
+        .await
+    }
+
+    /// What this process knows of the revisions (tests, diagnostics).
+    pub fn revisions(&self) -> &revisions::Revisions {
+        &self.revisions
     }
 
     pub fn pool(&self) -> &Pool {
@@ -228,14 +276,24 @@ impl Db {
             .map(|m| m.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
         let mut conn = self.pool.get().map_err(DbError::from)?;
         let sqlite = matches!(*conn, DbConn::Sqlite(_));
-        conn.transaction(|c| {
+        revisions::take_pending();
+        let result = conn.transaction(|c| {
             if sqlite {
                 // A write as the first statement takes SQLite's write lock now
                 // (waiting up to busy_timeout), before anything is read.
                 c.batch_execute("UPDATE app_settings SET value = value WHERE 0 = 1")?;
             }
             f(c)
-        })
+        });
+        // Committed: the revisions bumped are now everybody's (before the
+        // writer hears back). Rolled back: they never happened.
+        let bumped = revisions::take_pending();
+        if result.is_ok() {
+            for (tid, rev) in bumped {
+                self.revisions.observe(tid, rev);
+            }
+        }
+        result
     }
 
     /// [`Db::read`] for callers that are not async.

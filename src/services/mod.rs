@@ -10,6 +10,7 @@
 pub mod audit;
 pub mod files;
 pub mod pairs;
+pub mod public;
 pub mod rounds;
 pub mod scoring;
 pub mod table_side;
@@ -243,6 +244,9 @@ pub fn lock(
         return Err(ServiceError::NotFound);
     }
     let t = tdb::find(conn, tid)?.ok_or(ServiceError::NotFound)?;
+    // Published by `Db::write` once the transaction commits: the one place
+    // where this process learns of its own writes (public page caches).
+    crate::db::revisions::note_bump(tid, t.revision);
     check_access(conn, actor, &t, need)?;
     load_state(conn, t)
 }

@@ -3,11 +3,13 @@
 
 use std::collections::BTreeMap;
 use std::future::{ready, Ready};
+use std::sync::{Arc, OnceLock};
 
 use actix_web::{dev::Payload, FromRequest, HttpMessage, HttpRequest};
 use chrono::NaiveDateTime;
 
-use crate::auth::Role;
+use crate::auth::csrf::CsrfKey;
+use crate::auth::{session, Role};
 use crate::i18n::{self, Lang};
 use crate::web::error::AppError;
 
@@ -26,8 +28,75 @@ pub struct SessionUser {
 pub struct RequestCtx {
     pub lang: Lang,
     pub user: Option<SessionUser>,
-    pub csrf: String,
+    pub csrf: CsrfToken,
     pub timezone: chrono_tz::Tz,
+}
+
+/// The CSRF token of a request's forms, computed when first asked for.
+/// Writing it into a page (`{{ ctx.csrf }}`) is what gives a visitor
+/// without a session the anonymous cookie it is bound to: pages without
+/// forms (the public pages) set no cookie and stay cacheable, and cost no
+/// random token and no HMAC.
+#[derive(Clone, Default)]
+pub struct CsrfToken(Arc<CsrfInner>);
+
+#[derive(Default)]
+struct CsrfInner {
+    key: Option<CsrfKey>,
+    /// The session token, or the anonymous cookie's; `None`: a new anonymous
+    /// token is made on first use.
+    binding: Option<String>,
+    new_anon: OnceLock<String>,
+    value: OnceLock<String>,
+}
+
+impl CsrfToken {
+    pub fn lazy(key: CsrfKey, binding: Option<String>) -> CsrfToken {
+        CsrfToken(Arc::new(CsrfInner {
+            key: Some(key),
+            binding,
+            new_anon: OnceLock::new(),
+            value: OnceLock::new(),
+        }))
+    }
+
+    /// The token (computed now if needed).
+    pub fn as_str(&self) -> &str {
+        let inner = &*self.0;
+        inner.value.get_or_init(|| {
+            let Some(key) = &inner.key else {
+                return String::new();
+            };
+            let binding = match &inner.binding {
+                Some(b) => b.as_str(),
+                None => inner.new_anon.get_or_init(session::new_token).as_str(),
+            };
+            key.token_for(binding)
+        })
+    }
+
+    /// Whether a page or a handler asked for the token.
+    pub fn was_used(&self) -> bool {
+        self.0.value.get().is_some()
+    }
+
+    /// The anonymous token made for this request, if the token was used by
+    /// a visitor without one (the session layer sets it as a cookie).
+    pub fn new_anon(&self) -> Option<&str> {
+        self.0.new_anon.get().map(String::as_str)
+    }
+}
+
+impl std::fmt::Debug for CsrfToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("CsrfToken(…)")
+    }
+}
+
+impl std::fmt::Display for CsrfToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// The page context handed to every template.
@@ -35,7 +104,7 @@ pub struct RequestCtx {
 pub struct PageCtx {
     pub lang: Lang,
     pub user: Option<SessionUser>,
-    pub csrf: String,
+    pub csrf: CsrfToken,
     /// The current path and query, for the language switch and `next`.
     pub here: String,
     /// A notice to show once (a catalog key from `?done=`).
@@ -52,7 +121,7 @@ impl PageCtx {
             .unwrap_or(RequestCtx {
                 lang: Lang::default(),
                 user: None,
-                csrf: String::new(),
+                csrf: CsrfToken::default(),
                 timezone: chrono_tz::Europe::Rome,
             });
         let here = match req.query_string() {
@@ -67,6 +136,20 @@ impl PageCtx {
             here,
             notice,
             timezone: rc.timezone,
+        }
+    }
+
+    /// The same page as any visitor without a session sees it (what the
+    /// public page cache renders): no user, no token, no notice, the path
+    /// without its query.
+    pub fn anonymous(&self) -> PageCtx {
+        PageCtx {
+            lang: self.lang,
+            user: None,
+            csrf: CsrfToken::default(),
+            here: self.here.split('?').next().unwrap_or("/").to_string(),
+            notice: None,
+            timezone: self.timezone,
         }
     }
 

@@ -7,7 +7,7 @@ use actix_web::body::{BoxBody, MessageBody};
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{
-    HeaderName, HeaderValue, ACCEPT_LANGUAGE, CACHE_CONTROL,
+    HeaderName, HeaderValue, ACCEPT_LANGUAGE, CACHE_CONTROL, CONTENT_ENCODING,
     CONTENT_SECURITY_POLICY as CONTENT_SECURITY_POLICY_HEADER, CONTENT_TYPE, REFERRER_POLICY,
     X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
 };
@@ -17,7 +17,7 @@ use actix_web::web;
 use actix_web::{Error, HttpMessage, ResponseError};
 use tracing::Instrument;
 
-use super::context::{web_query_value, RequestCtx, SessionUser};
+use super::context::{web_query_value, CsrfToken, RequestCtx, SessionUser};
 use super::AppState;
 use crate::auth::{csrf, session, Role};
 use crate::db::{self, users};
@@ -110,6 +110,15 @@ pub async fn security_headers<B: MessageBody + 'static>(
                 .get::<RequestCtx>()
                 .is_some_and(|c| c.user.is_some());
             add_security_headers(res.headers_mut(), staff || signed_in);
+            // `identity` only told the compression layer (inside this one)
+            // to leave a cached page's bytes alone; it is not for clients.
+            if res
+                .headers()
+                .get(CONTENT_ENCODING)
+                .is_some_and(|v| v == "identity")
+            {
+                res.headers_mut().remove(CONTENT_ENCODING);
+            }
             Ok(res)
         }
         Err(e) => {
@@ -121,6 +130,25 @@ pub async fn security_headers<B: MessageBody + 'static>(
         }
     }
 }
+
+/// `HEAD` answers like `GET` on every route: the request is routed as a
+/// `GET` (actix matches `web::get()` routes on the method), and the HTTP
+/// layer, which still knows the request was a `HEAD`, sends the headers
+/// (Content-Length included) without the body.
+pub async fn head_as_get<B: MessageBody + 'static>(
+    mut req: ServiceRequest,
+    next: Next<B>,
+) -> Result<ServiceResponse<B>, Error> {
+    if req.method() == Method::HEAD {
+        req.head_mut().method = Method::GET;
+        req.extensions_mut().insert(WasHead);
+    }
+    next.call(req).await
+}
+
+/// Marks a request that arrived as `HEAD`.
+#[derive(Debug, Clone, Copy)]
+pub struct WasHead;
 
 fn is_state_changing(method: &Method) -> bool {
     !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
@@ -292,32 +320,29 @@ pub async fn session_layer(
         req.extensions_mut().insert(RequestCtx {
             lang,
             user: None,
-            csrf: String::new(),
+            csrf: Default::default(),
             timezone: state.settings.timezone,
         });
         return Ok(req.error_response(e));
     }
 
-    // CSRF tokens bind to the session, or before login to an anonymous cookie.
-    let mut new_anon = None;
+    // CSRF tokens bind to the session, or before login to an anonymous
+    // cookie, made when a page first writes a token into a form.
     let binding = match (&user, req.cookie(session::ANON_COOKIE)) {
-        (Some(_), _) => req
-            .cookie(session::COOKIE)
-            .map(|c| c.value().to_string())
-            .unwrap_or_default(),
-        (None, Some(c)) if session::looks_like_token(c.value()) => c.value().to_string(),
-        // No anonymous cookie either: these forms need no CSRF token.
-        (None, _) if cookieless => String::new(),
-        (None, _) => {
-            let t = session::new_token();
-            new_anon = Some(t.clone());
-            t
-        }
+        (Some(_), _) => Some(
+            req.cookie(session::COOKIE)
+                .map(|c| c.value().to_string())
+                .unwrap_or_default(),
+        ),
+        (None, Some(c)) if session::looks_like_token(c.value()) => Some(c.value().to_string()),
+        (None, _) => None,
     };
 
     if is_state_changing(req.method()) && !csrf_exempt(req.path()) {
         let ok = match submitted_token(&mut req).await {
-            Ok(Some(token)) => new_anon.is_none() && state.csrf_key.verify(&binding, &token),
+            Ok(Some(token)) => binding
+                .as_deref()
+                .is_some_and(|b| state.csrf_key.verify(b, &token)),
             Ok(None) => false,
             Err(e) => return Ok(req.error_response(e)),
         };
@@ -326,24 +351,33 @@ pub async fn session_layer(
             req.extensions_mut().insert(RequestCtx {
                 lang,
                 user: None,
-                csrf: String::new(),
+                csrf: Default::default(),
                 timezone: state.settings.timezone,
             });
             return Ok(req.error_response(AppError::Csrf));
         }
     }
 
+    // The player's page and the score API take no cookie at all (the pair
+    // code is the credential): no token there, so no anonymous cookie.
+    let csrf = if cookieless {
+        CsrfToken::default()
+    } else {
+        CsrfToken::lazy(state.csrf_key.clone(), binding)
+    };
     req.extensions_mut().insert(RequestCtx {
         lang,
         user,
-        csrf: state.csrf_key.token_for(&binding),
+        csrf: csrf.clone(),
         timezone: state.settings.timezone,
     });
     let mut res = next.call(req).await?;
-    if let Some(anon) = new_anon {
+    // The anonymous cookie only where a page carries a form that needs it
+    // (login, setup…): public pages set no cookie.
+    if let Some(anon) = csrf.new_anon() {
         let _ = res.response_mut().add_cookie(&cookie(
             session::ANON_COOKIE,
-            anon,
+            anon.to_string(),
             secure,
             Some(CookieDuration::days(30)),
         ));

@@ -6,6 +6,7 @@ pub mod admin;
 pub mod api;
 pub mod assets;
 pub mod audit;
+pub mod cache;
 pub mod context;
 pub mod desk;
 pub mod director;
@@ -40,6 +41,8 @@ pub struct AppState {
     pub csrf_key: CsrfKey,
     pub throttle: Arc<LoginThrottle>,
     pub settings: Settings,
+    /// Public pages, rendered once per tournament revision.
+    pub public: Arc<cache::PublicCache>,
 }
 
 /// Every route of the application. Staff scopes are guarded by role on the
@@ -59,6 +62,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .configure(table_side::routes)
         .route("/t/{id}", web::get().to(public::tournament))
         .route("/t/{id}/pairs/{pair}", web::get().to(public::pair_card))
+        .route(
+            "/api/v1/tournaments/{id}/standings",
+            web::get().to(public::standings_json),
+        )
         .service(
             web::scope("/director")
                 .wrap(from_fn(middleware::director_only))

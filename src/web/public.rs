@@ -1,7 +1,7 @@
 //! Pages anyone may open (players on their phones) and the seat-draw helper.
 
 use actix_web::http::StatusCode;
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 
 use super::context::{FieldErrors, PageCtx};
@@ -10,88 +10,138 @@ use crate::auth::Role;
 use crate::db::tournaments::TournamentRow;
 use crate::rules::prize_pool::Prizes;
 use crate::rules::{Card, SeatDraw, SuitOrder};
-use crate::standings::{CardRound, Outcome, PairCard, Standings};
+use crate::services::public::{pair_names, shows_in_public, PublicStandings, Snapshot};
+use crate::standings::{CardPenalty, CardRound, Outcome, PairCard, Standings};
 use crate::tournament::settings::Settings;
 use crate::tournament_file::TournamentFile;
-use crate::web::error::AppError;
+use crate::web::cache::{self, Page};
+use crate::web::error::{ApiError, AppError};
 
 #[derive(Template)]
 #[template(path = "public/tournament.html")]
 struct TournamentPage<'a> {
     ctx: &'a PageCtx,
-    t: TournamentRow,
-    settings: Settings,
+    t: &'a TournamentRow,
+    settings: &'a Settings,
     entries: u32,
     pool: Option<Prizes>,
     /// The scheme in force for the current entries (percent per place).
     scheme: Vec<String>,
-    standings: Option<Standings>,
-    file: Option<TournamentFile>,
+    standings: Option<&'a Standings>,
+    file: Option<&'a TournamentFile>,
     rounds_played: usize,
 }
 
 impl TournamentPage<'_> {
     fn names(&self, pair: &u32) -> String {
-        pair_names(self.file.as_ref(), *pair)
+        pair_names(self.file, *pair)
     }
     fn finished(&self) -> bool {
         self.t.status == "finished"
     }
 }
 
-/// "Rossi Maria – Bianchi Luca".
-fn pair_names(file: Option<&TournamentFile>, pair: u32) -> String {
-    file.and_then(|f| f.pairs.iter().find(|p| p.number == pair))
-        .map(|p| {
-            p.players
-                .iter()
-                .map(|pl| format!("{} {}", pl.surname, pl.name))
-                .collect::<Vec<_>>()
-                .join(" – ")
+/// The response of a public page: rendered once per revision and language
+/// for every visitor without a session (ETag, 304, gzip: `web::cache`);
+/// rendered for a signed-in member of staff, whose page carries their menu
+/// (and is never stored: `middleware::security_headers`).
+async fn serve_public<F>(
+    req: &HttpRequest,
+    state: &AppState,
+    tid: i64,
+    page: Page,
+    personal: bool,
+    render: F,
+) -> Result<HttpResponse, AppError>
+where
+    F: FnOnce(&PageCtx, &Snapshot, i64) -> Result<String, AppError>,
+{
+    let ctx = PageCtx::from_request(req);
+    let rev = state.db.revision(tid).await?.ok_or(AppError::NotFound)?;
+    if personal && ctx.user.is_some() {
+        let snap = state.public.snapshot(state, tid, rev, ctx.lang).await?;
+        let body = render(&ctx, &snap, rev)?;
+        return Ok(HttpResponse::Ok()
+            .content_type(page.content_type())
+            .body(body));
+    }
+    let anon = ctx.anonymous();
+    let rendered = state
+        .public
+        .page(state, tid, rev, ctx.lang, page, |snap| {
+            render(&anon, snap, rev)
         })
-        .unwrap_or_default()
+        .await?;
+    Ok(cache::respond(req, &rendered))
 }
 
 /// The public page of a tournament: format, rounds, fee, the pool so far
 /// and how it is split (seed 000: shown during the whole tournament).
 pub async fn tournament(
-    ctx: PageCtx,
+    req: HttpRequest,
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let id = *id;
-    let l = crate::services::tournaments::public(&state.db, id).await?;
-    let draft = l.status() == crate::tournament::Status::Draft;
-    let (t, settings, pairs) = (l.t, l.settings, l.pairs);
-    let entries = u32::try_from(pairs.len()).unwrap_or(u32::MAX);
-    let pool = settings.pool_for(entries).ok();
+    serve_public(&req, &state, *id, Page::Tournament, true, |ctx, snap, _| {
+        render_tournament(ctx, snap)
+    })
+    .await
+}
+
+fn render_tournament(ctx: &PageCtx, snap: &Snapshot) -> Result<String, AppError> {
+    let l = &snap.loaded;
+    let entries = u32::try_from(l.pairs.len()).unwrap_or(u32::MAX);
+    let pool = l.settings.pool_for(entries).ok();
     let scheme = pool
         .as_ref()
         .map(|p| p.scheme.iter().map(|d| d.normalize().to_string()).collect())
         .unwrap_or_default();
-    let (file, standings) = if draft {
-        (None, None)
-    } else {
-        let (f, s) = crate::services::files::public_standings(
-            &state.db,
-            id,
-            state.settings.timezone,
-            ctx.lang,
-        )
-        .await?;
-        (Some(f), Some(s))
-    };
-    let rounds_played = file.as_ref().map(|f| f.rounds.len()).unwrap_or(0);
-    render(&TournamentPage {
-        ctx: &ctx,
-        t,
-        settings,
+    let rounds_played = snap.file.as_ref().map(|f| f.rounds.len()).unwrap_or(0);
+    Ok(TournamentPage {
+        ctx,
+        t: &l.t,
+        settings: &l.settings,
         entries,
         pool,
         scheme,
-        standings,
-        file,
+        standings: snap.standings.as_ref(),
+        file: snap.file.as_ref(),
         rounds_played,
+    }
+    .render()?)
+}
+
+/// `GET /api/v1/tournaments/{id}/standings`: the public standings as JSON
+/// (the `getStandings` operation), cached like the pages.
+pub async fn standings_json(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    serve_public(
+        &req,
+        &state,
+        *id,
+        Page::StandingsJson,
+        false,
+        |_, snap, rev| {
+            serde_json::to_string(&PublicStandings::of(snap, rev))
+                .map_err(|e| AppError::Internal(e.into()))
+        },
+    )
+    .await
+    .map_err(|e| match e {
+        AppError::NotFound => {
+            ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such tournament")
+        }
+        e => {
+            tracing::error!(error = %e, "public standings failed");
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                "the standings cannot be computed now",
+            )
+        }
     })
 }
 
@@ -225,20 +275,20 @@ pub async fn seat_draw(
 struct PairPage<'a> {
     ctx: &'a PageCtx,
     tid: i64,
-    name: String,
+    name: &'a str,
     finished: bool,
     pair: u32,
     names: String,
-    card: PairCard,
-    row: Option<crate::standings::Row>,
-    prize: Option<crate::standings::Prize>,
-    file: TournamentFile,
+    card: &'a PairCard,
+    row: Option<&'a crate::standings::Row>,
+    prize: Option<&'a crate::standings::Prize>,
+    file: &'a TournamentFile,
 }
 
 impl PairPage<'_> {
     fn opponent(&self, r: &CardRound) -> String {
         match r.opponent {
-            Some(o) => format!("{o} · {}", pair_names(Some(&self.file), o)),
+            Some(o) => format!("{o} · {}", pair_names(Some(self.file), o)),
             None => String::new(),
         }
     }
@@ -258,30 +308,41 @@ impl PairPage<'_> {
             None => "",
         }
     }
+    /// The penalties that count (never a withdrawn one, never who gave it).
+    fn public_penalties<'b>(&self, r: &'b CardRound) -> Vec<&'b CardPenalty> {
+        r.penalties.iter().filter(|p| shows_in_public(p)).collect()
+    }
 }
 
 /// A pair's card: round by round, public (no login).
 pub async fn pair_card(
-    ctx: PageCtx,
+    req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(i64, u32)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, pair) = path.into_inner();
-    let (file, standings) =
-        crate::services::files::public_standings(&state.db, tid, state.settings.timezone, ctx.lang)
-            .await?;
-    let card = standings.card(pair).cloned().ok_or(AppError::NotFound)?;
-    let page = PairPage {
-        ctx: &ctx,
+    serve_public(&req, &state, tid, Page::Pair(pair), true, |ctx, snap, _| {
+        render_pair(ctx, snap, tid, pair)
+    })
+    .await
+}
+
+fn render_pair(ctx: &PageCtx, snap: &Snapshot, tid: i64, pair: u32) -> Result<String, AppError> {
+    let (Some(file), Some(standings)) = (snap.file.as_ref(), snap.standings.as_ref()) else {
+        return Err(AppError::NotFound);
+    };
+    let card = standings.card(pair).ok_or(AppError::NotFound)?;
+    Ok(PairPage {
+        ctx,
         tid,
-        name: file.name.clone(),
+        name: &file.name,
         finished: file.status == Some(crate::tournament_file::Status::Finished),
         pair,
-        names: pair_names(Some(&file), pair),
+        names: pair_names(Some(file), pair),
         card,
-        row: standings.row(pair).cloned(),
-        prize: standings.prize(pair).cloned(),
+        row: standings.row(pair),
+        prize: standings.prize(pair),
         file,
-    };
-    render(&page)
+    }
+    .render()?)
 }

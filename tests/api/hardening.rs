@@ -264,8 +264,8 @@ async fn every_response_carries_the_security_headers_and_staff_pages_are_not_sto
     assert_security_headers(&public, "public page");
     assert_eq!(
         header(&public, "cache-control"),
-        "",
-        "public pages may be cached"
+        "no-cache",
+        "public pages may be cached, revalidated each time (issue 12)"
     );
     let home = visitor.get("/").await;
     assert_security_headers(&home, "home");

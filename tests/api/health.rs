@@ -60,10 +60,16 @@ async fn static_assets_are_served_from_the_binary_with_cache_headers() {
         .to_str()
         .unwrap()
         .starts_with("text/css"));
+    // By its plain name: revalidated (pages link the hashed, immutable URL).
+    assert_eq!(res.headers()["cache-control"].to_str().unwrap(), "no-cache");
+    assert!(res.headers().contains_key("etag"));
+    let hashed = burraco_td::web::assets::url("style.css");
+    let res = app.get(&hashed).await;
+    assert_eq!(res.status().as_u16(), 200);
     assert!(res.headers()["cache-control"]
         .to_str()
         .unwrap()
-        .contains("max-age"));
+        .contains("max-age=31536000"));
     assert_eq!(app.get("/static/nope.css").await.status().as_u16(), 404);
 }
 
@@ -80,7 +86,10 @@ async fn unknown_pages_get_a_styled_404_in_the_visitors_language() {
     assert_eq!(res.status().as_u16(), 404);
     let html = res.text().await.unwrap();
     assert!(html.contains("Page not found"), "{html}");
-    assert!(html.contains("/static/style.css"));
+    assert!(
+        html.contains("/static/style."),
+        "the stylesheet, by its hashed URL"
+    );
     let html = app.get_html("/no/such/page").await;
     assert!(
         html.contains("Pagina non trovata"),

@@ -104,6 +104,8 @@ pub struct TestApp {
     pub browser: Browser,
     pub db: TestDb,
     pub pool: burraco_td::db::Pool,
+    /// The server's public page cache (its computation counter).
+    pub public: std::sync::Arc<burraco_td::web::cache::PublicCache>,
 }
 
 impl std::ops::Deref for TestApp {
@@ -136,6 +138,7 @@ pub async fn spawn_app_with(db: TestDb, configure: impl FnOnce(&mut Settings)) -
     let app = Application::build(settings).expect("application builds");
     let address = format!("http://127.0.0.1:{}", app.port());
     let pool = app.pool();
+    let public = app.public_cache();
     tokio::spawn(app.run_until_stopped());
     TestApp {
         browser: Browser {
@@ -144,6 +147,7 @@ pub async fn spawn_app_with(db: TestDb, configure: impl FnOnce(&mut Settings)) -
         },
         db,
         pool,
+        public,
     }
 }
 

@@ -12,6 +12,7 @@ mod deskentry;
 mod hardening;
 mod health;
 mod printouts;
+mod public;
 mod roles;
 mod rules_api;
 mod scoring;

@@ -369,7 +369,15 @@ async fn penalties_second_warning_and_withdrawal_reach_the_standings() {
         .get_html(&format!("/t/{tid}/pairs/1"))
         .await;
     assert_eq!(vp_of(&html), before);
-    assert!(html.contains("ritirata"));
+    // The public card shows only what counts (issue 12, part 5); the desk
+    // keeps the record.
+    assert!(!html.contains("parla al compagno"), "withdrawn: not public");
+    assert!(
+        html.contains("in ritardo"),
+        "the first warning still counts"
+    );
+    let desk = dora.get_html(&pen).await;
+    assert!(desk.contains("parla al compagno") && desk.contains("ritirata"));
 }
 
 #[tokio::test]

@@ -181,3 +181,99 @@ async fn kill_9_under_load_loses_no_acknowledged_sheet() {
     assert!(lost.is_empty(), "acknowledged sheets lost: {lost:?}");
     assert_eq!(tally.count_5xx(), 0, "no 5xx: {tally}");
 }
+
+/// 6d. Issue 12: each instance caches public pages per revision; a write
+/// acknowledged by one instance is seen by the other at its next request
+/// (a new revision, a new ETag, never a 304 for the old page), both ways.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_never_serve_a_stale_public_page_after_a_write() {
+    let db = TestDb::new();
+    if !db.is_postgres() {
+        println!("cross-instance revision: skipped (needs TEST_DATABASE_URL)");
+        return;
+    }
+    let url = db.url();
+    create_admin_cli(&url, ADMIN, ADMIN_PW);
+    let mut a = Server::start(&url);
+    let mut b = Server::start(&url);
+    assert!(a.wait_healthy(START).await, "A serves: {}", a.output());
+    assert!(b.wait_healthy(START).await, "B serves: {}", b.output());
+    let sa = Staff::login(&a.address, ADMIN, ADMIN_PW).await;
+    let sb = Staff::login(&b.address, ADMIN, ADMIN_PW).await;
+    let tid = running_tournament(&sa, "Due cache", 8).await;
+    let pid = pair_ids(&sa, tid).await[0].to_string();
+    let public = client();
+    // (revision, ETag of the standings page) as `server` serves them now,
+    // asked with the ETag the visitor holds.
+    let look = |server: String, held: String| {
+        let c = public.clone();
+        async move {
+            let json: serde_json::Value = c
+                .get(format!("{server}/api/v1/tournaments/{tid}/standings"))
+                .send()
+                .await
+                .expect("JSON")
+                .json()
+                .await
+                .expect("JSON body");
+            let res = c
+                .get(format!("{server}/t/{tid}"))
+                .header("if-none-match", held)
+                .send()
+                .await
+                .expect("page");
+            let status = res.status().as_u16();
+            let etag = res
+                .headers()
+                .get("etag")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default()
+                .to_string();
+            (json, status, etag)
+        }
+    };
+    let (mut last_json, _, mut etag_b) = look(b.address.clone(), String::new()).await;
+    let (_, _, mut etag_a) = look(a.address.clone(), String::new()).await;
+    let mut stale = Vec::new();
+    for i in 0..6 {
+        // Write through one instance, read at once through the other.
+        let (writer, reader) = if i % 2 == 0 { (&sa, &b) } else { (&sb, &a) };
+        let reason = format!("ammonizione {i}");
+        let saved = writer
+            .post(
+                &format!("/desk/t/{tid}/penalties"),
+                &fields(&[
+                    ("pair", &pid),
+                    ("round", "1"),
+                    ("kind", "warning"),
+                    ("reason", &reason),
+                ]),
+            )
+            .await;
+        assert_eq!(saved.status, 303, "warning saved: {saved:?}");
+        let held = if i % 2 == 0 { &etag_b } else { &etag_a };
+        let (json, status, etag) = look(reader.address.clone(), held.clone()).await;
+        let rev = json["revision"].as_i64().unwrap_or(0);
+        let shows = json.to_string().contains(&reason);
+        if status != 200
+            || etag == *held
+            || !shows
+            || rev <= last_json["revision"].as_i64().unwrap_or(0)
+        {
+            stale.push(format!(
+                "write {i}: status {status}, etag {etag} (held {held}), revision {rev}, shows the warning: {shows}"
+            ));
+        }
+        if i % 2 == 0 {
+            etag_b = etag;
+        } else {
+            etag_a = etag;
+        }
+        last_json = json;
+    }
+    println!(
+        "cross-instance revision [postgresql]: 6 writes alternating A/B, stale answers on the other instance: {}",
+        stale.len()
+    );
+    assert!(stale.is_empty(), "{}", stale.join("\n"));
+}
