@@ -129,3 +129,27 @@
     });
   });
 })();
+
+(function () {
+  // The desk's control room: every 5 s, ask whether any table's state
+  // changed (a pair entered, confirmed or disputed); if so, reload the
+  // page, unless the referee is typing in a field of it.
+  var board = document.querySelector("[data-desk-states]");
+  if (!board || !window.fetch) return;
+  var url = board.getAttribute("data-desk-states");
+  var seen = board.getAttribute("data-fingerprint");
+  function busy() {
+    var a = document.activeElement;
+    return a && (a.tagName === "INPUT" || a.tagName === "SELECT" || a.tagName === "TEXTAREA") && a.value;
+  }
+  setInterval(function () {
+    fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) {
+        if (data && data.fingerprint !== seen && !busy()) {
+          window.location.reload();
+        }
+      })
+      .catch(function () {});
+  }, 5000);
+})();

@@ -8,6 +8,7 @@
 //! parses requests, calls a service and renders what comes back.
 
 pub mod audit;
+pub mod board;
 pub mod files;
 pub mod pairs;
 pub mod public;

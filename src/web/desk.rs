@@ -31,6 +31,17 @@ pub struct DeskTable<'a> {
     pub ns: Option<&'a PairRow>,
     pub ew: Option<&'a PairRow>,
     pub sheet: Option<SheetRow>,
+    pub state: services::board::DeskState,
+    /// A pair's entry waiting at the table: who entered it, its totals and
+    /// VP as the engine reads them, the other pair's note when disputed.
+    pub pending: Option<PendingEntry>,
+}
+
+/// A table-side entry that does not count yet.
+pub struct PendingEntry {
+    pub by: String,
+    pub totals: String,
+    pub note: String,
 }
 
 impl DeskTable<'_> {
@@ -56,6 +67,10 @@ struct RoundDeskPage<'a> {
     round: &'a RoundRow,
     tables: Vec<DeskTable<'a>>,
     missing: usize,
+    /// How many tables are in each state (only the states that occur).
+    counts: Vec<(services::board::DeskState, usize)>,
+    /// The tables' states in one string: the page polls for a change.
+    fingerprint: String,
     /// Seconds left on the round clock (staff only), if it runs.
     ends_at_ms: Option<i64>,
     /// The jump-to-table form: what was typed and what is wrong with it.
@@ -120,27 +135,117 @@ async fn round_desk_page(
     jump: JumpView,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Referee)?;
-    let (l, rows) = services::scoring::round_tables(&state.db, actor, tid, n).await?;
+    let (l, rows) = services::board::round(&state.db, actor, tid, n).await?;
     let round = l.round(n).ok_or(AppError::NotFound)?;
     let tables: Vec<DeskTable> = rows
         .into_iter()
-        .map(|(seating, sheet)| DeskTable {
-            ns: l.pair(seating.ns_pair),
-            ew: l.pair(seating.ew_pair),
-            seating,
-            sheet,
+        .map(|b| {
+            let pending = b
+                .entry
+                .as_ref()
+                .filter(|_| !b.state.counts())
+                .map(|e| pending_entry(ctx.lang, &l, e));
+            DeskTable {
+                ns: l.pair(b.seating.ns_pair),
+                ew: l.pair(b.seating.ew_pair),
+                seating: b.seating,
+                sheet: b.sheet,
+                state: b.state,
+                pending,
+            }
         })
         .collect();
-    let missing = tables.iter().filter(|t| t.sheet.is_none()).count();
+    let missing = tables.iter().filter(|t| !t.state.counts()).count();
+    let counts = services::board::DeskState::ALL
+        .iter()
+        .map(|s| (*s, tables.iter().filter(|t| t.state == *s).count()))
+        .filter(|(_, n)| *n > 0)
+        .collect();
     render(&RoundDeskPage {
         ctx,
         l: &l,
         round,
         missing,
+        counts,
+        fingerprint: board_fingerprint(&tables),
         ends_at_ms: ends_at_ms(&l, round).filter(|_| round.time_out_at.is_none()),
         tables,
         jump,
     })
+}
+
+/// A pair's pending entry as the desk shows it.
+fn pending_entry(lang: Lang, l: &Loaded, e: &crate::db::table_side::EntryRow) -> PendingEntry {
+    let by = match e.entered_by.as_str() {
+        "ns" => "NS".to_string(),
+        "ew" => t(lang, "line.ew_short").to_string(),
+        other => other.to_string(),
+    };
+    let totals = e
+        .sheet
+        .as_deref()
+        .and_then(|s| serde_json::from_str::<crate::rules::ScoreSheet>(s).ok())
+        .map(|sheet| {
+            let r = crate::rules::check(
+                &sheet,
+                l.settings.profile,
+                l.settings.hands_per_round as usize,
+                &l.settings.vp_scale,
+            );
+            format!(
+                "{} / {} · {}–{}",
+                r.totals.ns, r.totals.ew, r.vp.ns, r.vp.ew
+            )
+        })
+        .unwrap_or_default();
+    PendingEntry {
+        by,
+        totals,
+        note: e.note.clone(),
+    }
+}
+
+/// What changes when any table's state changes (the page reloads itself).
+fn board_fingerprint(tables: &[DeskTable]) -> String {
+    tables
+        .iter()
+        .map(|t| format!("{}:{}", t.seating.table_no, t.state.code()))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The round's table states, for the desk page to notice a change.
+pub async fn round_states(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Referee)?;
+    let (tid, n) = path.into_inner();
+    let (_, rows) = services::board::round(&state.db, actor, tid, n).await?;
+    let fingerprint = rows
+        .iter()
+        .map(|b| format!("{}:{}", b.seating.table_no, b.state.code()))
+        .collect::<Vec<_>>()
+        .join(",");
+    Ok(HttpResponse::Ok()
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
+        .json(serde_json::json!({ "fingerprint": fingerprint })))
+}
+
+/// The desk counts a pair's pending entry as it stands (entered, or
+/// disputed and settled as entered), on the record.
+pub async fn confirm_entry(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Referee)?;
+    let (tid, n, table_no) = path.into_inner();
+    services::table_side::desk_confirm(&state.db, actor, tid, n, table_no).await?;
+    Ok(see_other(&format!(
+        "/desk/t/{tid}/rounds/{n}?done=sheet_saved#table-{table_no}"
+    )))
 }
 
 #[derive(Debug, Default, serde::Deserialize)]

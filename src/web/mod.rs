@@ -132,6 +132,14 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .route("/seat-draw", web::get().to(public::seat_draw_form))
                 .route("/seat-draw", web::post().to(public::seat_draw))
                 .route("/t/{id}/rounds/{n}", web::get().to(desk::round_desk))
+                .route(
+                    "/t/{id}/rounds/{n}/states",
+                    web::get().to(desk::round_states),
+                )
+                .route(
+                    "/t/{id}/rounds/{n}/tables/{table}/confirm",
+                    web::post().to(desk::confirm_entry),
+                )
                 .route("/t/{id}/rounds/{n}/go", web::get().to(desk::jump))
                 .route(
                     "/t/{id}/rounds/{n}/score-cards",

@@ -8,7 +8,7 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 use crate::helpers::{spawn_app_with, Browser, TestApp, TestDb};
-use crate::scoring::{started, tables_of};
+use crate::scoring::{post_sheet, started, tables_of};
 use crate::tournaments::{check_in_all, create_tournament, csv, import, settings};
 
 fn tid_of(t: &str) -> i64 {
@@ -905,4 +905,92 @@ async fn the_two_pairs_of_a_table_acting_at_the_same_moment_never_get_a_5xx_or_a
             assert_eq!(counted, None);
         }
     }
+}
+
+#[tokio::test]
+async fn the_desk_sees_every_tables_state_and_settles_an_entry() {
+    let (app, dora, t) = started(6).await;
+    let tid = tid_of(&t);
+    let tables = tables_of(&app, 1);
+    let desk = format!("/desk/t/{tid}/rounds/1");
+    let fingerprint = |html: &str| {
+        let start = html.find("data-fingerprint=\"").unwrap() + 18;
+        html[start..].split('"').next().unwrap().to_string()
+    };
+    let states = || async {
+        let v: Value = dora
+            .get(&format!("{desk}/states"))
+            .await
+            .json()
+            .await
+            .unwrap();
+        v["fingerprint"].as_str().unwrap().to_string()
+    };
+    let html = dora.get_html(&desk).await;
+    assert!(html.contains("Mancante: <strong>3</strong>"), "{html}");
+    let before = states().await;
+    assert_eq!(before, fingerprint(&html));
+
+    // Table A: NS enters at the table. Table B: entered and disputed.
+    // Table C: entered at the desk.
+    let (code_a, ns_a, _) = codes(&app, tid, 1, tables[0]);
+    assert_eq!(
+        enter(&app, &code_a, &ns_a, sheet(120, 90)).await.status,
+        200
+    );
+    let (code_b, ns_b, ew_b) = codes(&app, tid, 1, tables[1]);
+    assert_eq!(
+        enter(&app, &code_b, &ns_b, sheet(100, 50)).await.status,
+        200
+    );
+    assert_eq!(
+        answer(&app, &code_b, &ew_b, false, "the last hand was 80")
+            .await
+            .status,
+        200
+    );
+    let res = post_sheet(&dora, &t, 1, tables[2], &crate::scoring::sheet(120, 90)).await;
+    assert_eq!(res.status().as_u16(), 303);
+
+    // The page polls this: it changed.
+    assert_ne!(states().await, before);
+    let html = dora.get_html(&desk).await;
+    assert!(
+        html.contains("Inserito, da confermare: <strong>1</strong>"),
+        "{html}"
+    );
+    assert!(html.contains("Contestato: <strong>1</strong>"), "{html}");
+    assert!(
+        html.contains("Inserito in segreteria: <strong>1</strong>"),
+        "{html}"
+    );
+    assert!(html.contains("the last hand was 80"), "the dispute's note");
+    // NS 3 × (120 + 300) = 1260, EW 3 × (90 − 20) = 210, as the engine reads it.
+    assert!(html.contains("1260 / 210"), "{html}");
+    assert!(html.contains(&format!("{desk}/tables/{}/confirm", tables[0])));
+
+    // The referee counts table A's entry as it stands: it counts now, on
+    // the record, and the public standings follow.
+    let (ns_no, _) = seat(&app, tid, 1, tables[0]);
+    let vp_before = standings_vp(&app, tid, ns_no);
+    let res = dora
+        .submit(&desk, &format!("{desk}/tables/{}/confirm", tables[0]), &[])
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    assert_ne!(standings_vp(&app, tid, ns_no), vp_before);
+    let html = dora.get_html(&desk).await;
+    assert!(
+        html.contains("Inserito in segreteria: <strong>2</strong>"),
+        "{html}"
+    );
+    assert!(html.contains("Contestato: <strong>1</strong>"));
+    // Another director's tournament does not exist for this one's states.
+    app.create_user("dario", "director", "director pass 2")
+        .await;
+    let dario = app.another_browser();
+    dario.login("dario", "director pass 2").await;
+    assert_eq!(
+        dario.get(&format!("{desk}/states")).await.status().as_u16(),
+        404
+    );
 }
