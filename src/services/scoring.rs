@@ -79,6 +79,23 @@ pub async fn round_tables(
     .await
 }
 
+/// The engine's reading of a sheet form as it stands (the live totals shown
+/// beside the form, on the desk and on the phone): None while a box is not
+/// even a number. The only scoring there is: the rules engine's.
+pub fn read_form(
+    l: &Loaded,
+    form: &crate::tournament::sheet_form::SheetForm,
+) -> Option<SheetReport> {
+    let hands = l.settings.hands_per_round as usize;
+    let sheet = form.parse(hands, l.settings.profile).ok()?;
+    Some(crate::rules::check(
+        &sheet,
+        l.settings.profile,
+        hands,
+        &l.settings.vp_scale,
+    ))
+}
+
 /// Why a sheet was not saved: the engine's report, and what else is missing.
 #[derive(Debug, Clone)]
 pub struct SheetRejection {

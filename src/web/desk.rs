@@ -414,20 +414,6 @@ fn place_violations(placed: &mut Placed, report: &SheetReport, mode: SheetMode, 
     }
 }
 
-/// The engine's reading of the form as it stands (for the totals shown
-/// beside it): None when a box is not even a number.
-fn read_form(l: &Loaded, form: &SheetForm) -> Option<SheetReport> {
-    let sheet = form
-        .parse(l.settings.hands_per_round as usize, l.settings.profile)
-        .ok()?;
-    Some(crate::rules::check(
-        &sheet,
-        l.settings.profile,
-        l.settings.hands_per_round as usize,
-        &l.settings.vp_scale,
-    ))
-}
-
 /// A table of a round as the sheet page shows it.
 struct TableCtx<'a> {
     round: &'a RoundRow,
@@ -491,7 +477,7 @@ fn sheet_page<'a>(
     }
     placed.sheet.extend(extra_errors);
     // The engine's totals of the form as it stands (no script needed).
-    let live = read_form(l, &form);
+    let live = services::scoring::read_form(l, &form);
     let rows = card_rows(l.settings.profile, mode);
     let mut order: Vec<String> = Vec::new();
     let mut first_error: Option<String> = None;
@@ -703,18 +689,9 @@ pub async fn preview(
     let (tid, n, table_no) = path.into_inner();
     let (l, _, _) = load_table(&state, actor, tid, n, table_no).await?;
     let form = SheetForm::from_pairs(query.into_inner());
-    let body = match read_form(&l, &form) {
-        Some(r) => serde_json::json!({
-            "ok": true,
-            "hands": r.hands.iter().map(|h| serde_json::json!({"ns": h.ns.total, "ew": h.ew.total})).collect::<Vec<_>>(),
-            "totals": {"ns": r.totals.ns, "ew": r.totals.ew},
-            "vp": {"ns": r.vp.ns, "ew": r.vp.ew},
-        }),
-        None => serde_json::json!({"ok": false}),
-    };
-    Ok(HttpResponse::Ok()
-        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
-        .json(body))
+    Ok(super::preview_response(
+        services::scoring::read_form(&l, &form).as_ref(),
+    ))
 }
 
 /// The sheet page again, read fresh: after a conflict (409, the current

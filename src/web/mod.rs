@@ -206,6 +206,23 @@ pub fn render_status<T: Template>(
         .body(page.render()?))
 }
 
+/// The live totals of a sheet form as the engine reads it (the desk's and
+/// the player's sheet pages call this while the form is typed).
+pub fn preview_response(report: Option<&crate::rules::SheetReport>) -> HttpResponse {
+    let body = match report {
+        Some(r) => serde_json::json!({
+            "ok": true,
+            "hands": r.hands.iter().map(|h| serde_json::json!({"ns": h.ns.total, "ew": h.ew.total})).collect::<Vec<_>>(),
+            "totals": {"ns": r.totals.ns, "ew": r.totals.ew},
+            "vp": {"ns": r.vp.ns, "ew": r.vp.ew},
+        }),
+        None => serde_json::json!({"ok": false}),
+    };
+    HttpResponse::Ok()
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .json(body)
+}
+
 /// A 303 redirect (after a successful POST).
 pub fn see_other(location: &str) -> HttpResponse {
     HttpResponse::SeeOther()

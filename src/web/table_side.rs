@@ -356,7 +356,6 @@ struct PlayerPage<'a> {
     notice: Option<&'static str>,
     rows: Vec<HandRow>,
     counts: Vec<&'static str>,
-    profile_json: String,
 }
 
 impl PlayerPage<'_> {
@@ -462,30 +461,6 @@ fn count_fields(v: &TableView) -> Vec<&'static str> {
     }
     out.extend(["clean", "semi_clean", "dirty"]);
     out
-}
-
-/// The numbers the shared script (`static/app.js`) needs for live totals;
-/// the server stays the judge (the same data the desk's form carries).
-fn profile_json(v: &TableView) -> String {
-    let p = v.l.settings.profile;
-    let bonus = |t: BurracoType| {
-        if p.has_type(t) {
-            p.bonus(t)
-        } else {
-            p.bonus(BurracoType::Clean)
-        }
-    };
-    json!({
-        "bonus": {
-            "royal": bonus(BurracoType::Royal), "super": bonus(BurracoType::Super),
-            "clean": bonus(BurracoType::Clean), "semi_clean": bonus(BurracoType::SemiClean),
-            "dirty": bonus(BurracoType::Dirty),
-        },
-        "closing": p.closing_bonus,
-        "pozzetto": p.pozzetto_penalty,
-        "scale": v.l.settings.vp_scale.bounds(),
-    })
-    .to_string()
 }
 
 fn hand_views(
@@ -637,7 +612,6 @@ fn page(
             notice: x.notice,
             rows: hand_rows(v, ctx.lang),
             counts: count_fields(v),
-            profile_json: profile_json(v),
         },
         status,
     )?;
@@ -664,6 +638,22 @@ fn view_error(e: TableSideError) -> AppError {
         TableSideError::Service(s) => s.into(),
         other => AppError::Internal(anyhow::anyhow!("{other}")),
     }
+}
+
+/// `GET /s/{table_code}/preview?<form>`: the live totals of the phone's
+/// form, from the rules engine (read only; no code needed).
+pub async fn page_preview(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    query: web::Query<Vec<(String, String)>>,
+) -> Result<HttpResponse, AppError> {
+    let v = ts::table_view(&state.db, path.into_inner())
+        .await
+        .map_err(view_error)?;
+    let form = crate::tournament::sheet_form::SheetForm::from_pairs(query.into_inner());
+    Ok(super::preview_response(
+        crate::services::scoring::read_form(&v.l, &form).as_ref(),
+    ))
 }
 
 /// `GET /s/{table_code}`: the table's round, the sheet form or the sheet
@@ -881,6 +871,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     .service(
         web::scope("/s")
             .route("/{code}", web::get().to(page_view))
+            .route("/{code}/preview", web::get().to(page_preview))
             .route("/{code}/sheet", web::post().to(page_sheet))
             .route("/{code}/confirm", web::post().to(page_confirm)),
     );

@@ -994,3 +994,51 @@ async fn the_desk_sees_every_tables_state_and_settles_an_entry() {
         404
     );
 }
+
+#[tokio::test]
+async fn the_phones_live_totals_come_from_the_rules_engine() {
+    let (app, _dora, t) = started(6).await;
+    let tid = tid_of(&t);
+    let table = tables_of(&app, 1)[0];
+    let (code, _, _) = codes(&app, tid, 1, table);
+    let html = app.another_browser().get_html(&format!("/s/{code}")).await;
+    assert!(html.contains(&format!("data-preview=\"/s/{code}/preview\"")));
+    // The desk's test hand, as the phone's form sends it: NS closes with a
+    // clean burraco and 120 melded, EW 90 melded and 20 in hand.
+    let q = "h1_end=closure&h1_closed=ns&h1_ns_clean=1&h1_ns_melded_points=120&h1_ns_pozzetto=on\
+             &h1_ew_melded_points=90&h1_ew_hand_points=20&h1_ew_pozzetto=on";
+    let res = phone()
+        .get(app.url(&format!("/s/{code}/preview?{q}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(res.headers().get("set-cookie").is_none());
+    let v: Value = res.json().await.unwrap();
+    assert_eq!(v["ok"], true, "{v}");
+    // The same numbers as the engine's own check of that hand.
+    let profile = burraco_td::rules::RuleProfile::by_name("codice").unwrap();
+    let sheet: burraco_td::rules::ScoreSheet = serde_json::from_value(json!({"hands": [
+        {"end": "closure",
+         "ns": {"clean": 1, "melded_points": 120, "closed": true, "took_pozzetto": true},
+         "ew": {"melded_points": 90, "hand_points": 20, "took_pozzetto": true}}
+    ]}))
+    .unwrap();
+    let line = burraco_td::rules::score_sheet::score_line(
+        &sheet.hands[0].ns,
+        &sheet.hands[0].ew,
+        sheet.hands[0].end,
+        profile,
+    );
+    assert_eq!(v["hands"][0]["ns"], json!(line.total), "{v}");
+    // A box that is not a number: no totals, no error page.
+    let v: Value = phone()
+        .get(app.url(&format!("/s/{code}/preview?h1_ns_melded_points=abc")))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(v["ok"], false);
+}
