@@ -16,6 +16,8 @@ use serde_json::json;
 pub struct Driver {
     child: Child,
     _profile: TempDir,
+    /// The WebDriver address, for more sessions (more phones).
+    pub url: String,
 }
 
 /// A folder removed when dropped.
@@ -85,6 +87,7 @@ pub async fn start_driver() -> (Driver, Client) {
     let driver = Driver {
         child,
         _profile: profile,
+        url: url.clone(),
     };
     let http = reqwest::Client::new();
     for _ in 0..100 {
@@ -120,6 +123,8 @@ pub async fn start_driver() -> (Driver, Client) {
 /// The server under test, on a fresh SQLite file.
 pub struct Server {
     pub base: String,
+    /// The server's database, for scenarios that set the stage directly.
+    pub db: burraco_td::db::Db,
     _db: TempDir,
 }
 
@@ -127,10 +132,48 @@ pub async fn start_server() -> Server {
     let dir = TempDir::new("btd-e2e-db");
     let mut settings = Settings::for_database(&dir.0.join("e2e.db").display().to_string());
     settings.bind = "127.0.0.1:0".into();
+    let url = settings.database_url.clone();
     let app = Application::build(settings).expect("server builds");
     let base = format!("http://127.0.0.1:{}", app.port());
+    let db = burraco_td::db::Db::new(app.pool(), &url);
     tokio::spawn(app.run_until_stopped());
-    Server { base, _db: dir }
+    Server { base, db, _db: dir }
+}
+
+/// Another browser session (its own profile and cookies: another phone),
+/// with a window of `width` × `height`.
+pub async fn another_session(driver: &Driver, width: u32, height: u32) -> (TempDir, Client) {
+    let chromium = find(
+        &["/usr/bin/chromium", "/usr/bin/chromium-browser"],
+        "CHROMIUM",
+    );
+    let profile = TempDir::new("btd-chromium-phone");
+    let caps = json!({
+        "goog:chromeOptions": {
+            "binary": chromium,
+            "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--no-first-run", "--disable-quic", "--disable-extensions", "--hide-scrollbars",
+                format!("--user-data-dir={}", profile.0.display()),
+                format!("--window-size={width},{height}"), "--lang=it-IT",
+            ],
+            "prefs": {"intl.accept_languages": "it-IT,it"},
+        }
+    });
+    let serde_json::Value::Object(caps) = caps else {
+        unreachable!()
+    };
+    let client = ClientBuilder::native()
+        .capabilities(caps)
+        .connect(&driver.url)
+        .await
+        .expect("another WebDriver session");
+    client
+        .set_window_size(width, height)
+        .await
+        .expect("phone size");
+    (profile, client)
 }
 
 /// The page helpers the scenario uses.
@@ -231,6 +274,13 @@ impl Page<'_> {
             p.push_str(q);
         }
         p
+    }
+
+    /// A full-page screenshot at the window's current width (a phone stays a
+    /// phone), under `name`.
+    pub async fn shot_as_is(&self, name: &str) {
+        let png = self.c.screenshot().await.expect("screenshot");
+        std::fs::write(shots_dir().join(format!("{name}.png")), png).expect("write screenshot");
     }
 
     /// Full-page screenshots at desktop width and at 360 px (a phone).

@@ -4,6 +4,7 @@
 //! numbers computed independently here.
 
 mod browser;
+mod phones;
 
 use std::collections::HashMap;
 use std::time::Duration;

@@ -1,0 +1,263 @@
+//! A round of four tables scored from phones (issue 13): at each table one
+//! phone (360 px) enters the sheet, the other pair's phone confirms it; one
+//! table disputes and the referee settles it at the desk, which shows the
+//! states change. Screenshots of the player's page, the desk, the printed
+//! table card and the score card.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use burraco_td::auth::Role;
+use burraco_td::i18n::{t, Lang};
+use burraco_td::services::{self, Actor, Need};
+use burraco_td::tournament::pairs::{PairEntry, PairForm};
+use burraco_td::tournament::settings::SettingsForm;
+
+use crate::browser::{another_session, start_driver, start_server, Page};
+
+const DORA_PW: &str = "director pass 1";
+const RITA_PW: &str = "referee pass 1";
+
+/// A running tournament of 8 pairs (4 tables), its owner Dora, and Rita on
+/// its staff as referee. Returns (tournament id, table → (code, NS code, EW code)).
+async fn stage(db: &burraco_td::db::Db) -> (i64, Vec<(i32, String, String, String)>) {
+    let mut ids = HashMap::new();
+    for (name, role, pw) in [
+        ("dora", Role::Director, DORA_PW),
+        ("rita", Role::Referee, RITA_PW),
+    ] {
+        let hash = burraco_td::auth::password::hash_password(pw).expect("hash");
+        let id = db
+            .write(move |c| {
+                burraco_td::db::users::create(c, name, &hash, role)
+                    .map_err(burraco_td::services::ServiceError::corrupt)
+            })
+            .await
+            .expect("user");
+        ids.insert(name, id);
+    }
+    let dora = Actor {
+        user_id: ids["dora"],
+        role: Role::Director,
+    };
+    let tz = chrono_tz::Europe::Rome;
+    let today = chrono::Utc::now().with_timezone(&tz).date_naive();
+    let mut form = SettingsForm::defaults(today);
+    form.name = "Torneo dai telefoni".into();
+    let tid = services::tournaments::create(db, dora, form, tz)
+        .await
+        .expect("tournament");
+    services::tournaments::add_staff(db, dora, tid, "rita".into(), Role::Referee)
+        .await
+        .expect("rita referees");
+    let entries = (1..=8)
+        .map(|i| {
+            PairEntry::parse(&PairForm {
+                p1_surname: format!("Verdi{i}"),
+                p1_name: "Anna".into(),
+                p2_surname: format!("Neri{i}"),
+                p2_name: "Paolo".into(),
+                ..PairForm::default()
+            })
+            .expect("pair")
+        })
+        .collect();
+    services::pairs::import(db, dora, tid, entries)
+        .await
+        .expect("pairs");
+    let l = services::tournaments::load(db, dora, tid, Need::Direct)
+        .await
+        .unwrap();
+    for p in &l.pairs {
+        services::pairs::set_checked_in(db, dora, tid, p.id, true)
+            .await
+            .unwrap();
+    }
+    services::rounds::draw(db, dora, tid).await.expect("draw");
+    let codes = services::table_side::codes(db, dora, tid).await.unwrap();
+    let (l, _, tables, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)
+        .await
+        .unwrap();
+    let number = |id: Option<i64>| l.pair(id).unwrap().number;
+    let tables = tables
+        .iter()
+        .map(|s| {
+            (
+                s.table_no,
+                codes.table(s.table_no).unwrap().to_string(),
+                codes.pair(number(s.ns_pair)).unwrap().to_string(),
+                codes.pair(number(s.ew_pair)).unwrap().to_string(),
+            )
+        })
+        .collect();
+    (tid, tables)
+}
+
+/// The phone of the pair that enters: three hands, NS closes each with a
+/// clean burraco (NS 3 × (ns + 300), EW 3 × (ew − 20)), then its code.
+async fn enter_sheet(p: &Page<'_>, code: &str, pair_code: &str, ns: u32, ew: u32) {
+    p.go(&format!("/s/{code}")).await;
+    for h in 1..=3 {
+        p.select(&format!("#h{h}_end"), "closure").await;
+        p.click(&format!("input[name=h{h}_closed][value=ns]")).await;
+        p.fill(&format!("input[name=h{h}_ns_clean]"), "1").await;
+        p.fill(
+            &format!("input[name=h{h}_ns_melded_points]"),
+            &ns.to_string(),
+        )
+        .await;
+        p.click(&format!("input[name=h{h}_ns_pozzetto]")).await;
+        p.fill(
+            &format!("input[name=h{h}_ew_melded_points]"),
+            &ew.to_string(),
+        )
+        .await;
+        p.fill(&format!("input[name=h{h}_ew_hand_points]"), "20")
+            .await;
+        p.click(&format!("input[name=h{h}_ew_pozzetto]")).await;
+    }
+    p.fill("#pair_code", pair_code).await;
+    p.submit("form#sheet-form button[type=submit]").await;
+    assert!(
+        p.html().await.contains(t(Lang::It, "table.notice.entered")),
+        "entered at table {code}"
+    );
+}
+
+/// The other pair's phone: confirms, or disputes with a note.
+async fn answer(p: &Page<'_>, code: &str, pair_code: &str, note: Option<&str>) {
+    p.go(&format!("/s/{code}")).await;
+    p.fill("#answer_code", pair_code).await;
+    match note {
+        None => p.submit("form.answer-form button[value=yes]").await,
+        Some(n) => {
+            p.fill("#note", n).await;
+            p.submit("form.answer-form button[value=no]").await
+        }
+    }
+}
+
+async fn desk_count(p: &Page<'_>, desk: &str, key: &str) -> Option<String> {
+    p.go(desk).await;
+    let html = p.html().await;
+    let label = format!("{}: <strong>", t(Lang::It, key));
+    let start = html.find(&label)? + label.len();
+    Some(html[start..].split('<').next().unwrap_or("").to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_scored_from_phones() {
+    let server = start_server().await;
+    let (tid, tables) = stage(&server.db).await;
+    let (driver, desk_client) = start_driver().await;
+    let (_pa, phone_a) = another_session(&driver, 360, 800).await;
+    let (_pb, phone_b) = another_session(&driver, 360, 800).await;
+    let desk = Page {
+        c: &desk_client,
+        base: &server.base,
+    };
+    let a = Page {
+        c: &phone_a,
+        base: &server.base,
+    };
+    let b = Page {
+        c: &phone_b,
+        base: &server.base,
+    };
+    let run = async {
+        // The desk: Rita, the referee, watches the round.
+        desk.go("/login").await;
+        desk.fill("#username", "rita").await;
+        desk.fill("#password", RITA_PW).await;
+        desk.submit("form[action='/login'] button[type=submit]")
+            .await;
+        let round = format!("/desk/t/{tid}/rounds/1");
+        assert_eq!(
+            desk_count(&desk, &round, "board.state.missing")
+                .await
+                .as_deref(),
+            Some("4")
+        );
+        desk.shot("20-desk-before-phones").await;
+
+        for (i, (table, code, ns, ew)) in tables.iter().enumerate() {
+            enter_sheet(&a, code, ns, 120 + 5 * i as u32, 90).await;
+            if i == 0 {
+                a.shot_as_is("21-player-entered-phone").await;
+            }
+            if i == 3 {
+                // The last table disagrees.
+                answer(&b, code, ew, Some("la terza smazzata era 80")).await;
+                assert!(b
+                    .html()
+                    .await
+                    .contains(t(Lang::It, "table.notice.disputed")));
+                b.shot_as_is("22-player-disputed-phone").await;
+            } else {
+                answer(&b, code, ew, None).await;
+                assert!(
+                    b.html()
+                        .await
+                        .contains(t(Lang::It, "table.notice.confirmed")),
+                    "table {table} confirmed"
+                );
+            }
+        }
+        // The desk shows three confirmed tables and one dispute, with its note.
+        assert_eq!(
+            desk_count(&desk, &round, "board.state.confirmed")
+                .await
+                .as_deref(),
+            Some("3")
+        );
+        assert!(desk.html().await.contains("la terza smazzata era 80"));
+        assert_eq!(
+            desk_count(&desk, &round, "board.state.disputed")
+                .await
+                .as_deref(),
+            Some("1")
+        );
+        desk.shot("23-desk-dispute").await;
+        // The referee settles it: the entry counts as it stands.
+        let (last, ..) = &tables[3];
+        desk.submit(&format!(
+            "form[action='/desk/t/{tid}/rounds/1/tables/{last}/confirm'] button"
+        ))
+        .await;
+        assert_eq!(
+            desk_count(&desk, &round, "board.state.disputed").await,
+            None
+        );
+        assert_eq!(
+            desk_count(&desk, &round, "board.state.missing").await,
+            None,
+            "every table counts"
+        );
+        desk.shot("24-desk-all-in").await;
+        // The phone that confirmed sees its table read-only.
+        let (_, code, ..) = &tables[0];
+        b.go(&format!("/s/{code}")).await;
+        assert!(b.html().await.contains(t(Lang::It, "table.page.read_only")));
+        b.shot_as_is("25-player-confirmed-phone").await;
+
+        // The printouts: table cards with their QR codes, score cards.
+        desk.go("/").await;
+        desk.submit("form[action='/logout'] button").await;
+        desk.go("/login").await;
+        desk.fill("#username", "dora").await;
+        desk.fill("#password", DORA_PW).await;
+        desk.submit("form[action='/login'] button[type=submit]")
+            .await;
+        desk.go(&format!("/director/t/{tid}/rounds/1/cards")).await;
+        assert!(desk.html().await.contains("data-table-code="));
+        desk.shot("26-table-cards-qr").await;
+        desk.go(&format!("/desk/t/{tid}/rounds/1/score-cards"))
+            .await;
+        desk.shot("27-score-cards").await;
+    };
+    let result = tokio::time::timeout(Duration::from_secs(300), run).await;
+    for c in [desk_client, phone_a, phone_b] {
+        c.close().await.ok();
+    }
+    result.expect("the phones' round finishes in 5 minutes");
+}
