@@ -829,34 +829,40 @@ pub async fn save_sheet(
                 "/desk/t/{tid}/rounds/{n}?done=sheet_saved#table-{table_no}"
             )))
         }
-        Err(ServiceError::Sheet(r)) => {
-            sheet_again(
-                &ctx,
-                &state,
-                actor,
-                place,
-                Some(form),
-                Some(&r.report),
-                &r.problems,
-                StatusCode::UNPROCESSABLE_ENTITY,
-            )
-            .await
-        }
-        Err(ServiceError::Conflict(Conflict::SheetChanged)) => {
-            sheet_again(
-                &ctx,
-                &state,
-                actor,
-                place,
-                None,
-                None,
-                &[],
-                StatusCode::CONFLICT,
-            )
-            .await
-        }
-        Err(e) => Err(e.into()),
+        Err(e) => sheet_refused(&ctx, &state, actor, place, Some(form), e).await,
     }
+}
+
+/// A save the service refused: the sheet page again, with the engine's
+/// report and the problems next to their boxes (422, the form as typed),
+/// or the current version after a concurrent change (409).
+async fn sheet_refused(
+    ctx: &PageCtx,
+    state: &AppState,
+    actor: Actor,
+    place: (i64, i32, i32),
+    form: Option<SheetForm>,
+    e: ServiceError,
+) -> Result<HttpResponse, AppError> {
+    let (form, report, problems, status) = match &e {
+        ServiceError::Sheet(r) => (
+            form,
+            Some(&r.report),
+            r.problems.as_slice(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        ServiceError::Invalid(problems) => (
+            None,
+            None,
+            problems.as_slice(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        ServiceError::Conflict(Conflict::SheetChanged) => {
+            (None, None, &[][..], StatusCode::CONFLICT)
+        }
+        _ => return Err(e.into()),
+    };
+    sheet_again(ctx, state, actor, place, form, report, problems, status).await
 }
 
 /// Form field names are `String`s from the request; errors are keyed by
@@ -971,33 +977,7 @@ pub async fn adjusted(
         Ok(_) => Ok(see_other(&format!(
             "/desk/t/{tid}/rounds/{n}?done=sheet_saved#table-{table_no}"
         ))),
-        Err(ServiceError::Invalid(problems)) => {
-            sheet_again(
-                &ctx,
-                &state,
-                actor,
-                place,
-                None,
-                None,
-                &problems,
-                StatusCode::UNPROCESSABLE_ENTITY,
-            )
-            .await
-        }
-        Err(ServiceError::Conflict(Conflict::SheetChanged)) => {
-            sheet_again(
-                &ctx,
-                &state,
-                actor,
-                place,
-                None,
-                None,
-                &[],
-                StatusCode::CONFLICT,
-            )
-            .await
-        }
-        Err(e) => Err(e.into()),
+        Err(e) => sheet_refused(&ctx, &state, actor, place, None, e).await,
     }
 }
 
