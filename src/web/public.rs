@@ -25,8 +25,10 @@ struct TournamentPage<'a> {
     settings: &'a Settings,
     entries: u32,
     pool: Option<Prizes>,
-    /// The scheme in force for the current entries (percent per place).
-    scheme: Vec<String>,
+    /// The places the pool pays now: (place, percent, amount). A scheme with
+    /// more places than entries pays the places that exist, its percentages
+    /// scaled so the pool is paid whole (RULES.md §10).
+    prize_rows: Vec<(usize, String, rust_decimal::Decimal)>,
     standings: Option<&'a Standings>,
     file: Option<&'a TournamentFile>,
     rounds_played: usize,
@@ -88,14 +90,30 @@ pub async fn tournament(
     .await
 }
 
+/// The places a pool pays: never more rows than there are entries.
+fn prize_rows(p: &crate::rules::prize_pool::Prizes) -> Vec<(usize, String, rust_decimal::Decimal)> {
+    let paid = p.scheme.len().min(p.prizes.len());
+    let shown: rust_decimal::Decimal = p.scheme.iter().take(paid).sum();
+    p.scheme
+        .iter()
+        .zip(&p.prizes)
+        .enumerate()
+        .map(|(i, (pct, amount))| {
+            let pct = if paid < p.scheme.len() && !shown.is_zero() {
+                (pct * rust_decimal::Decimal::ONE_HUNDRED / shown).round_dp(2)
+            } else {
+                *pct
+            };
+            (i + 1, pct.normalize().to_string(), *amount)
+        })
+        .collect()
+}
+
 fn render_tournament(ctx: &PageCtx, snap: &Snapshot) -> Result<String, AppError> {
     let l = &snap.loaded;
     let entries = u32::try_from(l.pairs.len()).unwrap_or(u32::MAX);
     let pool = l.settings.pool_for(entries).ok();
-    let scheme = pool
-        .as_ref()
-        .map(|p| p.scheme.iter().map(|d| d.normalize().to_string()).collect())
-        .unwrap_or_default();
+    let prize_rows = pool.as_ref().map(prize_rows).unwrap_or_default();
     let rounds_played = snap.file.as_ref().map(|f| f.rounds.len()).unwrap_or(0);
     Ok(TournamentPage {
         ctx,
@@ -103,7 +121,7 @@ fn render_tournament(ctx: &PageCtx, snap: &Snapshot) -> Result<String, AppError>
         settings: &l.settings,
         entries,
         pool,
-        scheme,
+        prize_rows,
         standings: snap.standings.as_ref(),
         file: snap.file.as_ref(),
         rounds_played,

@@ -465,3 +465,43 @@ async fn withdrawn_penalties_and_staff_data_never_reach_public_pages() {
     let desk = dora.get_html(&pen).await;
     assert!(desk.contains("parla al compagno"));
 }
+
+#[tokio::test]
+async fn a_payout_tier_wider_than_the_field_pays_the_places_that_exist() {
+    // The scheme pays 3 places; only 2 pairs are registered: the public page
+    // (which once indexed past the prizes and panicked) shows 2 places,
+    // their percentages scaled so the pool is paid whole (RULES.md §10).
+    let (_app, dora) = crate::tournaments::with_director().await;
+    let mut fields = crate::tournaments::settings("Serata piccola");
+    for f in fields.iter_mut() {
+        if f.0 == "payout" {
+            f.1 = "1: 50 30 20".into();
+        }
+    }
+    let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let res = dora
+        .submit("/director/tournaments/new", "/director/tournaments", &refs)
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    let t = crate::helpers::location(&res)
+        .split('?')
+        .next()
+        .unwrap()
+        .to_string();
+    crate::tournaments::import(&dora, &t, &crate::tournaments::csv(2)).await;
+    let tid = t.rsplit('/').next().unwrap();
+    let res = new_client()
+        .get(dora.url(&format!("/t/{tid}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 200);
+    let html = res.text().await.unwrap();
+    assert!(html.contains("<td>2°</td>"), "{html}");
+    assert!(
+        !html.contains("<td>3°</td>"),
+        "no third place with 2 entries"
+    );
+    // 50 : 30 scaled to the places that exist: 62.5 % and 37.5 %.
+    assert!(html.contains("62.5") && html.contains("37.5"), "{html}");
+}
