@@ -333,3 +333,30 @@ pub async fn public(db: &Db, tid: i64) -> Result<Loaded, ServiceError> {
     })
     .await
 }
+
+/// A tournament on a staff member's home page: the rounds it has (for the
+/// desk's links) and whether the member may direct it.
+#[derive(Debug, Clone)]
+pub struct HomeEntry {
+    pub t: TournamentRow,
+    pub rounds: Vec<i32>,
+    pub directs: bool,
+}
+
+/// The tournaments the actor works on, newest first, with their rounds.
+pub async fn staff_home(db: &Db, actor: Actor) -> Result<Vec<HomeEntry>, ServiceError> {
+    let list = list(db, actor).await?;
+    db.read(move |c| {
+        list.into_iter()
+            .map(|t| {
+                let rounds = tdb::list_rounds(c, t.id)?
+                    .iter()
+                    .map(|r| r.number)
+                    .collect();
+                let directs = check_access(c, &actor, &t, Need::Direct).is_ok();
+                Ok(HomeEntry { t, rounds, directs })
+            })
+            .collect()
+    })
+    .await
+}

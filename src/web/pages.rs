@@ -17,6 +17,8 @@ use crate::web::error::AppError;
 struct HomePage<'a> {
     ctx: &'a PageCtx,
     tournaments: Vec<crate::db::tournaments::TournamentRow>,
+    /// The signed-in staff member's tournaments, with links to their work.
+    mine: Vec<crate::services::tournaments::HomeEntry>,
 }
 
 /// The front page; on a fresh installation it leads to the setup page.
@@ -33,9 +35,14 @@ pub async fn home(ctx: PageCtx, state: web::Data<AppState>) -> Result<HttpRespon
     if n == 0 {
         return Ok(see_other("/setup"));
     }
+    let mine = match ctx.actor(crate::auth::Role::Referee) {
+        Ok(actor) => crate::services::tournaments::staff_home(&state.db, actor).await?,
+        Err(_) => Vec::new(),
+    };
     render(&HomePage {
         ctx: &ctx,
         tournaments,
+        mine,
     })
 }
 

@@ -36,6 +36,8 @@ async fn co_directors_and_assigned_referees_work_on_a_tournament_others_do_not_s
         .get_html("/director/tournaments")
         .await
         .contains(&format!("{t}\"")));
+    // The referee's home says how a tournament reaches her.
+    assert!(rita.get_html("/").await.contains("Ancora nessun torneo"));
 
     // The owner adds both; a username that is no account is refused next
     // to the field, and a referee cannot become a co-director.
@@ -70,6 +72,10 @@ async fn co_directors_and_assigned_referees_work_on_a_tournament_others_do_not_s
             .as_u16(),
         200
     );
+    // Her home lists it with the links to its desk, penalties and log.
+    let home = rita.get_html("/").await;
+    assert!(home.contains(&format!("/desk/t/{tid}/penalties")), "{home}");
+    assert!(home.contains(&format!("/desk/t/{tid}/audit")));
     // A co-director may assign referees but not other co-directors.
     app.create_user("diana", "director", "director pass 3")
         .await;
