@@ -648,6 +648,15 @@ async fn scenario(p: &Page<'_>) {
                 .await;
             assert!(p.html().await.contains("Penalità registrata"));
             p.shot("13-penalties").await;
+            // Her home leads to the desk, the penalties and the audit log;
+            // the log reads in words.
+            p.go("/").await;
+            assert!(p.html().await.contains("/desk/t/1/audit"), "rita's home");
+            p.shot("13b-referee-home").await;
+            p.go("/desk/t/1/audit").await;
+            let audit = p.html().await;
+            assert!(audit.contains("Penalità") && !audit.contains("{&quot;"));
+            p.shot("13c-audit").await;
             expected.get_mut(&2).expect("pair 2").vp -= 1;
             logout(p).await;
             login(p, "dora", DORA_PW).await;
