@@ -76,6 +76,15 @@ pub enum Command {
         /// The username (3–32 letters, digits, dots, dashes, underscores).
         name: String,
     },
+    /// Create a personal API token for an account and print it, once (only
+    /// its hash is stored): send it as `Authorization: Bearer TOKEN`.
+    CreateToken {
+        /// The account's username.
+        username: String,
+        /// What the token is for (shown on the account page).
+        #[arg(long, default_value = "CLI")]
+        name: String,
+    },
     /// Movements, as JSON (for scripting and checking).
     #[command(subcommand)]
     Movement(MovementCommand),
@@ -107,6 +116,24 @@ pub enum Command {
         /// Leave it running (not finished), so that it still takes changes.
         #[arg(long, default_value_t = false)]
         running: bool,
+    },
+    /// Times the first render of the public pages after a change (a
+    /// generated tournament in a fresh database, in-process, no network):
+    /// prints median, p95 and max in ms. Build with --release.
+    BenchRender {
+        #[arg(long, default_value_t = 300)]
+        pairs: usize,
+        #[arg(long, default_value_t = 8)]
+        rounds: usize,
+        #[arg(long, default_value_t = 30)]
+        runs: usize,
+        /// A database to fill (e.g. an empty PostgreSQL one); default: a
+        /// temporary SQLite file.
+        #[arg(long)]
+        bench_database: Option<String>,
+        /// What the requests accept (a phone: gzip, deflate, br).
+        #[arg(long, default_value = "gzip, deflate, br")]
+        accept_encoding: String,
     },
     /// Standings, pool and prizes of a tournament file (FORMAT.md), as JSON.
     /// Exit 1 when a sheet breaks a rule, 2 when the file is unreadable.
@@ -192,6 +219,9 @@ pub fn run(cli: Cli) -> ExitCode {
         None => serve(cli.serve),
         Some(Command::Serve(args)) => serve(args),
         Some(Command::CreateUser { role, name }) => create_user(&cli.serve.db, &role, &name),
+        Some(Command::CreateToken { username, name }) => {
+            create_token(&cli.serve.db, &username, &name)
+        }
         Some(Command::Movement(cmd)) => Ok(movement(cmd)),
         Some(Command::SampleTournament {
             pairs,
@@ -199,6 +229,19 @@ pub fn run(cli: Cli) -> ExitCode {
             seed,
             running,
         }) => sample_tournament(pairs, rounds, seed, running),
+        Some(Command::BenchRender {
+            pairs,
+            rounds,
+            runs,
+            bench_database,
+            accept_encoding,
+        }) => bench_render(crate::bench_render::Options {
+            pairs,
+            rounds,
+            runs: runs.max(1),
+            database_url: bench_database,
+            accept_encoding,
+        }),
         Some(Command::Standings { file, lang }) => Ok(standings(file, cli_lang(lang.as_deref()))),
         Some(Command::Export {
             tournament,
@@ -227,6 +270,13 @@ fn sample_tournament(
         file.status = Some(crate::tournament_file::Status::Running);
     }
     println!("{}", serde_json::to_string(&file)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bench_render(o: crate::bench_render::Options) -> anyhow::Result<ExitCode> {
+    crate::telemetry::init("warn");
+    let (report, backend) = actix_web::rt::System::new().block_on(crate::bench_render::run(&o))?;
+    report.print(&o, backend);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -280,6 +330,34 @@ fn create_user(db: &DbArgs, role: &str, name: &str) -> anyhow::Result<ExitCode> 
     let id = users::create(&mut *pool.get()?, username.as_str(), &hash, role)
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     println!("created {} {} (id {id})", role, username.as_str());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn create_token(db: &DbArgs, username: &str, label: &str) -> anyhow::Result<ExitCode> {
+    crate::telemetry::init("warn");
+    let label = crate::auth::tokens::TokenLabel::parse(label)
+        .map_err(|e| anyhow::anyhow!("--name: {e}"))?;
+    let settings = Settings::for_database(&db.database_url);
+    let pool = prepare_database(&settings.database_url, 1)?;
+    let db = crate::db::Db::new(pool, &settings.database_url);
+    let created = match crate::services::tokens::create_for_username(&db, username, label) {
+        Ok(t) => t,
+        Err(crate::services::ServiceError::NotFound) => {
+            anyhow::bail!("no account named {:?}", username.trim())
+        }
+        Err(crate::services::ServiceError::Conflict(c)) => {
+            anyhow::bail!("{}", c.message(cli_lang(None)))
+        }
+        Err(e) => return Err(e.into()),
+    };
+    // The token on stdout alone (for scripts); what it is on stderr.
+    eprintln!(
+        "API token {} ({:?}) for {}: it is shown only now, copy it.",
+        created.id,
+        created.label,
+        username.trim().to_ascii_lowercase()
+    );
+    println!("{}", created.token);
     Ok(ExitCode::SUCCESS)
 }
 

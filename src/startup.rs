@@ -4,7 +4,8 @@
 use std::net::TcpListener;
 use std::sync::Arc;
 
-use actix_web::dev::Server;
+use actix_web::body::MessageBody;
+use actix_web::dev::{Server, ServiceFactory, ServiceRequest, ServiceResponse};
 use actix_web::middleware::{from_fn, Compress};
 use actix_web::{web, App, HttpServer};
 use anyhow::Context;
@@ -44,6 +45,30 @@ pub fn prepare_database(url: &DbUrl, pool_size: u32) -> anyhow::Result<Pool> {
     Ok(pool)
 }
 
+/// The application: every route and middleware, on shared state (the
+/// server's workers, and `bench-render`, which calls it in-process).
+pub fn app(
+    state: web::Data<AppState>,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    App::new()
+        .app_data(state)
+        .wrap(from_fn(middleware::session_layer))
+        .wrap(errors::handlers())
+        .wrap(Compress::default())
+        .wrap(from_fn(middleware::security_headers))
+        .wrap(from_fn(middleware::head_as_get))
+        .wrap(from_fn(middleware::request_span))
+        .configure(routes)
+}
+
 impl Application {
     pub fn build(settings: Settings) -> anyhow::Result<Application> {
         let listener = TcpListener::bind(&settings.bind)
@@ -74,23 +99,13 @@ impl Application {
             public: public.clone(),
             settings,
         });
-        let server = HttpServer::new(move || {
-            App::new()
-                .app_data(state.clone())
-                .wrap(from_fn(middleware::session_layer))
-                .wrap(errors::handlers())
-                .wrap(Compress::default())
-                .wrap(from_fn(middleware::security_headers))
-                .wrap(from_fn(middleware::head_as_get))
-                .wrap(from_fn(middleware::request_span))
-                .configure(routes)
-        })
-        // Phones poll the public pages: keep their connections open long
-        // enough (as nginx does) that a reused connection is rarely one the
-        // server is just closing.
-        .keep_alive(std::time::Duration::from_secs(75))
-        .listen(listener)?
-        .run();
+        let server = HttpServer::new(move || app(state.clone()))
+            // Phones poll the public pages: keep their connections open long
+            // enough (as nginx does) that a reused connection is rarely one the
+            // server is just closing.
+            .keep_alive(std::time::Duration::from_secs(75))
+            .listen(listener)?
+            .run();
         Ok(Application {
             port,
             server,

@@ -18,19 +18,33 @@
 })();
 (function () {
   "use strict";
-  // The round clock (staff pages only): counts down to data-ends-at (ms, UTC).
+  // The round clock (staff pages only): counts down to data-ends-at (ms, UTC)
+  // and raises the 10- and 5-minute warnings; the server renders the same
+  // state on every reload, so nothing depends on this script.
   document.querySelectorAll("[data-ends-at]").forEach(function (el) {
     var end = Number(el.getAttribute("data-ends-at"));
     var out = el.querySelector(".clock-value");
+    var warn = el.querySelector(".clock-warning");
+    function warning(level) {
+      if (!warn) { return; }
+      el.classList.toggle("warn-ten", level === "ten");
+      el.classList.toggle("warn-five", level === "five");
+      if (level) {
+        warn.textContent = el.getAttribute("data-label-" + level) || "";
+        warn.hidden = false;
+      }
+    }
     function tick() {
       var left = Math.round((end - Date.now()) / 1000);
       if (left <= 0) {
         el.classList.add("over");
-        out.textContent = el.getAttribute("data-label-over") || "0:00";
+        if (out) { out.textContent = el.getAttribute("data-label-over") || "0:00"; }
+        warning("five");
         return;
       }
       var m = Math.floor(left / 60), s = left % 60;
-      out.textContent = m + ":" + (s < 10 ? "0" : "") + s;
+      if (out) { out.textContent = (m < 10 ? "0" : "") + m + ":" + (s < 10 ? "0" : "") + s; }
+      warning(left <= 300 ? "five" : (left <= 600 ? "ten" : null));
       setTimeout(tick, 1000);
     }
     tick();

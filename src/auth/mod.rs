@@ -6,6 +6,7 @@ pub mod csrf;
 pub mod password;
 pub mod session;
 pub mod throttle;
+pub mod tokens;
 
 use std::fmt;
 

@@ -3,12 +3,13 @@
 //! standings computation.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use chrono::TimeZone;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
-use super::schema::{byes, pairs, rounds, seatings, tournaments, users};
+use super::schema::{byes, pairs, rounds, seatings, sheets, tournaments, users};
 use super::scoring::{self, PenaltyRow, SheetRow};
 use super::tournaments::{self as tdb, PairRow, SeatingRow};
 use super::{now, DbConn};
@@ -53,16 +54,107 @@ pub fn load_file(
     let Some(t) = tdb::find(conn, tournament_id)? else {
         return Ok(None);
     };
+    let pair_rows = tdb::list_pairs(conn, tournament_id)?;
+    let round_rows = tdb::list_rounds(conn, tournament_id)?;
+    load_file_of(conn, &t, &pair_rows, &round_rows, tz).map(Some)
+}
+
+/// What the file needs of a stored sheet (not its note, totals or history).
+#[derive(Debug)]
+struct SheetData {
+    id: i64,
+    seating_id: i64,
+    /// None: an adjusted score.
+    sheet: Option<String>,
+    adjusted_ns_vp: Option<i32>,
+    adjusted_ew_vp: Option<i32>,
+    adjusted_ns_mp_diff: Option<i64>,
+    adjusted_ew_mp_diff: Option<i64>,
+}
+
+/// Sheets parsed before, by row id, with the exact text each was parsed
+/// from: a sheet is parsed again only when its stored text changed. Every
+/// public page after a change needs all the tournament's sheets (1,200 for
+/// 300 pairs × 8 rounds), and parsing their megabyte of JSON was most of
+/// the cost. Checked against the text, so never stale (keying on the row's
+/// version instead, to skip reading the text, measured no faster: the
+/// columns after the text live in the same overflow pages). Bounded:
+/// emptied when it grows past [`SHEET_MEMO_CAP`] entries.
+type SheetMemo = HashMap<i64, (Box<str>, Arc<SheetFile>)>;
+
+const SHEET_MEMO_CAP: usize = 50_000;
+
+fn sheet_memo() -> &'static Mutex<SheetMemo> {
+    static MEMO: OnceLock<Mutex<SheetMemo>> = OnceLock::new();
+    MEMO.get_or_init(Mutex::default)
+}
+
+/// The sheets of `rows` by seating id (adjusted scores have none).
+fn parse_sheets(rows: &[SheetData]) -> Result<HashMap<i64, SheetFile>, DieselError> {
+    let mut known: Vec<(i64, Arc<SheetFile>)> = Vec::with_capacity(rows.len());
+    let mut missing: Vec<(&SheetData, &str)> = Vec::new();
+    {
+        let memo = sheet_memo().lock().unwrap_or_else(|p| p.into_inner());
+        for row in rows {
+            let Some(text) = row.sheet.as_deref() else {
+                continue;
+            };
+            match memo.get(&row.id) {
+                Some((was, sheet)) if **was == *text => known.push((row.seating_id, sheet.clone())),
+                _ => missing.push((row, text)),
+            }
+        }
+    }
+    let mut fresh = Vec::with_capacity(missing.len());
+    for (row, text) in missing {
+        let sheet = serde_json::from_str::<ScoreSheet>(text).map_err(|e| {
+            unreadable(format!(
+                "sheet {} (seating {}): {e}",
+                row.id, row.seating_id
+            ))
+        })?;
+        fresh.push((
+            row.id,
+            row.seating_id,
+            text,
+            Arc::new(SheetFile::from(sheet)),
+        ));
+    }
+    let mut out: HashMap<i64, SheetFile> = HashMap::with_capacity(known.len() + fresh.len());
+    for (seating, sheet) in known {
+        out.insert(seating, SheetFile::clone(&sheet));
+    }
+    for (_, seating, _, sheet) in &fresh {
+        out.insert(*seating, SheetFile::clone(sheet));
+    }
+    if !fresh.is_empty() {
+        let mut memo = sheet_memo().lock().unwrap_or_else(|p| p.into_inner());
+        if memo.len() + fresh.len() > SHEET_MEMO_CAP {
+            memo.clear();
+        }
+        for (id, _, text, sheet) in fresh {
+            memo.insert(id, (text.into(), sheet));
+        }
+    }
+    Ok(out)
+}
+
+/// The file of a tournament whose row, pairs (by number) and rounds (by
+/// number) the caller has read already. The seatings, byes and sheets of
+/// every round come in one query each (not three per round), only the
+/// columns the file holds; the names of the staff who gave or withdrew a
+/// penalty, only theirs.
+pub fn load_file_of(
+    conn: &mut DbConn,
+    t: &tdb::TournamentRow,
+    pair_rows: &[PairRow],
+    round_rows: &[tdb::RoundRow],
+    tz: chrono_tz::Tz,
+) -> Result<TournamentFile, DieselError> {
+    let tournament_id = t.id;
     let settings = t.settings()?;
     let local = utc(t.starts_at).with_timezone(&tz);
-    let pair_rows = tdb::list_pairs(conn, tournament_id)?;
     let number_of: HashMap<i64, u32> = pair_rows.iter().map(|p| (p.id, p.pair_no())).collect();
-    let round_rows = tdb::list_rounds(conn, tournament_id)?;
-    let user_names: HashMap<i64, String> = users::table
-        .select((users::id, users::username))
-        .load::<(i64, String)>(conn)?
-        .into_iter()
-        .collect();
 
     let mut file = TournamentFile::new(t.name.clone(), local.date_naive());
     file.venue = opt(&t.venue);
@@ -114,17 +206,77 @@ pub fn load_file(
             ],
             checked_in: Some(p.checked_in),
             withdrawn_from_round: p.withdrawn_from_round.and_then(|w| u32::try_from(w).ok()),
+            // A pair withdrawn before it ever played is a no-show too (FORMAT.md).
+            no_show: !p.is_entry(),
         })
         .collect();
-    for r in &round_rows {
-        let (tables, resting) = tdb::seating_of(conn, r.id)?;
-        let sheet_rows = scoring::sheets_of_round(conn, r.id)?;
-        let by_seating: HashMap<i64, &SheetRow> =
-            sheet_rows.iter().map(|s| (s.seating_id, s)).collect();
+
+    // Every round's seatings with their sheets, and the byes: two queries
+    // in all.
+    type SheetCols = (
+        i64,
+        Option<String>,
+        Option<i32>,
+        Option<i32>,
+        Option<i64>,
+        Option<i64>,
+    );
+    let mut tables_of: HashMap<i64, Vec<SeatingRow>> = HashMap::with_capacity(round_rows.len());
+    let mut sheet_rows: Vec<SheetData> = Vec::new();
+    let joined: Vec<(SeatingRow, Option<SheetCols>)> = seatings::table
+        .inner_join(rounds::table)
+        .left_join(sheets::table)
+        .filter(rounds::tournament_id.eq(tournament_id))
+        // No ORDER BY: SQLite would sort the megabyte of sheets in a
+        // temporary b-tree; each round's tables are sorted below instead.
+        .select((
+            SeatingRow::as_select(),
+            (
+                sheets::id,
+                sheets::sheet,
+                sheets::adjusted_ns_vp,
+                sheets::adjusted_ew_vp,
+                sheets::adjusted_ns_mp_diff,
+                sheets::adjusted_ew_mp_diff,
+            )
+                .nullable(),
+        ))
+        .load(conn)?;
+    for (s, sheet) in joined {
+        if let Some((id, sheet, ns_vp, ew_vp, ns_diff, ew_diff)) = sheet {
+            sheet_rows.push(SheetData {
+                id,
+                seating_id: s.id,
+                sheet,
+                adjusted_ns_vp: ns_vp,
+                adjusted_ew_vp: ew_vp,
+                adjusted_ns_mp_diff: ns_diff,
+                adjusted_ew_mp_diff: ew_diff,
+            });
+        }
+        tables_of.entry(s.round_id).or_default().push(s);
+    }
+    let mut resting_of: HashMap<i64, Vec<i64>> = HashMap::new();
+    for (round_id, pair_id) in byes::table
+        .inner_join(rounds::table)
+        .filter(rounds::tournament_id.eq(tournament_id))
+        .select((byes::round_id, byes::pair_id))
+        .load::<(i64, i64)>(conn)?
+    {
+        resting_of.entry(round_id).or_default().push(pair_id);
+    }
+    let by_seating: HashMap<i64, &SheetData> =
+        sheet_rows.iter().map(|s| (s.seating_id, s)).collect();
+    let mut parsed = parse_sheets(&sheet_rows)?;
+
+    for r in round_rows {
+        let mut tables = tables_of.remove(&r.id).unwrap_or_default();
+        tables.sort_unstable_by_key(|s| s.table_no);
+        let resting = resting_of.remove(&r.id).unwrap_or_default();
         let mut round = RoundFile {
             number: u32::try_from(r.number).unwrap_or(0),
             movement: Some(movement_kind(r.movement())),
-            tables: Vec::new(),
+            tables: Vec::with_capacity(tables.len()),
             byes: resting
                 .iter()
                 .map(|id| {
@@ -146,16 +298,14 @@ pub fn load_file(
                 )));
             };
             let row = by_seating.get(&s.id);
+            let sheet = parsed.remove(&s.id);
             round.tables.push(TableFile {
                 table: u32::try_from(s.table_no).unwrap_or(0),
                 ns,
                 ew,
-                sheet: row
-                    .map(|r| r.score_sheet())
-                    .transpose()?
-                    .flatten()
-                    .map(SheetFile::from),
-                adjusted: row.filter(|r| r.is_adjusted()).map(|r| Adjusted {
+                sheet,
+                // A sheet row without a sheet is an adjusted score.
+                adjusted: row.filter(|r| r.sheet.is_none()).map(|r| Adjusted {
                     ns_vp: i64::from(r.adjusted_ns_vp.unwrap_or(0)),
                     ew_vp: i64::from(r.adjusted_ew_vp.unwrap_or(0)),
                     ns_mp_diff: r.adjusted_ns_mp_diff,
@@ -165,7 +315,26 @@ pub fn load_file(
         }
         file.rounds.push(round);
     }
-    file.penalties = scoring::penalties_of(conn, tournament_id)?
+
+    let penalty_rows = scoring::penalties_of(conn, tournament_id)?;
+    let mut staff: Vec<i64> = penalty_rows
+        .iter()
+        .flat_map(|p| [p.given_by, p.withdrawn_by])
+        .flatten()
+        .collect();
+    staff.sort_unstable();
+    staff.dedup();
+    let user_names: HashMap<i64, String> = if staff.is_empty() {
+        HashMap::new()
+    } else {
+        users::table
+            .filter(users::id.eq_any(&staff))
+            .select((users::id, users::username))
+            .load::<(i64, String)>(conn)?
+            .into_iter()
+            .collect()
+    };
+    file.penalties = penalty_rows
         .iter()
         .map(|p: &PenaltyRow| {
             let bad = |what: &str| unreadable(format!("penalty {}: {what}", p.id));
@@ -186,10 +355,15 @@ pub fn load_file(
                 at: Some(utc(p.given_at)),
                 withdrawn_by: p.withdrawn_by.and_then(|id| user_names.get(&id).cloned()),
                 withdrawn_at: p.withdrawn_at.map(utc),
+                withdrawn_reason: if p.withdrawn_at.is_some() {
+                    p.withdrawn_reason.clone()
+                } else {
+                    String::new()
+                },
             })
         })
         .collect::<Result<_, DieselError>>()?;
-    Ok(Some(file))
+    Ok(file)
 }
 
 /// A stored row that cannot be read: an error that names it, never a
@@ -321,6 +495,7 @@ pub fn import_file(
                     pairs::checked_in.eq(p.checked_in.unwrap_or(!file.rounds.is_empty())),
                     pairs::withdrawn_from_round
                         .eq(p.withdrawn_from_round.and_then(|w| i32::try_from(w).ok())),
+                    pairs::no_show.eq(p.no_show),
                     pairs::created_at.eq(now()),
                 ))
                 .returning(pairs::id)
@@ -400,6 +575,11 @@ pub fn import_file(
                         Some(p.withdrawn_at.map(|a| a.naive_utc()).unwrap_or_else(now))
                     } else {
                         None
+                    }),
+                    super::schema::penalties::withdrawn_reason.eq(if p.withdrawn {
+                        p.withdrawn_reason.as_str()
+                    } else {
+                        ""
                     }),
                 ))
                 .execute(conn)?;

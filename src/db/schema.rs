@@ -103,6 +103,7 @@ diesel::table! {
         withdrawn_from_round -> Nullable<Integer>,
         created_at -> Timestamp,
         code -> Nullable<Text>,
+        no_show -> Bool,
     }
 }
 
@@ -115,6 +116,8 @@ diesel::table! {
         started_at -> Nullable<Timestamp>,
         time_out_at -> Nullable<Timestamp>,
         created_at -> Timestamp,
+        paused_at -> Nullable<Timestamp>,
+        paused_seconds -> Integer,
     }
 }
 
@@ -170,6 +173,10 @@ diesel::table! {
         given_at -> Timestamp,
         withdrawn_by -> Nullable<BigInt>,
         withdrawn_at -> Nullable<Timestamp>,
+        withdrawn_reason -> Text,
+        reinstated_by -> Nullable<BigInt>,
+        reinstated_at -> Nullable<Timestamp>,
+        reinstated_reason -> Text,
     }
 }
 
@@ -188,7 +195,19 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    api_tokens (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        label -> Text,
+        token_hash -> Text,
+        created_at -> Timestamp,
+        last_used_at -> Nullable<Timestamp>,
+    }
+}
+
 diesel::joinable!(sessions -> users (user_id));
+diesel::joinable!(api_tokens -> users (user_id));
 diesel::joinable!(tournament_staff -> users (user_id));
 diesel::joinable!(sheets -> seatings (seating_id));
 diesel::joinable!(penalties -> pairs (pair_id));
@@ -201,6 +220,7 @@ diesel::joinable!(byes -> pairs (pair_id));
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     sessions,
+    api_tokens,
     app_settings,
     tournaments,
     pairs,

@@ -242,6 +242,8 @@ pub struct PairRow {
     pub joined_from_round: Option<i32>,
     pub withdrawn_from_round: Option<i32>,
     pub created_at: NaiveDateTime,
+    /// Registered but never played: not an entry (RULES.md §10).
+    pub no_show: bool,
 }
 
 impl PairRow {
@@ -271,6 +273,26 @@ impl PairRow {
     /// "Rossi – Bianchi".
     pub fn label(&self) -> String {
         format!("{} – {}", self.p1_surname, self.p2_surname)
+    }
+
+    /// Withdrawn before it ever played: before the start (round 1), or a
+    /// late pair withdrawn before its first round.
+    pub fn withdrawn_unplayed(&self) -> bool {
+        self.withdrawn_from_round
+            .is_some_and(|w| w <= self.joined_from_round.unwrap_or(1))
+    }
+
+    /// An entry (RULES.md §10): not a no-show and not withdrawn before it
+    /// ever played.
+    pub fn is_entry(&self) -> bool {
+        !self.no_show && !self.withdrawn_unplayed()
+    }
+
+    /// Its players are taken: a registration that is neither withdrawn nor
+    /// a no-show. The players of a withdrawn or no-show pair may register
+    /// again.
+    pub fn holds_players(&self) -> bool {
+        !self.no_show && self.withdrawn_from_round.is_none()
     }
 
     /// Withdrawn before (or from) round `n`.
@@ -339,14 +361,16 @@ fn player_columns(entry: &PairEntry) -> PlayerColumns<'_> {
     }
 }
 
-fn check_clash(
+/// Refuses `entry` when one of its players is in another registration that
+/// still holds its players (withdrawn and no-show pairs do not).
+pub fn check_clash(
     conn: &mut DbConn,
     tournament_id: i64,
     entry: &PairEntry,
     except: Option<i64>,
 ) -> Result<(), PairError> {
     for other in list_pairs(conn, tournament_id)? {
-        if Some(other.id) == except {
+        if Some(other.id) == except || !other.holds_players() {
             continue;
         }
         if let Some((_, who)) = entry.clashes_with([&other.entry()]) {
@@ -459,6 +483,47 @@ pub fn set_withdrawn(
     .execute(conn)
 }
 
+/// Marks a pair no-show (or not).
+pub fn set_no_show(
+    conn: &mut DbConn,
+    tournament_id: i64,
+    pair_id: i64,
+    no_show: bool,
+) -> QueryResult<usize> {
+    diesel::update(
+        pairs::table
+            .filter(pairs::tournament_id.eq(tournament_id))
+            .filter(pairs::id.eq(pair_id)),
+    )
+    .set(pairs::no_show.eq(no_show))
+    .execute(conn)
+}
+
+/// Deletes a registration (before the start: nothing refers to it yet).
+pub fn delete_pair(conn: &mut DbConn, tournament_id: i64, pair_id: i64) -> QueryResult<usize> {
+    diesel::delete(
+        pairs::table
+            .filter(pairs::tournament_id.eq(tournament_id))
+            .filter(pairs::id.eq(pair_id)),
+    )
+    .execute(conn)
+}
+
+/// At the start: every registration not in the draw becomes a no-show.
+pub fn mark_undrawn_no_show(
+    conn: &mut DbConn,
+    tournament_id: i64,
+    drawn: &[i64],
+) -> QueryResult<usize> {
+    diesel::update(
+        pairs::table
+            .filter(pairs::tournament_id.eq(tournament_id))
+            .filter(pairs::id.ne_all(drawn)),
+    )
+    .set(pairs::no_show.eq(true))
+    .execute(conn)
+}
+
 // ---- rounds and seating ----
 
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -471,11 +536,24 @@ pub struct RoundRow {
     pub started_at: Option<NaiveDateTime>,
     pub time_out_at: Option<NaiveDateTime>,
     pub created_at: NaiveDateTime,
+    pub paused_at: Option<NaiveDateTime>,
+    pub paused_seconds: i32,
 }
 
 impl RoundRow {
     pub fn movement(&self) -> RoundMovement {
         RoundMovement::parse(&self.movement).unwrap_or(RoundMovement::Mitchell)
+    }
+
+    /// The round's clock as stored, for a round of `minutes`.
+    pub fn clock_times(&self, minutes: u32) -> crate::tournament::clock::ClockTimes {
+        crate::tournament::clock::ClockTimes {
+            started_at: self.started_at,
+            paused_at: self.paused_at,
+            paused_seconds: i64::from(self.paused_seconds),
+            time_out_at: self.time_out_at,
+            minutes,
+        }
     }
 }
 
@@ -674,6 +752,85 @@ pub fn record_clock(
             user_id,
         )
     })
+}
+
+/// Stores a round clock's pause: when the current one began (None: not
+/// paused) and the seconds of the finished ones.
+pub fn set_pause(
+    conn: &mut DbConn,
+    round_id: i64,
+    paused_at: Option<NaiveDateTime>,
+    paused_seconds: i32,
+) -> QueryResult<usize> {
+    diesel::update(rounds::table.find(round_id))
+        .set((
+            rounds::paused_at.eq(paused_at),
+            rounds::paused_seconds.eq(paused_seconds),
+        ))
+        .execute(conn)
+}
+
+/// What a round already holds: counted sheets and adjusted scores, entries
+/// made at the tables (any state), penalties given for it (withdrawn too).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RoundResults {
+    pub sheets: i64,
+    pub entries: i64,
+    pub penalties: i64,
+}
+
+impl RoundResults {
+    pub fn is_empty(&self) -> bool {
+        self.sheets + self.entries + self.penalties == 0
+    }
+}
+
+pub fn round_results(
+    conn: &mut DbConn,
+    tournament_id: i64,
+    round_id: i64,
+    round_no: i32,
+) -> QueryResult<RoundResults> {
+    use super::schema::{penalties, sheet_entries, sheets};
+    let sheets = sheets::table
+        .inner_join(seatings::table)
+        .filter(seatings::round_id.eq(round_id))
+        .count()
+        .get_result(conn)?;
+    let entries = sheet_entries::table
+        .inner_join(seatings::table.on(seatings::id.eq(sheet_entries::seating_id)))
+        .filter(seatings::round_id.eq(round_id))
+        .count()
+        .get_result(conn)?;
+    let penalties = penalties::table
+        .filter(penalties::tournament_id.eq(tournament_id))
+        .filter(penalties::round_no.eq(round_no))
+        .count()
+        .get_result(conn)?;
+    Ok(RoundResults {
+        sheets,
+        entries,
+        penalties,
+    })
+}
+
+/// Deletes a round with its seating and byes.
+pub fn delete_round(conn: &mut DbConn, round_id: i64) -> QueryResult<usize> {
+    diesel::delete(seatings::table.filter(seatings::round_id.eq(round_id))).execute(conn)?;
+    diesel::delete(byes::table.filter(byes::round_id.eq(round_id))).execute(conn)?;
+    diesel::delete(rounds::table.find(round_id)).execute(conn)
+}
+
+/// Back to preparation: no draw, no layout.
+pub fn unstart(conn: &mut DbConn, tournament_id: i64) -> QueryResult<usize> {
+    diesel::update(tournaments::table.find(tournament_id))
+        .set((
+            tournaments::status.eq(Status::Draft.as_str()),
+            tournaments::draw_seed.eq(None::<i64>),
+            tournaments::layout.eq(None::<String>),
+            tournaments::updated_at.eq(now()),
+        ))
+        .execute(conn)
 }
 
 /// Closes the tournament (final standings), with its audit entry.

@@ -24,9 +24,18 @@ pub enum Action {
     PairCheckInUndone,
     PairWithdrawn,
     PairReinstated,
+    PairDeleted,
+    PairNoShow,
+    PairNoShowUndone,
     PairsImported,
     RoundDrawn,
     RoundGenerated,
+    RoundUndone,
+    ClockPaused,
+    ClockResumed,
+    PenaltyGiven,
+    PenaltyWithdrawn,
+    PenaltyReinstated,
 }
 
 impl Action {
@@ -45,9 +54,18 @@ impl Action {
             Action::PairCheckInUndone => "pair.check_in_undone",
             Action::PairWithdrawn => "pair.withdrawn",
             Action::PairReinstated => "pair.reinstated",
+            Action::PairDeleted => "pair.deleted",
+            Action::PairNoShow => "pair.no_show",
+            Action::PairNoShowUndone => "pair.no_show_undone",
             Action::PairsImported => "pairs.imported",
             Action::RoundDrawn => "round.drawn",
             Action::RoundGenerated => "round.generated",
+            Action::RoundUndone => "round.undone",
+            Action::ClockPaused => "clock.paused",
+            Action::ClockResumed => "clock.resumed",
+            Action::PenaltyGiven => "penalty.given",
+            Action::PenaltyWithdrawn => "penalty.withdrawn",
+            Action::PenaltyReinstated => "penalty.reinstated",
         }
     }
 }
@@ -77,6 +95,11 @@ impl Entry {
 
     pub fn round(mut self, n: i32) -> Entry {
         self.round = Some(n);
+        self
+    }
+
+    pub fn table(mut self, table: Option<i32>) -> Entry {
+        self.table = table;
         self
     }
 

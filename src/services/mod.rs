@@ -9,12 +9,15 @@
 
 pub mod audit;
 pub mod board;
+pub mod directory;
 pub mod files;
 pub mod pairs;
+pub mod players;
 pub mod public;
 pub mod rounds;
 pub mod scoring;
 pub mod table_side;
+pub mod tokens;
 pub mod tournaments;
 pub mod users;
 

@@ -1,4 +1,12 @@
-//! Pairs: register, edit, check in, withdraw or reinstate, import.
+//! Pairs: register, edit, check in, withdraw or reinstate, delete or mark
+//! no-show before the start, import.
+//!
+//! Entries (RULES.md §10): a registration deleted, marked no-show or
+//! withdrawn before the start, or not checked in when the tournament starts,
+//! is not an entry. The players of a withdrawn or no-show pair are free: they
+//! may register again (a new registration with the next number, a late pair
+//! once the tournament runs). The old registration stays on the record; it
+//! cannot be reinstated while its players are in another pair.
 
 use serde_json::{Map, Value};
 
@@ -103,6 +111,82 @@ pub async fn update(
     .await
 }
 
+/// Refuses a change that needs the tournament not started yet (RULES.md §10:
+/// deleting a registration or marking it no-show happens before the start).
+fn ensure_not_started(l: &Loaded) -> Result<(), ServiceError> {
+    match l.status() {
+        Status::Draft => Ok(()),
+        _ => Err(ServiceError::conflict("entries.error.started")),
+    }
+}
+
+/// Deletes a registration before the start (a typing mistake, a double
+/// registration). After the start the pair may have played: it is
+/// withdrawn instead, never erased. The other pairs keep their numbers (the
+/// next registration takes the highest number + 1).
+pub async fn delete(db: &Db, actor: Actor, tid: i64, pid: i64) -> Result<i32, ServiceError> {
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Direct)?;
+        // Checked inside the transaction: a draw that committed a moment ago
+        // wins and the deletion is refused.
+        ensure_not_started(&l)?;
+        let pair = find_pair(&l, pid)?;
+        let (number, before) = (pair.number, pair_values(&pair.entry()));
+        tdb::delete_pair(c, tid, pid)?;
+        let mut before = before;
+        before.insert("number".into(), Value::from(number));
+        audit::record(
+            c,
+            tid,
+            &actor,
+            Entry::new(Action::PairDeleted).before(before),
+        )?;
+        Ok(number)
+    })
+    .await
+}
+
+/// Marks a registration no-show (or undoes it) before the start. A no-show
+/// is not checked in and not drawn; once the tournament starts it is not an
+/// entry (RULES.md §10). Undoing it gives the players back to the pair,
+/// unless they registered again in another pair meanwhile.
+pub async fn set_no_show(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+    pid: i64,
+    value: bool,
+) -> Result<(), ServiceError> {
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Direct)?;
+        ensure_not_started(&l)?;
+        let pair = find_pair(&l, pid)?;
+        if pair.no_show == value {
+            return Ok(());
+        }
+        let number = pair.number;
+        if !value && pair.withdrawn_from_round.is_none() {
+            tdb::check_clash(c, tid, &pair.entry(), Some(pid)).map_err(pair_error)?;
+        }
+        if value && pair.checked_in {
+            tdb::set_checked_in(c, tid, pid, false)?;
+        }
+        tdb::set_no_show(c, tid, pid, value)?;
+        let action = if value {
+            Action::PairNoShow
+        } else {
+            Action::PairNoShowUndone
+        };
+        audit::record(
+            c,
+            tid,
+            &actor,
+            Entry::new(action).after(audit::values([("number", Value::from(number))])),
+        )
+    })
+    .await
+}
+
 /// Checks a pair in (or undoes it) before the draw.
 pub async fn set_checked_in(
     db: &Db,
@@ -117,6 +201,11 @@ pub async fn set_checked_in(
         let pair = find_pair(&l, pid)?;
         if pair.checked_in == value {
             return Ok(());
+        }
+        // A no-show is not here: the director undoes the mark first (which
+        // checks its players are still free).
+        if value && pair.no_show {
+            return Err(ServiceError::conflict("entries.error.is_no_show"));
         }
         let number = pair.number;
         tdb::set_checked_in(c, tid, pid, value)?;
@@ -158,6 +247,15 @@ pub async fn set_withdrawn(
         };
         if from == pair.withdrawn_from_round {
             return Ok(());
+        }
+        // A no-show after the start never took a seat: there is nothing to
+        // withdraw it from, nor to reinstate it to (it registers again).
+        if pair.no_show && l.status() != Status::Draft {
+            return Err(ServiceError::conflict("entries.error.is_no_show"));
+        }
+        // Reinstated: its players must not have registered again meanwhile.
+        if from.is_none() && !pair.no_show {
+            tdb::check_clash(c, tid, &pair.entry(), Some(pid)).map_err(pair_error)?;
         }
         if from.is_none() && pair.withdrawn_by(l.next_round() - 1) && l.status() == Status::Running
         {

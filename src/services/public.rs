@@ -65,7 +65,10 @@ pub async fn snapshot(
             });
         }
         let t0 = std::time::Instant::now();
-        let file = super::files::file_of(c, tid, tz)?;
+        // The tournament, its pairs and rounds are read already: the file
+        // takes them rather than reading them again.
+        let file =
+            crate::db::export::load_file_of(c, &loaded.t, &loaded.pairs, &loaded.rounds, tz)?;
         let t1 = std::time::Instant::now();
         let standings = super::files::standings_of_file(tid, &file, lang)?;
         tracing::debug!(

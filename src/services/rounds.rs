@@ -36,6 +36,10 @@ pub(crate) fn roster_changes(l: &Loaded) -> Vec<RosterChange> {
     let mut changes = Vec::new();
     for p in &l.pairs {
         let pair = p.pair_no();
+        // A no-show never had a seat.
+        if p.no_show {
+            continue;
+        }
         // A late pair withdrawn before its first round never took a seat.
         if let (Some(joined), Some(gone)) = (p.joined_from_round, p.withdrawn_from_round) {
             if gone <= joined {
@@ -85,7 +89,7 @@ pub async fn draw(db: &Db, actor: Actor, tid: i64) -> Result<(), ServiceError> {
         let players: Vec<PairNo> = l
             .pairs
             .iter()
-            .filter(|p| p.checked_in && p.withdrawn_from_round.is_none())
+            .filter(|p| p.checked_in && p.withdrawn_from_round.is_none() && !p.no_show)
             .map(PairRow::pair_no)
             .collect();
         let layout = movement::first_round_draw(&players, seed).map_err(movement_conflict)?;
@@ -102,6 +106,18 @@ pub async fn draw(db: &Db, actor: Actor, tid: i64) -> Result<(), ServiceError> {
             Err(DrawError::ScoresIn) => return Err(ServiceError::conflict("draw.error.scores_in")),
             Err(DrawError::Db(e)) => return Err(e.into()),
         }
+        // RULES.md §10: a registration not checked in (or withdrawn, or
+        // marked) when the tournament starts is a no-show, not an entry. The
+        // start does not ask about them one by one: the director's
+        // tournament page shows how many registrations are not checked in
+        // next to the Start button, and the mark can be seen in the list.
+        let drawn: Vec<i64> = l
+            .pairs
+            .iter()
+            .filter(|p| players.contains(&p.pair_no()))
+            .map(|p| p.id)
+            .collect();
+        let no_shows = tdb::mark_undrawn_no_show(c, tid, &drawn)?;
         // Table and pair codes for the table-side entry (a redraw keeps them).
         super::table_side::ensure_codes(c, tid)?;
         audit::record(
@@ -114,6 +130,7 @@ pub async fn draw(db: &Db, actor: Actor, tid: i64) -> Result<(), ServiceError> {
                     ("pairs", Value::from(players.len())),
                     ("tables", Value::from(layout.tables)),
                     ("redraw", Value::from(redraw)),
+                    ("no_shows", Value::from(no_shows)),
                 ])),
         )?;
         tracing::info!(
@@ -310,6 +327,8 @@ fn danish_seating(
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClockAction {
     Start,
+    Pause,
+    Resume,
     TimeOut,
 }
 
@@ -317,14 +336,33 @@ impl ClockAction {
     pub fn parse(s: &str) -> Option<ClockAction> {
         match s {
             "start" => Some(ClockAction::Start),
+            "pause" => Some(ClockAction::Pause),
+            "resume" => Some(ClockAction::Resume),
             "time_out" => Some(ClockAction::TimeOut),
             _ => None,
         }
     }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClockAction::Start => "start",
+            ClockAction::Pause => "pause",
+            ClockAction::Resume => "resume",
+            ClockAction::TimeOut => "time_out",
+        }
+    }
 }
 
-/// Starts a round's clock or calls time-out; each happens once (a second
-/// click changes nothing).
+/// Seconds between two times, never negative, saturating.
+fn seconds_between(from: chrono::NaiveDateTime, to: chrono::NaiveDateTime) -> i32 {
+    i32::try_from((to - from).num_seconds().max(0)).unwrap_or(i32::MAX)
+}
+
+/// Starts a round's clock, pauses or resumes it, or calls time-out. Each
+/// happens only when due (a second click changes nothing): start once,
+/// pause while it runs, resume while paused, time-out once after the start
+/// (a paused clock's pause ends there). While paused the time left is
+/// frozen (RULES.md §6): the pause's seconds are added to the round's time.
 pub async fn clock(
     db: &Db,
     actor: Actor,
@@ -336,21 +374,165 @@ pub async fn clock(
         let l = lock(c, &actor, tid, Need::Direct)?;
         l.ensure_running()?;
         let round = l.round(n).ok_or(ServiceError::NotFound)?;
-        let due = match action {
-            ClockAction::Start => round.started_at.is_none(),
-            ClockAction::TimeOut => round.started_at.is_some() && round.time_out_at.is_none(),
-        };
-        if due {
-            tdb::record_clock(
-                c,
-                tid,
-                round.id,
-                n,
-                action == ClockAction::Start,
-                actor.user_id,
-            )?;
+        let now = crate::db::now();
+        let started = round.started_at.is_some();
+        let open = started && round.time_out_at.is_none();
+        match action {
+            ClockAction::Start | ClockAction::TimeOut => {
+                let due = match action {
+                    ClockAction::Start => !started,
+                    _ => open,
+                };
+                if !due {
+                    return Ok(());
+                }
+                if let Some(since) = round.paused_at.filter(|_| action == ClockAction::TimeOut) {
+                    let total = round
+                        .paused_seconds
+                        .saturating_add(seconds_between(since, now));
+                    tdb::set_pause(c, round.id, None, total)?;
+                }
+                tdb::record_clock(
+                    c,
+                    tid,
+                    round.id,
+                    n,
+                    action == ClockAction::Start,
+                    actor.user_id,
+                )?;
+            }
+            ClockAction::Pause => {
+                if !open || round.paused_at.is_some() {
+                    return Ok(());
+                }
+                tdb::set_pause(c, round.id, Some(now), round.paused_seconds)?;
+                let left = round.clock_times(l.settings.minutes_per_round).state(now);
+                let left = match left {
+                    crate::tournament::clock::ClockState::Running { left, .. } => left,
+                    _ => chrono::Duration::zero(),
+                };
+                audit::record(
+                    c,
+                    tid,
+                    &actor,
+                    Entry::new(Action::ClockPaused)
+                        .round(n)
+                        .after(audit::values([(
+                            "time_left",
+                            Value::from(crate::tournament::clock::format_left(left)),
+                        )])),
+                )?;
+            }
+            ClockAction::Resume => {
+                let Some(since) = round.paused_at.filter(|_| open) else {
+                    return Ok(());
+                };
+                let pause = seconds_between(since, now);
+                tdb::set_pause(
+                    c,
+                    round.id,
+                    None,
+                    round.paused_seconds.saturating_add(pause),
+                )?;
+                audit::record(
+                    c,
+                    tid,
+                    &actor,
+                    Entry::new(Action::ClockResumed)
+                        .round(n)
+                        .after(audit::values([(
+                            "paused",
+                            Value::from(crate::tournament::clock::format_left(
+                                chrono::Duration::seconds(i64::from(pause)),
+                            )),
+                        )])),
+                )?;
+            }
         }
         Ok(())
+    })
+    .await
+}
+
+/// Undoes the last generated round while nothing was recorded for it: no
+/// sheet or adjusted score, no entry made at a table, no penalty (checked
+/// inside the transaction: a sheet saved a moment ago refuses the undo).
+/// Undoing round 1 undoes the start: the tournament is back in preparation
+/// (settings and pairs open again, check-in as it was); the table and pair
+/// codes stay, so printed cards remain good for the next start. Returns
+/// the number of the round that is now the last one (0: none). A round
+/// that is already gone (a double click, a second director) is not an
+/// error: nothing happens and the last round is named.
+pub async fn undo_round(db: &Db, actor: Actor, tid: i64, n: i32) -> Result<i32, ServiceError> {
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Direct)?;
+        let last = l.rounds.last().map_or(0, |r| r.number);
+        if n > last && n >= 1 && l.status() != Status::Finished {
+            return Ok(last);
+        }
+        l.ensure_running()?;
+        let round = l.round(n).ok_or(ServiceError::NotFound)?;
+        if l.rounds.last().map(|r| r.number) != Some(n) {
+            return Err(ServiceError::Conflict(Conflict::Key(
+                "states.undo.error.not_last",
+                vec![("round", n.to_string())],
+            )));
+        }
+        let results = tdb::round_results(c, tid, round.id, n)?;
+        if !results.is_empty() {
+            return Err(ServiceError::Conflict(Conflict::Key(
+                "states.undo.error.results",
+                vec![
+                    ("round", n.to_string()),
+                    ("sheets", results.sheets.to_string()),
+                    ("entries", results.entries.to_string()),
+                    ("penalties", results.penalties.to_string()),
+                ],
+            )));
+        }
+        let (tables, _) = tdb::seating_of(c, round.id)?;
+        tdb::delete_round(c, round.id)?;
+        let back_to_draft = n == 1;
+        if back_to_draft {
+            tdb::unstart(c, tid)?;
+        }
+        audit::record(
+            c,
+            tid,
+            &actor,
+            Entry::new(Action::RoundUndone)
+                .round(n)
+                .before(audit::values([
+                    ("movement", Value::from(round.movement().as_str())),
+                    ("tables", Value::from(tables.len())),
+                ]))
+                .after(audit::values([(
+                    "back_to_draft",
+                    Value::from(back_to_draft),
+                )])),
+        )?;
+        tracing::info!(
+            tournament_id = tid,
+            round = n,
+            back_to_draft,
+            "round undone"
+        );
+        Ok(n - 1)
+    })
+    .await
+}
+
+/// What a round holds (the undo button shows only while it is empty).
+pub async fn results_of(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+    n: i32,
+) -> Result<tdb::RoundResults, ServiceError> {
+    db.read(move |c| {
+        let l = super::read(c, &actor, tid, Need::Referee)?;
+        let round = l.round(n).ok_or(ServiceError::NotFound)?;
+        Ok(tdb::round_results(c, tid, round.id, n)?)
     })
     .await
 }
@@ -367,6 +549,27 @@ pub async fn missing_in_last_round(
             Some(last) => tables_without_score(c, last.id),
             None => Ok(Vec::new()),
         }
+    })
+    .await
+}
+
+/// Every round's tables without a counted sheet or adjusted score (rounds
+/// with none left out): what keeps a tournament from closing.
+pub async fn missing_by_round(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+) -> Result<Vec<(i32, Vec<u32>)>, ServiceError> {
+    db.read(move |c| {
+        let l = super::read(c, &actor, tid, Need::Direct)?;
+        let mut out = Vec::new();
+        for r in &l.rounds {
+            let missing = tables_without_score(c, r.id)?;
+            if !missing.is_empty() {
+                out.push((r.number, missing));
+            }
+        }
+        Ok(out)
     })
     .await
 }

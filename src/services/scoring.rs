@@ -1,9 +1,11 @@
 //! Scoring: score sheets checked by the rules engine, adjusted scores,
 //! penalties, and what the desk reads.
 
+use super::audit::{self, Action, Entry};
 use super::{lock, read, Actor, Conflict, Loaded, Need, ServiceError};
 use crate::db::scoring::{
-    self as sdb, AuditRow, NewPenalty, PenaltyRow, SaveError, SheetRow, SheetWrite, TablePlace,
+    self as sdb, AuditRow, NewPenalty, PenaltyNames, PenaltyRow, SaveError, SheetRow, SheetWrite,
+    TablePlace,
 };
 use crate::db::tournaments::{RoundRow, SeatingRow};
 use crate::db::{Db, DbConn};
@@ -12,7 +14,6 @@ use crate::rules::vp::TOTAL_VP;
 use crate::rules::{ScoreSheet, SheetReport};
 use crate::tournament::penalty::{self, PenaltyKind, MAX_ADJUSTED_MP_DIFF};
 use crate::tournament::sheet_form;
-use crate::tournament::text::MAX_REASON_CHARS;
 use crate::tournament::FieldProblem;
 
 /// A table of a round, with its sheet if any.
@@ -419,6 +420,16 @@ pub async fn add_penalty(
             reason,
         };
         let id = sdb::add_penalty(c, tid, &p, actor.user_id)?;
+        audit::record(
+            c,
+            tid,
+            &actor,
+            Entry::new(Action::PenaltyGiven)
+                .round(p.round_no)
+                .table(p.table_no)
+                .after(penalty_values(id, p.pair_id, kind.as_str(), p.amount))
+                .reason(p.reason.clone()),
+        )?;
         tracing::info!(
             tournament_id = tid,
             round = p.round_no,
@@ -430,37 +441,121 @@ pub async fn add_penalty(
     .await
 }
 
-/// Withdraws a penalty: it stays on the record and no longer counts.
-pub async fn withdraw_penalty(
+/// A penalty as the audit log keeps it (read back by `web::audit`).
+fn penalty_values(
+    id: i64,
+    pair_id: i64,
+    kind: &str,
+    amount: Option<i64>,
+) -> serde_json::Map<String, serde_json::Value> {
+    use serde_json::Value;
+    audit::values([
+        ("penalty", Value::from(id)),
+        ("pair_id", Value::from(pair_id)),
+        ("kind", Value::from(kind)),
+        ("amount", amount.map_or(Value::Null, Value::from)),
+    ])
+}
+
+/// Withdrawing or reinstating a penalty (both on the record, with a reason).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PenaltyChange {
+    /// It no longer counts (RULES.md §9: withdrawn, never erased).
+    Withdraw,
+    /// A withdrawn penalty counts again.
+    Reinstate,
+}
+
+impl PenaltyChange {
+    /// The form field of the reason (problems are keyed by it).
+    pub const REASON_FIELD: &'static str = "reason";
+}
+
+/// Withdraws a penalty (it stays on the record and no longer counts) or
+/// reinstates a withdrawn one, with a reason, audited. The penalty's state
+/// is re-read inside the transaction: withdrawing one that is already
+/// withdrawn (or reinstating one that counts) is a conflict, never a
+/// second entry in the log.
+pub async fn change_penalty(
     db: &Db,
     actor: Actor,
     tid: i64,
     penalty_id: i64,
+    change: PenaltyChange,
     reason: String,
 ) -> Result<(), ServiceError> {
-    let reason = crate::tournament::text::clean_text("reason", &reason, MAX_REASON_CHARS)
-        .map_err(|p| ServiceError::Invalid(vec![p]))?;
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Referee)?;
         l.ensure_running()?;
-        if sdb::withdraw_penalty(c, tid, penalty_id, actor.user_id, &reason)? {
-            Ok(())
-        } else {
-            Err(ServiceError::NotFound)
+        let p = sdb::penalty_of(c, tid, penalty_id)?.ok_or(ServiceError::NotFound)?;
+        let withdrawn = p.withdrawn_at.is_some();
+        match (change, withdrawn) {
+            (PenaltyChange::Withdraw, true) => {
+                return Err(ServiceError::conflict("penalties.error.already_withdrawn"))
+            }
+            (PenaltyChange::Reinstate, false) => {
+                return Err(ServiceError::conflict("penalties.error.not_withdrawn"))
+            }
+            _ => {}
         }
+        let reason = crate::tournament::text::clean_reason(
+            PenaltyChange::REASON_FIELD,
+            &reason,
+            "penalties.error.change_reason",
+        )
+        .map_err(|p| ServiceError::Invalid(vec![p]))?;
+        let (done, action) = match change {
+            PenaltyChange::Withdraw => (
+                sdb::withdraw_penalty(c, tid, penalty_id, actor.user_id, &reason)?,
+                Action::PenaltyWithdrawn,
+            ),
+            PenaltyChange::Reinstate => (
+                sdb::reinstate_penalty(c, tid, penalty_id, actor.user_id, &reason)?,
+                Action::PenaltyReinstated,
+            ),
+        };
+        if !done {
+            // Checked above under the tournament's lock: cannot change since.
+            return Err(ServiceError::corrupt(format!(
+                "penalty {penalty_id}: its state changed under the lock"
+            )));
+        }
+        let values = penalty_values(p.id, p.pair_id, &p.kind, p.amount);
+        let entry = Entry::new(action).round(p.round_no).table(p.table_no);
+        let entry = match change {
+            PenaltyChange::Withdraw => entry.before(values),
+            PenaltyChange::Reinstate => entry.after(values),
+        };
+        audit::record(c, tid, &actor, entry.reason(reason))?;
+        tracing::info!(
+            tournament_id = tid,
+            penalty = penalty_id,
+            change = ?change,
+            "penalty changed"
+        );
+        Ok(())
     })
     .await
 }
 
-/// The tournament's penalties, for the referee.
+/// The tournament's penalties with who gave, withdrew or reinstated each,
+/// for the referee.
 pub async fn penalties(
     db: &Db,
     actor: Actor,
     tid: i64,
-) -> Result<(Loaded, Vec<PenaltyRow>), ServiceError> {
+) -> Result<(Loaded, Vec<(PenaltyRow, PenaltyNames)>), ServiceError> {
     db.read(move |c| {
         let l = read(c, &actor, tid, Need::Referee)?;
-        let p = sdb::penalties_of(c, tid)?;
+        let p = sdb::penalties_with_names(c, tid)?;
+        for (row, _) in &p {
+            if PenaltyKind::parse(&row.kind).is_none() {
+                return Err(ServiceError::corrupt(format!(
+                    "penalty {}: kind {:?}",
+                    row.id, row.kind
+                )));
+            }
+        }
         Ok((l, p))
     })
     .await

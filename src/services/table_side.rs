@@ -428,6 +428,12 @@ fn relock(c: &mut DbConn, s: &mut Seat, lock: Lock) -> Result<(), TableSideError
         Lock::Shared => tsdb::share_lock(c, s.l.t.id)?,
     }
     let t = tdb::find(c, s.l.t.id)?.ok_or(TableSideError::NotFound)?;
+    if lock == Lock::Revision {
+        // Published by `Db::write` after the commit, as `services::lock`
+        // does: without it this process kept serving the public pages of
+        // the revision before the confirmation.
+        crate::db::revisions::note_bump(t.id, t.revision);
+    }
     s.l.settings = t
         .settings()
         .map_err(|e| ServiceError::corrupt(format!("tournament {}: settings: {e}", t.id)))?;

@@ -40,13 +40,26 @@ fn record(
     before: Option<Value>,
     after: Option<Value>,
 ) -> Result<(), ServiceError> {
+    record_by(c, Some(actor.user_id), subject, action, before, after)
+}
+
+/// Appends an entry to the account audit; `by` is `None` for the command
+/// line (which acts as nobody in particular).
+pub(super) fn record_by(
+    c: &mut DbConn,
+    by: Option<i64>,
+    subject: i64,
+    action: &str,
+    before: Option<Value>,
+    after: Option<Value>,
+) -> Result<(), ServiceError> {
     diesel::insert_into(user_audit::table)
         .values((
             user_audit::subject_id.eq(Some(subject)),
             user_audit::action.eq(action),
             user_audit::before_value.eq(before.map(|v| v.to_string())),
             user_audit::after_value.eq(after.map(|v| v.to_string())),
-            user_audit::user_id.eq(Some(actor.user_id)),
+            user_audit::user_id.eq(by),
             user_audit::at.eq(now()),
         ))
         .execute(c)?;

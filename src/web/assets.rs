@@ -28,6 +28,14 @@ const ASSETS: &[Asset] = &[
         bytes: include_bytes!("../../static/app.js"),
     },
     Asset {
+        name: "players.js",
+        bytes: include_bytes!("../../static/players.js"),
+    },
+    Asset {
+        name: "live.js",
+        bytes: include_bytes!("../../static/live.js"),
+    },
+    Asset {
         name: "favicon.svg",
         bytes: include_bytes!("../../static/favicon.svg"),
     },

@@ -52,7 +52,7 @@ fn sheet_summary(lang: Lang, l: Option<&Loaded>, v: &Value) -> Option<String> {
     Some(format!(
         "NS {} · {} {} · {} {}–{}",
         r.totals.ns,
-        t(lang, "line.ew_short"),
+        crate::rules::Line::Ew.label(lang),
         r.totals.ew,
         t(lang, "audit.field.vp"),
         r.vp.ns,
@@ -69,6 +69,17 @@ fn value_text(lang: Lang, l: Option<&Loaded>, field: &str, v: &Value) -> String 
             .map(|p| format!("{} · {}", p.number, p.label()))
             .unwrap_or_else(|| n.to_string()),
         (_, Value::Bool(b)) => t(lang, if *b { "audit.yes" } else { "audit.no" }).to_string(),
+        // The settings form's codes, in the reader's language.
+        ("table_entry" | "allow_repeats", Value::String(s)) => {
+            let on = s == "on";
+            t(lang, if on { "audit.yes" } else { "audit.no" }).to_string()
+        }
+        ("profile", Value::String(code)) => crate::i18n::tf(lang, &format!("profile.{code}"), &[]),
+        ("danish_form", Value::String(code)) => match code.as_str() {
+            "modified" => t(lang, "movement_kind.danish_modified").to_string(),
+            "pure" => t(lang, "movement_kind.danish").to_string(),
+            _ => code.clone(),
+        },
         // Codes stored in English read in the reader's language.
         ("role" | "kind" | "movement", Value::String(code)) => {
             let prefix = match field {

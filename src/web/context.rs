@@ -99,6 +99,24 @@ impl std::fmt::Display for CsrfToken {
     }
 }
 
+/// A decimal however a template holds it (by value or behind references),
+/// for the number formatters.
+pub trait AsDecimal {
+    fn as_decimal(&self) -> rust_decimal::Decimal;
+}
+
+impl AsDecimal for rust_decimal::Decimal {
+    fn as_decimal(&self) -> rust_decimal::Decimal {
+        *self
+    }
+}
+
+impl<T: AsDecimal + ?Sized> AsDecimal for &T {
+    fn as_decimal(&self) -> rust_decimal::Decimal {
+        (**self).as_decimal()
+    }
+}
+
 /// The page context handed to every template.
 #[derive(Debug, Clone)]
 pub struct PageCtx {
@@ -156,6 +174,28 @@ impl PageCtx {
     /// Translated text for a catalog key.
     pub fn t(&self, key: &str) -> &'static str {
         i18n::t(self.lang, key)
+    }
+
+    /// An amount of euros as this language writes it (`1.234,50 €`,
+    /// `€1,234.50`): the one formatter of every page.
+    pub fn money(&self, value: impl AsDecimal) -> String {
+        i18n::format::money(self.lang, value.as_decimal())
+    }
+
+    /// An amount without the currency sign (a column headed `€`).
+    pub fn amount(&self, value: impl AsDecimal) -> String {
+        i18n::format::amount(self.lang, value.as_decimal())
+    }
+
+    /// A percentage or other decimal with this language's separators.
+    pub fn decimal(&self, value: impl AsDecimal) -> String {
+        i18n::format::decimal(self.lang, value.as_decimal())
+    }
+
+    /// A rule profile's name in this language (the glossary's
+    /// `profile.NAME`): Italian presets are named in Italian.
+    pub fn profile_name(&self, name: &str) -> String {
+        i18n::tf(self.lang, &format!("profile.{name}"), &[])
     }
 
     /// The other language, for the switch.
@@ -247,8 +287,11 @@ const NOTICES: &[(&str, &str)] = &[
     ("all_entered", "deskentry.notice.all_entered"),
     ("penalty_added", "notice.penalty_added"),
     ("penalty_withdrawn", "notice.penalty_withdrawn"),
+    ("penalty_reinstated", "notice.penalty_reinstated"),
     ("tournament_closed", "notice.tournament_closed"),
     ("tournament_imported", "notice.tournament_imported"),
+    ("round_undone", "states.notice.round_undone"),
+    ("start_undone", "states.notice.start_undone"),
 ];
 
 fn notice_key(done: &str) -> Option<&'static str> {
@@ -269,11 +312,19 @@ pub fn web_query_value(query: &str, name: &str) -> Option<String> {
 
 /// Messages next to form fields: field name → translated message.
 #[derive(Debug, Default, Clone)]
-pub struct FieldErrors(BTreeMap<&'static str, String>);
+pub struct FieldErrors(BTreeMap<&'static str, String>, Option<&'static str>);
 
 impl FieldErrors {
     pub fn add(&mut self, field: &'static str, message: impl Into<String>) {
+        self.1.get_or_insert(field);
         self.0.entry(field).or_insert_with(|| message.into());
+    }
+
+    /// Whether `field` is the first with a problem (in the order the form's
+    /// parser reports them, which is the form's order): it gets `autofocus`,
+    /// so the cursor is where the fixing starts.
+    pub fn is_first(&self, field: &str) -> bool {
+        self.1 == Some(field)
     }
 
     pub fn get(&self, field: &str) -> Option<&str> {

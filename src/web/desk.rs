@@ -35,6 +35,10 @@ pub struct DeskTable<'a> {
     /// A pair's entry waiting at the table: who entered it, its totals and
     /// VP as the engine reads them, the other pair's note when disputed.
     pub pending: Option<PendingEntry>,
+    /// The result the standings count when `mp` penalties change the
+    /// sheet's (RULES.md §9), and why, one line per penalised pair.
+    pub counted: Option<services::board::Counted>,
+    pub counted_notes: Vec<String>,
 }
 
 /// A table-side entry that does not count yet.
@@ -71,8 +75,10 @@ struct RoundDeskPage<'a> {
     counts: Vec<(services::board::DeskState, usize)>,
     /// The tables' states in one string: the page polls for a change.
     fingerprint: String,
-    /// Seconds left on the round clock (staff only), if it runs.
-    ends_at_ms: Option<i64>,
+    /// The round clock (staff only).
+    clock: super::clock::ClockView,
+    /// Where the clock's buttons come back to.
+    clock_back: &'static str,
     /// The jump-to-table form: what was typed and what is wrong with it.
     jump: JumpView,
 }
@@ -84,13 +90,6 @@ pub struct JumpView {
     pub error: Option<String>,
     /// `totals` when the desk enters hand totals.
     pub mode: &'static str,
-}
-
-/// When the round's time runs out (UTC, ms since the epoch).
-fn ends_at_ms(l: &Loaded, r: &RoundRow) -> Option<i64> {
-    let start = r.started_at?;
-    let end = start + chrono::Duration::minutes(i64::from(l.settings.minutes_per_round));
-    Some(end.and_utc().timestamp_millis())
 }
 
 #[derive(Debug, Default, serde::Deserialize)]
@@ -135,7 +134,8 @@ async fn round_desk_page(
     jump: JumpView,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Referee)?;
-    let (l, rows) = services::board::round(&state.db, actor, tid, n).await?;
+    let (l, rows) =
+        services::board::round(&state.db, actor, tid, n, Some(state.settings.timezone)).await?;
     let round = l.round(n).ok_or(AppError::NotFound)?;
     let tables: Vec<DeskTable> = rows
         .into_iter()
@@ -145,6 +145,23 @@ async fn round_desk_page(
                 .as_ref()
                 .filter(|_| !b.state.counts())
                 .map(|e| pending_entry(ctx.lang, &l, e));
+            let counted_notes = b
+                .counted
+                .iter()
+                .flat_map(|c| &c.penalties)
+                .map(|p| {
+                    crate::i18n::tf(
+                        ctx.lang,
+                        "entries.desk.after_penalty",
+                        &[
+                            ("before", &p.before),
+                            ("after", &p.after),
+                            ("amount", &p.amount),
+                            ("pair", &p.pair),
+                        ],
+                    )
+                })
+                .collect();
             DeskTable {
                 ns: l.pair(b.seating.ns_pair),
                 ew: l.pair(b.seating.ew_pair),
@@ -152,6 +169,8 @@ async fn round_desk_page(
                 sheet: b.sheet,
                 state: b.state,
                 pending,
+                counted: b.counted,
+                counted_notes,
             }
         })
         .collect();
@@ -168,7 +187,8 @@ async fn round_desk_page(
         missing,
         counts,
         fingerprint: board_fingerprint(&tables),
-        ends_at_ms: ends_at_ms(&l, round).filter(|_| round.time_out_at.is_none()),
+        clock: super::clock::ClockView::of(ctx, &l, round, crate::db::now()),
+        clock_back: "desk",
         tables,
         jump,
     })
@@ -178,7 +198,7 @@ async fn round_desk_page(
 fn pending_entry(lang: Lang, l: &Loaded, e: &crate::db::table_side::EntryRow) -> PendingEntry {
     let by = match e.entered_by.as_str() {
         "ns" => "NS".to_string(),
-        "ew" => t(lang, "line.ew_short").to_string(),
+        "ew" => crate::rules::Line::Ew.label(lang).to_string(),
         other => other.to_string(),
     };
     let totals = e
@@ -222,7 +242,7 @@ pub async fn round_states(
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Referee)?;
     let (tid, n) = path.into_inner();
-    let (_, rows) = services::board::round(&state.db, actor, tid, n).await?;
+    let (_, rows) = services::board::round(&state.db, actor, tid, n, None).await?;
     let fingerprint = rows
         .iter()
         .map(|b| format!("{}:{}", b.seating.table_no, b.state.code()))
@@ -886,16 +906,8 @@ fn field_key(field: &str) -> Option<&'static str> {
         {
             v.push(format!("h{h}_end"));
             for line in [Line::Ns, Line::Ew] {
-                for f in [
-                    "royal",
-                    "super",
-                    "clean",
-                    "semi_clean",
-                    "dirty",
-                    "melded_points",
-                    "hand_points",
-                    "total",
-                ] {
+                let fields = crate::tournament::sheet_form::LINE_FIELDS;
+                for f in fields.iter().copied().chain(["total"]) {
                     v.push(field_name(h, line, f));
                 }
             }
@@ -988,18 +1000,81 @@ pub async fn adjusted(
 struct PenaltiesPage<'a> {
     ctx: &'a PageCtx,
     l: &'a Loaded,
-    penalties: Vec<PenaltyRow>,
+    penalties: Vec<PenaltyLine>,
     form: PenaltyForm,
     errors: FieldErrors,
     reasons: Vec<&'static str>,
 }
 
+/// A penalty as the list shows it: who gave it, when (local time), round,
+/// table, pair, kind and amount, reason, and its state with who changed it.
+struct PenaltyLine {
+    id: i64,
+    round: i32,
+    table: Option<i32>,
+    pair: String,
+    kind: &'static str,
+    amount: Option<i64>,
+    reason: String,
+    given_by: String,
+    given_at: String,
+    /// Withdrawn: (who, when, why).
+    withdrawn: Option<(String, String, String)>,
+    /// Reinstated after a withdrawal: (who, when, why).
+    reinstated: Option<(String, String, String)>,
+    /// The reason typed in this row's withdraw/reinstate form, and the
+    /// message next to it, when that form was refused.
+    change_reason: String,
+    change_error: Option<String>,
+}
+
+impl PenaltyLine {
+    fn of(
+        ctx: &PageCtx,
+        l: &Loaded,
+        row: PenaltyRow,
+        names: crate::db::scoring::PenaltyNames,
+    ) -> PenaltyLine {
+        let who = |n: Option<String>| n.unwrap_or_else(|| "—".to_string());
+        let withdrawn = row.withdrawn_at.map(|at| {
+            (
+                who(names.withdrawn_by.clone()),
+                ctx.local_time(&at),
+                row.withdrawn_reason.clone(),
+            )
+        });
+        let reinstated = row.reinstated_at.map(|at| {
+            (
+                who(names.reinstated_by.clone()),
+                ctx.local_time(&at),
+                row.reinstated_reason.clone(),
+            )
+        });
+        PenaltyLine {
+            id: row.id,
+            round: row.round_no,
+            table: row.table_no,
+            pair: l
+                .pair(Some(row.pair_id))
+                .map(|p| format!("{} · {}", p.number, p.label()))
+                .unwrap_or_default(),
+            kind: t(ctx.lang, &format!("penalty.kind.{}", row.kind)),
+            amount: row.amount,
+            reason: row.reason,
+            given_by: who(names.given_by),
+            given_at: ctx.local_time(&row.given_at),
+            withdrawn,
+            reinstated,
+            change_reason: String::new(),
+            change_error: None,
+        }
+    }
+}
+
 impl PenaltiesPage<'_> {
-    fn pair_label(&self, id: &i64) -> String {
-        self.l
-            .pair(Some(*id))
-            .map(|p| format!("{} · {}", p.number, p.label()))
-            .unwrap_or_default()
+    /// Penalties change only while the tournament runs.
+    fn running(&self) -> bool {
+        self.l.status() == crate::tournament::Status::Running
     }
     fn kind_label(&self, kind: &str) -> &'static str {
         t(self.ctx.lang, &format!("penalty.kind.{kind}"))
@@ -1014,6 +1089,13 @@ fn reasons() -> Vec<&'static str> {
         .collect()
 }
 
+/// A refused withdraw/reinstate: the penalty, what was typed, the problems.
+struct ChangeRefused<'a> {
+    penalty: i64,
+    reason: &'a str,
+    problems: &'a [FieldProblem],
+}
+
 async fn penalties_page(
     ctx: &PageCtx,
     state: &AppState,
@@ -1021,9 +1103,15 @@ async fn penalties_page(
     tid: i64,
     form: Option<PenaltyForm>,
     problems: &[FieldProblem],
-    status: StatusCode,
+    refused: Option<ChangeRefused<'_>>,
 ) -> Result<HttpResponse, AppError> {
-    let (l, penalties) = services::scoring::penalties(&state.db, actor, tid).await?;
+    // Anything refused (the new penalty's form or a withdraw/reinstate) is a 422.
+    let status = if problems.is_empty() && refused.is_none() {
+        StatusCode::OK
+    } else {
+        StatusCode::UNPROCESSABLE_ENTITY
+    };
+    let (l, rows) = services::scoring::penalties(&state.db, actor, tid).await?;
     let form = form.unwrap_or_else(|| PenaltyForm {
         round: l
             .rounds
@@ -1035,6 +1123,16 @@ async fn penalties_page(
     let mut errors = FieldErrors::default();
     for p in problems {
         errors.add(p.field, p.message(ctx.lang));
+    }
+    let mut penalties: Vec<PenaltyLine> = rows
+        .into_iter()
+        .map(|(row, names)| PenaltyLine::of(ctx, &l, row, names))
+        .collect();
+    if let Some(r) = refused {
+        if let Some(line) = penalties.iter_mut().find(|p| p.id == r.penalty) {
+            line.change_reason = r.reason.to_string();
+            line.change_error = r.problems.first().map(|p| p.message(ctx.lang));
+        }
     }
     render_status(
         &PenaltiesPage {
@@ -1055,7 +1153,7 @@ pub async fn penalties(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Referee)?;
-    penalties_page(&ctx, &state, actor, *id, None, &[], StatusCode::OK).await
+    penalties_page(&ctx, &state, actor, *id, None, &[], None).await
 }
 
 pub async fn add_penalty(
@@ -1072,14 +1170,54 @@ pub async fn add_penalty(
             "/desk/t/{tid}/penalties?done=penalty_added"
         ))),
         Err(ServiceError::Invalid(problems)) => {
+            penalties_page(&ctx, &state, actor, tid, Some(form), &problems, None).await
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The withdraw and reinstate forms: the reason (required).
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct PenaltyChangeForm {
+    reason: String,
+}
+
+async fn change_penalty(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    form: web::Form<PenaltyChangeForm>,
+    change: services::scoring::PenaltyChange,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Referee)?;
+    let (tid, pid) = path.into_inner();
+    let reason = form.into_inner().reason;
+    match services::scoring::change_penalty(&state.db, actor, tid, pid, change, reason.clone())
+        .await
+    {
+        Ok(()) => {
+            let done = match change {
+                services::scoring::PenaltyChange::Withdraw => "penalty_withdrawn",
+                services::scoring::PenaltyChange::Reinstate => "penalty_reinstated",
+            };
+            Ok(see_other(&format!(
+                "/desk/t/{tid}/penalties?done={done}#penalty-{pid}"
+            )))
+        }
+        Err(ServiceError::Invalid(problems)) => {
             penalties_page(
                 &ctx,
                 &state,
                 actor,
                 tid,
-                Some(form),
-                &problems,
-                StatusCode::UNPROCESSABLE_ENTITY,
+                None,
+                &[],
+                Some(ChangeRefused {
+                    penalty: pid,
+                    reason: &reason,
+                    problems: &problems,
+                }),
             )
             .await
         }
@@ -1087,25 +1225,24 @@ pub async fn add_penalty(
     }
 }
 
-#[derive(Debug, Default, serde::Deserialize)]
-#[serde(default)]
-pub struct WithdrawForm {
-    reason: String,
-}
-
 pub async fn withdraw_penalty(
     ctx: PageCtx,
     state: web::Data<AppState>,
     path: web::Path<(i64, i64)>,
-    form: web::Form<WithdrawForm>,
+    form: web::Form<PenaltyChangeForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Referee)?;
-    let (tid, pid) = path.into_inner();
-    services::scoring::withdraw_penalty(&state.db, actor, tid, pid, form.into_inner().reason)
-        .await?;
-    Ok(see_other(&format!(
-        "/desk/t/{tid}/penalties?done=penalty_withdrawn"
-    )))
+    use services::scoring::PenaltyChange;
+    change_penalty(ctx, state, path, form, PenaltyChange::Withdraw).await
+}
+
+pub async fn reinstate_penalty(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    form: web::Form<PenaltyChangeForm>,
+) -> Result<HttpResponse, AppError> {
+    use services::scoring::PenaltyChange;
+    change_penalty(ctx, state, path, form, PenaltyChange::Reinstate).await
 }
 
 // ---- audit log ----

@@ -11,6 +11,7 @@ use super::error::AppError;
 use super::{render, render_status, see_other, AppState};
 use crate::auth::Role;
 use crate::db::tournaments::{PairRow, RoundRow, SeatingRow, TournamentRow};
+use crate::i18n::tf;
 use crate::movement;
 use crate::services::tournaments::StaffMember;
 use crate::services::{self, Actor, Loaded, Need, ServiceError};
@@ -56,23 +57,36 @@ struct SettingsPage<'a> {
     /// None for a new tournament.
     id: Option<i64>,
     locked: bool,
+    /// The tournament's state (None for a new one): closed, the whole
+    /// form is read-only.
+    status: Option<Status>,
     form: SettingsForm,
     errors: FieldErrors,
     profiles: Vec<&'static str>,
 }
 
+impl SettingsPage<'_> {
+    fn read_only(&self) -> bool {
+        self.status == Some(Status::Finished)
+    }
+    fn status_code(&self) -> &'static str {
+        self.status.map_or("", Status::as_str)
+    }
+}
+
 fn settings_page<'a>(
     ctx: &'a PageCtx,
     id: Option<i64>,
-    locked: bool,
+    status: Option<Status>,
     form: SettingsForm,
     errors: FieldErrors,
 ) -> SettingsPage<'a> {
     SettingsPage {
         ctx,
         id,
-        locked,
-        form,
+        locked: status.is_some_and(|s| s != Status::Draft),
+        status,
+        form: form.localised(ctx.lang),
         errors,
         profiles: crate::rules::RuleProfile::names(),
     }
@@ -84,7 +98,7 @@ pub async fn new_form(ctx: PageCtx) -> Result<HttpResponse, AppError> {
     render(&settings_page(
         &ctx,
         None,
-        false,
+        None,
         SettingsForm::defaults(today),
         FieldErrors::default(),
     ))
@@ -105,7 +119,7 @@ pub async fn create(
             )))
         }
         Err(ServiceError::Invalid(problems)) => render_status(
-            &settings_page(&ctx, None, false, form, errors_of(&ctx, &problems)),
+            &settings_page(&ctx, None, None, form, errors_of(&ctx, &problems)),
             StatusCode::UNPROCESSABLE_ENTITY,
         ),
         Err(e) => Err(e.into()),
@@ -123,7 +137,7 @@ pub async fn edit_form(
     render(&settings_page(
         &ctx,
         Some(l.t.id),
-        l.status() != Status::Draft,
+        Some(l.status()),
         form,
         FieldErrors::default(),
     ))
@@ -151,7 +165,13 @@ pub async fn update(
                 form
             };
             render_status(
-                &settings_page(&ctx, Some(tid), locked, form, errors_of(&ctx, &problems)),
+                &settings_page(
+                    &ctx,
+                    Some(tid),
+                    Some(l.status()),
+                    form,
+                    errors_of(&ctx, &problems),
+                ),
                 StatusCode::UNPROCESSABLE_ENTITY,
             )
         }
@@ -169,6 +189,9 @@ struct TournamentPage<'a> {
     error: Option<String>,
     checked_in: usize,
     active: usize,
+    /// Entries (RULES.md §10) and the registrations that are not.
+    entries: usize,
+    no_shows: usize,
     owner: Option<String>,
     staff: Vec<StaffMember>,
     staff_error: Option<String>,
@@ -198,13 +221,15 @@ async fn tournament_page(
             checked_in: l
                 .pairs
                 .iter()
-                .filter(|p| p.checked_in && p.withdrawn_from_round.is_none())
+                .filter(|p| p.checked_in && p.withdrawn_from_round.is_none() && !p.no_show)
                 .count(),
             active: l
                 .pairs
                 .iter()
-                .filter(|p| p.withdrawn_from_round.is_none())
+                .filter(|p| p.withdrawn_from_round.is_none() && !p.no_show)
                 .count(),
+            entries: l.pairs.iter().filter(|p| p.is_entry()).count(),
+            no_shows: l.pairs.iter().filter(|p| !p.is_entry()).count(),
             owner,
             staff,
             staff_error,
@@ -324,10 +349,13 @@ struct PairPage<'a> {
     errors: FieldErrors,
 }
 
+/// The empty pair form, or filled in from the query (a player picked from
+/// the directory: `web::directory`).
 pub async fn new_pair(
     ctx: PageCtx,
     state: web::Data<AppState>,
     id: web::Path<i64>,
+    prefill: web::Query<PairForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let l = load(&state, actor, *id).await?;
@@ -336,7 +364,7 @@ pub async fn new_pair(
         t: &l.t,
         pair_id: None,
         number: None,
-        form: PairForm::default(),
+        form: prefill.into_inner(),
         errors: FieldErrors::default(),
     })
 }
@@ -489,6 +517,76 @@ pub async fn withdraw(
     }
 }
 
+/// Marks a pair no-show (or undoes it) before the start.
+pub async fn no_show(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+    form: web::Form<FlagForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let (tid, pid) = path.into_inner();
+    let value = form.value == "true";
+    match services::pairs::set_no_show(&state.db, actor, tid, pid, value).await {
+        Ok(()) => Ok(see_other(&format!("/director/t/{tid}#pair-{pid}"))),
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
+    }
+}
+
+#[derive(Template)]
+#[template(path = "director/pair_delete.html")]
+struct DeletePairPage<'a> {
+    ctx: &'a PageCtx,
+    t: &'a TournamentRow,
+    pair: &'a PairRow,
+}
+
+/// The confirmation step of a deletion (a page of its own: no JavaScript).
+pub async fn delete_pair_confirm(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let (tid, pid) = path.into_inner();
+    let l = load(&state, actor, tid).await?;
+    let Some(pair) = l.pair(Some(pid)) else {
+        return Err(ServiceError::NotFound.into());
+    };
+    if l.status() != Status::Draft {
+        return refused(
+            &ctx,
+            &state,
+            actor,
+            tid,
+            ServiceError::conflict("entries.error.started"),
+        )
+        .await;
+    }
+    render(&DeletePairPage {
+        ctx: &ctx,
+        t: &l.t,
+        pair,
+    })
+}
+
+/// Deletes a registration before the start.
+pub async fn delete_pair(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let (tid, pid) = path.into_inner();
+    match services::pairs::delete(&state.db, actor, tid, pid).await {
+        Ok(number) => {
+            tracing::info!(tournament_id = tid, pair = number, "registration deleted");
+            Ok(see_other(&format!("/director/t/{tid}#pairs")))
+        }
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
+    }
+}
+
 // ---- CSV import ----
 
 #[derive(Template)]
@@ -548,7 +646,14 @@ pub async fn import(
         Ok(text) => (text, None),
         Err(problem) => (String::new(), Some(problem)),
     };
-    let existing: Vec<PairEntry> = l.pairs.iter().map(PairRow::entry).collect();
+    // Withdrawn and no-show registrations do not hold their players (the
+    // import's own check agrees).
+    let existing: Vec<PairEntry> = l
+        .pairs
+        .iter()
+        .filter(|p| p.holds_players())
+        .map(PairRow::entry)
+        .collect();
     let page = |preview: Option<Preview>, error: Option<String>, status: StatusCode| {
         render_status(
             &ImportPage {
@@ -604,15 +709,144 @@ pub async fn import(
 
 // ---- the draw and the rounds ----
 
-/// Starts the tournament (or draws round 1 again): checked-in pairs drawn
-/// at random to tables and lines; the seed is stored.
-pub async fn draw(
+// ---- confirmations of the irreversible actions ----
+
+/// A confirmation page: what an action will do, what to look at first, and
+/// a form that carries `confirm=1` (plain HTML: works without JavaScript).
+/// A POST without the confirmation comes here instead of acting.
+#[derive(Template)]
+#[template(path = "director/confirm.html")]
+struct ConfirmPage<'a> {
+    ctx: &'a PageCtx,
+    l: &'a Loaded,
+    title: String,
+    lines: Vec<String>,
+    warnings: Vec<String>,
+    /// Why the action cannot happen now (then there is no form).
+    blocked: Option<String>,
+    action: String,
+    hidden: Vec<(&'static str, String)>,
+    /// A reason the action needs: (field, label key, value).
+    reason: Option<(&'static str, &'static str, String)>,
+    submit: String,
+    danger: bool,
+    back: String,
+}
+
+impl<'a> ConfirmPage<'a> {
+    fn new(ctx: &'a PageCtx, l: &'a Loaded, title: String, action: String) -> ConfirmPage<'a> {
+        ConfirmPage {
+            ctx,
+            l,
+            title,
+            lines: Vec::new(),
+            warnings: Vec::new(),
+            blocked: None,
+            action,
+            hidden: Vec::new(),
+            reason: None,
+            submit: String::new(),
+            danger: false,
+            back: format!("/director/t/{}#rounds", l.t.id),
+        }
+    }
+}
+
+/// `confirm=1` on an action's form.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct ConfirmForm {
+    confirm: String,
+}
+
+fn confirmed(value: &str) -> bool {
+    value.trim() == "1"
+}
+
+fn numbers<T: std::fmt::Display>(items: &[T]) -> String {
+    items
+        .iter()
+        .map(T::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What starting (or drawing round 1 again) will do.
+pub async fn confirm_start(
     ctx: PageCtx,
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
+    let l = load(&state, actor, *id).await?;
+    let lang = ctx.lang;
+    let redraw = l.status() == Status::Running;
+    let title = if redraw {
+        ctx.t("states.redraw.title").to_string()
+    } else {
+        ctx.t("states.start.title").to_string()
+    };
+    let mut page = ConfirmPage::new(&ctx, &l, title, format!("/director/t/{}/draw", l.t.id));
+    let present = l
+        .pairs
+        .iter()
+        .filter(|p| p.checked_in && p.withdrawn_from_round.is_none())
+        .count();
+    let absent: Vec<i32> = l
+        .pairs
+        .iter()
+        .filter(|p| !p.checked_in && p.withdrawn_from_round.is_none())
+        .map(|p| p.number)
+        .collect();
+    let tables = present.div_ceil(2);
+    page.lines.push(tf(
+        lang,
+        "states.start.drawn",
+        &[("pairs", &present), ("tables", &tables)],
+    ));
+    if redraw {
+        page.lines.push(ctx.t("states.redraw.changes").to_string());
+        if l.round(1).is_some_and(|r| r.started_at.is_some()) {
+            page.warnings.push(ctx.t("states.redraw.clock").to_string());
+        }
+        page.submit = ctx.t("states.redraw.submit").to_string();
+    } else {
+        page.lines.push(ctx.t("states.start.locks").to_string());
+        page.submit = ctx.t("states.start.submit").to_string();
+    }
+    page.lines.push(ctx.t("states.start.undo").to_string());
+    if !absent.is_empty() {
+        page.warnings.push(tf(
+            lang,
+            "states.start.not_checked_in",
+            &[("pairs", &numbers(&absent))],
+        ));
+    }
+    if present % 2 == 1 {
+        page.warnings.push(ctx.t("states.start.odd").to_string());
+    }
+    page.blocked = match l.status() {
+        Status::Draft => None,
+        Status::Running if l.rounds.len() <= 1 => None,
+        _ => Some(ctx.t("draw.error.too_late").to_string()),
+    };
+    render(&page)
+}
+
+/// Starts the tournament (or draws round 1 again): checked-in pairs drawn
+/// at random to tables and lines; the seed is stored. Without `confirm=1`
+/// the confirmation page answers instead.
+pub async fn draw(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    form: web::Form<ConfirmForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
     let tid = *id;
+    if !confirmed(&form.confirm) {
+        return Ok(see_other(&format!("/director/t/{tid}/confirm-start")));
+    }
     match services::rounds::draw(&state.db, actor, tid).await {
         Ok(()) => Ok(see_other(&format!(
             "/director/t/{tid}/rounds/1?done=round_drawn"
@@ -628,10 +862,82 @@ pub struct NextRoundForm {
     round: String,
     /// Why the round is generated with tables of the last round unscored.
     force_reason: String,
+    confirm: String,
+}
+
+/// What generating the next round will do: the tables of the last round
+/// still without a score (then a reason is asked), a round without time-out.
+pub async fn confirm_round(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    query: web::Query<NextRoundForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let tid = *id;
+    let l = load(&state, actor, tid).await?;
+    let missing = services::rounds::missing_in_last_round(&state.db, actor, tid).await?;
+    let lang = ctx.lang;
+    let n = l.next_round();
+    let mut page = ConfirmPage::new(
+        &ctx,
+        &l,
+        tf(lang, "states.round.title", &[("round", &n)]),
+        format!("/director/t/{tid}/rounds"),
+    );
+    let kind = l.settings.movement_of(u32::try_from(n).unwrap_or(1));
+    let movement = ctx.t(kind.label_key());
+    // A Danish round follows the standings: every sheet must be in first.
+    let danish_waits = if kind == crate::tournament::RoundMovement::Mitchell {
+        None
+    } else {
+        movement::ensure_previous_round_complete(&missing)
+            .err()
+            .map(|e| e.message(lang))
+    };
+    page.lines.push(tf(
+        lang,
+        "states.round.seated",
+        &[("round", &n), ("movement", &movement)],
+    ));
+    page.lines.push(ctx.t("states.round.undo").to_string());
+    if let Some(last) = l.rounds.last() {
+        if last.time_out_at.is_none() {
+            page.warnings.push(tf(
+                lang,
+                "states.round.no_time_out",
+                &[("round", &last.number)],
+            ));
+        }
+        if !missing.is_empty() {
+            page.warnings.push(tf(
+                lang,
+                "states.round.missing",
+                &[("round", &last.number), ("tables", &numbers(&missing))],
+            ));
+            page.reason = Some((
+                "force_reason",
+                "rounds.force_reason",
+                query.force_reason.clone(),
+            ));
+        }
+    }
+    page.hidden.push(("round", n.to_string()));
+    page.submit = tf(lang, "states.round.submit", &[("round", &n)]);
+    page.blocked = if l.status() != Status::Running {
+        Some(ctx.t("round.error.not_started").to_string())
+    } else if u32::try_from(n).unwrap_or(u32::MAX) > l.settings.planned_rounds {
+        Some(ctx.t("round.error.all_generated").to_string())
+    } else {
+        danish_waits
+    };
+    render(&page)
 }
 
 /// Generates the next round by the tournament's plan. The form names the
-/// round it creates: posting it twice answers with that round.
+/// round it creates: posting it twice answers with that round. Without
+/// `confirm=1` the confirmation page answers instead (the reason typed on
+/// the tournament page comes along).
 pub async fn next_round(
     ctx: PageCtx,
     state: web::Data<AppState>,
@@ -640,12 +946,102 @@ pub async fn next_round(
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let tid = *id;
+    if !confirmed(&form.confirm) {
+        let query = serde_urlencoded::to_string([
+            ("round", form.round.as_str()),
+            ("force_reason", form.force_reason.as_str()),
+        ])
+        .map_err(|e| AppError::Internal(e.into()))?;
+        return Ok(see_other(&format!(
+            "/director/t/{tid}/confirm-round?{query}"
+        )));
+    }
     let requested = form.round.trim().parse::<i32>().ok();
     let force = Some(form.force_reason.clone());
     let tz = state.settings.timezone;
     match services::rounds::next_round(&state.db, actor, tid, requested, force, tz).await {
         Ok(n) => Ok(see_other(&format!(
             "/director/t/{tid}/rounds/{n}?done=round_generated"
+        ))),
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
+    }
+}
+
+/// What undoing a round will do (round 1: the start is undone).
+pub async fn confirm_undo(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let (tid, n) = path.into_inner();
+    let l = load(&state, actor, tid).await?;
+    let round = l.round(n).ok_or(AppError::NotFound)?;
+    let results = services::rounds::results_of(&state.db, actor, tid, n).await?;
+    let lang = ctx.lang;
+    let mut page = ConfirmPage::new(
+        &ctx,
+        &l,
+        tf(lang, "states.undo.title", &[("round", &n)]),
+        format!("/director/t/{tid}/rounds/{n}/undo"),
+    );
+    page.back = format!("/director/t/{tid}/rounds/{n}");
+    if n == 1 {
+        page.lines.push(ctx.t("states.undo.start").to_string());
+    } else {
+        page.lines.push(tf(
+            lang,
+            "states.undo.deletes",
+            &[("round", &n), ("previous", &(n - 1))],
+        ));
+    }
+    page.lines.push(ctx.t("states.undo.codes").to_string());
+    if round.started_at.is_some() {
+        page.warnings
+            .push(tf(lang, "states.undo.clock", &[("round", &n)]));
+    }
+    page.submit = tf(lang, "states.undo.submit", &[("round", &n)]);
+    page.danger = true;
+    page.blocked = if l.status() != Status::Running {
+        Some(ctx.t("tournament.error.not_running").to_string())
+    } else if l.rounds.last().map(|r| r.number) != Some(n) {
+        Some(tf(lang, "states.undo.error.not_last", &[("round", &n)]))
+    } else if !results.is_empty() {
+        Some(tf(
+            lang,
+            "states.undo.error.results",
+            &[
+                ("round", &n),
+                ("sheets", &results.sheets),
+                ("entries", &results.entries),
+                ("penalties", &results.penalties),
+            ],
+        ))
+    } else {
+        None
+    };
+    render(&page)
+}
+
+/// Undoes the last round while nothing is recorded for it (round 1: the
+/// tournament is back in preparation).
+pub async fn undo_round(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    form: web::Form<ConfirmForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let (tid, n) = path.into_inner();
+    if !confirmed(&form.confirm) {
+        return Ok(see_other(&format!(
+            "/director/t/{tid}/rounds/{n}/confirm-undo"
+        )));
+    }
+    match services::rounds::undo_round(&state.db, actor, tid, n).await {
+        Ok(0) => Ok(see_other(&format!("/director/t/{tid}?done=start_undone"))),
+        Ok(last) => Ok(see_other(&format!(
+            "/director/t/{tid}/rounds/{last}?done=round_undone"
         ))),
         Err(e) => refused(&ctx, &state, actor, tid, e).await,
     }
@@ -680,6 +1076,11 @@ struct RoundPage<'a> {
     tables: Vec<TableView<'a>>,
     resting: Vec<&'a PairRow>,
     by_player: Vec<PlayerSeat>,
+    /// The round clock (staff only).
+    clock: super::clock::ClockView,
+    clock_back: &'static str,
+    /// The last round, with nothing recorded yet: it can be undone.
+    can_undo: bool,
 }
 
 #[derive(Template)]
@@ -736,7 +1137,7 @@ fn players_alphabetical(
             add(p, Some(s.table_no), "NS");
         }
         if let Some(p) = l.pair(s.ew_pair) {
-            add(p, Some(s.table_no), ctx.t("line.ew_short"));
+            add(p, Some(s.table_no), crate::rules::Line::Ew.label(ctx.lang));
         }
     }
     for id in resting {
@@ -757,13 +1158,22 @@ pub async fn round(
     let (tid, n) = path.into_inner();
     let (l, idx, tables, resting) = round_data(&state, actor, tid, n).await?;
     let by_player = players_alphabetical(&ctx, &l, &tables, &resting);
+    let round = &l.rounds[idx];
+    let can_undo = l.status() == Status::Running
+        && idx + 1 == l.rounds.len()
+        && services::rounds::results_of(&state.db, actor, tid, n)
+            .await?
+            .is_empty();
     let page = RoundPage {
         ctx: &ctx,
         l: &l,
-        round: &l.rounds[idx],
+        round,
         tables: table_views(&l, &tables),
         resting: resting.iter().filter_map(|id| l.pair(Some(*id))).collect(),
         by_player,
+        clock: super::clock::ClockView::of(&ctx, &l, round, crate::db::now()),
+        clock_back: "director",
+        can_undo,
     };
     render(&page)
 }
@@ -836,7 +1246,7 @@ pub async fn movement_cards(
         )
         .await;
     };
-    let ew = ctx.t("line.ew_short");
+    let ew = crate::rules::Line::Ew.label(ctx.lang);
     let cards = l
         .pairs
         .iter()
@@ -871,9 +1281,77 @@ pub async fn movement_cards(
 #[serde(default)]
 pub struct ClockForm {
     action: String,
+    /// `director`: back to the director's round page (else the desk).
+    back: String,
+    confirm: String,
 }
 
-/// Starts a round's clock, or calls time-out (the time is recorded).
+/// What calling time-out will do, with the time still on the clock.
+pub async fn confirm_time_out(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    query: web::Query<ClockForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let (tid, n) = path.into_inner();
+    let l = load(&state, actor, tid).await?;
+    let round = l.round(n).ok_or(AppError::NotFound)?;
+    let clock = super::clock::ClockView::of(&ctx, &l, round, crate::db::now());
+    let lang = ctx.lang;
+    let mut page = ConfirmPage::new(
+        &ctx,
+        &l,
+        tf(lang, "states.time_out.title", &[("round", &n)]),
+        format!("/director/t/{tid}/rounds/{n}/clock"),
+    );
+    let back_director = query.back == "director";
+    page.back = if back_director {
+        format!("/director/t/{tid}/rounds/{n}")
+    } else {
+        format!("/desk/t/{tid}/rounds/{n}")
+    };
+    page.lines.push(ctx.t("states.time_out.lap").to_string());
+    page.lines.push(ctx.t("states.time_out.sheets").to_string());
+    page.lines.push(ctx.t("states.time_out.final").to_string());
+    match clock.state {
+        "running" => page
+            .warnings
+            .push(tf(lang, "states.time_out.left", &[("left", &clock.left)])),
+        "paused" => {
+            page.warnings
+                .push(tf(lang, "states.time_out.left", &[("left", &clock.left)]));
+            page.warnings
+                .push(ctx.t("states.time_out.paused").to_string());
+        }
+        _ => {}
+    }
+    page.hidden.push(("action", "time_out".to_string()));
+    page.hidden.push((
+        "back",
+        if back_director { "director" } else { "desk" }.to_string(),
+    ));
+    page.submit = ctx.t("states.time_out.submit").to_string();
+    page.danger = true;
+    page.blocked = if l.status() != Status::Running {
+        Some(ctx.t("tournament.error.not_running").to_string())
+    } else if let Some(at) = clock.time_out_at {
+        Some(format!(
+            "{} {}",
+            ctx.t("clock.time_out_called"),
+            ctx.local_time(&at)
+        ))
+    } else if !clock.started() {
+        Some(ctx.t("clock.not_started").to_string())
+    } else {
+        None
+    };
+    render(&page)
+}
+
+/// Starts a round's clock, pauses or resumes it, or calls time-out (the
+/// time is recorded). Time-out cannot be undone: without `confirm=1` the
+/// confirmation page answers instead.
 pub async fn clock(
     ctx: PageCtx,
     state: web::Data<AppState>,
@@ -885,24 +1363,81 @@ pub async fn clock(
     let Some(action) = services::rounds::ClockAction::parse(&form.action) else {
         return Err(AppError::BadRequest("error.bad_request.message"));
     };
+    let back = if form.back == "director" {
+        "director"
+    } else {
+        "desk"
+    };
+    if action == services::rounds::ClockAction::TimeOut && !confirmed(&form.confirm) {
+        return Ok(see_other(&format!(
+            "/director/t/{tid}/rounds/{n}/confirm-time-out?back={back}"
+        )));
+    }
     services::rounds::clock(&state.db, actor, tid, n, action).await?;
     tracing::info!(
         tournament_id = tid,
         round = n,
-        action = form.action,
+        action = action.as_str(),
         "round clock"
     );
-    Ok(see_other(&format!("/desk/t/{tid}/rounds/{n}")))
+    Ok(see_other(&format!("/{back}/t/{tid}/rounds/{n}#clock")))
 }
 
-/// Closes the tournament: final standings (every sheet must be in).
-pub async fn close(
+/// What closing will do; the tables still without a score keep it open.
+pub async fn confirm_close(
     ctx: PageCtx,
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let tid = *id;
+    let l = load(&state, actor, tid).await?;
+    let missing = services::rounds::missing_by_round(&state.db, actor, tid).await?;
+    let lang = ctx.lang;
+    let mut page = ConfirmPage::new(
+        &ctx,
+        &l,
+        ctx.t("states.close.title").to_string(),
+        format!("/director/t/{tid}/close"),
+    );
+    page.lines.push(ctx.t("states.close.final").to_string());
+    page.lines.push(ctx.t("states.close.reopen").to_string());
+    let played = l.rounds.len();
+    if u32::try_from(played).unwrap_or(u32::MAX) < l.settings.planned_rounds {
+        page.warnings.push(tf(
+            lang,
+            "states.close.rounds",
+            &[("played", &played), ("planned", &l.settings.planned_rounds)],
+        ));
+    }
+    page.submit = ctx.t("states.close.submit").to_string();
+    page.blocked = if l.status() != Status::Running {
+        Some(ctx.t("close.error.not_running").to_string())
+    } else if let Some((round, tables)) = missing.first() {
+        Some(tf(
+            lang,
+            "close.error.missing",
+            &[("round", round), ("tables", &numbers(tables))],
+        ))
+    } else {
+        None
+    };
+    render(&page)
+}
+
+/// Closes the tournament: final standings (every sheet must be in).
+/// Without `confirm=1` the confirmation page answers instead.
+pub async fn close(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    form: web::Form<ConfirmForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let tid = *id;
+    if !confirmed(&form.confirm) {
+        return Ok(see_other(&format!("/director/t/{tid}/confirm-close")));
+    }
     match services::tournaments::close(&state.db, actor, tid).await {
         Ok(()) => {
             tracing::info!(tournament_id = tid, "tournament closed");

@@ -171,21 +171,110 @@ impl ResponseError for AppError {
     }
 }
 
-/// An error of the JSON API: a stable code and a plain message.
+/// An error of the JSON API: `{"error": {"code", "message", "fields"?}}`,
+/// a stable snake_case code, a plain message and, for invalid input, each
+/// invalid field's path with its message.
 #[derive(Debug, thiserror::Error)]
 #[error("{code}: {message}")]
 pub struct ApiError {
     pub status: StatusCode,
-    pub code: &'static str,
+    pub code: std::borrow::Cow<'static, str>,
     pub message: String,
+    pub fields: Option<std::collections::BTreeMap<String, String>>,
 }
 
 impl ApiError {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+    pub fn new(
+        status: StatusCode,
+        code: impl Into<std::borrow::Cow<'static, str>>,
+        message: impl Into<String>,
+    ) -> Self {
         ApiError {
             status,
-            code,
+            code: code.into(),
             message: message.into(),
+            fields: None,
+        }
+    }
+
+    /// 422 with a message per invalid field (path → message).
+    pub fn invalid(message: impl Into<String>, fields: Vec<(String, String)>) -> Self {
+        let mut map = std::collections::BTreeMap::new();
+        for (path, msg) in fields {
+            map.entry(path)
+                .and_modify(|m: &mut String| {
+                    m.push(' ');
+                    m.push_str(&msg);
+                })
+                .or_insert(msg);
+        }
+        ApiError {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            code: "invalid_input".into(),
+            message: message.into(),
+            fields: Some(map),
+        }
+    }
+
+    /// Every [`ServiceError`], mapped once for the JSON API (messages in `lang`).
+    pub fn from_service(e: ServiceError, lang: crate::i18n::Lang) -> Self {
+        match e {
+            ServiceError::NotFound => ApiError::new(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                "no such resource, or not yours to see",
+            ),
+            ServiceError::Forbidden => ApiError::new(
+                StatusCode::FORBIDDEN,
+                "forbidden",
+                "your role does not allow this",
+            ),
+            ServiceError::Conflict(c) => {
+                ApiError::new(StatusCode::CONFLICT, c.code(), c.message(lang))
+            }
+            ServiceError::Invalid(problems) => ApiError::invalid(
+                "some fields are not valid",
+                problems
+                    .iter()
+                    .map(|p| (p.field.to_string(), p.message(lang)))
+                    .collect(),
+            ),
+            ServiceError::Sheet(r) => {
+                let mut fields: Vec<(String, String)> = r
+                    .problems
+                    .iter()
+                    .map(|p| (p.field.to_string(), p.message(lang)))
+                    .collect();
+                for v in &r.report.violations {
+                    let mut path = "sheet".to_string();
+                    if let Some(h) = v.hand {
+                        path.push_str(&format!(".hands[{}]", h.saturating_sub(1)));
+                    }
+                    match v.line {
+                        Some(crate::rules::Line::Ns) => path.push_str(".ns"),
+                        Some(crate::rules::Line::Ew) => path.push_str(".ew"),
+                        None => {}
+                    }
+                    fields.push((path, v.message(lang)));
+                }
+                let mut e =
+                    ApiError::invalid("the sheet breaks the rules; nothing was saved", fields);
+                e.code = "sheet_rejected".into();
+                e
+            }
+            ServiceError::Db(DbError::Pool(_)) => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "the database is busy; try again",
+            ),
+            e => {
+                tracing::error!(error = %e, "API request failed");
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal",
+                    "something went wrong on the server",
+                )
+            }
         }
     }
 }
@@ -196,8 +285,12 @@ impl ResponseError for ApiError {
     }
 
     fn error_response(&self) -> HttpResponse {
-        HttpResponse::build(self.status).json(serde_json::json!({
-            "error": {"code": self.code, "message": self.message}
-        }))
+        let mut error = serde_json::json!({"code": self.code, "message": self.message});
+        if let Some(fields) = &self.fields {
+            error["fields"] = serde_json::json!(fields);
+        }
+        HttpResponse::build(self.status)
+            .insert_header((header::CACHE_CONTROL, "no-store"))
+            .json(serde_json::json!({ "error": error }))
     }
 }

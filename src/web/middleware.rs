@@ -101,7 +101,8 @@ pub async fn security_headers<B: MessageBody + 'static>(
     req: ServiceRequest,
     next: Next<B>,
 ) -> Result<ServiceResponse<B>, Error> {
-    let staff = is_staff_path(req.path());
+    // A bearer request is a staff member's too: its answer is hers alone.
+    let staff = is_staff_path(req.path()) || is_bearer(&req);
     match next.call(req).await {
         Ok(mut res) => {
             let signed_in = res
@@ -154,19 +155,33 @@ fn is_state_changing(method: &Method) -> bool {
     !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
 }
 
-/// Paths whose POSTs carry no CSRF token: the pure computations of the
-/// JSON API (they change nothing), and table-side scoring (the score API
-/// and the player's page forms): there the pair code typed into each
-/// request is the credential, no cookie is read or set, so a forged
-/// cross-site request has nothing ambient to ride on.
+/// Paths whose POSTs carry no CSRF token: the cookieless ones, where no
+/// session is read, so a forged cross-site request has nothing ambient to
+/// ride on: the whole JSON API (staff authenticate with a bearer token, the
+/// rules computations change nothing, table-side scoring takes the pair
+/// code typed into each request) and the player's page forms.
 pub fn csrf_exempt(path: &str) -> bool {
-    path.starts_with("/api/v1/rules/") || cookieless(path)
+    cookieless(path)
 }
 
-/// Table-side scoring (`/api/v1/score/…`, the player's page `/s/…`): no
-/// session is read from a cookie and no cookie is ever set on a response.
+/// The JSON API (`/api/…`) and the player's page (`/s/…`): no session is
+/// read from a cookie and no cookie is ever set on a response.
 pub fn cookieless(path: &str) -> bool {
-    path.starts_with("/api/v1/score/") || path.starts_with("/s/")
+    path.starts_with("/api/") || path.starts_with("/s/")
+}
+
+/// Whether a request authenticates with `Authorization: Bearer …` (a
+/// personal API token, checked by `web::bearer`). Such a request is
+/// cookieless wherever it goes: its session cookie, if any, is ignored
+/// (so it cannot lend a session to a request without a CSRF token), no
+/// CSRF token is asked for, and no cookie is set on its response. A browser
+/// never adds this header to a cross-site request by itself.
+pub fn is_bearer(req: &ServiceRequest) -> bool {
+    req.headers()
+        .get(actix_web::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(crate::auth::tokens::from_authorization)
+        .is_some()
 }
 
 /// Builds a cookie with the project's attributes.
@@ -301,7 +316,7 @@ pub async fn session_layer(
 
     let mut user = None;
     let mut drop_session_cookie = false;
-    let cookieless = cookieless(req.path());
+    let cookieless = cookieless(req.path()) || is_bearer(&req);
     if let Some(c) = req.cookie(session::COOKIE).filter(|_| !cookieless) {
         let token = c.value().to_string();
         if session::looks_like_token(&token) {
@@ -338,7 +353,7 @@ pub async fn session_layer(
         (None, _) => None,
     };
 
-    if is_state_changing(req.method()) && !csrf_exempt(req.path()) {
+    if is_state_changing(req.method()) && !cookieless {
         let ok = match submitted_token(&mut req).await {
             Ok(Some(token)) => binding
                 .as_deref()
@@ -358,8 +373,8 @@ pub async fn session_layer(
         }
     }
 
-    // The player's page and the score API take no cookie at all (the pair
-    // code is the credential): no token there, so no anonymous cookie.
+    // The player's page, the API and bearer requests take no cookie at
+    // all: no CSRF token there, so no anonymous cookie.
     let csrf = if cookieless {
         CsrfToken::default()
     } else {

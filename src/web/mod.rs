@@ -6,10 +6,13 @@ pub mod admin;
 pub mod api;
 pub mod assets;
 pub mod audit;
+pub mod bearer;
 pub mod cache;
+pub mod clock;
 pub mod context;
 pub mod desk;
 pub mod director;
+pub mod directory;
 pub mod error;
 pub mod errors;
 pub mod import;
@@ -19,6 +22,7 @@ pub mod pages;
 pub mod public;
 pub mod qr;
 pub mod table_side;
+pub mod tokens;
 pub mod upload;
 
 use std::sync::Arc;
@@ -59,9 +63,15 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/login", web::post().to(account::login_submit))
         .route("/logout", web::post().to(account::logout))
         .configure(api::routes)
+        .configure(tokens::routes)
         .configure(table_side::routes)
         .route("/t/{id}", web::get().to(public::tournament))
         .route("/t/{id}/pairs/{pair}", web::get().to(public::pair_card))
+        .route("/t/{id}/find", web::get().to(public::players::find))
+        .route("/t/{id}/rounds/{n}", web::get().to(public::players::round))
+        .route("/t/{id}/prizes", web::get().to(public::players::prizes))
+        .route("/t/{id}/screen", web::get().to(public::players::screen))
+        .route("/t/{id}/rev", web::get().to(public::players::revision))
         .route(
             "/api/v1/tournaments/{id}/standings",
             web::get().to(public::standings_json),
@@ -77,6 +87,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .route("/t/{id}/edit", web::post().to(director::update))
                 .route("/t/{id}/pairs", web::post().to(director::add_pair))
                 .route("/t/{id}/pairs/new", web::get().to(director::new_pair))
+                .route("/t/{id}/players", web::get().to(directory::search))
+                .route(
+                    "/t/{id}/players.json",
+                    web::get().to(directory::search_json),
+                )
                 .route("/t/{id}/pairs/{pid}", web::get().to(director::edit_pair))
                 .route("/t/{id}/pairs/{pid}", web::post().to(director::update_pair))
                 .route(
@@ -86,6 +101,18 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .route(
                     "/t/{id}/pairs/{pid}/withdraw",
                     web::post().to(director::withdraw),
+                )
+                .route(
+                    "/t/{id}/pairs/{pid}/no-show",
+                    web::post().to(director::no_show),
+                )
+                .route(
+                    "/t/{id}/pairs/{pid}/delete",
+                    web::get().to(director::delete_pair_confirm),
+                )
+                .route(
+                    "/t/{id}/pairs/{pid}/delete",
+                    web::post().to(director::delete_pair),
                 )
                 .service(
                     web::resource("/t/{id}/import")
@@ -99,6 +126,30 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                     web::post().to(director::remove_staff),
                 )
                 .route("/t/{id}/draw", web::post().to(director::draw))
+                .route(
+                    "/t/{id}/confirm-start",
+                    web::get().to(director::confirm_start),
+                )
+                .route(
+                    "/t/{id}/confirm-round",
+                    web::get().to(director::confirm_round),
+                )
+                .route(
+                    "/t/{id}/confirm-close",
+                    web::get().to(director::confirm_close),
+                )
+                .route(
+                    "/t/{id}/rounds/{n}/confirm-time-out",
+                    web::get().to(director::confirm_time_out),
+                )
+                .route(
+                    "/t/{id}/rounds/{n}/confirm-undo",
+                    web::get().to(director::confirm_undo),
+                )
+                .route(
+                    "/t/{id}/rounds/{n}/undo",
+                    web::post().to(director::undo_round),
+                )
                 .route("/t/{id}/rounds", web::post().to(director::next_round))
                 .route("/t/{id}/rounds/{n}", web::get().to(director::round))
                 .route(
@@ -166,6 +217,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .route(
                     "/t/{id}/penalties/{pid}/withdraw",
                     web::post().to(desk::withdraw_penalty),
+                )
+                .route(
+                    "/t/{id}/penalties/{pid}/reinstate",
+                    web::post().to(desk::reinstate_penalty),
                 )
                 .route("/t/{id}/audit", web::get().to(desk::audit)),
         )

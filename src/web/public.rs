@@ -1,4 +1,8 @@
 //! Pages anyone may open (players on their phones) and the seat-draw helper.
+//! The pages players look for besides the standings and the pair cards
+//! (search, round results, prizes, hall screen) are in `players`.
+
+pub mod players;
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -10,6 +14,7 @@ use crate::auth::Role;
 use crate::db::tournaments::TournamentRow;
 use crate::rules::prize_pool::Prizes;
 use crate::rules::{Card, SeatDraw, SuitOrder};
+use crate::services::players::{current_seat, Seat, Stage};
 use crate::services::public::{pair_names, shows_in_public, PublicStandings, Snapshot};
 use crate::standings::{CardPenalty, CardRound, Outcome, PairCard, Standings};
 use crate::tournament::settings::Settings;
@@ -28,10 +33,14 @@ struct TournamentPage<'a> {
     /// The places the pool pays now: (place, percent, amount). A scheme with
     /// more places than entries pays the places that exist, its percentages
     /// scaled so the pool is paid whole (RULES.md §10).
-    prize_rows: Vec<(usize, String, rust_decimal::Decimal)>,
+    prize_rows: Vec<(usize, rust_decimal::Decimal, rust_decimal::Decimal)>,
     standings: Option<&'a Standings>,
     file: Option<&'a TournamentFile>,
-    rounds_played: usize,
+    /// The rounds drawn, for the links to their results.
+    rounds: Vec<u32>,
+    /// "no results yet", "after round 2 · round 3 in play"…
+    stage: String,
+    rev: i64,
 }
 
 impl TournamentPage<'_> {
@@ -84,14 +93,13 @@ pub async fn tournament(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    serve_public(&req, &state, *id, Page::Tournament, true, |ctx, snap, _| {
-        render_tournament(ctx, snap)
-    })
-    .await
+    serve_public(&req, &state, *id, Page::Tournament, true, render_tournament).await
 }
 
 /// The places a pool pays: never more rows than there are entries.
-fn prize_rows(p: &crate::rules::prize_pool::Prizes) -> Vec<(usize, String, rust_decimal::Decimal)> {
+fn prize_rows(
+    p: &crate::rules::prize_pool::Prizes,
+) -> Vec<(usize, rust_decimal::Decimal, rust_decimal::Decimal)> {
     let paid = p.scheme.len().min(p.prizes.len());
     let shown: rust_decimal::Decimal = p.scheme.iter().take(paid).sum();
     p.scheme
@@ -104,17 +112,23 @@ fn prize_rows(p: &crate::rules::prize_pool::Prizes) -> Vec<(usize, String, rust_
             } else {
                 *pct
             };
-            (i + 1, pct.normalize().to_string(), *amount)
+            (i + 1, pct.normalize(), *amount)
         })
         .collect()
 }
 
-fn render_tournament(ctx: &PageCtx, snap: &Snapshot) -> Result<String, AppError> {
+fn render_tournament(ctx: &PageCtx, snap: &Snapshot, rev: i64) -> Result<String, AppError> {
     let l = &snap.loaded;
-    let entries = u32::try_from(l.pairs.len()).unwrap_or(u32::MAX);
+    // Entries as RULES.md §10 counts them: no-shows paid nothing.
+    let entries =
+        u32::try_from(l.pairs.iter().filter(|p| p.is_entry()).count()).unwrap_or(u32::MAX);
     let pool = l.settings.pool_for(entries).ok();
     let prize_rows = pool.as_ref().map(prize_rows).unwrap_or_default();
-    let rounds_played = snap.file.as_ref().map(|f| f.rounds.len()).unwrap_or(0);
+    let rounds = snap
+        .file
+        .as_ref()
+        .map(|f| f.rounds.iter().map(|r| r.number).collect())
+        .unwrap_or_default();
     Ok(TournamentPage {
         ctx,
         t: &l.t,
@@ -124,13 +138,22 @@ fn render_tournament(ctx: &PageCtx, snap: &Snapshot) -> Result<String, AppError>
         prize_rows,
         standings: snap.standings.as_ref(),
         file: snap.file.as_ref(),
-        rounds_played,
+        rounds,
+        stage: Stage::of(snap).label(ctx.lang),
+        rev,
     }
     .render()?)
 }
 
 /// `GET /api/v1/tournaments/{id}/standings`: the public standings as JSON
 /// (the `getStandings` operation), cached like the pages.
+#[utoipa::path(get, path = "/api/v1/tournaments/{id}/standings", tag = "public",
+    operation_id = "getStandings",
+    params(("id" = i64, Path, description = "Tournament id")),
+    responses((status = 200, description = "The standings, prizes and penalties (no token; ETag per revision)",
+            body = Object),
+        (status = 304, description = "Not modified (If-None-Match)"),
+        (status = 404, description = "No such tournament", body = crate::web::api::ErrorBody)))]
 pub async fn standings_json(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -301,9 +324,27 @@ struct PairPage<'a> {
     row: Option<&'a crate::standings::Row>,
     prize: Option<&'a crate::standings::Prize>,
     file: &'a TournamentFile,
+    /// Where the pair sits in the round in play (large, at the top).
+    seat: Option<Seat>,
+    stage: String,
+    rev: i64,
 }
 
 impl PairPage<'_> {
+    fn seat_line(&self, l: &crate::services::players::SeatLine) -> String {
+        players::line_words(self.ctx, l)
+    }
+    /// The round's results exist as a page once the round is drawn; a link
+    /// to the pair's table there.
+    fn opponent_names(&self, o: &u32) -> String {
+        pair_names(Some(self.file), *o)
+    }
+    fn results_href(&self, r: &CardRound) -> String {
+        match r.table {
+            Some(t) => format!("/t/{}/rounds/{}#table-{t}", self.tid, r.round),
+            None => format!("/t/{}/rounds/{}", self.tid, r.round),
+        }
+    }
     fn opponent(&self, r: &CardRound) -> String {
         match r.opponent {
             Some(o) => format!("{o} · {}", pair_names(Some(self.file), o)),
@@ -322,7 +363,7 @@ impl PairPage<'_> {
     fn line_label(&self, r: &CardRound) -> &'static str {
         match r.line {
             Some(crate::rules::Line::Ns) => "NS",
-            Some(crate::rules::Line::Ew) => self.ctx.t("line.ew_short"),
+            Some(crate::rules::Line::Ew) => crate::rules::Line::Ew.label(self.ctx.lang),
             None => "",
         }
     }
@@ -339,13 +380,24 @@ pub async fn pair_card(
     path: web::Path<(i64, u32)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, pair) = path.into_inner();
-    serve_public(&req, &state, tid, Page::Pair(pair), true, |ctx, snap, _| {
-        render_pair(ctx, snap, tid, pair)
-    })
+    serve_public(
+        &req,
+        &state,
+        tid,
+        Page::Pair(pair),
+        true,
+        |ctx, snap, rev| render_pair(ctx, snap, tid, pair, rev),
+    )
     .await
 }
 
-fn render_pair(ctx: &PageCtx, snap: &Snapshot, tid: i64, pair: u32) -> Result<String, AppError> {
+fn render_pair(
+    ctx: &PageCtx,
+    snap: &Snapshot,
+    tid: i64,
+    pair: u32,
+    rev: i64,
+) -> Result<String, AppError> {
     let (Some(file), Some(standings)) = (snap.file.as_ref(), snap.standings.as_ref()) else {
         return Err(AppError::NotFound);
     };
@@ -361,6 +413,9 @@ fn render_pair(ctx: &PageCtx, snap: &Snapshot, tid: i64, pair: u32) -> Result<St
         row: standings.row(pair),
         prize: standings.prize(pair),
         file,
+        seat: current_seat(snap, pair),
+        stage: Stage::of(snap).label(ctx.lang),
+        rev,
     }
     .render()?)
 }

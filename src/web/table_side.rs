@@ -168,6 +168,12 @@ pub fn view_json(v: &TableView) -> Value {
 }
 
 /// `GET /api/v1/score/{table_code}`.
+#[utoipa::path(get, path = "/api/v1/score/{code}", tag = "table-side", operation_id = "getTableScore",
+    params(("code" = String, Path, description = "The table's code (on its card)")),
+    responses((status = 200, description = "The table, its pairs and the sheet entered", body = Object),
+        (status = 404, description = "No such table", body = crate::web::api::ErrorBody),
+        (status = 409, description = "Table-side entry is off", body = crate::web::api::ErrorBody),
+        (status = 429, description = "Too many wrong codes: wait", body = crate::web::api::ErrorBody)))]
 pub async fn api_view(
     ctx: PageCtx,
     state: web::Data<AppState>,
@@ -258,6 +264,18 @@ async fn unreadable(state: &AppState, code: String, e: TableSideError, lang: Lan
 }
 
 /// `POST /api/v1/score/{table_code}/sheet`.
+#[utoipa::path(post, path = "/api/v1/score/{code}/sheet", tag = "table-side", operation_id = "submitTableSheet",
+    params(("code" = String, Path, description = "The table's code (on its card)")),
+    request_body(content = Object, description = "`pair_code`, `round` (optional) and the `sheet`",
+        example = json!({"pair_code": "K7WQ", "sheet": {"hands": [{"end": "closure", "ns": {"clean": 1, "melded_points": 120, "closed": true, "took_pozzetto": true}, "ew": {"hand_points": 30, "took_pozzetto": true}}]}})),
+    responses((status = 200, description = "Entered: the other pair confirms", body = Object),
+        (status = 400, description = "Not JSON", body = crate::web::api::ErrorBody),
+        (status = 403, description = "Wrong pair code", body = crate::web::api::ErrorBody),
+        (status = 404, description = "No such table", body = crate::web::api::ErrorBody),
+        (status = 409, description = "Not possible now", body = crate::web::api::ErrorBody),
+        (status = 413, description = "Body too large", body = crate::web::api::ErrorBody),
+        (status = 422, description = "The sheet breaks the rules", body = crate::web::api::ErrorBody),
+        (status = 429, description = "Too many wrong codes: wait", body = crate::web::api::ErrorBody)))]
 pub async fn api_sheet(
     ctx: PageCtx,
     req: HttpRequest,
@@ -287,6 +305,18 @@ pub async fn api_sheet(
 }
 
 /// `POST /api/v1/score/{table_code}/confirm`.
+#[utoipa::path(post, path = "/api/v1/score/{code}/confirm", tag = "table-side", operation_id = "confirmTableSheet",
+    params(("code" = String, Path, description = "The table's code (on its card)")),
+    request_body(content = Object, description = "`pair_code` of the other pair, `agree`, `note`",
+        example = json!({"pair_code": "M3XR", "agree": true})),
+    responses((status = 200, description = "Confirmed (or disputed)", body = Object),
+        (status = 400, description = "Not JSON", body = crate::web::api::ErrorBody),
+        (status = 403, description = "Wrong pair code", body = crate::web::api::ErrorBody),
+        (status = 404, description = "No such table", body = crate::web::api::ErrorBody),
+        (status = 409, description = "Not possible now", body = crate::web::api::ErrorBody),
+        (status = 413, description = "Body too large", body = crate::web::api::ErrorBody),
+        (status = 422, description = "Invalid input", body = crate::web::api::ErrorBody),
+        (status = 429, description = "Too many wrong codes: wait", body = crate::web::api::ErrorBody)))]
 pub async fn api_confirm(
     ctx: PageCtx,
     req: HttpRequest,
@@ -516,7 +546,7 @@ fn hand_rows(v: &TableView, lang: Lang) -> Vec<HandRow> {
             let closed_by = if h.ns.closed {
                 "NS"
             } else if h.ew.closed {
-                t(lang, "line.ew_short")
+                crate::rules::Line::Ew.label(lang)
             } else {
                 t(lang, "sheet.nobody")
             };
@@ -560,7 +590,7 @@ fn hand_rows(v: &TableView, lang: Lang) -> Vec<HandRow> {
                     let label = if line == Line::Ns {
                         "NS"
                     } else {
-                        t(lang, "line.ew_short")
+                        crate::rules::Line::Ew.label(lang)
                     };
                     (label, cells, total)
                 })
@@ -838,15 +868,7 @@ fn form_field(name: &str, hands: usize) -> Option<&'static str> {
         for n in 1..=8 {
             v.push(format!("h{n}_end"));
             for line in [Line::Ns, Line::Ew] {
-                for f in [
-                    "royal",
-                    "super",
-                    "clean",
-                    "semi_clean",
-                    "dirty",
-                    "melded_points",
-                    "hand_points",
-                ] {
+                for f in crate::tournament::sheet_form::LINE_FIELDS {
                     v.push(field_name(n, line, f));
                 }
             }

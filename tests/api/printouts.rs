@@ -135,7 +135,8 @@ async fn the_qr_code_follows_public_url() {
     let t = create_tournament(&app.browser, "Serata").await;
     import(&app.browser, &t, &csv(8)).await;
     check_in_all(&app, &app.browser, &t).await;
-    app.submit(&t, &format!("{t}/draw"), &[]).await;
+    app.submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
+        .await;
     let html = app.get_html(&format!("{t}/rounds/1/cards")).await;
     let cards = table_cards(&html);
     assert_eq!(cards.len(), 4);

@@ -332,9 +332,10 @@ async fn a_write_bumps_the_revision_and_the_next_request_shows_it() {
         let (status, _, _) = anon_get(&app, &page_path, Some(&page_etag)).await;
         assert_eq!(status, 200);
     }
-    // The second warning took a VP: the standings page shows it at once.
+    // The second warning took a VP: the standings page shows it at once
+    // (in Italian: PV).
     let (_, _, page) = anon_get(&app, &page_path, None).await;
-    assert!(page.contains("−1 VP"), "the standings show the penalty");
+    assert!(page.contains("−1 PV"), "the standings show the penalty");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -502,6 +503,6 @@ async fn a_payout_tier_wider_than_the_field_pays_the_places_that_exist() {
         !html.contains("<td>3°</td>"),
         "no third place with 2 entries"
     );
-    // 50 : 30 scaled to the places that exist: 62.5 % and 37.5 %.
-    assert!(html.contains("62.5") && html.contains("37.5"), "{html}");
+    // 50 : 30 scaled to the places that exist: 62,5 % and 37,5 %.
+    assert!(html.contains("62,5") && html.contains("37,5"), "{html}");
 }

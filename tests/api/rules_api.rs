@@ -184,9 +184,18 @@ async fn api_errors_are_json_with_a_stable_code() {
         .send()
         .await
         .unwrap();
-    assert!(res.status().is_client_error());
+    assert_eq!(res.status().as_u16(), 405);
     let b: Value = res.json().await.unwrap();
-    assert!(b["error"]["code"].as_str().unwrap().starts_with("http_"));
+    assert_eq!(b["error"]["code"], "method_not_allowed");
+    let res = app
+        .client
+        .get(app.url("/api/v1/rules/nothing-here"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 404);
+    let b: Value = res.json().await.unwrap();
+    assert_eq!(b["error"]["code"], "not_found");
 }
 
 #[test]

@@ -66,7 +66,8 @@ pub async fn started(pairs: usize) -> (TestApp, Browser, String) {
     let t = create_tournament(&dora, "Serata").await;
     import(&dora, &t, &csv(pairs)).await;
     check_in_all(&app, &dora, &t).await;
-    dora.submit(&t, &format!("{t}/draw"), &[]).await;
+    dora.submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
+        .await;
     (app, dora, t)
 }
 
@@ -176,7 +177,7 @@ async fn a_time_out_hand_scores_by_the_time_out_rule_and_ends_the_sheet() {
             .submit(
                 &format!("/desk/t/{tid}/rounds/1"),
                 &format!("{t}/rounds/1/clock"),
-                &[("action", action)],
+                &[("confirm", "1"), ("action", action)],
             )
             .await;
         assert_eq!(res.status().as_u16(), 303);
@@ -298,7 +299,7 @@ async fn penalties_second_warning_and_withdrawal_reach_the_standings() {
     let pen = format!("/desk/t/{tid}/penalties");
     let pid = pair_id(&app, 1);
     let vp_of = |html: &str| -> i64 {
-        let start = html.find("<dt>VP</dt><dd>").expect("VP on the card") + "<dt>VP</dt><dd>".len();
+        let start = html.find("<dt>PV</dt><dd>").expect("PV on the card") + "<dt>PV</dt><dd>".len();
         html[start..start + html[start..].find('<').unwrap()]
             .parse()
             .unwrap()
@@ -387,7 +388,9 @@ async fn standings_byes_danish_round_and_the_final_prize_list() {
     let tid = t.rsplit('/').next().unwrap().to_string();
     for round in 1..=3u32 {
         if round > 1 {
-            let res = dora.submit(&t, &format!("{t}/rounds"), &[]).await;
+            let res = dora
+                .submit(&t, &format!("{t}/rounds"), &[("confirm", "1")])
+                .await;
             assert_eq!(
                 location(&res),
                 format!("{t}/rounds/{round}?done=round_generated")
@@ -399,19 +402,25 @@ async fn standings_byes_danish_round_and_the_final_prize_list() {
         }
     }
     // Round 4 is Danish, generated from the standings.
-    let res = dora.submit(&t, &format!("{t}/rounds"), &[]).await;
+    let res = dora
+        .submit(&t, &format!("{t}/rounds"), &[("confirm", "1")])
+        .await;
     assert_eq!(
         location(&res),
         format!("{t}/rounds/4?done=round_generated"),
         "{}",
         res.text().await.unwrap()
     );
-    let res = dora.submit(&t, &format!("{t}/close"), &[]).await;
+    let res = dora
+        .submit(&t, &format!("{t}/close"), &[("confirm", "1")])
+        .await;
     assert_eq!(res.status().as_u16(), 409, "round 4 sheets are missing");
     for table in tables_of(&app, 4) {
         post_sheet(&dora, &t, 4, table, &sheet(100, 100)).await;
     }
-    let res = dora.submit(&t, &format!("{t}/close"), &[]).await;
+    let res = dora
+        .submit(&t, &format!("{t}/close"), &[("confirm", "1")])
+        .await;
     assert_eq!(location(&res), format!("{t}?done=tournament_closed"));
 
     // The public page and the CLI agree on the standings.
@@ -458,7 +467,7 @@ async fn standings_byes_danish_round_and_the_final_prize_list() {
         .unwrap();
     assert_eq!((bye.vp, bye.mp_diff), (Some(14), 355));
     // 5 pairs × 20 € × 70 % = 70 €, one scheme "1: 100" → all to the winner(s).
-    assert!(html.contains("€ 70.00"));
+    assert!(html.contains("70,00\u{a0}€"), "Italian money");
     let prizes: rust_decimal::Decimal = st.prizes.iter().map(|p| p.amount).sum();
     assert_eq!(prizes, st.pool);
     // CSV exports.
@@ -572,7 +581,7 @@ async fn one_hundred_fifty_sheets_submitted_at_once_all_land() {
             .unwrap();
     }
     assert_eq!(
-        dora.submit(&t, &format!("{t}/draw"), &[])
+        dora.submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
             .await
             .status()
             .as_u16(),
@@ -609,7 +618,9 @@ async fn one_hundred_fifty_sheets_submitted_at_once_all_land() {
 async fn round_one_can_be_drawn_again_only_before_the_first_score() {
     let (app, dora, t) = started(6).await;
     let before = tables_of(&app, 1).len();
-    let res = dora.submit(&t, &format!("{t}/draw"), &[]).await;
+    let res = dora
+        .submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
+        .await;
     assert_eq!(
         location(&res),
         format!("{t}/rounds/1?done=round_drawn"),
@@ -618,7 +629,9 @@ async fn round_one_can_be_drawn_again_only_before_the_first_score() {
     assert_eq!(tables_of(&app, 1).len(), before);
     let table = tables_of(&app, 1)[0];
     post_sheet(&dora, &t, 1, table, &sheet(120, 90)).await;
-    let res = dora.submit(&t, &format!("{t}/draw"), &[]).await;
+    let res = dora
+        .submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
+        .await;
     assert_eq!(res.status().as_u16(), 409, "a score is in: no redraw");
     assert_eq!(sheet_count(&app), 1, "the score is kept");
 }
@@ -628,7 +641,8 @@ async fn twenty_three_pairs_reach_a_seated_danish_round_four() {
     let (app, dora, t) = started(23).await;
     for round in 1..=3u32 {
         if round > 1 {
-            dora.submit(&t, &format!("{t}/rounds"), &[]).await;
+            dora.submit(&t, &format!("{t}/rounds"), &[("confirm", "1")])
+                .await;
         }
         let tables = tables_of(&app, round as i32);
         assert_eq!(tables.len(), 11, "23 pairs: 11 tables and a bye");
@@ -644,7 +658,9 @@ async fn twenty_three_pairs_reach_a_seated_danish_round_four() {
             assert_eq!(res.status().as_u16(), 303);
         }
     }
-    let res = dora.submit(&t, &format!("{t}/rounds"), &[]).await;
+    let res = dora
+        .submit(&t, &format!("{t}/rounds"), &[("confirm", "1")])
+        .await;
     assert_eq!(location(&res), format!("{t}/rounds/4?done=round_generated"));
     assert_eq!(tables_of(&app, 4).len(), 11);
     let html = dora.get_html(&format!("{t}/rounds/4")).await;
@@ -755,7 +771,11 @@ async fn the_next_mitchell_round_is_seated_before_every_sheet_is_in_only_with_a_
     // Tables without a score: refused, naming them, and the page offers to
     // force it with a reason.
     let res = dora
-        .submit(&t, &format!("{t}/rounds"), &[("round", "2")])
+        .submit(
+            &t,
+            &format!("{t}/rounds"),
+            &[("confirm", "1"), ("round", "2")],
+        )
         .await;
     assert_eq!(res.status().as_u16(), 409);
     let html = res.text().await.unwrap();
@@ -770,6 +790,7 @@ async fn the_next_mitchell_round_is_seated_before_every_sheet_is_in_only_with_a_
             &t,
             &format!("{t}/rounds"),
             &[
+                ("confirm", "1"),
                 ("round", "2"),
                 ("force_reason", "i tavoli 2 e 3 consegnano dopo"),
             ],
@@ -792,7 +813,7 @@ async fn the_next_mitchell_round_is_seated_before_every_sheet_is_in_only_with_a_
     );
     // But the tournament cannot close with sheets missing.
     assert_eq!(
-        dora.submit(&t, &format!("{t}/close"), &[])
+        dora.submit(&t, &format!("{t}/close"), &[("confirm", "1")])
             .await
             .status()
             .as_u16(),
@@ -835,12 +856,15 @@ async fn a_closed_tournament_keeps_its_results_and_penalties_stay_in_bounds() {
         )
         .await;
     assert_eq!(res.status().as_u16(), 303);
-    let res = dora.submit(&t, &format!("{t}/draw"), &[]).await;
+    let res = dora
+        .submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
+        .await;
     assert_eq!(res.status().as_u16(), 409);
     // Play every round and close.
     for round in 1..=4u32 {
         if round > 1 {
-            dora.submit(&t, &format!("{t}/rounds"), &[]).await;
+            dora.submit(&t, &format!("{t}/rounds"), &[("confirm", "1")])
+                .await;
         }
         for table in tables_of(&app, round as i32) {
             assert_eq!(
@@ -853,7 +877,11 @@ async fn a_closed_tournament_keeps_its_results_and_penalties_stay_in_bounds() {
         }
     }
     assert_eq!(
-        location(&dora.submit(&t, &format!("{t}/close"), &[]).await),
+        location(
+            &dora
+                .submit(&t, &format!("{t}/close"), &[("confirm", "1")])
+                .await
+        ),
         format!("{t}?done=tournament_closed")
     );
     // After closing, results and penalties no longer change.
@@ -900,7 +928,11 @@ async fn a_late_pair_takes_the_phantom_seat_or_is_refused_before_anything_is_sav
     dora.submit(
         &t,
         &format!("{t}/rounds"),
-        &[("round", "2"), ("force_reason", "round 1 scored later")],
+        &[
+            ("confirm", "1"),
+            ("round", "2"),
+            ("force_reason", "round 1 scored later"),
+        ],
     )
     .await;
     assert_eq!(tables_of(&app, 2).len(), 3, "six pairs now: three tables");

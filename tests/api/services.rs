@@ -171,7 +171,11 @@ async fn a_closed_tournament_reopens_only_with_a_reason_on_the_record() {
         if round > 1 {
             let r = round.to_string();
             let res = dora
-                .submit(&t, &format!("{t}/rounds"), &[("round", &r)])
+                .submit(
+                    &t,
+                    &format!("{t}/rounds"),
+                    &[("confirm", "1"), ("round", &r)],
+                )
                 .await;
             assert_eq!(res.status().as_u16(), 303);
         }
@@ -180,7 +184,9 @@ async fn a_closed_tournament_reopens_only_with_a_reason_on_the_record() {
             assert_eq!(res.status().as_u16(), 303);
         }
     }
-    let res = dora.submit(&t, &format!("{t}/close"), &[]).await;
+    let res = dora
+        .submit(&t, &format!("{t}/close"), &[("confirm", "1")])
+        .await;
     assert_eq!(location(&res), format!("{t}?done=tournament_closed"));
     // Reopening needs a reason.
     let res = dora

@@ -251,7 +251,11 @@ async fn codes_exist_after_the_start_are_unique_never_exported_and_late_pairs_ge
         .submit(
             &t,
             &format!("{t}/rounds"),
-            &[("round", "2"), ("force_reason", "other tables score later")],
+            &[
+                ("confirm", "1"),
+                ("round", "2"),
+                ("force_reason", "other tables score later"),
+            ],
         )
         .await;
     assert_eq!(res.status().as_u16(), 303);
@@ -478,7 +482,11 @@ async fn a_round_that_is_over_is_closed_even_for_a_confirmed_table() {
         .submit(
             &t,
             &format!("{t}/rounds"),
-            &[("round", "2"), ("force_reason", "other tables score later")],
+            &[
+                ("confirm", "1"),
+                ("round", "2"),
+                ("force_reason", "other tables score later"),
+            ],
         )
         .await;
     assert_eq!(res.status().as_u16(), 303);
@@ -554,7 +562,8 @@ async fn wrong_codes_are_braked_per_table_and_address() {
     let t = create_tournament(&dora, "Serata").await;
     import(&dora, &t, &csv(6)).await;
     check_in_all(&app, &dora, &t).await;
-    dora.submit(&t, &format!("{t}/draw"), &[]).await;
+    dora.submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
+        .await;
     let tid = tid_of(&t);
     let tables = tables_of(&app, 1);
     let (code, ns, _) = codes(&app, tid, 1, tables[0]);
@@ -961,7 +970,7 @@ async fn the_desk_sees_every_tables_state_and_settles_an_entry() {
     );
     assert!(html.contains("Contestato: <strong>1</strong>"), "{html}");
     assert!(
-        html.contains("Inserito in segreteria: <strong>1</strong>"),
+        html.contains("Inserito al banco punteggi: <strong>1</strong>"),
         "{html}"
     );
     assert!(html.contains("the last hand was 80"), "the dispute's note");
@@ -980,7 +989,7 @@ async fn the_desk_sees_every_tables_state_and_settles_an_entry() {
     assert_ne!(standings_vp(&app, tid, ns_no), vp_before);
     let html = dora.get_html(&desk).await;
     assert!(
-        html.contains("Inserito in segreteria: <strong>2</strong>"),
+        html.contains("Inserito al banco punteggi: <strong>2</strong>"),
         "{html}"
     );
     assert!(html.contains("Contestato: <strong>1</strong>"));

@@ -265,7 +265,9 @@ async fn starting_with_an_odd_count_seats_everyone_and_rests_one_pair() {
         .submit(&t, &format!("{t}/pairs/7/checkin"), &[("value", "false")])
         .await;
     assert_eq!(res.status().as_u16(), 303);
-    let res = dora.submit(&t, &format!("{t}/draw"), &[]).await;
+    let res = dora
+        .submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
+        .await;
     assert_eq!(location(&res), format!("{t}/rounds/1?done=round_drawn"));
     let (tables, byes) = seated(&app, 1);
     assert_eq!(tables.len(), 3, "6 pairs: 3 tables");
@@ -285,7 +287,8 @@ async fn mitchell_rounds_then_danish_waits_for_the_scores() {
     let t = create_tournament(&dora, "Mitchell").await;
     import(&dora, &t, &csv(5)).await;
     check_in_all(&app, &dora, &t).await;
-    dora.submit(&t, &format!("{t}/draw"), &[]).await;
+    dora.submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
+        .await;
     let (tables1, byes1) = seated(&app, 1);
     assert_eq!(
         (tables1.len(), byes1.len()),
@@ -297,7 +300,10 @@ async fn mitchell_rounds_then_danish_waits_for_the_scores() {
             .submit(
                 &t,
                 &format!("{t}/rounds"),
-                &[("force_reason", "movement only, no scores")],
+                &[
+                    ("confirm", "1"),
+                    ("force_reason", "movement only, no scores"),
+                ],
             )
             .await;
         assert_eq!(
@@ -316,7 +322,9 @@ async fn mitchell_rounds_then_danish_waits_for_the_scores() {
     rested.dedup();
     assert_eq!(rested.len(), 3, "no pair rests twice");
     // Round 4 is Danish: it needs every score of round 3.
-    let res = dora.submit(&t, &format!("{t}/rounds"), &[]).await;
+    let res = dora
+        .submit(&t, &format!("{t}/rounds"), &[("confirm", "1")])
+        .await;
     assert_eq!(res.status().as_u16(), 409);
     let html = res.text().await.unwrap();
     assert!(html.contains("form-error"), "{html}");
@@ -348,7 +356,9 @@ async fn a_plan_that_repeats_opponents_is_refused_with_the_reason() {
     let t = location(&res).split('?').next().unwrap().to_string();
     import(&dora, &t, &csv(8)).await;
     check_in_all(&app, &dora, &t).await;
-    let res = dora.submit(&t, &format!("{t}/draw"), &[]).await;
+    let res = dora
+        .submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
+        .await;
     assert_eq!(res.status().as_u16(), 409);
     let html = res.text().await.unwrap();
     assert!(
@@ -370,7 +380,8 @@ async fn a_pair_withdrawn_mid_tournament_leaves_its_opponent_resting() {
     let t = create_tournament(&dora, "Ritiro").await;
     import(&dora, &t, &csv(8)).await;
     check_in_all(&app, &dora, &t).await;
-    dora.submit(&t, &format!("{t}/draw"), &[]).await;
+    dora.submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
+        .await;
     // Withdraw the fixed pair of table 1: from round 2 on.
     let (tables1, _) = seated(&app, 1);
     let gone = tables1[0].1.unwrap();
@@ -385,7 +396,10 @@ async fn a_pair_withdrawn_mid_tournament_leaves_its_opponent_resting() {
     dora.submit(
         &t,
         &format!("{t}/rounds"),
-        &[("force_reason", "movement only, no scores")],
+        &[
+            ("confirm", "1"),
+            ("force_reason", "movement only, no scores"),
+        ],
     )
     .await;
     let (tables2, byes2) = seated(&app, 2);
@@ -409,9 +423,12 @@ async fn the_public_page_shows_format_fee_and_pool_without_login() {
     assert_eq!(res.status().as_u16(), 200);
     let html = res.text().await.unwrap();
     // 12 pairs × 20 € × 70 % = 168 €; scheme from 12 pairs: 50 30 20.
-    assert!(html.contains("€ 168.00"), "{html}");
-    assert!(html.contains("84.00") && html.contains("50.40") && html.contains("33.60"));
-    assert!(html.contains("http-equiv=\"refresh\""));
+    // Italian money format (RULES.md §10 amounts, `1.234,50 €`).
+    assert!(html.contains("168,00\u{a0}€"), "{html}");
+    assert!(html.contains("84,00") && html.contains("50,40") && html.contains("33,60"));
+    // No reload every 30 s: the page's script checks the revision instead.
+    assert!(!html.contains("http-equiv=\"refresh\""));
+    assert!(html.contains(&format!("data-rev-url=\"/t/{tid}/rev\"")));
     assert!(anon.get_html("/").await.contains("Pubblico"));
 }
 

@@ -30,6 +30,12 @@ fn routes(tid: i64, pid: i64, table: i64, penalty: i64) -> Vec<(&'static str, St
         ("GET", format!("{d}/movement-cards")),
         ("POST", format!("{d}/rounds/1/clock")),
         ("POST", format!("{d}/close")),
+        ("GET", format!("{d}/confirm-start")),
+        ("GET", format!("{d}/confirm-round")),
+        ("GET", format!("{d}/confirm-close")),
+        ("GET", format!("{d}/rounds/1/confirm-time-out")),
+        ("GET", format!("{d}/rounds/1/confirm-undo")),
+        ("POST", format!("{d}/rounds/1/undo")),
         ("GET", format!("{d}/export.json")),
         ("GET", format!("{d}/standings.csv")),
         ("GET", format!("{d}/sheets.csv")),
@@ -40,6 +46,7 @@ fn routes(tid: i64, pid: i64, table: i64, penalty: i64) -> Vec<(&'static str, St
         ("GET", format!("{k}/penalties")),
         ("POST", format!("{k}/penalties")),
         ("POST", format!("{k}/penalties/{penalty}/withdraw")),
+        ("POST", format!("{k}/penalties/{penalty}/reinstate")),
         ("GET", format!("{k}/audit")),
     ]
 }
@@ -54,6 +61,7 @@ fn post_fields(table_sheet: bool) -> Vec<(String, String)> {
     f.extend(fields(&[
         ("value", "false"),
         ("action", "start"),
+        ("confirm", "1"),
         ("round", "2"),
         ("ns_vp", "10"),
         ("ew_vp", "10"),

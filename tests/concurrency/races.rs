@@ -124,7 +124,7 @@ async fn race_next_round_double_click() {
         .map(|s| async move {
             s.post(
                 &format!("/director/t/{tid}/rounds"),
-                &fields(&[("round", "2")]),
+                &fields(&[("confirm", "1"), ("round", "2")]),
             )
             .await
         })
@@ -280,7 +280,11 @@ async fn close_trial(
     let c = closer.clone();
     let mut jobs: Vec<Job> = vec![Box::pin(async move {
         let a = c
-            .post_at(&format!("/director/t/{tid}/close"), &[], clock)
+            .post_at(
+                &format!("/director/t/{tid}/close"),
+                &fields(&[("confirm", "1")]),
+                clock,
+            )
             .await;
         (None, a)
     })];

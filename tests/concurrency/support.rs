@@ -386,7 +386,12 @@ pub async fn running_tournament(s: &Staff, name: &str, pairs: usize) -> i64 {
     let tid = create_tournament(s, name).await;
     import_pairs(s, tid, pairs).await;
     check_in_all(s, tid).await;
-    let a = s.post(&format!("/director/t/{tid}/draw"), &[]).await;
+    let a = s
+        .post(
+            &format!("/director/t/{tid}/draw"),
+            &fields(&[("confirm", "1")]),
+        )
+        .await;
     assert_eq!(a.status, 303, "draw: {a:?}");
     tid
 }

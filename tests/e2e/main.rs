@@ -4,7 +4,11 @@
 //! numbers computed independently here.
 
 mod browser;
+mod entries;
 mod phones;
+mod states;
+mod tokens;
+mod vocab;
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -427,6 +431,8 @@ async fn scenario(p: &Page<'_>) {
         p.wait_new_page().await;
     }
     p.shot("06-tournament").await;
+    // Starting asks for confirmation on its own page first.
+    p.submit("a[href$='/confirm-start']").await;
     p.submit("form[action$='/draw'] button").await;
     assert!(p.path().await.starts_with("/director/t/1/rounds/1"));
     p.shot("07-round1-seating").await;
@@ -461,7 +467,7 @@ async fn scenario(p: &Page<'_>) {
         (1..=PAIRS).map(|n| (n, Expected::default())).collect();
     for round in 1..=4u32 {
         if round > 1 {
-            p.go("/director/t/1").await;
+            p.go("/director/t/1/confirm-round").await;
             p.submit("form[action$='/rounds'] button").await;
             assert!(
                 p.path()
@@ -483,6 +489,7 @@ async fn scenario(p: &Page<'_>) {
             p.submit("form[action$='/clock'] button").await;
             assert!(p.html().await.contains("Tempo residuo"));
             p.shot("09-desk-clock").await;
+            p.go("/director/t/1/rounds/4/confirm-time-out").await;
             p.submit("form[action$='/clock'] button").await;
             assert!(p.html().await.contains("Time-out chiamato"));
         }
@@ -664,13 +671,8 @@ async fn scenario(p: &Page<'_>) {
     }
 
     // ---- close ----
-    p.go("/director/t/1").await;
-    p.c.execute("window.__btd_old_page = true", vec![])
-        .await
-        .expect("mark page");
-    p.click("form[action$='/close'] button").await;
-    p.c.accept_alert().await.expect("confirm closing");
-    p.wait_new_page().await;
+    p.go("/director/t/1/confirm-close").await;
+    p.submit("form[action$='/close'] button").await;
     assert!(p.html().await.contains("Torneo concluso"));
     logout(p).await;
 
@@ -710,15 +712,15 @@ async fn scenario(p: &Page<'_>) {
         );
     }
     // The prize list: 11 × 20 € × 70 % = 154 €, the "8: 60 40" scheme.
-    assert!(html.contains("€ 154.00"));
+    assert!(html.contains("154,00"), "Italian money");
     let (first, second) = (&rows[0], &rows[1]);
     if first.0 == 1 && second.0 == 2 {
         assert!(
-            html.contains("92.40") && html.contains("61.60"),
-            "prizes 92.40 and 61.60"
+            html.contains("92,40") && html.contains("61,60"),
+            "prizes 92,40 and 61,60"
         );
     } else {
-        assert!(html.contains("77.00"), "a shared first place splits 154 €");
+        assert!(html.contains("77,00"), "a shared first place splits 154 €");
     }
     // A pair card.
     let winner = first.1;

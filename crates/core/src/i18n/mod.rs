@@ -4,6 +4,9 @@
 //! `key → text` map per file and language. Placeholders are written `{name}`
 //! and filled by [`tf`]. A test checks both languages carry the same keys.
 
+pub mod format;
+pub mod glossary;
+
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::OnceLock;
@@ -160,6 +163,66 @@ const SOURCES: &[(Lang, &str, &str)] = &[
         Lang::En,
         "table.en.json",
         include_str!("catalog/table.en.json"),
+    ),
+    (
+        Lang::It,
+        "tokens.it.json",
+        include_str!("catalog/tokens.it.json"),
+    ),
+    (
+        Lang::En,
+        "tokens.en.json",
+        include_str!("catalog/tokens.en.json"),
+    ),
+    (
+        Lang::It,
+        "entries.it.json",
+        include_str!("catalog/entries.it.json"),
+    ),
+    (
+        Lang::En,
+        "entries.en.json",
+        include_str!("catalog/entries.en.json"),
+    ),
+    (
+        Lang::It,
+        "states.it.json",
+        include_str!("catalog/states.it.json"),
+    ),
+    (
+        Lang::En,
+        "states.en.json",
+        include_str!("catalog/states.en.json"),
+    ),
+    (
+        Lang::It,
+        "referee.it.json",
+        include_str!("catalog/referee.it.json"),
+    ),
+    (
+        Lang::En,
+        "referee.en.json",
+        include_str!("catalog/referee.en.json"),
+    ),
+    (
+        Lang::It,
+        "glossary.it.json",
+        include_str!("catalog/glossary.it.json"),
+    ),
+    (
+        Lang::En,
+        "glossary.en.json",
+        include_str!("catalog/glossary.en.json"),
+    ),
+    (
+        Lang::It,
+        "players.it.json",
+        include_str!("catalog/players.it.json"),
+    ),
+    (
+        Lang::En,
+        "players.en.json",
+        include_str!("catalog/players.en.json"),
     ),
 ];
 

@@ -191,6 +191,11 @@ pub struct CardParseError {
 }
 
 impl CardParseError {
+    /// The error for `token` (cut to 24 characters).
+    pub fn from_token(token: &str) -> CardParseError {
+        CardParseError::new(token)
+    }
+
     fn new(token: &str) -> CardParseError {
         CardParseError {
             token: token.chars().take(24).collect(),

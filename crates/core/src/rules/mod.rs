@@ -26,6 +26,7 @@ pub mod prize_pool;
 pub mod profile;
 pub mod score_sheet;
 pub mod seat_draw;
+pub mod spoken_card;
 pub mod totals;
 pub mod vp;
 
@@ -43,7 +44,8 @@ pub use score_sheet::{
     check, Hand, HandEnd, Line, LineHand, LineScore, PerLine, ScoreSheet, SheetMode, SheetReport,
     Violation, ViolationCode,
 };
-pub use seat_draw::{resolve_redraw, SeatDraw, SuitOrder};
+pub use seat_draw::{resolve_draws, resolve_redraw, SeatDraw, SuitOrder};
+pub use spoken_card::{parse_spoken_card, spoken_name};
 pub use totals::{check_totals, hand_total_bounds, HandTotals, TotalsSheet};
 pub use vp::{ScaleError, VpScale, DEFAULT_BYE_VP};
 

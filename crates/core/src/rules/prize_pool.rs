@@ -793,6 +793,37 @@ mod tests {
     }
 
     proptest! {
+        /// RULES.md §10: a scheme with more places than entries pays the
+        /// places that exist, percentages scaled so the pool is paid whole;
+        /// each place gets its scaled share within a cent, and the better
+        /// place gets the leftover cents.
+        #[test]
+        fn a_scheme_wider_than_the_field_pays_the_places_that_exist(
+            scheme in scheme(),
+            n in 1u32..8,
+            fee in 1i64..10_000,
+            share in 1i64..=100,
+        ) {
+            prop_assume!((n as usize) < scheme.len());
+            let i = PrizeInput {
+                entries: n,
+                entry_fee: Decimal::new(fee, 2),
+                prize_share_percent: Decimal::from(share),
+                guaranteed_pool: Decimal::ZERO,
+                payout: vec![PayoutTier { min_entries: 0, scheme: scheme.clone() }],
+                places: ranks(n),
+            };
+            let p = compute(&i).unwrap();
+            prop_assert_eq!(p.prizes.iter().copied().sum::<Decimal>(), p.pool);
+            let covered: Decimal = scheme.iter().take(n as usize).copied().sum();
+            let cent = Decimal::new(1, 2);
+            for (k, prize) in p.prizes.iter().enumerate() {
+                let exact = p.pool * scheme[k] / covered;
+                prop_assert!((*prize - exact).abs() < cent * Decimal::from(2),
+                    "place {} gets {} for an exact {}", k + 1, prize, exact);
+            }
+        }
+
         #[test]
         fn prizes_always_sum_to_the_pool(
             places in standings(),

@@ -209,6 +209,65 @@ pub fn resolve_redraw(
     })
 }
 
+/// The draw after any number of redraw steps: `redraws[k]` holds the cards
+/// that the players named by step k's [`SeatDraw::Redraw`] drew, as
+/// `(player, card)`. Each player is ranked by their cards in draw order
+/// (the first card keeps priority over everyone else; a redraw only orders
+/// players still tied). Returns `None` when a step does not name exactly
+/// the players the previous step sent to redraw, or a step comes after
+/// the outcome was already decided.
+pub fn resolve_draws(
+    first: [Card; 4],
+    redraws: &[Vec<(u8, Card)>],
+    order: SuitOrder,
+) -> Option<SeatDraw> {
+    let mut keys: Vec<Vec<(u8, u8)>> = first.iter().map(|&c| vec![order.key(c)]).collect();
+    let mut state = decide(&keys);
+    for step in redraws {
+        let SeatDraw::Redraw { players } = &state else {
+            return None;
+        };
+        let mut named: Vec<u8> = step.iter().map(|(p, _)| *p).collect();
+        named.sort_unstable();
+        if &named != players {
+            return None;
+        }
+        // Everyone gets a key at this depth: the redrawn card, or the
+        // lowest possible for those who did not redraw (they are never
+        // tied with a redrawing player at this point).
+        for (i, k) in keys.iter_mut().enumerate() {
+            let card = step.iter().find(|(p, _)| *p == player(i)).map(|(_, c)| *c);
+            k.push(card.map_or((0, 0), |c| order.key(c)));
+        }
+        state = decide(&keys);
+    }
+    Some(state)
+}
+
+/// Chooser and dealer from totally ordered keys (player 1 first).
+fn decide(keys: &[Vec<(u8, u8)>]) -> SeatDraw {
+    let best = (0..keys.len())
+        .max_by(|&a, &b| keys[a].cmp(&keys[b]).then(b.cmp(&a)))
+        .unwrap_or(0);
+    let top: Vec<usize> = (0..keys.len()).filter(|&i| keys[i] == keys[best]).collect();
+    if top.len() > 1 {
+        return SeatDraw::Redraw {
+            players: top.into_iter().map(player).collect(),
+        };
+    }
+    let (a, b) = if best < 2 { (2, 3) } else { (0, 1) };
+    if keys[a] == keys[b] {
+        return SeatDraw::Redraw {
+            players: vec![player(a), player(b)],
+        };
+    }
+    let dealer = if keys[a] < keys[b] { a } else { b };
+    SeatDraw::Chooser {
+        chooser: player(best),
+        dealer: player(dealer),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -313,6 +372,90 @@ mod tests {
         assert_eq!(SuitOrder::parse("s h d c").unwrap().to_string(), "SHDC");
         for bad in ["", "HDC", "HDCSS", "HHDC", "HDCX", "HDCSH"] {
             assert!(SuitOrder::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn resolve_draws_agrees_with_one_redraw_and_goes_on() {
+        let cards = |s: &str| parse_card_list(s).unwrap();
+        let four = |s: &str| {
+            let v = cards(s);
+            [v[0], v[1], v[2], v[3]]
+        };
+        let o = SuitOrder::default();
+        let first = four("JK 5H JK 7C");
+        assert_eq!(resolve_draws(first, &[], o), Some(redraw(&[1, 3])));
+        let c = |s: &str| s.parse::<Card>().unwrap();
+        assert_eq!(
+            resolve_draws(first, &[vec![(1, c("3S")), (3, c("KH"))]], o),
+            Some(chooser(3, 2))
+        );
+        // Tied again, then decided.
+        assert_eq!(
+            resolve_draws(
+                first,
+                &[
+                    vec![(1, c("QS")), (3, c("QS"))],
+                    vec![(1, c("AH")), (3, c("4C"))]
+                ],
+                o
+            ),
+            Some(chooser(1, 4))
+        );
+        // The top tie settled, the dealer pair then tied: a second step for them.
+        let first = four("JK JK 7D 7D");
+        let step1 = vec![(1, c("KH")), (2, c("3S"))];
+        assert_eq!(
+            resolve_draws(first, std::slice::from_ref(&step1), o),
+            Some(redraw(&[3, 4]))
+        );
+        assert_eq!(
+            resolve_draws(first, &[step1.clone(), vec![(3, c("5C")), (4, c("9C"))]], o),
+            Some(chooser(1, 3))
+        );
+        // Wrong players, or a step after the outcome: refused.
+        assert_eq!(
+            resolve_draws(first, &[vec![(1, c("KH")), (3, c("3S"))]], o),
+            None
+        );
+        assert_eq!(
+            resolve_draws(four("KH 5C 7D 8D"), &[vec![(3, c("KH")), (4, c("3S"))]], o),
+            None
+        );
+    }
+
+    fn any_card() -> impl proptest::strategy::Strategy<Value = Card> {
+        use crate::rules::cards::Rank;
+        use proptest::prelude::*;
+        prop_oneof![
+            Just(Card::Joker),
+            (1u8..=13, 0usize..4).prop_map(|(n, s)| Card::new(Rank::new(n).unwrap(), Suit::ALL[s])),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Without redraws, the multi-step resolution is the plain draw; with
+        /// one, it is `resolve_redraw`.
+        #[test]
+        fn resolve_draws_matches_the_single_step_functions(
+            cards in proptest::collection::vec(any_card(), 4),
+            again in proptest::collection::vec(any_card(), 4),
+            suits in 0usize..24,
+        ) {
+            use proptest::prelude::*;
+            let orders = ["HDCS", "SHDC", "CDHS", "DSHC"];
+            let o = SuitOrder::parse(orders[suits % orders.len()]).unwrap();
+            let first = [cards[0], cards[1], cards[2], cards[3]];
+            let plain = seat_draw(first, o);
+            prop_assert_eq!(resolve_draws(first, &[], o), Some(plain.clone()));
+            if let SeatDraw::Redraw { players } = plain {
+                let redrawn: Vec<Card> = players.iter().map(|&p| again[usize::from(p) - 1]).collect();
+                let step: Vec<(u8, Card)> = players.iter().copied().zip(redrawn.iter().copied()).collect();
+                prop_assert_eq!(
+                    resolve_draws(first, &[step], o),
+                    resolve_redraw(first, &players, &redrawn, o)
+                );
+            }
         }
     }
 }

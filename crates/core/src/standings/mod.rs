@@ -38,8 +38,12 @@
 //! computation fail ([`StandingsError::SheetRuleBroken`], every broken sheet
 //! listed); on a mismatch only, the computed totals win and the card flags it.
 //!
-//! Prizes: entries = every pair in the file (withdrawn pairs paid their
-//! entry); places from these standings (shared places share the prizes);
+//! Entries (RULES.md §10): every pair of the file except the no-shows
+//! (`no_show`, or withdrawn from round 1: they never played). A pair
+//! withdrawn after it played paid its entry and stays. No-shows have no
+//! row, no card and no share of the pool.
+//!
+//! Prizes: places from these standings (shared places share the prizes);
 //! the tier with the largest `min_entries` not above the entries.
 
 #![cfg_attr(
@@ -385,8 +389,12 @@ struct Acc {
     warnings: u32,
 }
 
+/// Index of an entry's pair number; `None` for an unknown pair or a pair
+/// that is not an entry (a no-show: it never played, RULES.md §10).
 fn index_of(valid: &ValidFile<'_>, pair: u32) -> Option<usize> {
-    valid.pair_index(pair)
+    valid
+        .pair_index(pair)
+        .filter(|&i| valid.file().pairs.get(i).is_some_and(|p| p.is_entry()))
 }
 
 /// Validates, then computes (for callers holding a plain file).
@@ -548,13 +556,20 @@ pub fn compute(valid: &ValidFile<'_>, lang: Lang) -> Result<Standings, Standings
     apply_penalties(valid, &mut acc, &mut cards, lang);
 
     let rows = rank(valid, &acc, &cards, lang);
+    // No-shows are not entries: no row (see `rank`), no card.
+    let cards: Vec<PairCard> = cards
+        .into_iter()
+        .zip(&file.pairs)
+        .filter_map(|(c, p)| p.is_entry().then_some(c))
+        .collect();
+    let entries = u32::try_from(rows.len()).unwrap_or(u32::MAX);
     let (pool, organiser_fee, scheme, prizes) = prizes(valid, &rows)?;
     let card_index = cards.iter().enumerate().map(|(i, c)| (c.pair, i)).collect();
     let row_index = rows.iter().enumerate().map(|(i, r)| (r.pair, i)).collect();
     Ok(Standings {
         rows,
         cards,
-        entries: u32::try_from(n).unwrap_or(u32::MAX),
+        entries,
         pool,
         organiser_fee,
         scheme,
@@ -690,6 +705,7 @@ fn rank(valid: &ValidFile<'_>, acc: &[Acc], cards: &[PairCard], lang: Lang) -> V
         .pairs
         .iter()
         .enumerate()
+        .filter(|(_, p)| p.is_entry())
         .map(|(i, p)| {
             let s = acc.get(i).copied().unwrap_or_default();
             (
@@ -773,7 +789,7 @@ type PrizeParts = (Decimal, Decimal, Vec<Decimal>, Vec<Prize>);
 /// Pool, organiser's fee, the scheme applied and the pairs that win money.
 fn prizes(valid: &ValidFile<'_>, rows: &[Row]) -> Result<PrizeParts, StandingsError> {
     let file = valid.file();
-    let entries = u32::try_from(file.pairs.len()).unwrap_or(u32::MAX);
+    let entries = u32::try_from(rows.len()).unwrap_or(u32::MAX);
     if entries == 0 {
         return Ok((
             Decimal::new(0, 2),

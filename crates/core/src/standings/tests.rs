@@ -90,6 +90,7 @@ fn penalty(f: &mut TournamentFile, round: u32, pair: u32, kind: PenaltyKind, amo
         at: None,
         withdrawn_by: None,
         withdrawn_at: None,
+        withdrawn_reason: String::new(),
     });
 }
 
@@ -515,14 +516,20 @@ fn prizes_follow_the_standings_and_shared_places_share() {
     assert_eq!(s.prizes[2].amount.to_string(), "11.20");
     assert_eq!(s.prizes[1].per_player[0].to_string(), "5.60");
     assert_eq!(s.prize(2), None);
-    // A withdrawn pair is still an entry.
+    // A pair withdrawn after it played is still an entry.
     f.pairs.push(pair(5));
-    f.pairs[4].withdrawn_from_round = Some(1);
+    f.pairs.push(pair(6));
+    f.pairs[4].withdrawn_from_round = Some(2);
+    f.rounds[0].byes = vec![5];
+    // Pair 6 was withdrawn before the start (round 1): never played, no entry.
+    f.pairs[5].withdrawn_from_round = Some(1);
     let s = run(&f);
     assert_eq!(s.entries, 5);
     assert_eq!(s.pool.to_string(), "70.00");
     assert!(s.row(5).unwrap().withdrawn);
-    assert_eq!(s.row(5).unwrap().place, 5);
+    assert_eq!(s.row(6), None);
+    assert!(s.card(6).is_none());
+    f.pairs.pop();
     // The tier is the one with the largest min_entries not above the entries.
     f.payout.push(PayoutTierFile {
         min_entries: 5,
@@ -531,6 +538,55 @@ fn prizes_follow_the_standings_and_shared_places_share() {
     let s = run(&f);
     assert_eq!(s.prizes.len(), 1);
     assert_eq!(s.prizes[0].amount, s.pool);
+}
+
+#[test]
+fn no_shows_are_not_entries_not_ranked_and_not_in_the_pool() {
+    // 4 entries and 2 registrations that never played (RULES.md §10).
+    let mut f = tour(6);
+    f.pairs[4].no_show = true;
+    f.pairs[5].withdrawn_from_round = Some(1);
+    add_round(
+        &mut f,
+        vec![T::Sheet(1, 1, 2, 600, 100), T::Sheet(2, 3, 4, 500, 300)],
+        &[],
+    );
+    let s = run(&f);
+    assert_eq!(s.entries, 4);
+    // 4 × 20.00 × 70% = 56.00, not 6 × …
+    assert_eq!(s.pool.to_string(), "56.00");
+    assert_eq!(s.rows.len(), 4);
+    assert_eq!(s.cards.len(), 4);
+    assert!(s.row(5).is_none() && s.card(5).is_none());
+    assert!(s.row(6).is_none() && s.card(6).is_none());
+    // The places are those of the four entries: nobody is placed behind a
+    // pair that never played.
+    let places: Vec<u32> = s.rows.iter().map(|r| r.place).collect();
+    assert_eq!(places, vec![1, 2, 3, 4]);
+    let total: Decimal = s.prizes.iter().map(|p| p.amount).sum();
+    assert_eq!(total, s.pool);
+
+    // A no-show seated is a broken file, not a silent score.
+    let mut g = f.clone();
+    g.rounds[0].byes = vec![5];
+    let problems = crate::tournament_file::validate(&g).err().unwrap();
+    assert!(problems.iter().any(
+        |p| p.code == crate::tournament_file::ProblemCode::PairNoShow && p.path == "rounds[0].bye"
+    ));
+    // Nor can one be penalised.
+    let mut g = f.clone();
+    penalty(&mut g, 1, 5, PenaltyKind::Warning, None);
+    let problems = crate::tournament_file::validate(&g).err().unwrap();
+    assert!(problems
+        .iter()
+        .any(|p| p.code == crate::tournament_file::ProblemCode::PairNoShow));
+
+    // The file keeps the mark both ways.
+    let json = to_json(&f).unwrap();
+    assert!(json.contains("\"no_show\": true"));
+    let back = crate::tournament_file::parse(&json).unwrap();
+    assert!(back.pairs[4].no_show && !back.pairs[0].no_show);
+    assert_eq!(run(&back).entries, 4);
 }
 
 #[test]

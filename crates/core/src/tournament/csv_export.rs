@@ -70,11 +70,7 @@ fn empty() -> Cell<'static> {
 /// An amount of money with two decimals and the language's decimal mark
 /// (`84,00` in Italian, what an Italian spreadsheet reads as a number).
 fn money(lang: Lang, amount: Decimal) -> Cell<'static> {
-    let s = format!("{amount:.2}");
-    Cell::Number(match lang {
-        Lang::It => s.replace('.', ","),
-        Lang::En => s,
-    })
+    Cell::Number(crate::i18n::format::spreadsheet_amount(lang, amount))
 }
 
 /// A document being written: records of cells, `;`-separated.

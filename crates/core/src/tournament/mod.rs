@@ -2,6 +2,7 @@
 //! import. Pure Rust: forms are parsed here into domain types ("parse, don't
 //! validate"), with every problem tied to its field and a catalog key.
 
+pub mod clock;
 pub mod csv_export;
 pub mod csv_import;
 pub mod money;

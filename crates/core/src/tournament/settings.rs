@@ -503,9 +503,26 @@ impl SettingsForm {
         }
     }
 
+    /// The amounts and the prize share written as `lang` writes numbers
+    /// (`20,00` and `70,5` in Italian, `20.00` and `70.5` in English), for
+    /// showing the form; text that is not a number stays as typed.
+    pub fn localised(mut self, lang: crate::i18n::Lang) -> SettingsForm {
+        use crate::i18n::format;
+        for field in [&mut self.entry_fee, &mut self.guaranteed_pool] {
+            if let Some(d) = super::money::decimal_as_typed(field.trim()) {
+                if d.normalize().scale() <= 2 {
+                    *field = format::spreadsheet_amount(lang, d);
+                }
+            }
+        }
+        if let Some(p) = super::money::Percent::parse(&self.prize_share_percent) {
+            self.prize_share_percent = format::decimal(lang, p.value());
+        }
+        self
+    }
+
     /// Keeps the locked (game-shaping) fields of `saved` once a tournament
-    /// has started: only name, venue, date, time, minutes and table-side
-    /// entry may change.
+    /// has started: only [`EDITABLE_WHEN_RUNNING`] may change.
     pub fn with_locked_fields_of(mut self, saved: &SettingsForm) -> SettingsForm {
         let keep = self.clone();
         self = saved.clone();
@@ -517,6 +534,23 @@ impl SettingsForm {
         self.table_entry = keep.table_entry;
         self
     }
+}
+
+/// The settings a director may still change once the tournament runs (the
+/// form greys out the others): the one list the form and
+/// [`SettingsForm::with_locked_fields_of`] follow.
+pub const EDITABLE_WHEN_RUNNING: [&str; 6] = [
+    "name",
+    "venue",
+    "date",
+    "start_time",
+    "minutes_per_round",
+    "table_entry",
+];
+
+/// Whether a settings field is locked once the tournament runs.
+pub fn locked_when_running(field: &str) -> bool {
+    !EDITABLE_WHEN_RUNNING.contains(&field)
 }
 
 /// A VP scale as the form shows it.
@@ -532,6 +566,54 @@ pub fn scale_text(scale: &VpScale) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_form_shows_amounts_as_the_language_writes_them() {
+        let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 23).unwrap();
+        let mut form = SettingsForm::defaults(today);
+        form.name = "Serata".into();
+        form.prize_share_percent = "70.5".into();
+        form.guaranteed_pool = "1000".into();
+        let it = form.clone().localised(crate::i18n::Lang::It);
+        assert_eq!(
+            (it.entry_fee.as_str(), it.guaranteed_pool.as_str()),
+            ("20,00", "1000,00")
+        );
+        assert_eq!(it.prize_share_percent, "70,5");
+        let en = it.clone().localised(crate::i18n::Lang::En);
+        assert_eq!(
+            (en.entry_fee.as_str(), en.prize_share_percent.as_str()),
+            ("20.00", "70.5")
+        );
+        // What is not a number stays as the director typed it.
+        form.entry_fee = "venti".into();
+        assert_eq!(form.localised(crate::i18n::Lang::It).entry_fee, "venti");
+        // The Italian form parses back to the same settings.
+        let back = Settings::parse(&it, chrono_tz::Europe::Rome).unwrap();
+        assert_eq!(back.entry_fee, rust_decimal::Decimal::new(2000, 2));
+    }
+
+    #[test]
+    fn the_fields_kept_after_the_start_are_the_listed_ones() {
+        let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 23).unwrap();
+        let saved = SettingsForm::defaults(today);
+        let edited: SettingsForm = serde_json::from_value(
+            serde_json::to_value(&saved)
+                .unwrap()
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(|k| (k.clone(), serde_json::Value::String(format!("x-{k}"))))
+                .collect::<serde_json::Map<_, _>>()
+                .into(),
+        )
+        .unwrap();
+        let kept = serde_json::to_value(edited.with_locked_fields_of(&saved)).unwrap();
+        for (k, v) in kept.as_object().unwrap() {
+            let changed = v.as_str() == Some(&format!("x-{k}"));
+            assert_eq!(changed, !locked_when_running(k), "{k}");
+        }
+    }
 
     fn form() -> SettingsForm {
         let mut f = SettingsForm::defaults(NaiveDate::from_ymd_opt(2026, 11, 20).unwrap());

@@ -94,6 +94,17 @@ pub fn card_rows(profile: &RuleProfile, mode: SheetMode) -> Vec<CardRow> {
 /// The number fields of a line, in the order the paper sheet has them.
 pub const COUNT_FIELDS: [&str; 5] = ["royal", "super", "clean", "semi_clean", "dirty"];
 pub const POINT_FIELDS: [&str; 2] = ["melded_points", "hand_points"];
+/// Every field of a line in a hand: the counts, then the points (the one
+/// list the desk's and the table's forms name their inputs from).
+pub const LINE_FIELDS: [&str; 7] = [
+    COUNT_FIELDS[0],
+    COUNT_FIELDS[1],
+    COUNT_FIELDS[2],
+    COUNT_FIELDS[3],
+    COUNT_FIELDS[4],
+    POINT_FIELDS[0],
+    POINT_FIELDS[1],
+];
 pub const ENDS: [HandEnd; 4] = [
     HandEnd::Closure,
     HandEnd::StockExhausted,

@@ -178,6 +178,7 @@ pub fn sample_tournament(pairs: usize, rounds: usize, seed: u64) -> TournamentFi
             players: vec![player(&mut rng, club), player(&mut rng, club)],
             checked_in: Some(true),
             withdrawn_from_round: None,
+            no_show: false,
         });
     }
     let number = |i: usize| u32::try_from(i + 1).unwrap_or(u32::MAX);
@@ -260,6 +261,11 @@ pub fn sample_tournament(pairs: usize, rounds: usize, seed: u64) -> TournamentFi
                 at: Some(at),
                 withdrawn_by: withdrawn.then(|| "Direttore Neri".to_string()),
                 withdrawn_at: withdrawn.then(|| at + Duration::minutes(10)),
+                withdrawn_reason: if withdrawn {
+                    "errore di trascrizione".to_string()
+                } else {
+                    String::new()
+                },
             });
         }
     }
@@ -300,6 +306,7 @@ pub fn pair(number: u32) -> PairFile {
         ],
         checked_in: None,
         withdrawn_from_round: None,
+        no_show: false,
     }
 }
 

@@ -28,6 +28,8 @@
 //!   not absent); a penalty's `table`, when given, must be the pair's table.
 //! - A pair with `withdrawn_from_round` = R may not be seated (or rest) in
 //!   round R or later.
+//! - A `no_show` pair may not be seated or rest in any round; no penalty may
+//!   name a pair that is not an entry (a no-show, or withdrawn from round 1).
 //! - A table with neither `sheet` nor `adjusted` (still to score) is allowed
 //!   in any round while `status` is `running` (Mitchell rounds may be seated
 //!   before every sheet is in), only in the last round when there is no

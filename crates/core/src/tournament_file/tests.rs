@@ -726,7 +726,7 @@ fn every_problem_has_a_message_in_both_languages() {
         .find(|x| x.code == ProblemCode::VpScaleInvalid)
         .unwrap();
     assert!(
-        scale.message(Lang::It).contains("scala VP"),
+        scale.message(Lang::It).contains("scala PV"),
         "{}",
         scale.message(Lang::It)
     );

@@ -115,9 +115,23 @@ pub struct PairFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checked_in: Option<bool>,
     /// The pair no longer plays from this round on (it stays in the standings
-    /// and counts as an entry for the prize pool).
+    /// and counts as an entry for the prize pool once it played; withdrawn
+    /// from round 1, before the start, it never played and is no entry).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub withdrawn_from_round: Option<u32>,
+    /// Registered but never played (marked no-show, withdrawn before the
+    /// start, or not checked in when the tournament started): not seated,
+    /// not in the standings, not an entry (RULES.md §10).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_show: bool,
+}
+
+impl PairFile {
+    /// Whether the pair is an entry (RULES.md §10): not a no-show and not
+    /// withdrawn before round 1.
+    pub fn is_entry(&self) -> bool {
+        !self.no_show && self.withdrawn_from_round != Some(1)
+    }
 }
 
 /// A table's score sheet: the sheet `burraco-td rules check-sheet` reads,
@@ -220,6 +234,9 @@ pub struct PenaltyFile {
     pub withdrawn_by: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub withdrawn_at: Option<DateTime<Utc>>,
+    /// Why it was withdrawn (RULES.md §9: a withdrawal gives its reason).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub withdrawn_reason: String,
 }
 
 fn is_false(b: &bool) -> bool {

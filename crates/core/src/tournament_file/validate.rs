@@ -21,8 +21,8 @@ use std::fmt;
 
 /// Most pairs in a tournament file.
 pub const MAX_PAIRS: usize = 1000;
-/// Most rounds in a tournament file.
-pub const MAX_ROUNDS: usize = 30;
+/// Most rounds in a tournament file: the settings form's limit, one number.
+pub const MAX_ROUNDS: usize = crate::tournament::settings::MAX_ROUNDS as usize;
 /// Fewest and most hands per round.
 pub const MIN_HANDS_PER_ROUND: i64 = 2;
 pub const MAX_HANDS_PER_ROUND: i64 = 4;
@@ -70,6 +70,7 @@ pub enum ProblemCode {
     PairUnknown,
     PairSeatedTwice,
     PairWithdrawnSeated,
+    PairNoShow,
     SheetAndAdjusted,
     TableNotPlayed,
     TableNotPlayedFinished,
@@ -88,7 +89,7 @@ pub enum ProblemCode {
 }
 
 impl ProblemCode {
-    pub const ALL: [ProblemCode; 41] = [
+    pub const ALL: [ProblemCode; 42] = [
         ProblemCode::NameEmpty,
         ProblemCode::TextTooLong,
         ProblemCode::OutOfRange,
@@ -115,6 +116,7 @@ impl ProblemCode {
         ProblemCode::PairUnknown,
         ProblemCode::PairSeatedTwice,
         ProblemCode::PairWithdrawnSeated,
+        ProblemCode::PairNoShow,
         ProblemCode::SheetAndAdjusted,
         ProblemCode::TableNotPlayed,
         ProblemCode::TableNotPlayedFinished,
@@ -161,6 +163,7 @@ impl ProblemCode {
             ProblemCode::PairUnknown => "pair_unknown",
             ProblemCode::PairSeatedTwice => "pair_seated_twice",
             ProblemCode::PairWithdrawnSeated => "pair_withdrawn_seated",
+            ProblemCode::PairNoShow => "pair_no_show",
             ProblemCode::SheetAndAdjusted => "sheet_and_adjusted",
             ProblemCode::TableNotPlayed => "table_not_played",
             ProblemCode::TableNotPlayedFinished => "table_not_played_finished",
@@ -773,6 +776,9 @@ fn check_rounds(
                 }
                 *cell = Some(table);
             }
+            if file.pairs.get(i).is_some_and(|p| p.no_show) {
+                out.push(FileProblem::new(path(), ProblemCode::PairNoShow).with("pair", pair));
+            }
             let from = file.pairs.get(i).and_then(|p| p.withdrawn_from_round);
             if let Some(from) = from.filter(|f| expected >= *f && *f > 0) {
                 out.push(
@@ -887,6 +893,13 @@ fn check_penalties(
         if pair_index.is_none() {
             out.push(
                 FileProblem::new(format!("{at}.pair"), ProblemCode::PenaltyPairUnknown)
+                    .with("pair", p.pair),
+            );
+        }
+        let entry = pair_index.and_then(|k| file.pairs.get(k));
+        if entry.is_some_and(|e| !e.is_entry()) {
+            out.push(
+                FileProblem::new(format!("{at}.pair"), ProblemCode::PairNoShow)
                     .with("pair", p.pair),
             );
         }

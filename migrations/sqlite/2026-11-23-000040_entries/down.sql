@@ -1,0 +1,1 @@
+ALTER TABLE pairs DROP COLUMN no_show;

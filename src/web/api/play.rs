@@ -1,0 +1,685 @@
+//! Rounds, the clock, score sheets, adjusted scores, penalties, and the
+//! public pair card: the services of `services::rounds` and
+//! `services::scoring`.
+
+use actix_web::http::StatusCode;
+use actix_web::{get, post, put, web, HttpRequest, HttpResponse};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::{done, json, parse_body, service_error, Done};
+use crate::auth::Role;
+use crate::db::scoring::SheetRow;
+use crate::rules::ScoreSheet;
+use crate::services::rounds::ClockAction;
+use crate::services::scoring::{AdjustedForm, PenaltyForm, SheetInput};
+use crate::services::{self, Need, ServiceError};
+use crate::web::bearer::ApiActor;
+use crate::web::context::PageCtx;
+use crate::web::error::{ApiError, AppError};
+use crate::web::AppState;
+
+// ---- rounds ----
+
+/// The next round: `round` names the round the caller expects to make (a
+/// repeated request returns it instead of making another); while a table
+/// of the last round has no score, a `force_reason` is needed.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[schema(example = json!({"round": 2}))]
+pub struct NextRoundIn {
+    #[serde(default)]
+    pub round: Option<i32>,
+    #[serde(default)]
+    pub force_reason: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"round": 2}))]
+pub struct RoundMade {
+    pub round: i32,
+}
+
+/// A table of a round.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TableOut {
+    pub table: i32,
+    /// Pair numbers (none: a bye line).
+    pub ns_pair: Option<i32>,
+    pub ew_pair: Option<i32>,
+    /// A counted sheet or an adjusted score is in.
+    pub scored: bool,
+}
+
+/// A round: its movement, clock and tables.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RoundOut {
+    pub round: i32,
+    /// `mitchell` or `danish`.
+    pub movement: String,
+    /// UTC, RFC 3339.
+    pub started_at: Option<String>,
+    pub time_out_at: Option<String>,
+    pub tables: Vec<TableOut>,
+    /// Pair numbers of the pairs that rest (bye).
+    pub resting: Vec<i32>,
+}
+
+/// What the director does with a round's clock.
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ClockActionIn {
+    Start,
+    TimeOut,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"action": "start"}))]
+pub struct ClockIn {
+    pub action: ClockActionIn,
+}
+
+/// Makes the next round by the tournament's plan.
+#[utoipa::path(tag = "rounds", operation_id = "nextRound", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id")),
+    request_body = NextRoundIn,
+    responses((status = 201, description = "The round made (or the one named, already made)", body = RoundMade)))]
+#[post("/api/v1/tournaments/{id}/rounds")]
+pub async fn next_round(
+    ctx: PageCtx,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    id: web::Path<i64>,
+    body: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let actor = actor.require(Role::Director, ctx.lang)?;
+    let input: NextRoundIn = parse_body(&req, body).await?;
+    let n = services::rounds::next_round(
+        &state.db,
+        actor,
+        *id,
+        input.round,
+        input.force_reason,
+        state.settings.timezone,
+    )
+    .await
+    .map_err(service_error(ctx.lang))?;
+    Ok(json(StatusCode::CREATED, &RoundMade { round: n }))
+}
+
+/// A round's seating, clock and which tables are scored.
+#[utoipa::path(tag = "rounds", operation_id = "getRound", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id"), ("n" = i32, Path, description = "Round number")),
+    responses((status = 200, description = "The round", body = RoundOut)))]
+#[get("/api/v1/tournaments/{id}/rounds/{n}")]
+pub async fn get_round(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    path: web::Path<(i64, i32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, n) = path.into_inner();
+    let actor = actor.require(Role::Referee, ctx.lang)?;
+    let (l, idx, _, resting) = services::rounds::seating(&state.db, actor, tid, n, Need::Referee)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    let (_, rows) = services::scoring::round_tables(&state.db, actor, tid, n)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    let number = |pid: Option<i64>| l.pair(pid).map(|p| p.number);
+    let r = &l.rounds[idx];
+    let out = RoundOut {
+        round: r.number,
+        movement: r.movement.clone(),
+        started_at: r.started_at.map(|t| t.and_utc().to_rfc3339()),
+        time_out_at: r.time_out_at.map(|t| t.and_utc().to_rfc3339()),
+        tables: rows
+            .iter()
+            .map(|(s, sheet)| TableOut {
+                table: s.table_no,
+                ns_pair: number(s.ns_pair),
+                ew_pair: number(s.ew_pair),
+                scored: sheet.is_some(),
+            })
+            .collect(),
+        resting: resting.iter().filter_map(|p| number(Some(*p))).collect(),
+    };
+    Ok(json(StatusCode::OK, &out))
+}
+
+/// Starts a round's clock or calls time-out (each happens once).
+#[utoipa::path(tag = "rounds", operation_id = "clockAction", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id"), ("n" = i32, Path, description = "Round number")),
+    request_body = ClockIn,
+    responses((status = 200, description = "Done", body = Done)))]
+#[post("/api/v1/tournaments/{id}/rounds/{n}/clock")]
+pub async fn clock_action(
+    ctx: PageCtx,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    path: web::Path<(i64, i32)>,
+    body: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, n) = path.into_inner();
+    let actor = actor.require(Role::Director, ctx.lang)?;
+    let input: ClockIn = parse_body(&req, body).await?;
+    let action = match input.action {
+        ClockActionIn::Start => ClockAction::Start,
+        ClockActionIn::TimeOut => ClockAction::TimeOut,
+    };
+    services::rounds::clock(&state.db, actor, tid, n, action)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    Ok(done())
+}
+
+// ---- sheets ----
+
+/// The documentation of a score sheet (the rules engine's `ScoreSheet`).
+#[allow(dead_code)]
+#[derive(ToSchema)]
+#[schema(as = ScoreSheet, example = json!({"hands": [{"end": "closure",
+    "ns": {"clean": 1, "melded_points": 120, "closed": true, "took_pozzetto": true},
+    "ew": {"hand_points": 30, "took_pozzetto": true}}]}))]
+pub struct ScoreSheetDoc {
+    /// One per hand of the round.
+    hands: Vec<HandDoc>,
+    /// The round totals the players wrote, if any.
+    declared: Option<PerLineDoc>,
+    /// `full` (default) or `totals` (hand totals only).
+    mode: Option<String>,
+}
+
+#[allow(dead_code)]
+#[derive(ToSchema)]
+#[schema(as = Hand)]
+pub struct HandDoc {
+    /// `closure`, `stock_exhausted`, `time_out` or `stalemate`.
+    end: String,
+    ns: LineHandDoc,
+    ew: LineHandDoc,
+}
+
+/// One line's entries for one hand; missing numbers are 0, flags false.
+#[allow(dead_code)]
+#[derive(ToSchema)]
+#[schema(as = LineHand)]
+pub struct LineHandDoc {
+    clean: Option<i64>,
+    semi_clean: Option<i64>,
+    dirty: Option<i64>,
+    #[schema(rename = "super")]
+    super_: Option<i64>,
+    royal: Option<i64>,
+    melded_points: Option<i64>,
+    hand_points: Option<i64>,
+    closed: Option<bool>,
+    took_pozzetto: Option<bool>,
+}
+
+#[allow(dead_code)]
+#[derive(ToSchema)]
+#[schema(as = PerLine)]
+pub struct PerLineDoc {
+    ns: i64,
+    ew: i64,
+}
+
+/// A table's sheet as the desk enters it.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct SheetIn {
+    #[schema(value_type = ScoreSheetDoc)]
+    pub sheet: ScoreSheet,
+    /// The referee accepts a wrong written total (with a reason).
+    #[serde(default)]
+    pub accept_mismatch: bool,
+    /// The referee accepts a time-out hand before time-out was called.
+    #[serde(default)]
+    pub accept_time_out: bool,
+    /// Needed for a correction or an accepted fault.
+    #[serde(default)]
+    pub reason: String,
+    /// The version read (`getSheet`); absent for a first entry.
+    #[serde(default)]
+    pub version: Option<i32>,
+}
+
+/// A referee's adjusted score (RULES.md §9), replacing the sheet.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"ns_vp": 12, "ew_vp": 8, "reason": "table called late"}))]
+pub struct AdjustedIn {
+    pub ns_vp: i32,
+    pub ew_vp: i32,
+    #[serde(default)]
+    pub ns_mp_diff: Option<i64>,
+    #[serde(default)]
+    pub ew_mp_diff: Option<i64>,
+    pub reason: String,
+    #[serde(default)]
+    pub version: Option<i32>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AdjustedOut {
+    pub ns_vp: Option<i32>,
+    pub ew_vp: Option<i32>,
+    pub ns_mp_diff: Option<i64>,
+    pub ew_mp_diff: Option<i64>,
+}
+
+/// A table with its score, if any.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SheetOut {
+    pub round: i32,
+    pub table: i32,
+    pub ns_pair: Option<i32>,
+    pub ew_pair: Option<i32>,
+    /// The sheet (absent: no score, or an adjusted score).
+    #[schema(value_type = Option<ScoreSheetDoc>)]
+    pub sheet: Option<ScoreSheet>,
+    pub adjusted: Option<AdjustedOut>,
+    pub ns_total: Option<i64>,
+    pub ew_total: Option<i64>,
+    pub ns_vp: Option<i32>,
+    pub ew_vp: Option<i32>,
+    pub accepted_mismatch: bool,
+    pub note: String,
+    /// Send it back with a correction (absent: nothing saved yet).
+    pub version: Option<i32>,
+}
+
+async fn sheet_out(
+    state: &AppState,
+    actor: crate::services::Actor,
+    tid: i64,
+    n: i32,
+    table: i32,
+    lang: crate::i18n::Lang,
+) -> Result<SheetOut, ApiError> {
+    let (l, ts, _) = services::scoring::table(&state.db, actor, tid, n, table)
+        .await
+        .map_err(service_error(lang))?;
+    let number = |pid: Option<i64>| l.pair(pid).map(|p| p.number);
+    let row: Option<&SheetRow> = ts.sheet.as_ref();
+    let sheet = match row.and_then(|r| r.sheet.as_deref()) {
+        Some(text) => Some(serde_json::from_str::<ScoreSheet>(text).map_err(|e| {
+            ApiError::from_service(
+                ServiceError::corrupt(format!("tournament {tid} round {n} table {table}: {e}")),
+                lang,
+            )
+        })?),
+        None => None,
+    };
+    Ok(SheetOut {
+        round: n,
+        table,
+        ns_pair: number(ts.seating.ns_pair),
+        ew_pair: number(ts.seating.ew_pair),
+        sheet,
+        adjusted: row.filter(|r| r.is_adjusted()).map(|r| AdjustedOut {
+            ns_vp: r.adjusted_ns_vp,
+            ew_vp: r.adjusted_ew_vp,
+            ns_mp_diff: r.adjusted_ns_mp_diff,
+            ew_mp_diff: r.adjusted_ew_mp_diff,
+        }),
+        ns_total: row.map(|r| r.ns_total),
+        ew_total: row.map(|r| r.ew_total),
+        ns_vp: row.map(|r| r.ns_vp),
+        ew_vp: row.map(|r| r.ew_vp),
+        accepted_mismatch: row.is_some_and(|r| r.accepted_mismatch),
+        note: row.map(|r| r.note.clone()).unwrap_or_default(),
+        version: row.map(|r| r.version),
+    })
+}
+
+/// A table's score sheet.
+#[utoipa::path(tag = "rounds", operation_id = "getSheet", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id"), ("n" = i32, Path, description = "Round number"),
+        ("table" = i32, Path, description = "Table number")),
+    responses((status = 200, description = "The table and its score", body = SheetOut)))]
+#[get("/api/v1/tournaments/{id}/rounds/{n}/tables/{table}/sheet")]
+pub async fn get_sheet(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    path: web::Path<(i64, i32, i32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, n, table) = path.into_inner();
+    let actor = actor.require(Role::Referee, ctx.lang)?;
+    let out = sheet_out(&state, actor, tid, n, table, ctx.lang).await?;
+    Ok(json(StatusCode::OK, &out))
+}
+
+/// Saves a table's sheet if it passes the rules (nothing saved otherwise:
+/// 422 `sheet_rejected`, each broken rule under its path).
+#[utoipa::path(tag = "rounds", operation_id = "saveSheet", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id"), ("n" = i32, Path, description = "Round number"),
+        ("table" = i32, Path, description = "Table number")),
+    request_body = SheetIn,
+    responses((status = 200, description = "Saved", body = SheetOut)))]
+#[put("/api/v1/tournaments/{id}/rounds/{n}/tables/{table}/sheet")]
+pub async fn save_sheet(
+    ctx: PageCtx,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    path: web::Path<(i64, i32, i32)>,
+    body: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, n, table) = path.into_inner();
+    let actor = actor.require(Role::Referee, ctx.lang)?;
+    let input: SheetIn = parse_body(&req, body).await?;
+    let sheet = SheetInput {
+        sheet: input.sheet,
+        accept_mismatch: input.accept_mismatch,
+        accept_time_out: input.accept_time_out,
+        reason: input.reason,
+        version: input.version,
+    };
+    services::scoring::save_sheet(&state.db, actor, tid, n, table, sheet)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    let out = sheet_out(&state, actor, tid, n, table, ctx.lang).await?;
+    Ok(json(StatusCode::OK, &out))
+}
+
+/// Sets an adjusted score for a table (RULES.md §9).
+#[utoipa::path(tag = "rounds", operation_id = "setAdjustedScore", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id"), ("n" = i32, Path, description = "Round number"),
+        ("table" = i32, Path, description = "Table number")),
+    request_body = AdjustedIn,
+    responses((status = 200, description = "Saved", body = SheetOut)))]
+#[put("/api/v1/tournaments/{id}/rounds/{n}/tables/{table}/adjusted")]
+pub async fn set_adjusted_score(
+    ctx: PageCtx,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    path: web::Path<(i64, i32, i32)>,
+    body: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, n, table) = path.into_inner();
+    let actor = actor.require(Role::Referee, ctx.lang)?;
+    let input: AdjustedIn = parse_body(&req, body).await?;
+    let opt = |v: Option<i64>| v.map(|n| n.to_string()).unwrap_or_default();
+    let form = AdjustedForm {
+        ns_vp: input.ns_vp.to_string(),
+        ew_vp: input.ew_vp.to_string(),
+        ns_mp_diff: opt(input.ns_mp_diff),
+        ew_mp_diff: opt(input.ew_mp_diff),
+        reason: input.reason,
+        version: input.version.map(|v| v.to_string()).unwrap_or_default(),
+    };
+    services::scoring::set_adjusted(&state.db, actor, tid, n, table, form)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    let out = sheet_out(&state, actor, tid, n, table, ctx.lang).await?;
+    Ok(json(StatusCode::OK, &out))
+}
+
+// ---- penalties ----
+
+/// The kind of a penalty (RULES.md §9).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PenaltyKindIn {
+    Warning,
+    Mp,
+    Vp,
+}
+
+impl PenaltyKindIn {
+    fn code(self) -> &'static str {
+        match self {
+            PenaltyKindIn::Warning => "warning",
+            PenaltyKindIn::Mp => "mp",
+            PenaltyKindIn::Vp => "vp",
+        }
+    }
+}
+
+/// A penalty: a typical reason (`reason_preset`) brings its kind and
+/// amount; what is given explicitly wins.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"pair": 3, "round": 1, "kind": "vp", "amount": 1, "reason": "slow play"}))]
+pub struct PenaltyIn {
+    /// The pair's id.
+    pub pair: i64,
+    pub round: i32,
+    #[serde(default)]
+    pub kind: Option<PenaltyKindIn>,
+    #[serde(default)]
+    pub amount: Option<i64>,
+    #[serde(default)]
+    pub reason_preset: Option<String>,
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PenaltyOut {
+    pub id: i64,
+    pub round: i32,
+    /// The pair's id and number.
+    pub pair_id: i64,
+    pub pair: Option<i32>,
+    pub table: Option<i32>,
+    /// `warning`, `mp` or `vp`.
+    pub kind: String,
+    pub amount: Option<i64>,
+    pub reason: String,
+    /// UTC, RFC 3339.
+    pub given_at: String,
+    /// Who gave it (username), when known.
+    pub given_by: Option<String>,
+    pub withdrawn: bool,
+    pub withdrawn_at: Option<String>,
+    pub withdrawn_by: Option<String>,
+    /// Why it was withdrawn (empty while it counts).
+    pub withdrawn_reason: String,
+    /// When a withdrawn penalty was reinstated, by whom and why.
+    pub reinstated_at: Option<String>,
+    pub reinstated_by: Option<String>,
+    pub reinstated_reason: String,
+}
+
+/// Why a penalty is withdrawn (it stays on the record).
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"reason": "given to the wrong pair"}))]
+pub struct WithdrawPenaltyIn {
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// The tournament's penalties.
+#[utoipa::path(tag = "rounds", operation_id = "listPenalties", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id")),
+    responses((status = 200, description = "By round", body = Vec<PenaltyOut>)))]
+#[get("/api/v1/tournaments/{id}/penalties")]
+pub async fn list_penalties(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let actor = actor.require(Role::Referee, ctx.lang)?;
+    let (l, rows) = services::scoring::penalties(&state.db, actor, *id)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    let out: Vec<PenaltyOut> = rows
+        .into_iter()
+        .map(|(p, names)| PenaltyOut {
+            id: p.id,
+            round: p.round_no,
+            pair_id: p.pair_id,
+            pair: l.pair(Some(p.pair_id)).map(|r| r.number),
+            table: p.table_no,
+            kind: p.kind,
+            amount: p.amount,
+            reason: p.reason,
+            given_at: p.given_at.and_utc().to_rfc3339(),
+            given_by: names.given_by,
+            withdrawn: p.withdrawn_at.is_some(),
+            withdrawn_at: p.withdrawn_at.map(|t| t.and_utc().to_rfc3339()),
+            withdrawn_by: names.withdrawn_by,
+            withdrawn_reason: p.withdrawn_reason,
+            reinstated_at: p.reinstated_at.map(|t| t.and_utc().to_rfc3339()),
+            reinstated_by: names.reinstated_by,
+            reinstated_reason: p.reinstated_reason,
+        })
+        .collect();
+    Ok(json(StatusCode::OK, &out))
+}
+
+/// Records a penalty.
+#[utoipa::path(tag = "rounds", operation_id = "addPenalty", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id")),
+    request_body = PenaltyIn,
+    responses((status = 201, description = "Recorded", body = super::tournaments::Created)))]
+#[post("/api/v1/tournaments/{id}/penalties")]
+pub async fn add_penalty(
+    ctx: PageCtx,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    id: web::Path<i64>,
+    body: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let actor = actor.require(Role::Referee, ctx.lang)?;
+    let input: PenaltyIn = parse_body(&req, body).await?;
+    let form = PenaltyForm {
+        pair: input.pair.to_string(),
+        round: input.round.to_string(),
+        kind: input.kind.map(|k| k.code().to_string()).unwrap_or_default(),
+        amount: input.amount.map(|a| a.to_string()).unwrap_or_default(),
+        reason_preset: input.reason_preset.unwrap_or_default(),
+        reason: input.reason.unwrap_or_default(),
+    };
+    let pid = services::scoring::add_penalty(&state.db, actor, *id, form, ctx.lang)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    Ok(json(
+        StatusCode::CREATED,
+        &super::tournaments::Created { id: pid },
+    ))
+}
+
+/// Withdraws a penalty: it stays on the record and no longer counts.
+#[utoipa::path(tag = "rounds", operation_id = "withdrawPenalty", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id"), ("pid" = i64, Path, description = "Penalty id")),
+    request_body = WithdrawPenaltyIn,
+    responses((status = 200, description = "Withdrawn", body = Done)))]
+#[post("/api/v1/tournaments/{id}/penalties/{pid}/withdraw")]
+pub async fn withdraw_penalty(
+    ctx: PageCtx,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    path: web::Path<(i64, i64)>,
+    body: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, pid) = path.into_inner();
+    let actor = actor.require(Role::Referee, ctx.lang)?;
+    let input: WithdrawPenaltyIn = parse_body(&req, body).await?;
+    services::scoring::change_penalty(
+        &state.db,
+        actor,
+        tid,
+        pid,
+        services::scoring::PenaltyChange::Withdraw,
+        input.reason,
+    )
+    .await
+    .map_err(service_error(ctx.lang))?;
+    Ok(done())
+}
+
+/// Reinstates a withdrawn penalty: it counts again (a reason is required).
+#[utoipa::path(tag = "rounds", operation_id = "reinstatePenalty", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id"), ("pid" = i64, Path, description = "Penalty id")),
+    request_body = WithdrawPenaltyIn,
+    responses((status = 200, description = "Counts again", body = Done)))]
+#[post("/api/v1/tournaments/{id}/penalties/{pid}/reinstate")]
+pub async fn reinstate_penalty(
+    ctx: PageCtx,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    path: web::Path<(i64, i64)>,
+    body: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, pid) = path.into_inner();
+    let actor = actor.require(Role::Referee, ctx.lang)?;
+    let input: WithdrawPenaltyIn = parse_body(&req, body).await?;
+    services::scoring::change_penalty(
+        &state.db,
+        actor,
+        tid,
+        pid,
+        services::scoring::PenaltyChange::Reinstate,
+        input.reason,
+    )
+    .await
+    .map_err(service_error(ctx.lang))?;
+    Ok(done())
+}
+
+// ---- public ----
+
+/// A pair's card, round by round (public, no token; cached per revision
+/// and language with an ETag, like the public pages).
+#[utoipa::path(tag = "public", operation_id = "getPairCard",
+    params(("id" = i64, Path, description = "Tournament id"), ("number" = u32, Path, description = "Pair number")),
+    responses((status = 200, description = "The card", body = Object),
+        (status = 304, description = "Not modified (If-None-Match)")))]
+#[get("/api/v1/tournaments/{id}/pairs/{number}/card")]
+pub async fn get_pair_card(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, u32)>,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, number) = path.into_inner();
+    let lang = PageCtx::from_request(&req).lang;
+    crate::web::cache::serve_public_json(
+        &req,
+        &state,
+        tid,
+        crate::web::cache::Page::PairJson(number),
+        |snap, rev| {
+            let (Some(file), Some(st)) = (snap.file.as_ref(), snap.standings.as_ref()) else {
+                return Err(AppError::NotFound);
+            };
+            let mut card = st.card(number).ok_or(AppError::NotFound)?.clone();
+            for r in &mut card.rounds {
+                r.penalties.retain(crate::services::public::shows_in_public);
+                for p in &mut r.penalties {
+                    p.by = None;
+                }
+            }
+            let body = serde_json::json!({
+                "tournament": tid,
+                "revision": rev,
+                "name": file.name,
+                "pair": number,
+                "names": crate::services::public::pair_names(Some(file), number),
+                "row": st.row(number),
+                "prize": st.prize(number),
+                "card": card,
+            });
+            Ok(body.to_string())
+        },
+    )
+    .await
+    .map_err(|e| match e {
+        AppError::NotFound => ApiError::from_service(ServiceError::NotFound, lang),
+        e => {
+            tracing::error!(error = %e, "pair card failed");
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                "the card cannot be computed now",
+            )
+        }
+    })
+}

@@ -1,0 +1,749 @@
+//! Tournaments and pairs over JSON: the services of `services::tournaments`,
+//! `services::rounds::draw`, `services::files` and `services::pairs`.
+
+use actix_web::http::StatusCode;
+use actix_web::{get, post, put, web, HttpRequest, HttpResponse};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use super::{done, json, parse_body, service_error, Done};
+use crate::auth::Role;
+use crate::db::tournaments::PairRow;
+use crate::services::{self, Loaded, Need};
+use crate::tournament::pairs::{PairEntry, PairForm};
+use crate::tournament::settings::{format_payout, scale_text, Settings, SettingsForm};
+use crate::web::bearer::ApiActor;
+use crate::web::context::PageCtx;
+use crate::web::error::ApiError;
+use crate::web::AppState;
+
+/// How the Danish rounds pair the tables.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DanishForm {
+    Modified,
+    Pure,
+}
+
+/// One line of the payout: from how many entries it applies, and the
+/// percentage of the pool for each place.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PayoutTier {
+    pub min_entries: u32,
+    /// Percentages as decimal strings (`"60"`, `"27.5"`).
+    pub percents: Vec<String>,
+}
+
+/// A tournament's settings (createTournament, updateTournament). Once round
+/// 1 is drawn only name, venue, date, start time, minutes and table entry
+/// change; the rest keeps its saved values.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"name": "Torneo del lunedì", "date": "2026-11-23", "start_time": "20:30",
+    "venue": "Circolo", "profile": "codice", "planned_rounds": 4, "hands_per_round": 3,
+    "mitchell_rounds": 2, "mitchell_advance": 1, "entry_fee": "10.00", "prize_share_percent": "70",
+    "payout": [{"min_entries": 1, "percents": ["60", "40"]}]}))]
+pub struct TournamentIn {
+    pub name: String,
+    /// Local date, `YYYY-MM-DD`.
+    pub date: String,
+    /// Local time, `HH:MM`.
+    pub start_time: String,
+    #[serde(default)]
+    pub venue: Option<String>,
+    /// Rule profile: `codice` or `classic`.
+    pub profile: String,
+    pub planned_rounds: u32,
+    pub hands_per_round: u32,
+    /// VP scale bounds; absent: the preset for the hands per round.
+    #[serde(default)]
+    pub vp_scale: Option<Vec<i64>>,
+    /// Absent: the default for the hands per round.
+    #[serde(default)]
+    pub minutes_per_round: Option<u32>,
+    pub mitchell_rounds: u32,
+    #[serde(default)]
+    pub danish_form: Option<DanishForm>,
+    pub mitchell_advance: u32,
+    #[serde(default)]
+    pub allow_repeats: Option<bool>,
+    #[serde(default)]
+    pub bye_vp: Option<u32>,
+    /// Money as a decimal string (`"10.00"`).
+    pub entry_fee: String,
+    pub prize_share_percent: String,
+    #[serde(default)]
+    pub guaranteed_pool: Option<String>,
+    pub payout: Vec<PayoutTier>,
+    /// Suit order of the seat draw, e.g. `HDCS`.
+    #[serde(default)]
+    pub suit_order: Option<String>,
+    /// Players enter their sheets from the table (default true).
+    #[serde(default)]
+    pub table_entry: Option<bool>,
+}
+
+impl TournamentIn {
+    /// The settings form the services parse (every value as typed).
+    fn form(&self) -> SettingsForm {
+        let opt = |v: Option<u32>| v.map(|n| n.to_string()).unwrap_or_default();
+        SettingsForm {
+            name: self.name.clone(),
+            date: self.date.clone(),
+            start_time: self.start_time.clone(),
+            venue: self.venue.clone().unwrap_or_default(),
+            profile: self.profile.clone(),
+            planned_rounds: self.planned_rounds.to_string(),
+            hands_per_round: self.hands_per_round.to_string(),
+            vp_scale: self
+                .vp_scale
+                .as_ref()
+                .map(|s| s.iter().map(i64::to_string).collect::<Vec<_>>().join(" "))
+                .unwrap_or_default(),
+            minutes_per_round: opt(self.minutes_per_round),
+            mitchell_rounds: self.mitchell_rounds.to_string(),
+            danish_form: match self.danish_form {
+                Some(DanishForm::Pure) => "pure".into(),
+                _ => "modified".into(),
+            },
+            mitchell_advance: self.mitchell_advance.to_string(),
+            allow_repeats: if self.allow_repeats == Some(true) {
+                "on".into()
+            } else {
+                String::new()
+            },
+            bye_vp: opt(self.bye_vp),
+            entry_fee: self.entry_fee.clone(),
+            prize_share_percent: self.prize_share_percent.clone(),
+            guaranteed_pool: self.guaranteed_pool.clone().unwrap_or_default(),
+            payout: self
+                .payout
+                .iter()
+                .map(|t| format!("{}: {}", t.min_entries, t.percents.join(" ")))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            suit_order: self.suit_order.clone().unwrap_or_default(),
+            table_entry: match self.table_entry {
+                Some(false) => "off".into(),
+                _ => "on".into(),
+            },
+        }
+    }
+
+    fn of(s: &Settings, tz: chrono_tz::Tz) -> TournamentIn {
+        let f = SettingsForm::from_settings(s, tz);
+        TournamentIn {
+            name: s.name.clone(),
+            date: f.date,
+            start_time: f.start_time,
+            venue: Some(s.venue.clone()),
+            profile: s.profile.name.to_string(),
+            planned_rounds: s.planned_rounds,
+            hands_per_round: s.hands_per_round,
+            vp_scale: Some(
+                scale_text(&s.vp_scale)
+                    .split_whitespace()
+                    .filter_map(|n| n.parse().ok())
+                    .collect(),
+            ),
+            minutes_per_round: Some(s.minutes_per_round),
+            mitchell_rounds: s.mitchell_rounds,
+            danish_form: Some(if s.danish_modified {
+                DanishForm::Modified
+            } else {
+                DanishForm::Pure
+            }),
+            mitchell_advance: s.mitchell_advance,
+            allow_repeats: Some(s.allow_repeats),
+            bye_vp: Some(u32::from(s.bye_vp)),
+            entry_fee: f.entry_fee,
+            prize_share_percent: f.prize_share_percent,
+            guaranteed_pool: Some(f.guaranteed_pool),
+            payout: format_payout(&s.payout)
+                .lines()
+                .filter_map(|l| {
+                    let (min, rest) = l.split_once(':')?;
+                    Some(PayoutTier {
+                        min_entries: min.trim().parse().ok()?,
+                        percents: rest.split_whitespace().map(str::to_string).collect(),
+                    })
+                })
+                .collect(),
+            suit_order: Some(f.suit_order),
+            table_entry: Some(s.table_entry),
+        }
+    }
+}
+
+/// A tournament as staff see it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TournamentOut {
+    pub id: i64,
+    /// `draft`, `running` or `finished`.
+    pub status: String,
+    /// Goes up with every change.
+    pub revision: i64,
+    /// Start, UTC (RFC 3339).
+    pub starts_at: String,
+    pub pairs: usize,
+    /// The numbers of the rounds drawn so far.
+    pub rounds: Vec<i32>,
+    pub settings: TournamentIn,
+}
+
+impl TournamentOut {
+    fn of(l: &Loaded, tz: chrono_tz::Tz) -> TournamentOut {
+        TournamentOut {
+            id: l.t.id,
+            status: l.t.status.clone(),
+            revision: l.t.revision,
+            starts_at: l.t.starts_at.and_utc().to_rfc3339(),
+            pairs: l.pairs.len(),
+            rounds: l.rounds.iter().map(|r| r.number).collect(),
+            settings: TournamentIn::of(&l.settings, tz),
+        }
+    }
+}
+
+/// A tournament in a list.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TournamentSummary {
+    pub id: i64,
+    pub name: String,
+    pub status: String,
+    pub starts_at: String,
+    pub venue: String,
+}
+
+/// The id of what was made.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"id": 7}))]
+pub struct Created {
+    pub id: i64,
+}
+
+/// Why a closed tournament is opened again (on the record).
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"reason": "a sheet of round 3 was entered wrong"}))]
+pub struct ReasonIn {
+    pub reason: String,
+}
+
+async fn loaded(
+    state: &AppState,
+    actor: crate::services::Actor,
+    tid: i64,
+    lang: crate::i18n::Lang,
+) -> Result<Loaded, ApiError> {
+    services::tournaments::load(&state.db, actor, tid, Need::Referee)
+        .await
+        .map_err(service_error(lang))
+}
+
+/// The tournaments the caller works on.
+#[utoipa::path(tag = "tournaments", operation_id = "listTournaments", security(("bearer" = [])),
+    responses((status = 200, description = "Newest first", body = Vec<TournamentSummary>)))]
+#[get("/api/v1/tournaments")]
+pub async fn list_tournaments(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+) -> Result<HttpResponse, ApiError> {
+    let list = services::tournaments::list(&state.db, actor.0)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    let out: Vec<TournamentSummary> = list
+        .into_iter()
+        .map(|t| TournamentSummary {
+            id: t.id,
+            name: t.name,
+            status: t.status,
+            starts_at: t.starts_at.and_utc().to_rfc3339(),
+            venue: t.venue,
+        })
+        .collect();
+    Ok(json(StatusCode::OK, &out))
+}
+
+/// Creates a tournament owned by the caller (a director).
+#[utoipa::path(tag = "tournaments", operation_id = "createTournament", security(("bearer" = [])),
+    request_body = TournamentIn,
+    responses((status = 201, description = "Created", body = TournamentOut)))]
+#[post("/api/v1/tournaments")]
+pub async fn create_tournament(
+    ctx: PageCtx,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    body: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let actor = actor.require(Role::Director, ctx.lang)?;
+    let input: TournamentIn = parse_body(&req, body).await?;
+    let tz = state.settings.timezone;
+    let id = services::tournaments::create(&state.db, actor, input.form(), tz)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    let l = loaded(&state, actor, id, ctx.lang).await?;
+    Ok(json(StatusCode::CREATED, &TournamentOut::of(&l, tz)))
+}
+
+/// A tournament with its settings.
+#[utoipa::path(tag = "tournaments", operation_id = "getTournament", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id")),
+    responses((status = 200, description = "The tournament", body = TournamentOut)))]
+#[get("/api/v1/tournaments/{id}")]
+pub async fn get_tournament(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let l = loaded(&state, actor.0, *id, ctx.lang).await?;
+    Ok(json(
+        StatusCode::OK,
+        &TournamentOut::of(&l, state.settings.timezone),
+    ))
+}
+
+/// Saves the settings (the whole set).
+#[utoipa::path(tag = "tournaments", operation_id = "updateTournament", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id")),
+    request_body = TournamentIn,
+    responses((status = 200, description = "Saved", body = TournamentOut)))]
+#[put("/api/v1/tournaments/{id}")]
+pub async fn update_tournament(
+    ctx: PageCtx,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    id: web::Path<i64>,
+    body: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let actor = actor.require(Role::Director, ctx.lang)?;
+    let input: TournamentIn = parse_body(&req, body).await?;
+    let tz = state.settings.timezone;
+    services::tournaments::update_settings(&state.db, actor, *id, input.form(), tz)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    let l = loaded(&state, actor, *id, ctx.lang).await?;
+    Ok(json(StatusCode::OK, &TournamentOut::of(&l, tz)))
+}
+
+/// Closes the tournament: the standings become final.
+#[utoipa::path(tag = "tournaments", operation_id = "closeTournament", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id")),
+    responses((status = 200, description = "Closed", body = Done)))]
+#[post("/api/v1/tournaments/{id}/close")]
+pub async fn close_tournament(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let actor = actor.require(Role::Director, ctx.lang)?;
+    services::tournaments::close(&state.db, actor, *id)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    Ok(done())
+}
+
+/// Reopens a closed tournament, with the reason on the record.
+#[utoipa::path(tag = "tournaments", operation_id = "reopenTournament", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id")),
+    request_body = ReasonIn,
+    responses((status = 200, description = "Running again", body = Done)))]
+#[post("/api/v1/tournaments/{id}/reopen")]
+pub async fn reopen_tournament(
+    ctx: PageCtx,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    id: web::Path<i64>,
+    body: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let actor = actor.require(Role::Director, ctx.lang)?;
+    let input: ReasonIn = parse_body(&req, body).await?;
+    services::tournaments::reopen(&state.db, actor, *id, input.reason)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    Ok(done())
+}
+
+/// Starts the tournament: the checked-in pairs drawn at random to the
+/// tables of round 1 (again, until a score is in).
+#[utoipa::path(tag = "tournaments", operation_id = "startTournament", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id")),
+    responses((status = 200, description = "Round 1 drawn", body = Done)))]
+#[post("/api/v1/tournaments/{id}/start")]
+pub async fn start_tournament(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let actor = actor.require(Role::Director, ctx.lang)?;
+    services::rounds::draw(&state.db, actor, *id)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    Ok(done())
+}
+
+/// The whole tournament as a tournament file (FORMAT.md).
+#[utoipa::path(tag = "tournaments", operation_id = "exportTournament", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id")),
+    responses((status = 200, description = "The tournament file (FORMAT.md)", body = Object)))]
+#[get("/api/v1/tournaments/{id}/export")]
+pub async fn export_tournament(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let actor = actor.require(Role::Director, ctx.lang)?;
+    let file = services::files::export(&state.db, actor, *id, state.settings.timezone)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    let body = crate::tournament_file::to_json(&file).map_err(|e| {
+        ApiError::from_service(
+            crate::services::ServiceError::corrupt(format!("tournament {id}: export: {e}")),
+            ctx.lang,
+        )
+    })?;
+    Ok(HttpResponse::Ok()
+        .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
+        .content_type("application/json")
+        .body(body))
+}
+
+/// Imports a tournament file as a new tournament (administrators).
+#[utoipa::path(tag = "tournaments", operation_id = "importTournament", security(("bearer" = [])),
+    request_body(content = Object, description = "A tournament file (FORMAT.md)"),
+    responses((status = 201, description = "Imported", body = Created)))]
+#[post("/api/v1/tournaments/import")]
+pub async fn import_tournament(
+    ctx: PageCtx,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    body: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let actor = actor.require(Role::Admin, ctx.lang)?;
+    let value: serde_json::Value = parse_body(&req, body).await?;
+    let text = value.to_string();
+    let file = crate::tournament_file::parse(&text).map_err(|e| {
+        ApiError::invalid(
+            "not a valid tournament file",
+            vec![(e.path().to_string(), e.message(ctx.lang))],
+        )
+    })?;
+    crate::standings::compute_file(&file, ctx.lang).map_err(|e| {
+        let fields = match e {
+            crate::standings::StandingsError::Invalid(problems) => problems
+                .iter()
+                .map(|p| ("file".to_string(), p.line(ctx.lang)))
+                .collect(),
+            other => vec![("file".to_string(), other.message(ctx.lang))],
+        };
+        ApiError::invalid("the file does not add up", fields)
+    })?;
+    let id = services::files::import(&state.db, actor, file, state.settings.timezone)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    Ok(json(StatusCode::CREATED, &Created { id }))
+}
+
+// ---- pairs ----
+
+/// A pair: two players (surname and name required).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({"p1_surname": "Rossi", "p1_name": "Anna", "p2_surname": "Bianchi", "p2_name": "Luca"}))]
+pub struct PairIn {
+    pub p1_surname: String,
+    pub p1_name: String,
+    #[serde(default)]
+    pub p1_card: String,
+    #[serde(default)]
+    pub p1_club: String,
+    pub p2_surname: String,
+    pub p2_name: String,
+    #[serde(default)]
+    pub p2_card: String,
+    #[serde(default)]
+    pub p2_club: String,
+}
+
+impl PairIn {
+    fn entry(&self, lang: crate::i18n::Lang) -> Result<PairEntry, ApiError> {
+        let form = PairForm {
+            p1_surname: self.p1_surname.clone(),
+            p1_name: self.p1_name.clone(),
+            p1_card: self.p1_card.clone(),
+            p1_club: self.p1_club.clone(),
+            p2_surname: self.p2_surname.clone(),
+            p2_name: self.p2_name.clone(),
+            p2_card: self.p2_card.clone(),
+            p2_club: self.p2_club.clone(),
+        };
+        PairEntry::parse(&form)
+            .map_err(|p| ApiError::from_service(crate::services::ServiceError::Invalid(p), lang))
+    }
+}
+
+/// A registered pair.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PairOut {
+    pub id: i64,
+    pub number: i32,
+    pub p1_surname: String,
+    pub p1_name: String,
+    pub p1_card: String,
+    pub p1_club: String,
+    pub p2_surname: String,
+    pub p2_name: String,
+    pub p2_card: String,
+    pub p2_club: String,
+    pub checked_in: bool,
+    /// A late pair: the round it joined.
+    pub joined_from_round: Option<i32>,
+    /// A withdrawn pair: the first round it misses.
+    pub withdrawn_from_round: Option<i32>,
+}
+
+impl PairOut {
+    fn of(p: &PairRow) -> PairOut {
+        PairOut {
+            id: p.id,
+            number: p.number,
+            p1_surname: p.p1_surname.clone(),
+            p1_name: p.p1_name.clone(),
+            p1_card: p.p1_card.clone(),
+            p1_club: p.p1_club.clone(),
+            p2_surname: p.p2_surname.clone(),
+            p2_name: p.p2_name.clone(),
+            p2_card: p.p2_card.clone(),
+            p2_club: p.p2_club.clone(),
+            checked_in: p.checked_in,
+            joined_from_round: p.joined_from_round,
+            withdrawn_from_round: p.withdrawn_from_round,
+        }
+    }
+}
+
+/// What to do with a pair's check-in.
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckInAction {
+    CheckIn,
+    Undo,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"action": "check_in"}))]
+pub struct CheckInIn {
+    pub action: CheckInAction,
+}
+
+/// What to do with a pair's presence in the next rounds.
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WithdrawAction {
+    /// Out from the next round on (from round 1 before the draw).
+    Withdraw,
+    /// Back in (only before it missed a round).
+    Reinstate,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"action": "withdraw"}))]
+pub struct WithdrawIn {
+    pub action: WithdrawAction,
+}
+
+/// The pairs of a CSV file (the same columns as the director's import),
+/// all or nothing, before the draw.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"csv": "cognome1;nome1;cognome2;nome2\nRossi;Anna;Bianchi;Luca\n"}))]
+pub struct PairsCsvIn {
+    pub csv: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Imported {
+    pub imported: usize,
+}
+
+/// The tournament's pairs.
+#[utoipa::path(tag = "pairs", operation_id = "listPairs", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id")),
+    responses((status = 200, description = "By number", body = Vec<PairOut>)))]
+#[get("/api/v1/tournaments/{id}/pairs")]
+pub async fn list_pairs(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let l = loaded(&state, actor.0, *id, ctx.lang).await?;
+    let out: Vec<PairOut> = l.pairs.iter().map(PairOut::of).collect();
+    Ok(json(StatusCode::OK, &out))
+}
+
+async fn pair_out(
+    state: &AppState,
+    actor: crate::services::Actor,
+    tid: i64,
+    number: Option<i32>,
+    pid: Option<i64>,
+    lang: crate::i18n::Lang,
+) -> Result<HttpResponse, ApiError> {
+    let l = loaded(state, actor, tid, lang).await?;
+    let p = l
+        .pairs
+        .iter()
+        .find(|p| Some(p.number) == number || Some(p.id) == pid)
+        .ok_or_else(|| ApiError::from_service(crate::services::ServiceError::NotFound, lang))?;
+    Ok(json(StatusCode::OK, &PairOut::of(p)))
+}
+
+/// Registers a pair (a late pair once the tournament runs).
+#[utoipa::path(tag = "pairs", operation_id = "addPair", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id")),
+    request_body = PairIn,
+    responses((status = 201, description = "Registered", body = PairOut)))]
+#[post("/api/v1/tournaments/{id}/pairs")]
+pub async fn add_pair(
+    ctx: PageCtx,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    id: web::Path<i64>,
+    body: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let actor = actor.require(Role::Director, ctx.lang)?;
+    let input: PairIn = parse_body(&req, body).await?;
+    let entry = input.entry(ctx.lang)?;
+    let number = services::pairs::register(&state.db, actor, *id, entry)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    let mut res = pair_out(&state, actor, *id, Some(number), None, ctx.lang).await?;
+    *res.status_mut() = StatusCode::CREATED;
+    Ok(res)
+}
+
+/// Registers the pairs of a CSV file, all or nothing, before the draw.
+#[utoipa::path(tag = "pairs", operation_id = "importPairsCsv", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id")),
+    request_body = PairsCsvIn,
+    responses((status = 201, description = "Imported", body = Imported)))]
+#[post("/api/v1/tournaments/{id}/pairs/import")]
+pub async fn import_pairs_csv(
+    ctx: PageCtx,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    id: web::Path<i64>,
+    body: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let actor = actor.require(Role::Director, ctx.lang)?;
+    let input: PairsCsvIn = parse_body(&req, body).await?;
+    let l = services::tournaments::load(&state.db, actor, *id, Need::Direct)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    let existing: Vec<PairEntry> = l.pairs.iter().map(PairRow::entry).collect();
+    let preview = crate::tournament::csv_import::preview(&input.csv, &existing).map_err(|p| {
+        ApiError::invalid(
+            "the CSV cannot be read",
+            vec![("csv".into(), p.message(ctx.lang))],
+        )
+    })?;
+    if !preview.bad_lines.is_empty() {
+        let fields = preview
+            .bad_lines
+            .iter()
+            .map(|b| (format!("csv.line{}", b.line), b.message(ctx.lang)))
+            .collect();
+        return Err(ApiError::invalid("some lines are not valid", fields));
+    }
+    let entries: Vec<PairEntry> = preview.pairs.into_iter().map(|(_, e)| e).collect();
+    if entries.is_empty() {
+        return Err(ApiError::invalid(
+            "the CSV has no pairs",
+            vec![("csv".into(), "no pairs".into())],
+        ));
+    }
+    let n = services::pairs::import(&state.db, actor, *id, entries)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    Ok(json(StatusCode::CREATED, &Imported { imported: n }))
+}
+
+/// Changes a pair's players.
+#[utoipa::path(tag = "pairs", operation_id = "updatePair", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id"), ("pid" = i64, Path, description = "Pair id")),
+    request_body = PairIn,
+    responses((status = 200, description = "Saved", body = PairOut)))]
+#[put("/api/v1/tournaments/{id}/pairs/{pid}")]
+pub async fn update_pair(
+    ctx: PageCtx,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    path: web::Path<(i64, i64)>,
+    body: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, pid) = path.into_inner();
+    let actor = actor.require(Role::Director, ctx.lang)?;
+    let input: PairIn = parse_body(&req, body).await?;
+    let entry = input.entry(ctx.lang)?;
+    services::pairs::update(&state.db, actor, tid, pid, entry)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    pair_out(&state, actor, tid, None, Some(pid), ctx.lang).await
+}
+
+/// Checks a pair in, or undoes it.
+#[utoipa::path(tag = "pairs", operation_id = "checkInPair", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id"), ("pid" = i64, Path, description = "Pair id")),
+    request_body = CheckInIn,
+    responses((status = 200, description = "Saved", body = PairOut)))]
+#[post("/api/v1/tournaments/{id}/pairs/{pid}/checkin")]
+pub async fn check_in_pair(
+    ctx: PageCtx,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    path: web::Path<(i64, i64)>,
+    body: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, pid) = path.into_inner();
+    let actor = actor.require(Role::Director, ctx.lang)?;
+    let input: CheckInIn = parse_body(&req, body).await?;
+    let value = matches!(input.action, CheckInAction::CheckIn);
+    services::pairs::set_checked_in(&state.db, actor, tid, pid, value)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    pair_out(&state, actor, tid, None, Some(pid), ctx.lang).await
+}
+
+/// Withdraws a pair from the next rounds, or reinstates it.
+#[utoipa::path(tag = "pairs", operation_id = "withdrawPair", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id"), ("pid" = i64, Path, description = "Pair id")),
+    request_body = WithdrawIn,
+    responses((status = 200, description = "Saved", body = PairOut)))]
+#[post("/api/v1/tournaments/{id}/pairs/{pid}/withdraw")]
+pub async fn withdraw_pair(
+    ctx: PageCtx,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    path: web::Path<(i64, i64)>,
+    body: web::Payload,
+) -> Result<HttpResponse, ApiError> {
+    let (tid, pid) = path.into_inner();
+    let actor = actor.require(Role::Director, ctx.lang)?;
+    let input: WithdrawIn = parse_body(&req, body).await?;
+    let withdraw = matches!(input.action, WithdrawAction::Withdraw);
+    services::pairs::set_withdrawn(&state.db, actor, tid, pid, withdraw)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    pair_out(&state, actor, tid, None, Some(pid), ctx.lang).await
+}

@@ -1,0 +1,947 @@
+//! The JSON API under `/api/v1`: a whole tournament through the API alone,
+//! the error shapes, the role checks, the public cached documents and the
+//! generated OpenAPI document.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use crate::helpers::{spawn_app, TestApp};
+
+/// A staff member's API client.
+struct Api {
+    client: reqwest::Client,
+    base: String,
+    token: Option<String>,
+}
+
+struct Reply {
+    status: StatusCode,
+    body: Value,
+    headers: reqwest::header::HeaderMap,
+}
+
+impl Api {
+    fn anonymous(app: &TestApp) -> Api {
+        Api {
+            client: crate::helpers::new_client(),
+            base: app.address.clone(),
+            token: None,
+        }
+    }
+
+    /// The API as `username`, with a token from `burraco-td create-token`.
+    fn as_user(app: &TestApp, username: &str) -> Api {
+        let out = Command::new(bin())
+            .args(["create-token", username, "--name", "api test"])
+            .env("DATABASE_URL", app.db.url())
+            .output()
+            .expect("run burraco-td");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Api {
+            client: crate::helpers::new_client(),
+            base: app.address.clone(),
+            token: Some(String::from_utf8(out.stdout).unwrap().trim().to_string()),
+        }
+    }
+
+    async fn send(&self, method: reqwest::Method, path: &str, body: Option<&Value>) -> Reply {
+        let mut req = self
+            .client
+            .request(method, format!("{}{}", self.base, path))
+            .header("accept-language", "en");
+        if let Some(t) = &self.token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            req = req.json(b);
+        }
+        let res = req.send().await.expect("request");
+        let status = res.status();
+        let headers = res.headers().clone();
+        let text = res.text().await.unwrap_or_default();
+        let body = if text.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_str(&text)
+                .unwrap_or_else(|_| panic!("{path}: not JSON ({status}): {text}"))
+        };
+        Reply {
+            status,
+            body,
+            headers,
+        }
+    }
+
+    async fn get(&self, path: &str) -> Reply {
+        self.send(reqwest::Method::GET, path, None).await
+    }
+    async fn post(&self, path: &str, body: Value) -> Reply {
+        self.send(reqwest::Method::POST, path, Some(&body)).await
+    }
+    async fn put(&self, path: &str, body: Value) -> Reply {
+        self.send(reqwest::Method::PUT, path, Some(&body)).await
+    }
+
+    /// Raw bytes with a content type.
+    async fn raw(&self, path: &str, content_type: &str, body: Vec<u8>) -> Reply {
+        let mut req = self
+            .client
+            .post(format!("{}{}", self.base, path))
+            .header("content-type", content_type)
+            .body(body);
+        if let Some(t) = &self.token {
+            req = req.bearer_auth(t);
+        }
+        let res = req.send().await.expect("request");
+        let status = res.status();
+        let headers = res.headers().clone();
+        let text = res.text().await.unwrap_or_default();
+        Reply {
+            status,
+            body: serde_json::from_str(&text)
+                .unwrap_or_else(|_| panic!("{path}: not JSON ({status}): {text}")),
+            headers,
+        }
+    }
+}
+
+#[track_caller]
+fn ok(r: &Reply, status: u16) -> &Value {
+    assert_eq!(r.status.as_u16(), status, "{}", r.body);
+    assert!(
+        r.headers.get("set-cookie").is_none(),
+        "API responses set no cookie"
+    );
+    &r.body
+}
+
+#[track_caller]
+fn error_code(r: &Reply, status: u16) -> String {
+    assert_eq!(r.status.as_u16(), status, "{}", r.body);
+    let ct = r.headers["content-type"].to_str().unwrap();
+    assert!(ct.starts_with("application/json"), "{ct}");
+    let e = &r.body["error"];
+    assert!(e["message"].is_string(), "{}", r.body);
+    e["code"].as_str().expect("a code").to_string()
+}
+
+fn settings(name: &str, rounds: u32, mitchell: u32) -> Value {
+    json!({
+        "name": name, "date": "2026-11-23", "start_time": "20:30", "venue": "Circolo",
+        "profile": "codice", "planned_rounds": rounds, "hands_per_round": 3,
+        "mitchell_rounds": mitchell, "mitchell_advance": 1, "entry_fee": "10.00",
+        "prize_share_percent": "70", "payout": [{"min_entries": 1, "percents": ["60", "40"]}]
+    })
+}
+
+/// A valid 3-hand sheet: NS closes each hand with one clean burraco.
+fn sheet(ns: i64, ew: i64) -> Value {
+    let hand = json!({
+        "end": "closure",
+        "ns": {"clean": 1, "melded_points": ns, "closed": true, "took_pozzetto": true},
+        "ew": {"melded_points": ew, "hand_points": 20, "took_pozzetto": true},
+    });
+    json!({"hands": [hand, hand, hand]})
+}
+
+fn csv(pairs: usize) -> String {
+    let mut s = String::from("cognome1;nome1;tessera1;circolo1;cognome2;nome2;tessera2;circolo2\n");
+    for i in 1..=pairs {
+        s.push_str(&format!("Verdi{i};Anna;;;Neri{i};Paolo;;\n"));
+    }
+    s
+}
+
+/// The binary: BURRACO_TD_BIN names another build of it (a target
+/// directory shared by several checkouts may hold somebody else's).
+fn bin() -> String {
+    std::env::var("BURRACO_TD_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_burraco-td").to_string())
+}
+
+/// `burraco-td standings` on a file.
+fn cli_standings(file: &str) -> Value {
+    let mut child = Command::new(bin())
+        .args(["standings"])
+        .env("LANG", "en_GB.UTF-8")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(file.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("CLI prints JSON")
+}
+
+/// An app with an admin, a director (dora) and a referee (remo).
+async fn staffed() -> (TestApp, Api, Api) {
+    let app = spawn_app().await;
+    app.setup_admin().await;
+    app.create_user("dora", "director", "director pass").await;
+    app.create_user("remo", "referee", "referee pass").await;
+    let dora = Api::as_user(&app, "dora");
+    let remo = Api::as_user(&app, "remo");
+    (app, dora, remo)
+}
+
+#[tokio::test]
+async fn a_whole_tournament_through_the_api_alone() {
+    let (app, dora, _) = staffed().await;
+
+    // Create; read back.
+    let t = dora
+        .post("/api/v1/tournaments", settings("Lunedì", 3, 2))
+        .await;
+    let t = ok(&t, 201).clone();
+    let tid = t["id"].as_i64().unwrap();
+    assert_eq!(t["status"], "draft");
+    assert_eq!(t["settings"]["planned_rounds"], 3);
+    let base = format!("/api/v1/tournaments/{tid}");
+    let list = dora.get("/api/v1/tournaments").await;
+    assert!(ok(&list, 200)
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|x| x["id"] == tid));
+
+    // Pairs: six from a CSV, two by hand, one corrected; all checked in.
+    let r = dora
+        .post(&format!("{base}/pairs/import"), json!({"csv": csv(6)}))
+        .await;
+    assert_eq!(ok(&r, 201)["imported"], 6);
+    for i in 7..=8 {
+        let r = dora
+            .post(
+                &format!("{base}/pairs"),
+                json!({"p1_surname": format!("Gialli{i}"), "p1_name": "Eva",
+                       "p2_surname": format!("Blu{i}"), "p2_name": "Ugo"}),
+            )
+            .await;
+        assert_eq!(ok(&r, 201)["number"], i);
+    }
+    let pairs = ok(&dora.get(&format!("{base}/pairs")).await, 200).clone();
+    let pairs = pairs.as_array().unwrap();
+    assert_eq!(pairs.len(), 8);
+    let first = pairs[0]["id"].as_i64().unwrap();
+    let r = dora
+        .put(
+            &format!("{base}/pairs/{first}"),
+            json!({"p1_surname": "Verdi", "p1_name": "Anna", "p2_surname": "Neri", "p2_name": "Paola"}),
+        )
+        .await;
+    assert_eq!(ok(&r, 200)["p2_name"], "Paola");
+    for p in pairs {
+        let r = dora
+            .post(
+                &format!("{base}/pairs/{}/checkin", p["id"]),
+                json!({"action": "check_in"}),
+            )
+            .await;
+        assert_eq!(ok(&r, 200)["checked_in"], true);
+    }
+
+    // Start: round 1 drawn.
+    ok(&dora.post(&format!("{base}/start"), json!({})).await, 200);
+    let mut penalty_pair = 0;
+    for round in 1..=3 {
+        if round > 1 {
+            let r = dora
+                .post(&format!("{base}/rounds"), json!({"round": round}))
+                .await;
+            assert_eq!(ok(&r, 201)["round"], round);
+        }
+        ok(
+            &dora
+                .post(
+                    &format!("{base}/rounds/{round}/clock"),
+                    json!({"action": "start"}),
+                )
+                .await,
+            200,
+        );
+        let r = ok(&dora.get(&format!("{base}/rounds/{round}")).await, 200).clone();
+        let tables = r["tables"].as_array().unwrap();
+        assert_eq!(tables.len(), 4);
+        for (i, table) in tables.iter().enumerate() {
+            let no = table["table"].as_i64().unwrap();
+            let path = format!("{base}/rounds/{round}/tables/{no}/sheet");
+            let s = dora
+                .put(
+                    &path,
+                    json!({"sheet": sheet(100 + 20 * i as i64 + 10 * round, 40 + 5 * i as i64)}),
+                )
+                .await;
+            let s = ok(&s, 200);
+            assert_eq!(s["version"], 1);
+            assert!(s["ns_vp"].as_i64().unwrap() >= s["ew_vp"].as_i64().unwrap());
+            let back = ok(&dora.get(&path).await, 200).clone();
+            assert_eq!(back["sheet"]["hands"].as_array().unwrap().len(), 3);
+        }
+        if round == 1 {
+            penalty_pair = tables[0]["ns_pair"].as_i64().unwrap();
+        }
+    }
+
+    // Penalties: one given, one given and withdrawn.
+    let pid_of = |n: i64| {
+        pairs.iter().find(|p| p["number"] == n).unwrap()["id"]
+            .as_i64()
+            .unwrap()
+    };
+    let r = dora
+        .post(
+            &format!("{base}/penalties"),
+            json!({"pair": pid_of(penalty_pair), "round": 2, "kind": "vp", "amount": 1, "reason": "slow play"}),
+        )
+        .await;
+    ok(&r, 201);
+    let r = dora
+        .post(
+            &format!("{base}/penalties"),
+            json!({"pair": pid_of(1), "round": 1, "kind": "vp", "amount": 2, "reason": "wrong pair"}),
+        )
+        .await;
+    let wrong = ok(&r, 201)["id"].as_i64().unwrap();
+    let r = dora
+        .post(
+            &format!("{base}/penalties/{wrong}/withdraw"),
+            json!({"reason": "given by mistake"}),
+        )
+        .await;
+    ok(&r, 200);
+    let list = ok(&dora.get(&format!("{base}/penalties")).await, 200).clone();
+    let list = list.as_array().unwrap();
+    assert_eq!(list.len(), 2);
+    assert_eq!(list.iter().filter(|p| p["withdrawn"] == true).count(), 1);
+
+    // The public standings equal the CLI's on the exported file.
+    let public = Api::anonymous(&app);
+    let st = ok(&public.get(&format!("{base}/standings")).await, 200).clone();
+    let export = dora.get(&format!("{base}/export")).await;
+    let file = ok(&export, 200).clone();
+    let cli = cli_standings(&file.to_string());
+    let api_rows = st["rows"].as_array().unwrap();
+    let cli_rows = cli["standings"].as_array().unwrap();
+    assert_eq!(api_rows.len(), 8);
+    assert_eq!(api_rows.len(), cli_rows.len());
+    for (a, c) in api_rows.iter().zip(cli_rows) {
+        for key in ["place", "pair", "vp", "mp_diff", "mp", "played", "byes"] {
+            assert_eq!(a[key], c[key], "{key} of {a} vs {c}");
+        }
+    }
+    let penalised = api_rows.iter().find(|r| r["pair"] == penalty_pair).unwrap();
+    assert_eq!(penalised["penalty_vp"], 1, "{penalised}");
+
+    // Close; the tournament is final.
+    ok(&dora.post(&format!("{base}/close"), json!({})).await, 200);
+    let t = ok(&dora.get(&base).await, 200).clone();
+    assert_eq!(t["status"], "finished");
+    let code = error_code(&dora.post(&format!("{base}/close"), json!({})).await, 409);
+    assert_eq!(code, "not_running");
+    let st = ok(&public.get(&format!("{base}/standings")).await, 200).clone();
+    assert_eq!(st["status"], "finished");
+}
+
+#[tokio::test]
+async fn errors_have_one_json_shape() {
+    let (app, dora, remo) = staffed().await;
+    let anon = Api::anonymous(&app);
+
+    // 401 without a token.
+    assert_eq!(
+        error_code(&anon.get("/api/v1/tournaments").await, 401),
+        "missing_token"
+    );
+    let r = anon.post("/api/v1/tournaments", settings("x", 3, 2)).await;
+    assert_eq!(error_code(&r, 401), "missing_token");
+    let mut wrong = Api::anonymous(&app);
+    wrong.token = Some("btd_not-a-real-token".into());
+    assert_eq!(
+        error_code(&wrong.get("/api/v1/tournaments").await, 401),
+        "invalid_token"
+    );
+
+    // 422: an empty body names every missing field together.
+    let r = dora
+        .raw("/api/v1/tournaments", "application/json", Vec::new())
+        .await;
+    assert_eq!(error_code(&r, 422), "invalid_input");
+    let fields = r.body["error"]["fields"].as_object().unwrap();
+    for f in [
+        "name",
+        "date",
+        "start_time",
+        "profile",
+        "planned_rounds",
+        "hands_per_round",
+        "mitchell_rounds",
+        "mitchell_advance",
+        "entry_fee",
+        "prize_share_percent",
+        "payout",
+    ] {
+        assert!(fields.contains_key(f), "{f} missing from {fields:?}");
+    }
+    // A wrong type and a bad value, each under its own path.
+    let mut bad = settings("x", 3, 2);
+    bad["planned_rounds"] = json!("four");
+    bad["payout"][0]["min_entries"] = json!(-1);
+    let r = dora.post("/api/v1/tournaments", bad).await;
+    assert_eq!(error_code(&r, 422), "invalid_input");
+    let fields = r.body["error"]["fields"].as_object().unwrap();
+    assert!(fields.contains_key("planned_rounds"), "{fields:?}");
+    assert!(fields.contains_key("payout[0].min_entries"), "{fields:?}");
+    // A value the rules refuse (the service's own check).
+    let mut bad = settings("x", 3, 2);
+    bad["mitchell_rounds"] = json!(9);
+    bad["date"] = json!("yesterday");
+    let r = dora.post("/api/v1/tournaments", bad).await;
+    assert_eq!(error_code(&r, 422), "invalid_input");
+    let fields = r.body["error"]["fields"].as_object().unwrap();
+    assert!(
+        fields.contains_key("mitchell_rounds") && fields.contains_key("date"),
+        "{fields:?}"
+    );
+
+    // 400 malformed JSON, 415 another content type, 413 too large.
+    let r = dora
+        .raw(
+            "/api/v1/tournaments",
+            "application/json",
+            b"{\"name\":".to_vec(),
+        )
+        .await;
+    assert_eq!(error_code(&r, 400), "invalid_json");
+    let r = dora
+        .raw("/api/v1/tournaments", "text/plain", b"{}".to_vec())
+        .await;
+    assert_eq!(error_code(&r, 415), "unsupported_media_type");
+    let big = vec![b' '; 3 * 1024 * 1024];
+    let r = dora
+        .raw("/api/v1/tournaments", "application/json", big)
+        .await;
+    assert_eq!(r.status.as_u16(), 413);
+    assert!(r.body["error"]["code"].is_string());
+
+    // 404: nothing there, not a number, not yours.
+    assert_eq!(
+        error_code(&dora.get("/api/v1/tournaments/999999").await, 404),
+        "not_found"
+    );
+    assert_eq!(
+        error_code(&dora.get("/api/v1/tournaments/abc").await, 404),
+        "not_found"
+    );
+    assert_eq!(
+        error_code(
+            &dora
+                .get("/api/v1/tournaments/99999999999999999999999")
+                .await,
+            404
+        ),
+        "not_found"
+    );
+    let t = ok(
+        &dora
+            .post("/api/v1/tournaments", settings("Mine", 3, 2))
+            .await,
+        201,
+    )["id"]
+        .as_i64()
+        .unwrap();
+    assert_eq!(
+        error_code(&remo.get(&format!("/api/v1/tournaments/{t}")).await, 404),
+        "not_found"
+    );
+
+    // 403: a referee cannot direct, whatever the tournament.
+    assert_eq!(
+        error_code(
+            &remo
+                .post(&format!("/api/v1/tournaments/{t}/close"), json!({}))
+                .await,
+            403
+        ),
+        "forbidden"
+    );
+    assert_eq!(
+        error_code(
+            &remo
+                .post("/api/v1/tournaments", settings("Nope", 3, 2))
+                .await,
+            403
+        ),
+        "forbidden"
+    );
+
+    // 409: a draft cannot be closed, nor its clock started.
+    assert_eq!(
+        error_code(
+            &dora
+                .post(&format!("/api/v1/tournaments/{t}/close"), json!({}))
+                .await,
+            409
+        ),
+        "not_running"
+    );
+    // A bad enum value is 422 with its field.
+    let r = dora
+        .post(
+            &format!("/api/v1/tournaments/{t}/rounds/1/clock"),
+            json!({"action": "explode"}),
+        )
+        .await;
+    assert_eq!(error_code(&r, 422), "invalid_input");
+    assert!(r.body["error"]["fields"]["action"].is_string());
+
+    // 405 for a known path with another method, in JSON.
+    let r = dora
+        .send(reqwest::Method::DELETE, "/api/v1/tournaments", None)
+        .await;
+    assert_eq!(error_code(&r, 405), "method_not_allowed");
+    assert!(r.headers["allow"].to_str().unwrap().contains("POST"));
+}
+
+#[tokio::test]
+async fn standings_and_pair_cards_are_public_and_cached() {
+    let (app, dora, _) = staffed().await;
+    let t = ok(
+        &dora
+            .post("/api/v1/tournaments", settings("Pubblico", 3, 2))
+            .await,
+        201,
+    )["id"]
+        .as_i64()
+        .unwrap();
+    let base = format!("/api/v1/tournaments/{t}");
+    ok(
+        &dora
+            .post(&format!("{base}/pairs/import"), json!({"csv": csv(4)}))
+            .await,
+        201,
+    );
+    for p in ok(&dora.get(&format!("{base}/pairs")).await, 200)
+        .clone()
+        .as_array()
+        .unwrap()
+    {
+        ok(
+            &dora
+                .post(
+                    &format!("{base}/pairs/{}/checkin", p["id"]),
+                    json!({"action": "check_in"}),
+                )
+                .await,
+            200,
+        );
+    }
+    ok(&dora.post(&format!("{base}/start"), json!({})).await, 200);
+
+    let anon = Api::anonymous(&app);
+    for path in [format!("{base}/standings"), format!("{base}/pairs/1/card")] {
+        let r = anon.get(&path).await;
+        assert_eq!(r.status.as_u16(), 200, "{path}: {}", r.body);
+        assert!(r.headers.get("set-cookie").is_none());
+        let etag = r.headers["etag"].to_str().unwrap().to_string();
+        let again = anon
+            .client
+            .get(format!("{}{}", anon.base, path))
+            .header("if-none-match", &etag)
+            .header("accept-language", "en")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(again.status().as_u16(), 304, "{path}");
+    }
+    let card = anon.get(&format!("{base}/pairs/1/card")).await;
+    assert_eq!(card.body["pair"], 1);
+    assert!(card.body["card"]["rounds"].is_array());
+    assert_eq!(
+        error_code(&anon.get(&format!("{base}/pairs/99/card")).await, 404),
+        "not_found"
+    );
+    assert_eq!(
+        error_code(
+            &anon.get("/api/v1/tournaments/424242/pairs/1/card").await,
+            404
+        ),
+        "not_found"
+    );
+}
+
+/// The operations the issue names (its interface).
+const REQUIRED: [&str; 34] = [
+    "listTournaments",
+    "createTournament",
+    "getTournament",
+    "updateTournament",
+    "closeTournament",
+    "reopenTournament",
+    "startTournament",
+    "exportTournament",
+    "importTournament",
+    "listPairs",
+    "addPair",
+    "updatePair",
+    "checkInPair",
+    "withdrawPair",
+    "importPairsCsv",
+    "getRound",
+    "nextRound",
+    "clockAction",
+    "getSheet",
+    "saveSheet",
+    "setAdjustedScore",
+    "listPenalties",
+    "addPenalty",
+    "withdrawPenalty",
+    "getStandings",
+    "getPairCard",
+    "getTableScore",
+    "submitTableSheet",
+    "confirmTableSheet",
+    "checkSheet",
+    "readMeld",
+    "convertVp",
+    "seatDraw",
+    "splitPrizes",
+];
+
+/// Every `/api/v1` path the web layer registers (handler attributes,
+/// `route`, `resource` and `scope` calls): a scope counts as a prefix.
+fn api_paths_in_source() -> Vec<String> {
+    let mut out = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/web"
+    ))];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let mut from = 0;
+            while let Some(i) = text[from..].find("\"/api/v1") {
+                let at = from + i;
+                let before: String = text[..at]
+                    .chars()
+                    .rev()
+                    .filter(|c| !c.is_whitespace())
+                    .take(12)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                let s = &text[at + 1..];
+                let end = s.find('"').unwrap_or(s.len());
+                let registers = [
+                    "route(",
+                    "scope(",
+                    "resource(",
+                    "get(",
+                    "post(",
+                    "put(",
+                    "delete(",
+                    "patch(",
+                ]
+                .iter()
+                .any(|m| before.ends_with(m));
+                if registers {
+                    out.push(s[..end].trim_end_matches('/').to_string());
+                }
+                from = at + 1 + end;
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[tokio::test]
+async fn the_openapi_document_describes_every_operation() {
+    let app = spawn_app().await;
+    let r = Api::anonymous(&app).get("/api/openapi.json").await;
+    let doc = ok(&r, 200).clone();
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
+    assert_eq!(
+        doc["components"]["securitySchemes"]["bearer"]["scheme"],
+        "bearer"
+    );
+    let paths = doc["paths"].as_object().unwrap();
+    let mut ids = Vec::new();
+    for (path, item) in paths {
+        for (method, op) in item.as_object().unwrap() {
+            let id = op["operationId"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{method} {path}: no operationId"));
+            ids.push(id.to_string());
+            let responses = op["responses"].as_object().unwrap();
+            assert!(
+                responses.keys().any(|s| s.starts_with('2')),
+                "{id}: a success response"
+            );
+            for (status, res) in responses {
+                if status.starts_with('4') || status.starts_with('5') {
+                    assert_eq!(
+                        res["content"]["application/json"]["schema"]["$ref"],
+                        "#/components/schemas/ErrorBody",
+                        "{id} {status}"
+                    );
+                }
+            }
+            if op.get("security").is_some() {
+                assert!(
+                    responses.contains_key("401") && responses.contains_key("403"),
+                    "{id}"
+                );
+            }
+            if op.get("requestBody").is_some() {
+                assert!(responses.contains_key("422"), "{id}");
+            }
+        }
+    }
+    for id in REQUIRED {
+        assert!(ids.iter().any(|i| i == id), "{id} is in the document");
+    }
+    let mut unique = ids.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), ids.len(), "operationIds are unique");
+    // Public operations need no token.
+    let st = &paths["/api/v1/tournaments/{id}/standings"]["get"];
+    assert!(st.get("security").is_none());
+    assert!(paths["/api/v1/tournaments/{id}/pairs/{number}/card"]["get"]
+        .get("security")
+        .is_none());
+    assert!(paths["/api/v1/tournaments"]["post"]
+        .get("security")
+        .is_some());
+
+    // Every /api/v1 route of the app is in the document (a scope's prefix
+    // is covered by the paths under it).
+    for p in api_paths_in_source() {
+        assert!(
+            paths.contains_key(&p) || paths.keys().any(|k| k.starts_with(&format!("{p}/"))),
+            "{p} is registered but not documented"
+        );
+    }
+}
+
+#[tokio::test]
+async fn settings_withdrawals_adjusted_scores_reopen_and_import() {
+    let (app, dora, remo) = staffed().await;
+    let admin = Api::as_user(&app, crate::helpers::ADMIN);
+    let tid = ok(
+        &dora
+            .post("/api/v1/tournaments", settings("Martedì", 2, 1))
+            .await,
+        201,
+    )["id"]
+        .as_i64()
+        .unwrap();
+    let base = format!("/api/v1/tournaments/{tid}");
+
+    // Settings: saved whole, read back.
+    let mut s = settings("Martedì sera", 2, 1);
+    s["venue"] = json!("Bar Sport");
+    let t = ok(&dora.put(&base, s).await, 200).clone();
+    assert_eq!(t["settings"]["name"], "Martedì sera");
+    assert_eq!(t["settings"]["venue"], "Bar Sport");
+
+    // Six pairs; one withdrawn before the draw, reinstated, withdrawn again.
+    ok(
+        &dora
+            .post(&format!("{base}/pairs/import"), json!({"csv": csv(6)}))
+            .await,
+        201,
+    );
+    let pairs = ok(&dora.get(&format!("{base}/pairs")).await, 200).clone();
+    let pairs = pairs.as_array().unwrap().clone();
+    for p in &pairs {
+        ok(
+            &dora
+                .post(
+                    &format!("{base}/pairs/{}/checkin", p["id"]),
+                    json!({"action": "check_in"}),
+                )
+                .await,
+            200,
+        );
+    }
+    let last = pairs[5]["id"].as_i64().unwrap();
+    let w = format!("{base}/pairs/{last}/withdraw");
+    let r = dora.post(&w, json!({"action": "withdraw"})).await;
+    assert_eq!(ok(&r, 200)["withdrawn_from_round"], 1);
+    let r = dora.post(&w, json!({"action": "reinstate"})).await;
+    assert!(ok(&r, 200)["withdrawn_from_round"].is_null());
+    ok(&dora.post(&w, json!({"action": "withdraw"})).await, 200);
+    // A pair of another tournament's id does not exist here.
+    assert_eq!(
+        error_code(
+            &dora
+                .post(
+                    &format!("{base}/pairs/999999/withdraw"),
+                    json!({"action": "withdraw"})
+                )
+                .await,
+            404
+        ),
+        "not_found"
+    );
+
+    ok(&dora.post(&format!("{base}/start"), json!({})).await, 200);
+    // The game-shaping settings are kept once started.
+    let mut s = settings("Martedì sera", 5, 1);
+    s["venue"] = json!("Bar Sport");
+    let t = ok(&dora.put(&base, s).await, 200).clone();
+    assert_eq!(t["settings"]["planned_rounds"], 2);
+    assert_eq!(t["status"], "running");
+
+    for round in 1..=2 {
+        if round == 2 {
+            ok(
+                &dora
+                    .post(&format!("{base}/rounds"), json!({"round": 2}))
+                    .await,
+                201,
+            );
+            // The same request again returns the same round.
+            let again = dora
+                .post(&format!("{base}/rounds"), json!({"round": 2}))
+                .await;
+            assert_eq!(ok(&again, 201)["round"], 2);
+        }
+        // Not the referee's tournament: it does not exist for them.
+        assert_eq!(
+            error_code(&remo.get(&format!("{base}/rounds/{round}")).await, 404),
+            "not_found"
+        );
+        let r = ok(&dora.get(&format!("{base}/rounds/{round}")).await, 200).clone();
+        let tables = r["tables"].as_array().unwrap();
+        // Five pairs: two tables and a bye.
+        assert_eq!(tables.len(), 2, "{r}");
+        assert_eq!(r["resting"].as_array().unwrap().len(), 1, "{r}");
+        for (i, table) in tables.iter().enumerate() {
+            let no = table["table"].as_i64().unwrap();
+            if i == 0 {
+                // An adjusted score instead of a sheet.
+                let r = dora
+                    .put(
+                        &format!("{base}/rounds/{round}/tables/{no}/adjusted"),
+                        json!({"ns_vp": 12, "ew_vp": 8, "reason": "table late"}),
+                    )
+                    .await;
+                let s = ok(&r, 200);
+                assert_eq!(s["adjusted"]["ns_vp"], 12);
+                assert!(s["sheet"].is_null());
+                continue;
+            }
+            // A sheet that breaks a rule is refused, nothing saved.
+            let mut bad = sheet(103, 40);
+            bad["hands"][0]["ns"]["melded_points"] = json!(103);
+            let path = format!("{base}/rounds/{round}/tables/{no}/sheet");
+            let r = dora.put(&path, json!({"sheet": bad})).await;
+            assert_eq!(error_code(&r, 422), "sheet_rejected");
+            let fields = r.body["error"]["fields"].as_object().unwrap();
+            assert!(
+                fields.keys().any(|k| k.starts_with("sheet.hands[0]")),
+                "the broken rule under its hand: {fields:?}"
+            );
+            assert!(ok(&dora.get(&path).await, 200)["version"].is_null());
+            ok(
+                &dora.put(&path, json!({"sheet": sheet(100, 40)})).await,
+                200,
+            );
+            // A correction needs the version read and a reason.
+            let r = dora
+                .put(&path, json!({"sheet": sheet(120, 40), "version": 1}))
+                .await;
+            assert_eq!(error_code(&r, 422), "sheet_rejected");
+            let r = dora
+                .put(
+                    &path,
+                    json!({"sheet": sheet(120, 40), "version": 1, "reason": "typo"}),
+                )
+                .await;
+            assert_eq!(ok(&r, 200)["version"], 2);
+            // A stale version is a conflict, never a lost update.
+            let r = dora
+                .put(
+                    &path,
+                    json!({"sheet": sheet(140, 40), "version": 1, "reason": "again"}),
+                )
+                .await;
+            assert_eq!(error_code(&r, 409), "sheet_changed");
+        }
+    }
+    ok(&dora.post(&format!("{base}/close"), json!({})).await, 200);
+    // Closed: changes are conflicts.
+    let r = dora
+        .post(
+            &format!("{base}/pairs"),
+            json!({"p1_surname": "A", "p1_name": "B", "p2_surname": "C", "p2_name": "D"}),
+        )
+        .await;
+    assert_eq!(error_code(&r, 409), "finished");
+    // Reopen needs a reason; then it runs again and closes again.
+    let r = dora
+        .post(&format!("{base}/reopen"), json!({"reason": ""}))
+        .await;
+    assert_eq!(error_code(&r, 422), "invalid_input");
+    ok(
+        &dora
+            .post(&format!("{base}/reopen"), json!({"reason": "wrong sheet"}))
+            .await,
+        200,
+    );
+    assert_eq!(ok(&dora.get(&base).await, 200)["status"], "running");
+    ok(&dora.post(&format!("{base}/close"), json!({})).await, 200);
+
+    // The exported file imports as a new tournament (administrators only),
+    // with the same standings.
+    let file = ok(&dora.get(&format!("{base}/export")).await, 200).clone();
+    assert_eq!(
+        error_code(
+            &dora.post("/api/v1/tournaments/import", file.clone()).await,
+            403
+        ),
+        "forbidden"
+    );
+    let r = admin.post("/api/v1/tournaments/import", file).await;
+    let copy = ok(&r, 201)["id"].as_i64().unwrap();
+    let anon = Api::anonymous(&app);
+    let a = ok(&anon.get(&format!("{base}/standings")).await, 200).clone();
+    let b = ok(
+        &anon
+            .get(&format!("/api/v1/tournaments/{copy}/standings"))
+            .await,
+        200,
+    )
+    .clone();
+    assert_eq!(a["rows"], b["rows"]);
+    let r = admin
+        .post("/api/v1/tournaments/import", json!({"name": "not a file"}))
+        .await;
+    assert_eq!(error_code(&r, 422), "invalid_input");
+}

@@ -1,0 +1,331 @@
+//! The referee's place (issue 14, items 4 and 7): penalties on the record
+//! (who, when, round, table; withdraw and reinstate with a reason, both
+//! audited, both re-checked), the disputed tables on the staff home, and
+//! the seat draw as referees speak (Italian card names, the card grid,
+//! the tournament's suit order, the redraw step).
+
+use serde_json::Value;
+
+use crate::helpers::{location, Browser, TestApp};
+use crate::scoring::{post_sheet, sheet, started, tables_of};
+
+/// The database id of pair `number` (forms name pairs by id).
+fn pair_id(app: &TestApp, number: i32) -> String {
+    use burraco_td::db::schema::pairs;
+    use diesel::prelude::*;
+    let mut c = app.pool.get().unwrap();
+    pairs::table
+        .filter(pairs::number.eq(number))
+        .select(pairs::id)
+        .first::<i64>(&mut *c)
+        .unwrap()
+        .to_string()
+}
+
+/// The newest penalty's id and whether it is withdrawn.
+fn last_penalty(app: &TestApp) -> (i64, bool) {
+    use burraco_td::db::schema::penalties;
+    use diesel::prelude::*;
+    let mut c = app.pool.get().unwrap();
+    let (id, at): (i64, Option<chrono::NaiveDateTime>) = penalties::table
+        .select((penalties::id, penalties::withdrawn_at))
+        .order(penalties::id.desc())
+        .first(&mut *c)
+        .unwrap();
+    (id, at.is_some())
+}
+
+fn audit_actions(app: &TestApp) -> Vec<(String, String)> {
+    use burraco_td::db::schema::audit_log;
+    use diesel::prelude::*;
+    let mut c = app.pool.get().unwrap();
+    audit_log::table
+        .filter(audit_log::action.like("penalty.%"))
+        .order(audit_log::id.asc())
+        .select((audit_log::action, audit_log::reason))
+        .load(&mut *c)
+        .unwrap()
+}
+
+/// A started 6-pair tournament with a referee (rita, logged in) assigned.
+async fn with_referee() -> (TestApp, Browser, Browser, String, String) {
+    let (app, dora, t) = started(6).await;
+    app.create_user("rita", "referee", "referee pass").await;
+    dora.assign(&t, "rita", "referee").await;
+    let rita = app.another_browser();
+    assert_eq!(
+        rita.login("rita", "referee pass").await.status().as_u16(),
+        303
+    );
+    let tid = t.rsplit('/').next().unwrap().to_string();
+    (app, dora, rita, t, tid)
+}
+
+async fn give_mp_penalty(app: &TestApp, b: &Browser, tid: &str) -> i64 {
+    let pen = format!("/desk/t/{tid}/penalties");
+    let pid = pair_id(app, 1);
+    let res = b
+        .submit(
+            &pen,
+            &pen,
+            &[
+                ("pair", &pid),
+                ("round", "1"),
+                ("kind", "mp"),
+                ("amount", "100"),
+                ("reason", "in ritardo di 7 minuti"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    last_penalty(app).0
+}
+
+#[tokio::test]
+async fn the_penalty_list_says_who_when_round_table_and_state() {
+    let (app, _dora, rita, _t, tid) = with_referee().await;
+    give_mp_penalty(&app, &rita, &tid).await;
+    let table = {
+        use burraco_td::db::schema::penalties;
+        use diesel::prelude::*;
+        let mut c = app.pool.get().unwrap();
+        penalties::table
+            .select(penalties::table_no)
+            .first::<Option<i32>>(&mut *c)
+            .unwrap()
+            .expect("an MP penalty names its table")
+    };
+    let html = rita.get_html(&format!("/desk/t/{tid}/penalties")).await;
+    for want in [
+        "Data da",
+        "<dd>rita</dd>",
+        "Quando",
+        "Tavolo",
+        &format!("<dd>{table}</dd>"),
+        "in ritardo di 7 minuti",
+        "conta",
+        "Motivo del ritiro",
+    ] {
+        assert!(html.contains(want), "{want} missing in {html}");
+    }
+    // The time is local (Europe/Rome), written dd/mm/yyyy hh:mm.
+    let local = chrono::Utc::now()
+        .with_timezone(&chrono_tz::Europe::Rome)
+        .format("%d/%m/%Y")
+        .to_string();
+    assert!(html.contains(&local));
+}
+
+#[tokio::test]
+async fn withdrawing_needs_a_reason_next_to_the_field_and_nothing_changes() {
+    let (app, _dora, rita, _t, tid) = with_referee().await;
+    let id = give_mp_penalty(&app, &rita, &tid).await;
+    let pen = format!("/desk/t/{tid}/penalties");
+    for blank in ["", "   "] {
+        let res = rita
+            .submit(&pen, &format!("{pen}/{id}/withdraw"), &[("reason", blank)])
+            .await;
+        assert_eq!(res.status().as_u16(), 422);
+        let html = res.text().await.unwrap();
+        let field = html
+            .find(&format!("id=\"change_reason_{id}\""))
+            .expect("the reason field");
+        let msg = html
+            .find("Scrivi il motivo: resta nel registro.")
+            .expect("the message");
+        assert!(msg > field && msg - field < 600, "next to the field");
+        assert_eq!(last_penalty(&app), (id, false), "still counts");
+    }
+    assert!(audit_actions(&app)
+        .iter()
+        .all(|(a, _)| a != "penalty.withdrawn"));
+}
+
+#[tokio::test]
+async fn withdraw_then_reinstate_each_with_a_reason_both_audited_and_rechecked() {
+    let (app, _dora, rita, _t, tid) = with_referee().await;
+    let id = give_mp_penalty(&app, &rita, &tid).await;
+    let pen = format!("/desk/t/{tid}/penalties");
+    // Reinstating one that counts: a conflict.
+    let res = rita
+        .submit(&pen, &format!("{pen}/{id}/reinstate"), &[("reason", "x")])
+        .await;
+    assert_eq!(res.status().as_u16(), 409);
+    let res = rita
+        .submit(
+            &pen,
+            &format!("{pen}/{id}/withdraw"),
+            &[("reason", "errore di persona")],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    assert!(location(&res).contains("done=penalty_withdrawn"));
+    assert_eq!(last_penalty(&app), (id, true));
+    // Withdrawing it again: 409 with the reason, one audit entry only.
+    let res = rita
+        .submit(
+            &pen,
+            &format!("{pen}/{id}/withdraw"),
+            &[("reason", "di nuovo")],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 409);
+    assert!(res
+        .text()
+        .await
+        .unwrap()
+        .contains("Questa penalità è già stata ritirata."));
+    let html = rita.get_html(&pen).await;
+    assert!(html.contains("ritirata") && html.contains("errore di persona"));
+    assert!(html.contains("Motivo del ripristino"));
+    // Reinstating needs a reason too.
+    let res = rita
+        .submit(&pen, &format!("{pen}/{id}/reinstate"), &[("reason", "")])
+        .await;
+    assert_eq!(res.status().as_u16(), 422);
+    assert_eq!(last_penalty(&app), (id, true));
+    let res = rita
+        .submit(
+            &pen,
+            &format!("{pen}/{id}/reinstate"),
+            &[("reason", "era proprio lui")],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    assert_eq!(last_penalty(&app), (id, false));
+    let html = rita.get_html(&pen).await;
+    assert!(html.contains("Ripristinata") && html.contains("era proprio lui"));
+    assert_eq!(
+        audit_actions(&app),
+        vec![
+            ("penalty.given".into(), "in ritardo di 7 minuti".into()),
+            ("penalty.withdrawn".into(), "errore di persona".into()),
+            ("penalty.reinstated".into(), "era proprio lui".into()),
+        ]
+    );
+    // The audit log reads both in words.
+    let log = rita.get_html(&format!("/desk/t/{tid}/audit")).await;
+    assert!(log.contains("Penalità ritirata") && log.contains("errore di persona"));
+    assert!(log.contains("Penalità ripristinata") && log.contains("era proprio lui"));
+    // A penalty of another tournament, or none: 404.
+    let res = rita
+        .submit(
+            &pen,
+            &format!("{pen}/{}/withdraw", id + 100),
+            &[("reason", "x")],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 404);
+}
+
+#[tokio::test]
+async fn a_withdrawn_penalty_no_longer_counts_and_a_reinstated_one_counts_again() {
+    let (app, dora, rita, t, tid) = with_referee().await;
+    for table in tables_of(&app, 1) {
+        post_sheet(&dora, &t, 1, table, &sheet(100, 100)).await;
+    }
+    let vp = |html: &str| -> i64 {
+        // "PV" on the Italian card (the glossary's term for victory points).
+        let label = "<dt>PV</dt><dd>";
+        let start = html.find(label).expect("PV on the card") + label.len();
+        html[start..start + html[start..].find('<').unwrap()]
+            .parse()
+            .unwrap()
+    };
+    let card = format!("/t/{tid}/pairs/1");
+    let before = vp(&app.another_browser().get_html(&card).await);
+    let pen = format!("/desk/t/{tid}/penalties");
+    let pid = pair_id(&app, 1);
+    rita.submit(
+        &pen,
+        &pen,
+        &[
+            ("pair", &pid),
+            ("round", "1"),
+            ("kind", "vp"),
+            ("amount", "2"),
+            ("reason", "telefono"),
+        ],
+    )
+    .await;
+    let id = last_penalty(&app).0;
+    assert_eq!(vp(&app.another_browser().get_html(&card).await), before - 2);
+    rita.submit(
+        &pen,
+        &format!("{pen}/{id}/withdraw"),
+        &[("reason", "non era suo")],
+    )
+    .await;
+    assert_eq!(vp(&app.another_browser().get_html(&card).await), before);
+    rita.submit(
+        &pen,
+        &format!("{pen}/{id}/reinstate"),
+        &[("reason", "invece sì")],
+    )
+    .await;
+    assert_eq!(vp(&app.another_browser().get_html(&card).await), before - 2);
+}
+
+#[tokio::test]
+async fn export_and_import_keep_a_withdrawn_penalty_with_who_when_and_why() {
+    let (app, dora, rita, t, tid) = with_referee().await;
+    let id = give_mp_penalty(&app, &rita, &tid).await;
+    let pen = format!("/desk/t/{tid}/penalties");
+    rita.submit(
+        &pen,
+        &format!("{pen}/{id}/withdraw"),
+        &[("reason", "errore di trascrizione")],
+    )
+    .await;
+    let first = dora
+        .get(&format!("{t}/export.json"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let v: Value = serde_json::from_str(&first).unwrap();
+    let p = &v["penalties"][0];
+    assert_eq!(p["withdrawn"], true);
+    assert_eq!(p["by"], "rita");
+    assert_eq!(p["withdrawn_by"], "rita");
+    assert_eq!(p["withdrawn_reason"], "errore di trascrizione");
+    assert!(p["at"].as_str().unwrap().ends_with('Z'));
+    assert!(p["withdrawn_at"].is_string());
+    let res = app
+        .submit("/admin/import", "/admin/import", &[("json", &first)])
+        .await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    let new = location(&res).split('?').next().unwrap().to_string();
+    let second: Value = serde_json::from_str(
+        &app.get(&format!("{new}/export.json"))
+            .await
+            .text()
+            .await
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(second["penalties"], v["penalties"]);
+}
+
+#[tokio::test]
+async fn a_second_browser_racing_the_same_withdrawal_gets_one_303_and_one_409() {
+    let (app, _dora, rita, _t, tid) = with_referee().await;
+    let id = give_mp_penalty(&app, &rita, &tid).await;
+    let pen = format!("/desk/t/{tid}/penalties");
+    let token = crate::helpers::csrf_in(&rita.get_html(&pen).await);
+    let action = format!("{pen}/{id}/withdraw");
+    let form_a = [("reason", "primo"), ("csrf_token", token.as_str())];
+    let form_b = [("reason", "secondo"), ("csrf_token", token.as_str())];
+    let (a, b) = tokio::join!(
+        rita.post_raw(&action, &form_a),
+        rita.post_raw(&action, &form_b)
+    );
+    let mut codes = vec![a.status().as_u16(), b.status().as_u16()];
+    codes.sort_unstable();
+    assert_eq!(codes, vec![303, 409]);
+    let withdrawn: Vec<_> = audit_actions(&app)
+        .into_iter()
+        .filter(|(a, _)| a == "penalty.withdrawn")
+        .collect();
+    assert_eq!(withdrawn.len(), 1);
+}

@@ -1,0 +1,145 @@
+//! Entries as directors count them (issue 14): the tournament page with the
+//! entries count, no-show and delete buttons, the delete confirmation page
+//! (no JavaScript), then the desk showing a table after an `mp` penalty.
+//! Screenshots at 1280 and 360 px.
+
+use burraco_td::auth::Role;
+use burraco_td::services::{self, Actor, Need};
+use burraco_td::tournament::pairs::{PairEntry, PairForm};
+use burraco_td::tournament::settings::SettingsForm;
+
+use crate::browser::{start_driver, start_server, Page};
+
+const DORA_PW: &str = "director pass 1";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn entries_and_the_desk_after_a_penalty() {
+    let server = start_server().await;
+    let db = &server.db;
+    let hash = burraco_td::auth::password::hash_password(DORA_PW).expect("hash");
+    let uid = db
+        .write(move |c| {
+            burraco_td::db::users::create(c, "dora", &hash, Role::Director)
+                .map_err(services::ServiceError::corrupt)
+        })
+        .await
+        .expect("user");
+    let dora = Actor {
+        user_id: uid,
+        role: Role::Director,
+    };
+    let tz = chrono_tz::Europe::Rome;
+    let today = chrono::Utc::now().with_timezone(&tz).date_naive();
+    let mut form = SettingsForm::defaults(today);
+    form.name = "Torneo delle iscrizioni".into();
+    let tid = services::tournaments::create(db, dora, form, tz)
+        .await
+        .expect("tournament");
+    let entries = (1..=9)
+        .map(|i| {
+            PairEntry::parse(&PairForm {
+                p1_surname: format!("Gialli{i}"),
+                p1_name: "Carla".into(),
+                p2_surname: format!("Blu{i}"),
+                p2_name: "Marco".into(),
+                ..PairForm::default()
+            })
+            .expect("pair")
+        })
+        .collect();
+    services::pairs::import(db, dora, tid, entries)
+        .await
+        .expect("pairs");
+    let l = services::tournaments::load(db, dora, tid, Need::Direct)
+        .await
+        .unwrap();
+    let ids: Vec<i64> = l.pairs.iter().map(|p| p.id).collect();
+    for id in &ids[..6] {
+        services::pairs::set_checked_in(db, dora, tid, *id, true)
+            .await
+            .unwrap();
+    }
+    services::pairs::set_no_show(db, dora, tid, ids[6], true)
+        .await
+        .unwrap();
+
+    let (driver, client) = start_driver().await;
+    let p = Page {
+        c: &client,
+        base: &server.base,
+    };
+    let run = async {
+        p.go("/login").await;
+        p.fill("#username", "dora").await;
+        p.fill("#password", DORA_PW).await;
+        p.submit("form[action='/login'] button[type=submit]").await;
+        let t = format!("/director/t/{tid}");
+        p.go(&t).await;
+        let html = p.html().await;
+        assert!(html.contains("id=\"entries-count\""), "{html}");
+        p.shot("60-entries-draft").await;
+        // Delete pair 9: a confirmation page, then the list without it.
+        p.go(&format!("{t}/pairs/{}/delete", ids[8])).await;
+        assert!(p.html().await.contains("Gialli9 Carla – Blu9 Marco"));
+        p.shot("61-entries-delete-confirm").await;
+        p.submit("form[action$='/delete'] button[type=submit]")
+            .await;
+        assert!(!p.html().await.contains("Gialli9"));
+
+        // Start (pair 8 not checked in becomes a no-show), a sheet, a penalty.
+        services::rounds::draw(db, dora, tid).await.expect("draw");
+        let (l, _, tables, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)
+            .await
+            .unwrap();
+        let table = tables[0].table_no;
+        let ns = l.pair(tables[0].ns_pair).unwrap();
+        let sheet = burraco_td::tournament_file::fixtures::simple_sheet(1090, 700, 3);
+        services::scoring::save_sheet(
+            db,
+            dora,
+            tid,
+            1,
+            table,
+            services::scoring::SheetInput {
+                sheet: sheet.to_score_sheet(),
+                accept_mismatch: false,
+                accept_time_out: false,
+                reason: String::new(),
+                version: None,
+            },
+        )
+        .await
+        .expect("sheet");
+        services::scoring::add_penalty(
+            db,
+            dora,
+            tid,
+            services::scoring::PenaltyForm {
+                pair: ns.id.to_string(),
+                round: "1".into(),
+                kind: "mp".into(),
+                amount: "100".into(),
+                reason_preset: String::new(),
+                reason: "in ritardo di 7 minuti".into(),
+            },
+            burraco_td::i18n::Lang::It,
+        )
+        .await
+        .expect("penalty");
+        p.go(&t).await;
+        p.shot("62-entries-started").await;
+        p.go(&format!("/desk/t/{tid}/rounds/1")).await;
+        let html = p.html().await;
+        assert!(
+            html.contains(&format!(
+                "1090 → 990 dopo la penalità −100 alla coppia {}",
+                ns.number
+            )),
+            "{html}"
+        );
+        p.shot("63-desk-after-penalty").await;
+    };
+    run.await;
+    client.close().await.ok();
+    drop(driver);
+}
