@@ -184,6 +184,25 @@ fn counted_of_round(
     Ok(out)
 }
 
+/// Table `table_no` of round `n` as the standings count it, when `mp`
+/// penalties change its sheet's result (the desk's single-table page says
+/// so next to the saved sheet); `None` when the sheet counts as written.
+pub async fn counted_table(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+    n: i32,
+    table_no: i32,
+    tz: chrono_tz::Tz,
+) -> Result<Option<Counted>, ServiceError> {
+    db.read(move |c| {
+        let l = read(c, &actor, tid, Need::Referee)?;
+        l.round(n).ok_or(ServiceError::NotFound)?;
+        Ok(counted_of_round(c, tid, n, tz)?.remove(&table_no))
+    })
+    .await
+}
+
 /// Every table of round `n` with its state; with `tz`, also each table's
 /// result as the standings count it (after `mp` penalties).
 pub async fn round(

@@ -341,6 +341,9 @@ pub struct HomeEntry {
     pub t: TournamentRow,
     pub rounds: Vec<i32>,
     pub directs: bool,
+    /// Tables whose players disagree on the sheet (round, table): a
+    /// referee's to settle, nothing counts there until she does.
+    pub disputed: Vec<(i32, i32)>,
 }
 
 /// The tournaments the actor works on, newest first, with their rounds.
@@ -349,12 +352,29 @@ pub async fn staff_home(db: &Db, actor: Actor) -> Result<Vec<HomeEntry>, Service
     db.read(move |c| {
         list.into_iter()
             .map(|t| {
-                let rounds = tdb::list_rounds(c, t.id)?
-                    .iter()
-                    .map(|r| r.number)
-                    .collect();
+                let round_rows = tdb::list_rounds(c, t.id)?;
+                let rounds = round_rows.iter().map(|r| r.number).collect();
                 let directs = check_access(c, &actor, &t, Need::Direct).is_ok();
-                Ok(HomeEntry { t, rounds, directs })
+                let mut disputed = Vec::new();
+                if Status::parse(&t.status) == Some(Status::Running) {
+                    for r in &round_rows {
+                        let entries = crate::db::table_side::entries_of_round(c, r.id)?;
+                        for (seating, sheet) in crate::db::export::round_tables(c, r.id)? {
+                            let entry = entries.iter().find(|e| e.seating_id == seating.id);
+                            if super::board::DeskState::of(sheet.as_ref(), entry)
+                                == super::board::DeskState::Disputed
+                            {
+                                disputed.push((r.number, seating.table_no));
+                            }
+                        }
+                    }
+                }
+                Ok(HomeEntry {
+                    t,
+                    rounds,
+                    directs,
+                    disputed,
+                })
             })
             .collect()
     })

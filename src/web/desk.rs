@@ -149,18 +149,7 @@ async fn round_desk_page(
                 .counted
                 .iter()
                 .flat_map(|c| &c.penalties)
-                .map(|p| {
-                    crate::i18n::tf(
-                        ctx.lang,
-                        "entries.desk.after_penalty",
-                        &[
-                            ("before", &p.before),
-                            ("after", &p.after),
-                            ("amount", &p.amount),
-                            ("pair", &p.pair),
-                        ],
-                    )
-                })
+                .map(|p| penalty_note(ctx.lang, p))
                 .collect();
             DeskTable {
                 ns: l.pair(b.seating.ns_pair),
@@ -192,6 +181,21 @@ async fn round_desk_page(
         tables,
         jump,
     })
+}
+
+/// Why a table's counted result differs from its sheet: "1090 → 990 after
+/// penalty −100 to pair 3".
+fn penalty_note(lang: Lang, p: &services::board::LinePenalty) -> String {
+    tf(
+        lang,
+        "entries.desk.after_penalty",
+        &[
+            ("before", &p.before),
+            ("after", &p.after),
+            ("amount", &p.amount),
+            ("pair", &p.pair),
+        ],
+    )
 }
 
 /// A pair's pending entry as the desk shows it.
@@ -369,6 +373,10 @@ struct SheetPage<'a> {
     version: Option<i32>,
     saved: Option<SheetRow>,
     saved_totals: bool,
+    /// The saved sheet's result as the standings count it after `mp`
+    /// penalties, and why (one line per penalised pair).
+    counted: Option<services::board::Counted>,
+    counted_notes: Vec<String>,
     /// Only DECLARED_TOTAL_MISMATCH is wrong: a referee may accept it.
     can_accept_mismatch: bool,
     /// A hand ends in time-out although time-out was not called: a referee
@@ -440,6 +448,8 @@ struct TableCtx<'a> {
     seating: SeatingRow,
     sheet: Option<SheetRow>,
     audit: TableAudit,
+    /// The result the standings count when `mp` penalties change the sheet's.
+    counted: Option<services::board::Counted>,
 }
 
 /// The tournament and the table, read together.
@@ -453,16 +463,36 @@ async fn load_table(
     Ok(services::scoring::table(&state.db, actor, tid, n, table_no).await?)
 }
 
-fn table_ctx<'a>(
+/// The table as the sheet page shows it: with its counted result when a
+/// saved sheet is changed by `mp` penalties.
+async fn table_ctx<'a>(
+    state: &AppState,
+    actor: Actor,
     l: &'a Loaded,
     ts: TableState,
     audit: TableAudit,
 ) -> Result<TableCtx<'a>, AppError> {
+    let round = l.round(ts.round.number).ok_or(AppError::NotFound)?;
+    let counted = match ts.sheet {
+        Some(_) => {
+            services::board::counted_table(
+                &state.db,
+                actor,
+                l.t.id,
+                round.number,
+                ts.seating.table_no,
+                state.settings.timezone,
+            )
+            .await?
+        }
+        None => None,
+    };
     Ok(TableCtx {
-        round: l.round(ts.round.number).ok_or(AppError::NotFound)?,
+        round,
         seating: ts.seating,
         sheet: ts.sheet,
         audit,
+        counted,
     })
 }
 
@@ -625,6 +655,13 @@ fn sheet_page<'a>(
         version: tc.sheet.as_ref().map(|s| s.version),
         saved_totals: tc.sheet.as_ref().is_some_and(sheet_is_totals),
         saved: tc.sheet.clone(),
+        counted: tc.counted.clone(),
+        counted_notes: tc
+            .counted
+            .iter()
+            .flat_map(|c| &c.penalties)
+            .map(|p| penalty_note(lang, p))
+            .collect(),
         can_accept_mismatch: report
             .is_some_and(|r| r.has_violations() && r.only_declared_mismatch()),
         time_out_pending,
@@ -670,7 +707,7 @@ pub async fn sheet_form(
     let actor = ctx.actor(Role::Referee)?;
     let (tid, n, table_no) = path.into_inner();
     let (l, ts, audit) = load_table(&state, actor, tid, n, table_no).await?;
-    let tc = table_ctx(&l, ts, audit)?;
+    let tc = table_ctx(&state, actor, &l, ts, audit).await?;
     let form = form_for(tc.sheet.as_ref(), &query.mode)?;
     render(&sheet_page(
         &ctx,
@@ -729,7 +766,7 @@ async fn sheet_again(
     status: StatusCode,
 ) -> Result<HttpResponse, AppError> {
     let (l, ts, audit) = load_table(state, actor, tid, n, table_no).await?;
-    let tc = table_ctx(&l, ts, audit)?;
+    let tc = table_ctx(state, actor, &l, ts, audit).await?;
     let form = match form {
         Some(f) => f,
         None => saved_form(tc.sheet.as_ref())?,
@@ -800,7 +837,7 @@ pub async fn save_sheet(
                 .map(|p| (p.field, t(ctx.lang, p.key).to_string()))
                 .collect();
             let (l, ts, audit) = load_table(&state, actor, tid, n, table_no).await?;
-            let tc = table_ctx(&l, ts, audit)?;
+            let tc = table_ctx(&state, actor, &l, ts, audit).await?;
             return render_status(
                 &sheet_page(
                     &ctx,

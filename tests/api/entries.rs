@@ -430,6 +430,11 @@ async fn the_desk_shows_a_table_after_its_mp_penalty_and_why() {
     let desk = format!("/desk/t/{tid}/rounds/1");
     let before = dora.get_html(&desk).await;
     assert!(!before.contains("dopo la penalità"), "{before}");
+    let unpenalised = dora.get_html(&format!("{desk}/tables/{table}")).await;
+    assert!(
+        !unpenalised.contains("id=\"counted-result\""),
+        "{unpenalised}"
+    );
     let vp_cell = |html: &str| -> String {
         let row = &html[html.find(&format!("id=\"table-{table}\"")).unwrap()..];
         let row = &row[..row.find("</tr>").unwrap()];
@@ -474,6 +479,19 @@ async fn the_desk_shows_a_table_after_its_mp_penalty_and_why() {
         mp_for
     );
     assert!(html.contains(&note), "{html}");
+    // The table's own page says the same next to the saved sheet.
+    let sheet_page = format!("{desk}/tables/{table}");
+    let before_sheet = dora.get_html(&sheet_page).await;
+    let box_start = before_sheet
+        .find("id=\"counted-result\"")
+        .expect("the counted result on the table's page");
+    let counted_box = &before_sheet[box_start..];
+    let counted_box = &counted_box[..counted_box.find("</p>").unwrap()];
+    assert!(
+        counted_box.contains(&format!("<strong>{counted}</strong>")),
+        "{counted_box}"
+    );
+    assert!(counted_box.contains(&note), "{counted_box}");
     // In English too.
     dora.get(&format!("/lang/en?next={desk}")).await;
     let html = dora.get_html(&desk).await;

@@ -329,3 +329,142 @@ async fn a_second_browser_racing_the_same_withdrawal_gets_one_303_and_one_409() 
         .collect();
     assert_eq!(withdrawn.len(), 1);
 }
+
+/// Posts the seat-draw form and returns (status, page).
+async fn seat_draw(b: &Browser, fields: &[(&str, &str)]) -> (u16, String) {
+    let res = b.submit("/desk/seat-draw", "/desk/seat-draw", fields).await;
+    let status = res.status().as_u16();
+    (status, res.text().await.unwrap())
+}
+
+#[tokio::test]
+async fn the_seat_draw_takes_italian_card_names_and_the_card_grid() {
+    let (_app, _dora, rita, _t, _tid) = with_referee().await;
+    // The same four cards as the notation test: 10H KS 10D JK under HDCS.
+    let (status, html) = seat_draw(
+        &rita,
+        &[
+            ("c1", "10 di cuori"),
+            ("c2", "Re di Picche"),
+            ("c3", "10♦"),
+            ("c4", "jolly"),
+            ("suit_order", "HDCS"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 200, "{html}");
+    assert!(html.contains("Giocatore 4</strong> sceglie"), "{html}");
+    assert!(html.contains("Giocatore 1</strong> fa le carte"), "{html}");
+    // Read back in words, so the referee sees what was understood.
+    assert!(html.contains("Giocatore 2: re di picche"), "{html}");
+    assert!(html.contains("Giocatore 3: 10 di quadri"), "{html}");
+    // Picked from the grid instead of typed.
+    let (status, html) = seat_draw(
+        &rita,
+        &[
+            ("rank1", "10"),
+            ("suit1", "H"),
+            ("rank2", "K"),
+            ("suit2", "S"),
+            ("rank3", "10"),
+            ("suit3", "D"),
+            ("rank4", "JK"),
+            ("suit_order", "HDCS"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 200, "{html}");
+    assert!(html.contains("Giocatore 4</strong> sceglie"), "{html}");
+    // A word that is not a card: the message next to the field, in Italian.
+    let (status, html) = seat_draw(
+        &rita,
+        &[
+            ("c1", "cavallo di spade"),
+            ("c2", "re di picche"),
+            ("c3", "10 quadri"),
+            ("c4", "jolly"),
+        ],
+    )
+    .await;
+    assert_eq!(status, 422);
+    assert!(
+        html.contains("«cavallo di spade» non è una carta"),
+        "{html}"
+    );
+}
+
+#[tokio::test]
+async fn the_seat_draw_applies_the_tournaments_suit_order() {
+    let (app, _dora, rita, _t, tid) = with_referee().await;
+    {
+        use burraco_td::db::schema::tournaments;
+        use diesel::prelude::*;
+        let mut c = app.pool.get().unwrap();
+        diesel::update(tournaments::table.find(tid.parse::<i64>().unwrap()))
+            .set(tournaments::suit_order.eq("SCDH"))
+            .execute(&mut *c)
+            .unwrap();
+    }
+    // From the staff home, the helper opens with the tournament's order.
+    let page = rita.get_html(&format!("/desk/seat-draw?t={tid}")).await;
+    assert!(page.contains("value=\"SCDH\""), "{page}");
+    // Two kings: with hearts first (HDCS) the king of hearts wins; with this
+    // tournament's order (spades first) the king of spades does.
+    let cards = [
+        ("c1", "re di cuori"),
+        ("c2", "3 di fiori"),
+        ("c3", "re di picche"),
+        ("c4", "4 di fiori"),
+    ];
+    let mut with_default: Vec<(&str, &str)> = cards.to_vec();
+    with_default.push(("suit_order", "HDCS"));
+    let (_, html) = seat_draw(&rita, &with_default).await;
+    assert!(html.contains("Giocatore 1</strong> sceglie"), "{html}");
+    let mut with_tournament: Vec<(&str, &str)> = cards.to_vec();
+    with_tournament.push(("t", &tid));
+    with_tournament.push(("suit_order", ""));
+    let (status, html) = seat_draw(&rita, &with_tournament).await;
+    assert_eq!(status, 200, "{html}");
+    assert!(html.contains("Giocatore 3</strong> sceglie"), "{html}");
+    // Another tournament's order is not the referee's to read.
+    let (status, _) = seat_draw(&rita, &[("t", "999999"), ("c1", "jolly")]).await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn identical_cards_lead_to_the_redraw_step_until_it_is_decided() {
+    let (_app, _dora, rita, _t, _tid) = with_referee().await;
+    let first = [
+        ("c1", "jolly"),
+        ("c2", "jolly"),
+        ("c3", "7 di quadri"),
+        ("c4", "7 di quadri"),
+        ("suit_order", "HDCS"),
+    ];
+    let (status, html) = seat_draw(&rita, &first).await;
+    assert_eq!(status, 200, "{html}");
+    assert!(html.contains("id=\"redraw-next\""), "{html}");
+    assert!(html.contains("name=\"s1_p1\"") && html.contains("name=\"s1_p2\""));
+    assert!(
+        !html.contains("name=\"s1_p3\""),
+        "only the tied players redraw"
+    );
+    // Step 1 settles the chooser; the dealers are still tied: step 2.
+    let mut step1 = first.to_vec();
+    step1.extend([("s1_p1", "re di cuori"), ("s1_p2", "3 di picche")]);
+    let (_, html) = seat_draw(&rita, &step1).await;
+    assert!(
+        html.contains("name=\"s2_p3\"") && html.contains("name=\"s2_p4\""),
+        "{html}"
+    );
+    assert!(
+        html.contains("Nuova estrazione 1 · Giocatore 1: re di cuori"),
+        "{html}"
+    );
+    let mut step2 = step1.clone();
+    step2.extend([("s2_p3", "asso di fiori"), ("s2_p4", "5 di fiori")]);
+    let (_, html) = seat_draw(&rita, &step2).await;
+    assert!(html.contains("Giocatore 1</strong> sceglie"), "{html}");
+    assert!(html.contains("Giocatore 4</strong> fa le carte"), "{html}");
+    assert!(!html.contains("id=\"redraw-next\""));
+}

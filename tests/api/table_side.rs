@@ -399,7 +399,7 @@ async fn enter_replace_confirm_and_only_then_the_standings_change() {
 
 #[tokio::test]
 async fn a_disputed_sheet_does_not_count_and_a_rule_break_is_refused_like_check_sheet() {
-    let (app, _dora, t) = started(6).await;
+    let (app, dora, t) = started(6).await;
     let tid = tid_of(&t);
     let table = tables_of(&app, 1)[0];
     let (code, ns, ew) = codes(&app, tid, 1, table);
@@ -442,6 +442,8 @@ async fn a_disputed_sheet_does_not_count_and_a_rule_break_is_refused_like_check_
     assert_eq!(count(&app, "sheet_entries"), 0);
 
     let before = standings_vp(&app, tid, ew_no);
+    let disputed_box = format!("id=\"disputed-{tid}\"");
+    assert!(!dora.get_html("/").await.contains(&disputed_box));
     assert_eq!(enter(&app, &code, &ns, sheet(120, 90)).await.status, 200);
     // A dispute needs a note.
     let r = answer(&app, &code, &ew, false, " ").await;
@@ -454,6 +456,13 @@ async fn a_disputed_sheet_does_not_count_and_a_rule_break_is_refused_like_check_
     assert_eq!(v.body["note"], "Hand 2: we had a clean burraco");
     assert_eq!(count(&app, "sheets"), 0, "a disputed sheet does not count");
     assert_eq!(standings_vp(&app, tid, ew_no), before);
+    // The staff home lists the disputed table, with a link to its sheet.
+    let home = dora.get_html("/").await;
+    assert!(home.contains(&disputed_box), "{home}");
+    assert!(
+        home.contains(&format!("/desk/t/{tid}/rounds/1/tables/{table}")),
+        "{home}"
+    );
     let audit = table_audit(&app, tid);
     assert_eq!(audit.last().unwrap().0, "table.sheet_disputed");
     assert!(audit

@@ -6,6 +6,8 @@
 mod browser;
 mod entries;
 mod phones;
+mod players;
+mod referee;
 mod states;
 mod tokens;
 mod vocab;

@@ -487,7 +487,13 @@ pub fn seat_draw(
             )
         })?,
     };
-    let parsed: Vec<Card> = parse_cards(cards).map_err(|e| InputError::card(&e, lang))?;
+    // Each card as referees write it: notation (`10H`), symbols (`10♥`) or
+    // words in Italian or English (`10 di cuori`, `king of spades`, `jolly`).
+    let parsed: Vec<Card> = cards
+        .iter()
+        .map(|c| super::parse_spoken_card(c))
+        .collect::<Result<_, _>>()
+        .map_err(|e| InputError::card(&e, lang))?;
     let four: [Card; 4] = parsed.try_into().map_err(|v: Vec<Card>| {
         InputError::new(
             "invalid_field",
@@ -800,6 +806,13 @@ mod tests {
         let out = seat_draw_json(
             r#"{"cards":["10H","KS","10D","JK"],"suit_order":"HDCS"}"#,
             Lang::En,
+        )
+        .unwrap();
+        assert_eq!(to_json(&out), json!({"chooser": 4, "dealer": 1}));
+        // The same cards in Italian and English words.
+        let out = seat_draw_json(
+            r#"{"cards":["10 di cuori","re di picche","10♦","joker"],"suit_order":"HDCS"}"#,
+            Lang::It,
         )
         .unwrap();
         assert_eq!(to_json(&out), json!({"chooser": 4, "dealer": 1}));
