@@ -276,6 +276,16 @@ async fn a_whole_tournament_through_the_api_alone() {
                 .await,
             200,
         );
+        if round == 1 {
+            // An interruption at the tables: pause (a second click changes
+            // nothing, as on the web page), resume; an unknown action is a 422.
+            let clock = format!("{base}/rounds/{round}/clock");
+            ok(&dora.post(&clock, json!({"action": "pause"})).await, 200);
+            ok(&dora.post(&clock, json!({"action": "pause"})).await, 200);
+            ok(&dora.post(&clock, json!({"action": "resume"})).await, 200);
+            let bad = dora.post(&clock, json!({"action": "stop"})).await;
+            assert_eq!(bad.status.as_u16(), 422, "{:?}", bad.body);
+        }
         let r = ok(&dora.get(&format!("{base}/rounds/{round}")).await, 200).clone();
         let tables = r["tables"].as_array().unwrap();
         assert_eq!(tables.len(), 4);

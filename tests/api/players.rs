@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use crate::helpers::{new_client, Browser, TestApp};
-use crate::scoring::{post_sheet, sheet, started, tables_of};
+use crate::scoring::{pair_id, post_sheet, sheet, started, tables_of};
 
 fn tid_of(t: &str) -> String {
     t.rsplit('/').next().unwrap().to_string()
@@ -74,18 +74,6 @@ fn seat(app: &TestApp, round: i32, table: i32) -> (i32, i32) {
             .unwrap()
     };
     (number(ns.unwrap()), number(ew.unwrap()))
-}
-
-fn pair_id(app: &TestApp, number: i32) -> String {
-    use burraco_td::db::schema::pairs;
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    pairs::table
-        .filter(pairs::number.eq(number))
-        .select(pairs::id)
-        .first::<i64>(&mut *c)
-        .unwrap()
-        .to_string()
 }
 
 fn table_code(app: &TestApp, table: i32) -> String {

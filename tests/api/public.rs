@@ -6,20 +6,7 @@ use std::io::Read;
 use serde_json::Value;
 
 use crate::helpers::{new_client, Browser, TestApp};
-use crate::scoring::{post_sheet, sheet, started, tables_of};
-
-/// The database id of pair `number` (forms name pairs by id).
-fn pair_id(app: &TestApp, number: i32) -> String {
-    use burraco_td::db::schema::pairs;
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    pairs::table
-        .filter(pairs::number.eq(number))
-        .select(pairs::id)
-        .first::<i64>(&mut *c)
-        .unwrap()
-        .to_string()
-}
+use crate::scoring::{pair_id, post_sheet, sheet, started, tables_of};
 
 /// A running tournament of 6 pairs with round 1 scored: (app, director,
 /// director's tournament path, id).

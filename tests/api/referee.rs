@@ -7,20 +7,7 @@
 use serde_json::Value;
 
 use crate::helpers::{location, Browser, TestApp};
-use crate::scoring::{post_sheet, sheet, started, tables_of};
-
-/// The database id of pair `number` (forms name pairs by id).
-fn pair_id(app: &TestApp, number: i32) -> String {
-    use burraco_td::db::schema::pairs;
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    pairs::table
-        .filter(pairs::number.eq(number))
-        .select(pairs::id)
-        .first::<i64>(&mut *c)
-        .unwrap()
-        .to_string()
-}
+use crate::scoring::{pair_id, post_sheet, sheet, started, tables_of};
 
 /// The newest penalty's id and whether it is withdrawn.
 fn last_penalty(app: &TestApp) -> (i64, bool) {

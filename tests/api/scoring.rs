@@ -72,7 +72,7 @@ pub async fn started(pairs: usize) -> (TestApp, Browser, String) {
 }
 
 /// The database id of pair `number` (forms name pairs by id).
-fn pair_id(app: &TestApp, number: i32) -> String {
+pub fn pair_id(app: &TestApp, number: i32) -> String {
     use burraco_td::db::schema::pairs;
     use diesel::prelude::*;
     let mut c = app.pool.get().unwrap();

@@ -4,11 +4,10 @@
 //! Screenshots at 1280 and 360 px.
 
 use burraco_td::auth::Role;
-use burraco_td::services::{self, Actor, Need};
-use burraco_td::tournament::pairs::{PairEntry, PairForm};
-use burraco_td::tournament::settings::SettingsForm;
+use burraco_td::services::{self, Need};
 
 use crate::browser::{start_driver, start_server, Page};
+use crate::setup;
 
 const DORA_PW: &str = "director pass 1";
 
@@ -16,44 +15,16 @@ const DORA_PW: &str = "director pass 1";
 async fn entries_and_the_desk_after_a_penalty() {
     let server = start_server().await;
     let db = &server.db;
-    let hash = burraco_td::auth::password::hash_password(DORA_PW).expect("hash");
-    let uid = db
-        .write(move |c| {
-            burraco_td::db::users::create(c, "dora", &hash, Role::Director)
-                .map_err(services::ServiceError::corrupt)
-        })
-        .await
-        .expect("user");
-    let dora = Actor {
-        user_id: uid,
-        role: Role::Director,
-    };
-    let tz = chrono_tz::Europe::Rome;
-    let today = chrono::Utc::now().with_timezone(&tz).date_naive();
-    let mut form = SettingsForm::defaults(today);
-    form.name = "Torneo delle iscrizioni".into();
-    let tid = services::tournaments::create(db, dora, form, tz)
-        .await
-        .expect("tournament");
-    let entries = (1..=9)
-        .map(|i| {
-            PairEntry::parse(&PairForm {
-                p1_surname: format!("Gialli{i}"),
-                p1_name: "Carla".into(),
-                p2_surname: format!("Blu{i}"),
-                p2_name: "Marco".into(),
-                ..PairForm::default()
-            })
-            .expect("pair")
-        })
-        .collect();
-    services::pairs::import(db, dora, tid, entries)
-        .await
-        .expect("pairs");
-    let l = services::tournaments::load(db, dora, tid, Need::Direct)
-        .await
-        .unwrap();
-    let ids: Vec<i64> = l.pairs.iter().map(|p| p.id).collect();
+    let dora = setup::user(db, "dora", DORA_PW, Role::Director).await;
+    let pairs = setup::pairs(9, ("Gialli", "Carla"), ("Blu", "Marco"));
+    let (tid, ids) = setup::tournament(
+        db,
+        dora,
+        setup::settings("Torneo delle iscrizioni"),
+        &pairs,
+        false,
+    )
+    .await;
     for id in &ids[..6] {
         services::pairs::set_checked_in(db, dora, tid, *id, true)
             .await
@@ -93,23 +64,7 @@ async fn entries_and_the_desk_after_a_penalty() {
             .unwrap();
         let table = tables[0].table_no;
         let ns = l.pair(tables[0].ns_pair).unwrap();
-        let sheet = burraco_td::tournament_file::fixtures::simple_sheet(1090, 700, 3);
-        services::scoring::save_sheet(
-            db,
-            dora,
-            tid,
-            1,
-            table,
-            services::scoring::SheetInput {
-                sheet: sheet.to_score_sheet(),
-                accept_mismatch: false,
-                accept_time_out: false,
-                reason: String::new(),
-                version: None,
-            },
-        )
-        .await
-        .expect("sheet");
+        setup::save_sheet(db, dora, tid, 1, table, 1090, 700).await;
         services::scoring::add_penalty(
             db,
             dora,

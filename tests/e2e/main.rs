@@ -8,6 +8,7 @@ mod entries;
 mod phones;
 mod players;
 mod referee;
+mod setup;
 mod states;
 mod tokens;
 mod vocab;

@@ -4,16 +4,14 @@
 //! states change. Screenshots of the player's page, the desk, the printed
 //! table card and the score card.
 
-use std::collections::HashMap;
 use std::time::Duration;
 
 use burraco_td::auth::Role;
 use burraco_td::i18n::{t, Lang};
-use burraco_td::services::{self, Actor, Need};
-use burraco_td::tournament::pairs::{PairEntry, PairForm};
-use burraco_td::tournament::settings::SettingsForm;
+use burraco_td::services::{self, Need};
 
 use crate::browser::{another_session, start_driver, start_server, Page};
+use crate::setup;
 
 const DORA_PW: &str = "director pass 1";
 const RITA_PW: &str = "referee pass 1";
@@ -21,58 +19,20 @@ const RITA_PW: &str = "referee pass 1";
 /// A running tournament of 8 pairs (4 tables), its owner Dora, and Rita on
 /// its staff as referee. Returns (tournament id, table → (code, NS code, EW code)).
 async fn stage(db: &burraco_td::db::Db) -> (i64, Vec<(i32, String, String, String)>) {
-    let mut ids = HashMap::new();
-    for (name, role, pw) in [
-        ("dora", Role::Director, DORA_PW),
-        ("rita", Role::Referee, RITA_PW),
-    ] {
-        let hash = burraco_td::auth::password::hash_password(pw).expect("hash");
-        let id = db
-            .write(move |c| {
-                burraco_td::db::users::create(c, name, &hash, role)
-                    .map_err(burraco_td::services::ServiceError::corrupt)
-            })
-            .await
-            .expect("user");
-        ids.insert(name, id);
-    }
-    let dora = Actor {
-        user_id: ids["dora"],
-        role: Role::Director,
-    };
-    let tz = chrono_tz::Europe::Rome;
-    let today = chrono::Utc::now().with_timezone(&tz).date_naive();
-    let mut form = SettingsForm::defaults(today);
-    form.name = "Torneo dai telefoni".into();
-    let tid = services::tournaments::create(db, dora, form, tz)
-        .await
-        .expect("tournament");
+    let dora = setup::user(db, "dora", DORA_PW, Role::Director).await;
+    setup::user(db, "rita", RITA_PW, Role::Referee).await;
+    let pairs = setup::pairs(8, ("Verdi", "Anna"), ("Neri", "Paolo"));
+    let (tid, _) = setup::tournament(
+        db,
+        dora,
+        setup::settings("Torneo dai telefoni"),
+        &pairs,
+        true,
+    )
+    .await;
     services::tournaments::add_staff(db, dora, tid, "rita".into(), Role::Referee)
         .await
         .expect("rita referees");
-    let entries = (1..=8)
-        .map(|i| {
-            PairEntry::parse(&PairForm {
-                p1_surname: format!("Verdi{i}"),
-                p1_name: "Anna".into(),
-                p2_surname: format!("Neri{i}"),
-                p2_name: "Paolo".into(),
-                ..PairForm::default()
-            })
-            .expect("pair")
-        })
-        .collect();
-    services::pairs::import(db, dora, tid, entries)
-        .await
-        .expect("pairs");
-    let l = services::tournaments::load(db, dora, tid, Need::Direct)
-        .await
-        .unwrap();
-    for p in &l.pairs {
-        services::pairs::set_checked_in(db, dora, tid, p.id, true)
-            .await
-            .unwrap();
-    }
     services::rounds::draw(db, dora, tid).await.expect("draw");
     let codes = services::table_side::codes(db, dora, tid).await.unwrap();
     let (l, _, tables, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)

@@ -5,88 +5,42 @@
 //! projector's page).
 
 use burraco_td::auth::Role;
-use burraco_td::services::{self, Actor, Need};
-use burraco_td::tournament::pairs::{PairEntry, PairForm};
-use burraco_td::tournament::settings::SettingsForm;
+use burraco_td::services::{self, Need};
+use burraco_td::tournament::pairs::PairForm;
 
 use crate::browser::{start_driver, start_server, Page};
+use crate::setup;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_pages_players_look_for() {
     let server = start_server().await;
     let db = &server.db;
-    let hash = burraco_td::auth::password::hash_password("director pass 1").expect("hash");
-    let uid = db
-        .write(move |c| {
-            burraco_td::db::users::create(c, "dora", &hash, Role::Director)
-                .map_err(services::ServiceError::corrupt)
-        })
-        .await
-        .expect("user");
-    let dora = Actor {
-        user_id: uid,
-        role: Role::Director,
-    };
-    let tz = chrono_tz::Europe::Rome;
-    let today = chrono::Utc::now().with_timezone(&tz).date_naive();
-    let mut form = SettingsForm::defaults(today);
-    form.name = "Torneo del giovedì".into();
+    let dora = setup::user(db, "dora", "director pass 1", Role::Director).await;
+    let mut form = setup::settings("Torneo del giovedì");
     form.entry_fee = "15".into();
-    let tid = services::tournaments::create(db, dora, form, tz)
-        .await
-        .expect("tournament");
     let surnames = [
         "Esposito", "Bianchi", "Romano", "Colombo", "Ricci", "Marino", "Greco", "Bruno",
     ];
-    let entries = surnames
+    let pairs: Vec<PairForm> = surnames
         .iter()
-        .map(|s| {
-            PairEntry::parse(&PairForm {
-                p1_surname: (*s).into(),
-                p1_name: "Giulia".into(),
-                p2_surname: format!("{s}-Neri"),
-                p2_name: "Paolo".into(),
-                ..PairForm::default()
-            })
-            .expect("pair")
+        .map(|s| PairForm {
+            p1_surname: (*s).into(),
+            p1_name: "Giulia".into(),
+            p2_surname: format!("{s}-Neri"),
+            p2_name: "Paolo".into(),
+            ..PairForm::default()
         })
         .collect();
-    services::pairs::import(db, dora, tid, entries)
-        .await
-        .expect("pairs");
-    let l = services::tournaments::load(db, dora, tid, Need::Direct)
-        .await
-        .unwrap();
-    for p in &l.pairs {
-        services::pairs::set_checked_in(db, dora, tid, p.id, true)
-            .await
-            .unwrap();
-    }
+    let (tid, _) = setup::tournament(db, dora, form, &pairs, true).await;
     services::rounds::draw(db, dora, tid).await.expect("draw");
     let (_, _, tables, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)
         .await
         .unwrap();
     for (i, t) in tables.iter().enumerate() {
         let ns = 900 + 100 * i64::try_from(i).unwrap();
-        let sheet = burraco_td::tournament_file::fixtures::simple_sheet(ns, 600, 3);
-        services::scoring::save_sheet(
-            db,
-            dora,
-            tid,
-            1,
-            t.table_no,
-            services::scoring::SheetInput {
-                sheet: sheet.to_score_sheet(),
-                accept_mismatch: false,
-                accept_time_out: false,
-                reason: String::new(),
-                version: None,
-            },
-        )
-        .await
-        .expect("sheet");
+        setup::save_sheet(db, dora, tid, 1, t.table_no, ns, 600).await;
     }
-    services::rounds::next_round(db, dora, tid, None, None, tz)
+    services::rounds::next_round(db, dora, tid, None, None, setup::TZ)
         .await
         .expect("round 2");
 

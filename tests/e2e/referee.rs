@@ -5,11 +5,10 @@
 //! tournament's suit order, the redraw step). Screenshots at 1280 and 360 px.
 
 use burraco_td::auth::Role;
-use burraco_td::services::{self, Actor, Need};
-use burraco_td::tournament::pairs::{PairEntry, PairForm};
-use burraco_td::tournament::settings::SettingsForm;
+use burraco_td::services::{self, Need};
 
 use crate::browser::{start_driver, start_server, Page};
+use crate::setup;
 
 const RITA_PW: &str = "referee pass 1";
 
@@ -17,78 +16,27 @@ const RITA_PW: &str = "referee pass 1";
 async fn a_referees_evening() {
     let server = start_server().await;
     let db = &server.db;
-    let mut ids = Vec::new();
-    for (name, role) in [("dora", Role::Director), ("rita", Role::Referee)] {
-        let hash = burraco_td::auth::password::hash_password(RITA_PW).expect("hash");
-        let id = db
-            .write(move |c| {
-                burraco_td::db::users::create(c, name, &hash, role)
-                    .map_err(services::ServiceError::corrupt)
-            })
-            .await
-            .expect("user");
-        ids.push(id);
-    }
-    let dora = Actor {
-        user_id: ids[0],
-        role: Role::Director,
-    };
-    let tz = chrono_tz::Europe::Rome;
-    let today = chrono::Utc::now().with_timezone(&tz).date_naive();
-    let mut form = SettingsForm::defaults(today);
-    form.name = "Serata dell'arbitro".into();
-    let tid = services::tournaments::create(db, dora, form, tz)
-        .await
-        .expect("tournament");
+    let dora = setup::user(db, "dora", "director pass 1", Role::Director).await;
+    setup::user(db, "rita", RITA_PW, Role::Referee).await;
+    let pairs = setup::pairs(8, ("Rossi", "Anna"), ("Verdi", "Luca"));
+    let (tid, _) = setup::tournament(
+        db,
+        dora,
+        setup::settings("Serata dell'arbitro"),
+        &pairs,
+        true,
+    )
+    .await;
     services::tournaments::add_staff(db, dora, tid, "rita".into(), Role::Referee)
         .await
         .expect("staff");
-    let entries = (1..=8)
-        .map(|i| {
-            PairEntry::parse(&PairForm {
-                p1_surname: format!("Rossi{i}"),
-                p1_name: "Anna".into(),
-                p2_surname: format!("Verdi{i}"),
-                p2_name: "Luca".into(),
-                ..PairForm::default()
-            })
-            .expect("pair")
-        })
-        .collect();
-    services::pairs::import(db, dora, tid, entries)
-        .await
-        .expect("pairs");
-    let l = services::tournaments::load(db, dora, tid, Need::Direct)
-        .await
-        .unwrap();
-    for p in &l.pairs {
-        services::pairs::set_checked_in(db, dora, tid, p.id, true)
-            .await
-            .unwrap();
-    }
     services::rounds::draw(db, dora, tid).await.expect("draw");
     let (l, _, tables, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)
         .await
         .unwrap();
     let table = tables[0].table_no;
     let ns = l.pair(tables[0].ns_pair).unwrap().clone();
-    let sheet = burraco_td::tournament_file::fixtures::simple_sheet(1090, 700, 3);
-    services::scoring::save_sheet(
-        db,
-        dora,
-        tid,
-        1,
-        table,
-        services::scoring::SheetInput {
-            sheet: sheet.to_score_sheet(),
-            accept_mismatch: false,
-            accept_time_out: false,
-            reason: String::new(),
-            version: None,
-        },
-    )
-    .await
-    .expect("sheet");
+    setup::save_sheet(db, dora, tid, 1, table, 1090, 700).await;
 
     let (driver, client) = start_driver().await;
     let p = Page {

@@ -9,59 +9,20 @@ use burraco_td::auth::Role;
 use burraco_td::i18n::{t, Lang};
 use burraco_td::services::scoring::AdjustedForm;
 use burraco_td::services::{self, Actor, Need};
-use burraco_td::tournament::pairs::{PairEntry, PairForm};
-use burraco_td::tournament::settings::SettingsForm;
 
 use crate::browser::{start_driver, start_server, Page};
+use crate::setup;
 
 const DORA_PW: &str = "director pass 1";
 
 /// A tournament in preparation: 8 pairs checked in, two Mitchell rounds.
 async fn stage(db: &burraco_td::db::Db) -> (Actor, i64) {
-    let hash = burraco_td::auth::password::hash_password(DORA_PW).expect("hash");
-    let id = db
-        .write(move |c| {
-            burraco_td::db::users::create(c, "dora", &hash, Role::Director)
-                .map_err(burraco_td::services::ServiceError::corrupt)
-        })
-        .await
-        .expect("user");
-    let dora = Actor {
-        user_id: id,
-        role: Role::Director,
-    };
-    let tz = chrono_tz::Europe::Rome;
-    let today = chrono::Utc::now().with_timezone(&tz).date_naive();
-    let mut form = SettingsForm::defaults(today);
-    form.name = "Torneo degli stati".into();
+    let dora = setup::user(db, "dora", DORA_PW, Role::Director).await;
+    let mut form = setup::settings("Torneo degli stati");
     form.planned_rounds = "2".into();
     form.mitchell_rounds = "2".into();
-    let tid = services::tournaments::create(db, dora, form, tz)
-        .await
-        .expect("tournament");
-    let entries = (1..=8)
-        .map(|i| {
-            PairEntry::parse(&PairForm {
-                p1_surname: format!("Gialli{i}"),
-                p1_name: "Carla".into(),
-                p2_surname: format!("Blu{i}"),
-                p2_name: "Marco".into(),
-                ..PairForm::default()
-            })
-            .expect("pair")
-        })
-        .collect();
-    services::pairs::import(db, dora, tid, entries)
-        .await
-        .expect("pairs");
-    let l = services::tournaments::load(db, dora, tid, Need::Direct)
-        .await
-        .unwrap();
-    for p in &l.pairs {
-        services::pairs::set_checked_in(db, dora, tid, p.id, true)
-            .await
-            .unwrap();
-    }
+    let pairs = setup::pairs(8, ("Gialli", "Carla"), ("Blu", "Marco"));
+    let (tid, _) = setup::tournament(db, dora, form, &pairs, true).await;
     (dora, tid)
 }
 

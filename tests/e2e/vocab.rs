@@ -5,11 +5,11 @@
 use std::time::Duration;
 
 use burraco_td::auth::Role;
-use burraco_td::services::{self, Actor, Need};
-use burraco_td::tournament::pairs::{PairEntry, PairForm};
-use burraco_td::tournament::settings::SettingsForm;
+use burraco_td::services;
+use burraco_td::tournament::pairs::PairForm;
 
 use crate::browser::{start_driver, start_server, Page};
+use crate::setup;
 
 const DORA_PW: &str = "director pass 2";
 const ANNA_PW: &str = "admin pass 2";
@@ -17,64 +17,26 @@ const ANNA_PW: &str = "admin pass 2";
 /// Dora's running tournament of 8 pairs (registered with cards and clubs)
 /// and a new one to register for; Anna, the administrator.
 async fn stage(db: &burraco_td::db::Db) -> (i64, i64) {
-    let mut dora_id = 0;
-    for (name, role, pw) in [
-        ("dora", Role::Director, DORA_PW),
-        ("anna", Role::Admin, ANNA_PW),
-    ] {
-        let hash = burraco_td::auth::password::hash_password(pw).expect("hash");
-        let id = db
-            .write(move |c| {
-                burraco_td::db::users::create(c, name, &hash, role)
-                    .map_err(burraco_td::services::ServiceError::corrupt)
-            })
-            .await
-            .expect("user");
-        if name == "dora" {
-            dora_id = id;
-        }
-    }
-    let dora = Actor {
-        user_id: dora_id,
-        role: Role::Director,
-    };
-    let tz = chrono_tz::Europe::Rome;
-    let today = chrono::Utc::now().with_timezone(&tz).date_naive();
-    let mut form = SettingsForm::defaults(today);
-    form.name = "Torneo del lunedì sera al Circolo".into();
+    let dora = setup::user(db, "dora", DORA_PW, Role::Director).await;
+    setup::user(db, "anna", ANNA_PW, Role::Admin).await;
+    let mut form = setup::settings("Torneo del lunedì sera al Circolo");
     form.entry_fee = "250".into();
-    let tid = services::tournaments::create(db, dora, form.clone(), tz)
-        .await
-        .expect("tournament");
-    let entries = (1..=8)
-        .map(|i| {
-            PairEntry::parse(&PairForm {
-                p1_surname: format!("Rossi-Bianchi{i}"),
-                p1_name: "Anna Maria".into(),
-                p1_card: format!("FIB{i}0001"),
-                p1_club: "Circolo Tennis Sole e Mare".into(),
-                p2_surname: format!("Esposito{i}"),
-                p2_name: "Gianfranco".into(),
-                p2_card: format!("FIB{i}0002"),
-                p2_club: "Associazione Burraco Napoli".into(),
-            })
-            .expect("pair")
+    let pairs: Vec<PairForm> = (1..=8)
+        .map(|i| PairForm {
+            p1_surname: format!("Rossi-Bianchi{i}"),
+            p1_name: "Anna Maria".into(),
+            p1_card: format!("FIB{i}0001"),
+            p1_club: "Circolo Tennis Sole e Mare".into(),
+            p2_surname: format!("Esposito{i}"),
+            p2_name: "Gianfranco".into(),
+            p2_card: format!("FIB{i}0002"),
+            p2_club: "Associazione Burraco Napoli".into(),
         })
         .collect();
-    services::pairs::import(db, dora, tid, entries)
-        .await
-        .expect("pairs");
-    let l = services::tournaments::load(db, dora, tid, Need::Direct)
-        .await
-        .unwrap();
-    for p in &l.pairs {
-        services::pairs::set_checked_in(db, dora, tid, p.id, true)
-            .await
-            .unwrap();
-    }
+    let (tid, _) = setup::tournament(db, dora, form.clone(), &pairs, true).await;
     services::rounds::draw(db, dora, tid).await.expect("draw");
     form.name = "La settimana dopo".into();
-    let next = services::tournaments::create(db, dora, form, tz)
+    let next = services::tournaments::create(db, dora, form, setup::TZ)
         .await
         .expect("next tournament");
     (tid, next)

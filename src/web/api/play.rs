@@ -12,7 +12,7 @@ use crate::auth::Role;
 use crate::db::scoring::SheetRow;
 use crate::rules::ScoreSheet;
 use crate::services::rounds::ClockAction;
-use crate::services::scoring::{AdjustedForm, PenaltyForm, SheetInput};
+use crate::services::scoring::{AdjustedForm, PenaltyChange, PenaltyForm, SheetInput};
 use crate::services::{self, Need, ServiceError};
 use crate::web::bearer::ApiActor;
 use crate::web::context::PageCtx;
@@ -64,11 +64,14 @@ pub struct RoundOut {
     pub resting: Vec<i32>,
 }
 
-/// What the director does with a round's clock.
+/// What the director does with a round's clock: start it, pause and resume
+/// it (an interruption at the tables), or call time-out.
 #[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ClockActionIn {
     Start,
+    Pause,
+    Resume,
     TimeOut,
 }
 
@@ -147,7 +150,8 @@ pub async fn get_round(
     Ok(json(StatusCode::OK, &out))
 }
 
-/// Starts a round's clock or calls time-out (each happens once).
+/// Starts a round's clock, pauses or resumes it, or calls time-out (start
+/// and time-out happen once; a pause only while the clock runs).
 #[utoipa::path(tag = "rounds", operation_id = "clockAction", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Tournament id"), ("n" = i32, Path, description = "Round number")),
     request_body = ClockIn,
@@ -166,6 +170,8 @@ pub async fn clock_action(
     let input: ClockIn = parse_body(&req, body).await?;
     let action = match input.action {
         ClockActionIn::Start => ClockAction::Start,
+        ClockActionIn::Pause => ClockAction::Pause,
+        ClockActionIn::Resume => ClockAction::Resume,
         ClockActionIn::TimeOut => ClockAction::TimeOut,
     };
     services::rounds::clock(&state.db, actor, tid, n, action)
@@ -579,20 +585,7 @@ pub async fn withdraw_penalty(
     path: web::Path<(i64, i64)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let (tid, pid) = path.into_inner();
-    let actor = actor.require(Role::Referee, ctx.lang)?;
-    let input: WithdrawPenaltyIn = parse_body(&req, body).await?;
-    services::scoring::change_penalty(
-        &state.db,
-        actor,
-        tid,
-        pid,
-        services::scoring::PenaltyChange::Withdraw,
-        input.reason,
-    )
-    .await
-    .map_err(service_error(ctx.lang))?;
-    Ok(done())
+    change_penalty(ctx, req, state, actor, path, body, PenaltyChange::Withdraw).await
 }
 
 /// Reinstates a withdrawn penalty: it counts again (a reason is required).
@@ -609,19 +602,26 @@ pub async fn reinstate_penalty(
     path: web::Path<(i64, i64)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
+    change_penalty(ctx, req, state, actor, path, body, PenaltyChange::Reinstate).await
+}
+
+/// Withdraws or reinstates a penalty with the reason in the body (one
+/// service call: it re-checks the penalty's state in its transaction).
+async fn change_penalty(
+    ctx: PageCtx,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    path: web::Path<(i64, i64)>,
+    body: web::Payload,
+    change: PenaltyChange,
+) -> Result<HttpResponse, ApiError> {
     let (tid, pid) = path.into_inner();
     let actor = actor.require(Role::Referee, ctx.lang)?;
     let input: WithdrawPenaltyIn = parse_body(&req, body).await?;
-    services::scoring::change_penalty(
-        &state.db,
-        actor,
-        tid,
-        pid,
-        services::scoring::PenaltyChange::Reinstate,
-        input.reason,
-    )
-    .await
-    .map_err(service_error(ctx.lang))?;
+    services::scoring::change_penalty(&state.db, actor, tid, pid, change, input.reason)
+        .await
+        .map_err(service_error(ctx.lang))?;
     Ok(done())
 }
 
