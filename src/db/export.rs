@@ -56,7 +56,7 @@ pub fn load_file(
     };
     let pair_rows = tdb::list_pairs(conn, tournament_id)?;
     let round_rows = tdb::list_rounds(conn, tournament_id)?;
-    load_file_of(conn, &t, &pair_rows, &round_rows, tz).map(Some)
+    load_file_of(conn, None, &t, &pair_rows, &round_rows, tz).map(Some)
 }
 
 /// What the file needs of a stored sheet (not its note, totals or history).
@@ -64,6 +64,7 @@ pub fn load_file(
 struct SheetData {
     id: i64,
     seating_id: i64,
+    version: i32,
     /// None: an adjusted score.
     sheet: Option<String>,
     adjusted_ns_vp: Option<i32>,
@@ -72,14 +73,40 @@ struct SheetData {
     adjusted_ew_mp_diff: Option<i64>,
 }
 
+/// The columns of [`SheetData`], in its order.
+type SheetCols = (
+    i64,
+    i64,
+    i32,
+    Option<String>,
+    Option<i32>,
+    Option<i32>,
+    Option<i64>,
+    Option<i64>,
+);
+
+impl From<SheetCols> for SheetData {
+    fn from(c: SheetCols) -> SheetData {
+        SheetData {
+            id: c.0,
+            seating_id: c.1,
+            version: c.2,
+            sheet: c.3,
+            adjusted_ns_vp: c.4,
+            adjusted_ew_vp: c.5,
+            adjusted_ns_mp_diff: c.6,
+            adjusted_ew_mp_diff: c.7,
+        }
+    }
+}
+
 /// Sheets parsed before, by row id, with the exact text each was parsed
 /// from: a sheet is parsed again only when its stored text changed. Every
-/// public page after a change needs all the tournament's sheets (1,200 for
-/// 300 pairs × 8 rounds), and parsing their megabyte of JSON was most of
-/// the cost. Checked against the text, so never stale (keying on the row's
-/// version instead, to skip reading the text, measured no faster: the
-/// columns after the text live in the same overflow pages). Bounded:
-/// emptied when it grows past [`SHEET_MEMO_CAP`] entries.
+/// page after a change needs all the tournament's sheets (1,200 for 300
+/// pairs × 8 rounds), and parsing their megabyte of JSON was most of the
+/// cost. Checked against the text, so never stale, whatever database the
+/// row came from. Bounded: emptied when it grows past [`SHEET_MEMO_CAP`]
+/// entries.
 type SheetMemo = HashMap<i64, (Box<str>, Arc<SheetFile>)>;
 
 const SHEET_MEMO_CAP: usize = 50_000;
@@ -90,8 +117,8 @@ fn sheet_memo() -> &'static Mutex<SheetMemo> {
 }
 
 /// The sheets of `rows` by seating id (adjusted scores have none).
-fn parse_sheets(rows: &[SheetData]) -> Result<HashMap<i64, SheetFile>, DieselError> {
-    let mut known: Vec<(i64, Arc<SheetFile>)> = Vec::with_capacity(rows.len());
+fn parse_sheets(rows: &[SheetData]) -> Result<HashMap<i64, Arc<SheetFile>>, DieselError> {
+    let mut out: HashMap<i64, Arc<SheetFile>> = HashMap::with_capacity(rows.len());
     let mut missing: Vec<(&SheetData, &str)> = Vec::new();
     {
         let memo = sheet_memo().lock().unwrap_or_else(|p| p.into_inner());
@@ -100,7 +127,9 @@ fn parse_sheets(rows: &[SheetData]) -> Result<HashMap<i64, SheetFile>, DieselErr
                 continue;
             };
             match memo.get(&row.id) {
-                Some((was, sheet)) if **was == *text => known.push((row.seating_id, sheet.clone())),
+                Some((was, sheet)) if **was == *text => {
+                    out.insert(row.seating_id, sheet.clone());
+                }
                 _ => missing.push((row, text)),
             }
         }
@@ -113,39 +142,178 @@ fn parse_sheets(rows: &[SheetData]) -> Result<HashMap<i64, SheetFile>, DieselErr
                 row.id, row.seating_id
             ))
         })?;
-        fresh.push((
-            row.id,
-            row.seating_id,
-            text,
-            Arc::new(SheetFile::from(sheet)),
-        ));
-    }
-    let mut out: HashMap<i64, SheetFile> = HashMap::with_capacity(known.len() + fresh.len());
-    for (seating, sheet) in known {
-        out.insert(seating, SheetFile::clone(&sheet));
-    }
-    for (_, seating, _, sheet) in &fresh {
-        out.insert(*seating, SheetFile::clone(sheet));
+        let sheet = Arc::new(SheetFile::from(sheet));
+        out.insert(row.seating_id, sheet.clone());
+        fresh.push((row.id, text, sheet));
     }
     if !fresh.is_empty() {
         let mut memo = sheet_memo().lock().unwrap_or_else(|p| p.into_inner());
         if memo.len() + fresh.len() > SHEET_MEMO_CAP {
             memo.clear();
         }
-        for (id, _, text, sheet) in fresh {
+        for (id, text, sheet) in fresh {
             memo.insert(id, (text.into(), sheet));
         }
     }
     Ok(out)
 }
 
+/// A stored sheet or adjusted score as the file holds it.
+#[derive(Debug, Clone)]
+struct KnownSheet {
+    seating_id: i64,
+    version: i32,
+    /// None: an adjusted score.
+    sheet: Option<Arc<SheetFile>>,
+    adjusted: Option<Adjusted>,
+}
+
+/// `rows` as the file holds them, by sheet row id.
+fn known_sheets(rows: &[SheetData]) -> Result<Vec<(i64, KnownSheet)>, DieselError> {
+    let mut parsed = parse_sheets(rows)?;
+    Ok(rows
+        .iter()
+        .map(|r| {
+            let sheet = parsed.remove(&r.seating_id);
+            // A sheet row without a sheet is an adjusted score.
+            let adjusted = sheet.is_none().then(|| Adjusted {
+                ns_vp: i64::from(r.adjusted_ns_vp.unwrap_or(0)),
+                ew_vp: i64::from(r.adjusted_ew_vp.unwrap_or(0)),
+                ns_mp_diff: r.adjusted_ns_mp_diff,
+                ew_mp_diff: r.adjusted_ew_mp_diff,
+            });
+            let known = KnownSheet {
+                seating_id: r.seating_id,
+                version: r.version,
+                sheet,
+                adjusted,
+            };
+            (r.id, known)
+        })
+        .collect())
+}
+
+/// The sheets one database's public pages have read, by row id, with the
+/// version each was read at. A sheet row changes only by an `UPDATE` that
+/// raises its `version` (`db::scoring::save_sheet`), and row ids are never
+/// used again (`AUTOINCREMENT` on SQLite, a sequence on PostgreSQL), so
+/// (id, version) names one content: after a change the public pages read
+/// every table's sheet id and version (from the index
+/// `sheets_seating_version`, without reading the sheets) and the sheets
+/// themselves only where the version is new. One per [`super::Db`]: ids of
+/// two databases say nothing about each other. Bounded like the parsed
+/// sheets.
+#[derive(Debug, Default)]
+pub struct SheetVersions(Mutex<HashMap<i64, KnownSheet>>);
+
+/// The seatings of every round of a tournament, and their sheets by seating
+/// id: with `versions`, only the sheets whose version it does not know are
+/// read; without, all of them in the same query.
+fn tables_and_sheets(
+    conn: &mut DbConn,
+    tournament_id: i64,
+    versions: Option<&SheetVersions>,
+) -> Result<(Vec<SeatingRow>, HashMap<i64, KnownSheet>), DieselError> {
+    let Some(versions) = versions else {
+        let joined: Vec<(SeatingRow, Option<SheetCols>)> = seatings::table
+            .inner_join(rounds::table)
+            .left_join(sheets::table)
+            .filter(rounds::tournament_id.eq(tournament_id))
+            // No ORDER BY: SQLite would sort the megabyte of sheets in a
+            // temporary b-tree; each round's tables are sorted by the caller.
+            .select((
+                SeatingRow::as_select(),
+                (
+                    sheets::id,
+                    sheets::seating_id,
+                    sheets::version,
+                    sheets::sheet,
+                    sheets::adjusted_ns_vp,
+                    sheets::adjusted_ew_vp,
+                    sheets::adjusted_ns_mp_diff,
+                    sheets::adjusted_ew_mp_diff,
+                )
+                    .nullable(),
+            ))
+            .load(conn)?;
+        let mut seats = Vec::with_capacity(joined.len());
+        let mut rows = Vec::new();
+        for (s, sheet) in joined {
+            rows.extend(sheet.map(SheetData::from));
+            seats.push(s);
+        }
+        let known = known_sheets(&rows)?
+            .into_iter()
+            .map(|(_, k)| (k.seating_id, k))
+            .collect();
+        return Ok((seats, known));
+    };
+    let light: Vec<(SeatingRow, Option<(i64, i32)>)> = seatings::table
+        .inner_join(rounds::table)
+        .left_join(sheets::table)
+        .filter(rounds::tournament_id.eq(tournament_id))
+        .select((
+            SeatingRow::as_select(),
+            (sheets::id, sheets::version).nullable(),
+        ))
+        .load(conn)?;
+    let mut known: HashMap<i64, KnownSheet> = HashMap::with_capacity(light.len());
+    let mut missing: Vec<i64> = Vec::new();
+    {
+        let memo = versions.0.lock().unwrap_or_else(|p| p.into_inner());
+        for (s, sheet) in &light {
+            let Some((id, version)) = *sheet else {
+                continue;
+            };
+            match memo.get(&id) {
+                Some(k) if k.version == version && k.seating_id == s.id => {
+                    known.insert(s.id, k.clone());
+                }
+                _ => missing.push(id),
+            }
+        }
+    }
+    if !missing.is_empty() {
+        let mut rows: Vec<SheetData> = Vec::with_capacity(missing.len());
+        // Well under SQLite's limit of bound parameters.
+        for ids in missing.chunks(500) {
+            let chunk: Vec<SheetCols> = sheets::table
+                .filter(sheets::id.eq_any(ids))
+                .select((
+                    sheets::id,
+                    sheets::seating_id,
+                    sheets::version,
+                    sheets::sheet,
+                    sheets::adjusted_ns_vp,
+                    sheets::adjusted_ew_vp,
+                    sheets::adjusted_ns_mp_diff,
+                    sheets::adjusted_ew_mp_diff,
+                ))
+                .load(conn)?;
+            rows.extend(chunk.into_iter().map(SheetData::from));
+        }
+        let fresh = known_sheets(&rows)?;
+        let mut memo = versions.0.lock().unwrap_or_else(|p| p.into_inner());
+        if memo.len() + fresh.len() > SHEET_MEMO_CAP {
+            memo.clear();
+        }
+        for (id, k) in fresh {
+            known.insert(k.seating_id, k.clone());
+            memo.insert(id, k);
+        }
+    }
+    Ok((light.into_iter().map(|(s, _)| s).collect(), known))
+}
+
 /// The file of a tournament whose row, pairs (by number) and rounds (by
 /// number) the caller has read already. The seatings, byes and sheets of
 /// every round come in one query each (not three per round), only the
 /// columns the file holds; the names of the staff who gave or withdrew a
-/// penalty, only theirs.
+/// penalty, only theirs. With `versions` (the public pages), only the sheets
+/// changed since its last read are read again.
 pub fn load_file_of(
     conn: &mut DbConn,
+    versions: Option<&SheetVersions>,
     t: &tdb::TournamentRow,
     pair_rows: &[PairRow],
     round_rows: &[tdb::RoundRow],
@@ -211,49 +379,10 @@ pub fn load_file_of(
         })
         .collect();
 
-    // Every round's seatings with their sheets, and the byes: two queries
-    // in all.
-    type SheetCols = (
-        i64,
-        Option<String>,
-        Option<i32>,
-        Option<i32>,
-        Option<i64>,
-        Option<i64>,
-    );
+    // Every round's seatings with their sheets, and the byes.
+    let (seats, known) = tables_and_sheets(conn, tournament_id, versions)?;
     let mut tables_of: HashMap<i64, Vec<SeatingRow>> = HashMap::with_capacity(round_rows.len());
-    let mut sheet_rows: Vec<SheetData> = Vec::new();
-    let joined: Vec<(SeatingRow, Option<SheetCols>)> = seatings::table
-        .inner_join(rounds::table)
-        .left_join(sheets::table)
-        .filter(rounds::tournament_id.eq(tournament_id))
-        // No ORDER BY: SQLite would sort the megabyte of sheets in a
-        // temporary b-tree; each round's tables are sorted below instead.
-        .select((
-            SeatingRow::as_select(),
-            (
-                sheets::id,
-                sheets::sheet,
-                sheets::adjusted_ns_vp,
-                sheets::adjusted_ew_vp,
-                sheets::adjusted_ns_mp_diff,
-                sheets::adjusted_ew_mp_diff,
-            )
-                .nullable(),
-        ))
-        .load(conn)?;
-    for (s, sheet) in joined {
-        if let Some((id, sheet, ns_vp, ew_vp, ns_diff, ew_diff)) = sheet {
-            sheet_rows.push(SheetData {
-                id,
-                seating_id: s.id,
-                sheet,
-                adjusted_ns_vp: ns_vp,
-                adjusted_ew_vp: ew_vp,
-                adjusted_ns_mp_diff: ns_diff,
-                adjusted_ew_mp_diff: ew_diff,
-            });
-        }
+    for s in seats {
         tables_of.entry(s.round_id).or_default().push(s);
     }
     let mut resting_of: HashMap<i64, Vec<i64>> = HashMap::new();
@@ -265,9 +394,6 @@ pub fn load_file_of(
     {
         resting_of.entry(round_id).or_default().push(pair_id);
     }
-    let by_seating: HashMap<i64, &SheetData> =
-        sheet_rows.iter().map(|s| (s.seating_id, s)).collect();
-    let mut parsed = parse_sheets(&sheet_rows)?;
 
     for r in round_rows {
         let mut tables = tables_of.remove(&r.id).unwrap_or_default();
@@ -297,20 +423,13 @@ pub fn load_file_of(
                     r.number, s.table_no
                 )));
             };
-            let row = by_seating.get(&s.id);
-            let sheet = parsed.remove(&s.id);
+            let k = known.get(&s.id);
             round.tables.push(TableFile {
                 table: u32::try_from(s.table_no).unwrap_or(0),
                 ns,
                 ew,
-                sheet,
-                // A sheet row without a sheet is an adjusted score.
-                adjusted: row.filter(|r| r.sheet.is_none()).map(|r| Adjusted {
-                    ns_vp: i64::from(r.adjusted_ns_vp.unwrap_or(0)),
-                    ew_vp: i64::from(r.adjusted_ew_vp.unwrap_or(0)),
-                    ns_mp_diff: r.adjusted_ns_mp_diff,
-                    ew_mp_diff: r.adjusted_ew_mp_diff,
-                }),
+                sheet: k.and_then(|k| k.sheet.as_deref().cloned()),
+                adjusted: k.and_then(|k| k.adjusted),
             });
         }
         file.rounds.push(round);

@@ -188,6 +188,9 @@ pub struct Db {
     /// PostgreSQL: a few connections for those reads alone, not pinged on
     /// every checkout (see [`Db::read_revision`]).
     revision_pool: Option<r2d2::Pool<RevisionManager>>,
+    /// The sheets the public pages have read, by version (see
+    /// [`export::SheetVersions`]).
+    sheet_versions: Arc<export::SheetVersions>,
 }
 
 impl Db {
@@ -208,7 +211,13 @@ impl Db {
             revisions: Arc::default(),
             fresh: Arc::default(),
             revision_pool,
+            sheet_versions: Arc::default(),
         }
+    }
+
+    /// The sheets this database's public pages have read, by version.
+    pub fn sheet_versions(&self) -> Arc<export::SheetVersions> {
+        self.sheet_versions.clone()
     }
 
     /// The current revision of tournament `tid` (`None`: no such

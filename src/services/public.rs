@@ -54,6 +54,7 @@ pub async fn snapshot(
     tz: chrono_tz::Tz,
     lang: Lang,
 ) -> Result<Snapshot, ServiceError> {
+    let versions = db.sheet_versions();
     db.read(move |c| {
         let t = tdb::find(c, tid)?.ok_or(ServiceError::NotFound)?;
         let loaded = load_state(c, t)?;
@@ -67,8 +68,14 @@ pub async fn snapshot(
         let t0 = std::time::Instant::now();
         // The tournament, its pairs and rounds are read already: the file
         // takes them rather than reading them again.
-        let file =
-            crate::db::export::load_file_of(c, &loaded.t, &loaded.pairs, &loaded.rounds, tz)?;
+        let file = crate::db::export::load_file_of(
+            c,
+            Some(&versions),
+            &loaded.t,
+            &loaded.pairs,
+            &loaded.rounds,
+            tz,
+        )?;
         let t1 = std::time::Instant::now();
         let standings = super::files::standings_of_file(tid, &file, lang)?;
         tracing::debug!(

@@ -313,3 +313,38 @@ async fn a_corrected_sheet_shows_at_once_on_the_public_pages() {
     );
     assert_eq!(json(&app).await, 1260);
 }
+
+#[actix_web::test]
+async fn two_databases_in_one_process_never_share_a_sheet() {
+    // Both fresh databases give their first sheet the same id and version:
+    // what the public pages know of one says nothing about the other.
+    let (a, dora_a, t_a) = started(6).await;
+    let (b, dora_b, t_b) = started(6).await;
+    let best_mp = |app: &TestApp, t: &str| {
+        let tid = t.rsplit('/').next().unwrap().to_string();
+        let url = app.url(&format!("/api/v1/tournaments/{tid}/standings"));
+        async move {
+            let v: serde_json::Value = new_client()
+                .get(url)
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            v["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["mp"].as_i64().unwrap())
+                .max()
+                .unwrap()
+        }
+    };
+    post_sheet(&dora_a, &t_a, 1, tables_of(&a, 1)[0], &sheet(120, 90)).await;
+    // NS 3 × (120 + 300).
+    assert_eq!(best_mp(&a, &t_a).await, 1260);
+    post_sheet(&dora_b, &t_b, 1, tables_of(&b, 1)[0], &sheet(150, 90)).await;
+    assert_eq!(best_mp(&b, &t_b).await, 1350, "b's own sheet");
+    assert_eq!(best_mp(&a, &t_a).await, 1260, "a's own sheet");
+}

@@ -1,0 +1,1 @@
+DROP INDEX sheets_seating_version;
