@@ -85,6 +85,27 @@ type SheetCols = (
     Option<i64>,
 );
 
+/// The columns of [`SheetCols`].
+const SHEET_COLUMNS: (
+    sheets::id,
+    sheets::seating_id,
+    sheets::version,
+    sheets::sheet,
+    sheets::adjusted_ns_vp,
+    sheets::adjusted_ew_vp,
+    sheets::adjusted_ns_mp_diff,
+    sheets::adjusted_ew_mp_diff,
+) = (
+    sheets::id,
+    sheets::seating_id,
+    sheets::version,
+    sheets::sheet,
+    sheets::adjusted_ns_vp,
+    sheets::adjusted_ew_vp,
+    sheets::adjusted_ns_mp_diff,
+    sheets::adjusted_ew_mp_diff,
+);
+
 impl From<SheetCols> for SheetData {
     fn from(c: SheetCols) -> SheetData {
         SheetData {
@@ -221,20 +242,7 @@ fn tables_and_sheets(
             .filter(rounds::tournament_id.eq(tournament_id))
             // No ORDER BY: SQLite would sort the megabyte of sheets in a
             // temporary b-tree; each round's tables are sorted by the caller.
-            .select((
-                SeatingRow::as_select(),
-                (
-                    sheets::id,
-                    sheets::seating_id,
-                    sheets::version,
-                    sheets::sheet,
-                    sheets::adjusted_ns_vp,
-                    sheets::adjusted_ew_vp,
-                    sheets::adjusted_ns_mp_diff,
-                    sheets::adjusted_ew_mp_diff,
-                )
-                    .nullable(),
-            ))
+            .select((SeatingRow::as_select(), SHEET_COLUMNS.nullable()))
             .load(conn)?;
         let mut seats = Vec::with_capacity(joined.len());
         let mut rows = Vec::new();
@@ -279,16 +287,7 @@ fn tables_and_sheets(
         for ids in missing.chunks(500) {
             let chunk: Vec<SheetCols> = sheets::table
                 .filter(sheets::id.eq_any(ids))
-                .select((
-                    sheets::id,
-                    sheets::seating_id,
-                    sheets::version,
-                    sheets::sheet,
-                    sheets::adjusted_ns_vp,
-                    sheets::adjusted_ew_vp,
-                    sheets::adjusted_ns_mp_diff,
-                    sheets::adjusted_ew_mp_diff,
-                ))
+                .select(SHEET_COLUMNS)
                 .load(conn)?;
             rows.extend(chunk.into_iter().map(SheetData::from));
         }

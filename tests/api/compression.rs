@@ -5,6 +5,7 @@
 
 use std::io::Read;
 
+use crate::deskentry::tid;
 use crate::helpers::{new_client, TestApp};
 use crate::scoring::{post_sheet, sheet, started, tables_of};
 
@@ -267,34 +268,34 @@ async fn a_change_gives_new_compressed_pages() {
 /// The parsed sheets are kept between revisions (`db::export`): a
 /// corrected sheet must show at once, on every public page, never the
 /// version parsed before.
+/// The most MP any pair has, from the public standings JSON.
+async fn best_mp(app: &TestApp, tid: &str) -> i64 {
+    let url = app.url(&format!("/api/v1/tournaments/{tid}/standings"));
+    let v: serde_json::Value = new_client()
+        .get(url)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["mp"].as_i64().unwrap())
+        .max()
+        .unwrap()
+}
+
 #[tokio::test]
 async fn a_corrected_sheet_shows_at_once_on_the_public_pages() {
     let (app, dora, t) = started(6).await;
-    let tid = t.rsplit('/').next().unwrap().to_string();
+    let id = tid(&t);
     let table = tables_of(&app, 1)[0];
     post_sheet(&dora, &t, 1, table, &sheet(120, 90)).await;
-    let json = |app: &TestApp| {
-        let url = app.url(&format!("/api/v1/tournaments/{tid}/standings"));
-        async move {
-            let v: serde_json::Value = new_client()
-                .get(url)
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
-            v["rows"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|r| r["mp"].as_i64().unwrap())
-                .max()
-                .unwrap()
-        }
-    };
     // NS 3 × (120 + 300).
-    assert_eq!(json(&app).await, 1260);
+    assert_eq!(best_mp(&app, id).await, 1260);
     let mut f = sheet(130, 90);
     f.push(("version".into(), "1".into()));
     f.push(("reason".into(), "ricontati".into()));
@@ -302,7 +303,11 @@ async fn a_corrected_sheet_shows_at_once_on_the_public_pages() {
         post_sheet(&dora, &t, 1, table, &f).await.status().as_u16(),
         303
     );
-    assert_eq!(json(&app).await, 1290, "the corrected sheet, not the memo");
+    assert_eq!(
+        best_mp(&app, id).await,
+        1290,
+        "the corrected sheet, not the memo"
+    );
     // And back: the text of the first version again, under a new version.
     let mut f = sheet(120, 90);
     f.push(("version".into(), "2".into()));
@@ -311,40 +316,19 @@ async fn a_corrected_sheet_shows_at_once_on_the_public_pages() {
         post_sheet(&dora, &t, 1, table, &f).await.status().as_u16(),
         303
     );
-    assert_eq!(json(&app).await, 1260);
+    assert_eq!(best_mp(&app, id).await, 1260);
 }
 
-#[actix_web::test]
+#[tokio::test]
 async fn two_databases_in_one_process_never_share_a_sheet() {
     // Both fresh databases give their first sheet the same id and version:
     // what the public pages know of one says nothing about the other.
     let (a, dora_a, t_a) = started(6).await;
     let (b, dora_b, t_b) = started(6).await;
-    let best_mp = |app: &TestApp, t: &str| {
-        let tid = t.rsplit('/').next().unwrap().to_string();
-        let url = app.url(&format!("/api/v1/tournaments/{tid}/standings"));
-        async move {
-            let v: serde_json::Value = new_client()
-                .get(url)
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
-            v["rows"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|r| r["mp"].as_i64().unwrap())
-                .max()
-                .unwrap()
-        }
-    };
     post_sheet(&dora_a, &t_a, 1, tables_of(&a, 1)[0], &sheet(120, 90)).await;
     // NS 3 × (120 + 300).
-    assert_eq!(best_mp(&a, &t_a).await, 1260);
+    assert_eq!(best_mp(&a, tid(&t_a)).await, 1260);
     post_sheet(&dora_b, &t_b, 1, tables_of(&b, 1)[0], &sheet(150, 90)).await;
-    assert_eq!(best_mp(&b, &t_b).await, 1350, "b's own sheet");
-    assert_eq!(best_mp(&a, &t_a).await, 1260, "a's own sheet");
+    assert_eq!(best_mp(&b, tid(&t_b)).await, 1350, "b's own sheet");
+    assert_eq!(best_mp(&a, tid(&t_a)).await, 1260, "a's own sheet");
 }

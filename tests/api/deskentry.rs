@@ -7,7 +7,8 @@ use serde_json::Value;
 use crate::helpers::{location, Browser, TestApp};
 use crate::scoring::{started, tables_of};
 
-fn tid(t: &str) -> &str {
+/// The tournament id at the end of a tournament page's path.
+pub fn tid(t: &str) -> &str {
     t.rsplit('/').next().unwrap()
 }
 
