@@ -136,7 +136,7 @@ pub struct PublicStandings {
     pub tournament: i64,
     pub name: String,
     /// `draft`, `running` or `finished`.
-    pub status: String,
+    pub status: &'static str,
     /// Goes up with every change; the same revision is the same content.
     pub revision: i64,
     pub rounds: usize,
@@ -194,7 +194,7 @@ impl PublicStandings {
         PublicStandings {
             tournament: t.id,
             name: t.name.clone(),
-            status: t.status.clone(),
+            status: s.loaded.status.as_str(),
             revision,
             rounds: s.file.as_ref().map_or(0, |f| f.rounds.len()),
             rows,
