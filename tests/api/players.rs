@@ -590,25 +590,12 @@ async fn only_penalties_that_count_reach_the_new_pages_and_never_the_clock() {
 async fn the_prize_list_pays_the_places_that_exist() {
     // A scheme of 3 places, 2 pairs registered: 2 places at stake (RULES.md §10).
     let (_app, dora) = crate::tournaments::with_director().await;
-    let mut fields = crate::tournaments::settings("Serata piccola");
-    for f in fields.iter_mut() {
-        if f.0 == "payout" {
-            f.1 = "1: 50 30 20".into();
-        }
-        if f.0 == "entry_fee" {
-            f.1 = "1000".into();
-        }
-    }
-    let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let res = dora
-        .submit("/director/tournaments/new", "/director/tournaments", &refs)
-        .await;
-    assert_eq!(res.status().as_u16(), 303);
-    let t = crate::helpers::location(&res)
-        .split('?')
-        .next()
-        .unwrap()
-        .to_string();
+    let t = crate::tournaments::create_tournament_with(
+        &dora,
+        "Serata piccola",
+        &[("payout", "1: 50 30 20"), ("entry_fee", "1000")],
+    )
+    .await;
     crate::tournaments::import(&dora, &t, &crate::tournaments::csv(2)).await;
     let tid = tid_of(&t);
     let p = new_client()

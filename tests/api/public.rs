@@ -460,22 +460,12 @@ async fn a_payout_tier_wider_than_the_field_pays_the_places_that_exist() {
     // (which once indexed past the prizes and panicked) shows 2 places,
     // their percentages scaled so the pool is paid whole (RULES.md §10).
     let (_app, dora) = crate::tournaments::with_director().await;
-    let mut fields = crate::tournaments::settings("Serata piccola");
-    for f in fields.iter_mut() {
-        if f.0 == "payout" {
-            f.1 = "1: 50 30 20".into();
-        }
-    }
-    let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let res = dora
-        .submit("/director/tournaments/new", "/director/tournaments", &refs)
-        .await;
-    assert_eq!(res.status().as_u16(), 303);
-    let t = crate::helpers::location(&res)
-        .split('?')
-        .next()
-        .unwrap()
-        .to_string();
+    let t = crate::tournaments::create_tournament_with(
+        &dora,
+        "Serata piccola",
+        &[("payout", "1: 50 30 20")],
+    )
+    .await;
     crate::tournaments::import(&dora, &t, &crate::tournaments::csv(2)).await;
     let tid = t.rsplit('/').next().unwrap();
     let res = new_client()

@@ -72,6 +72,28 @@ pub async fn started(pairs: usize) -> (TestApp, Browser, String) {
 }
 
 /// The database id of pair `number` (forms name pairs by id).
+/// Plays rounds 1..=`rounds` at the desk: each new round generated (303),
+/// every table's sheet 120–90 saved (303).
+pub async fn play_rounds(app: &TestApp, dora: &Browser, t: &str, rounds: u32) {
+    for round in 1..=rounds {
+        if round > 1 {
+            let r = round.to_string();
+            let res = dora
+                .submit(
+                    t,
+                    &format!("{t}/rounds"),
+                    &[("confirm", "1"), ("round", &r)],
+                )
+                .await;
+            assert_eq!(res.status().as_u16(), 303);
+        }
+        for table in tables_of(app, round as i32) {
+            let res = post_sheet(dora, t, round, table, &sheet(120, 90)).await;
+            assert_eq!(res.status().as_u16(), 303);
+        }
+    }
+}
+
 pub fn pair_id(app: &TestApp, number: i32) -> String {
     use burraco_td::db::schema::pairs;
     use diesel::prelude::*;
@@ -861,21 +883,7 @@ async fn a_closed_tournament_keeps_its_results_and_penalties_stay_in_bounds() {
         .await;
     assert_eq!(res.status().as_u16(), 409);
     // Play every round and close.
-    for round in 1..=4u32 {
-        if round > 1 {
-            dora.submit(&t, &format!("{t}/rounds"), &[("confirm", "1")])
-                .await;
-        }
-        for table in tables_of(&app, round as i32) {
-            assert_eq!(
-                post_sheet(&dora, &t, round, table, &sheet(120, 90))
-                    .await
-                    .status()
-                    .as_u16(),
-                303
-            );
-        }
-    }
+    play_rounds(&app, &dora, &t, 4).await;
     assert_eq!(
         location(
             &dora

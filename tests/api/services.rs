@@ -3,7 +3,7 @@
 //! reasons refused on both databases.
 
 use crate::helpers::location;
-use crate::scoring::{post_sheet, sheet, started, tables_of};
+use crate::scoring::{play_rounds, post_sheet, sheet, started, tables_of};
 use crate::tournaments::{create_tournament, with_director};
 
 fn tid_of(t: &str) -> &str {
@@ -167,23 +167,7 @@ async fn a_closed_tournament_reopens_only_with_a_reason_on_the_record() {
     let (app, dora, t) = started(8).await;
     let tid = tid_of(&t).to_string();
     // Play the four rounds, then close.
-    for round in 1..=4u32 {
-        if round > 1 {
-            let r = round.to_string();
-            let res = dora
-                .submit(
-                    &t,
-                    &format!("{t}/rounds"),
-                    &[("confirm", "1"), ("round", &r)],
-                )
-                .await;
-            assert_eq!(res.status().as_u16(), 303);
-        }
-        for table in tables_of(&app, round as i32) {
-            let res = post_sheet(&dora, &t, round, table, &sheet(120, 90)).await;
-            assert_eq!(res.status().as_u16(), 303);
-        }
-    }
+    play_rounds(&app, &dora, &t, 4).await;
     let res = dora
         .submit(&t, &format!("{t}/close"), &[("confirm", "1")])
         .await;

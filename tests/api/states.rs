@@ -8,7 +8,7 @@ use chrono::{Duration, NaiveDateTime};
 use diesel::prelude::*;
 
 use crate::helpers::{location, Browser, TestApp};
-use crate::scoring::{post_sheet, sheet, started, tables_of};
+use crate::scoring::{play_rounds, post_sheet, sheet, started, tables_of};
 use crate::tournaments::{check_in_all, create_tournament, csv, import, with_director};
 
 fn tid_of(t: &str) -> i64 {
@@ -552,23 +552,7 @@ async fn a_closed_tournament_shows_read_only_forms_answers_409_and_reopens_with_
     assert!(html.contains("Bloccato dall"), "{html}");
     assert!(html.contains("id=\"planned_rounds\" name=\"planned_rounds\" value=\"4\" readonly"));
     assert!(html.contains("state-banner state-running"));
-    for round in 1..=4 {
-        if round > 1 {
-            let r = round.to_string();
-            let res = dora
-                .submit(
-                    &t,
-                    &format!("{t}/rounds"),
-                    &[("confirm", "1"), ("round", &r)],
-                )
-                .await;
-            assert_eq!(res.status().as_u16(), 303);
-        }
-        for table in tables_of(&app, round) {
-            let res = post_sheet(&dora, &t, round as u32, table, &sheet(120, 90)).await;
-            assert_eq!(res.status().as_u16(), 303);
-        }
-    }
+    play_rounds(&app, &dora, &t, 4).await;
     dora.submit(&t, &format!("{t}/close"), &[("confirm", "1")])
         .await;
     assert_eq!(status_of(&app, tid), "finished");

@@ -44,11 +44,22 @@ pub async fn with_director() -> (TestApp, Browser) {
 }
 
 pub async fn create_tournament(b: &Browser, name: &str) -> String {
+    create_tournament_with(b, name, &[]).await
+}
+
+/// A tournament with the usual settings but for `changes` (field, value).
+pub async fn create_tournament_with(b: &Browser, name: &str, changes: &[(&str, &str)]) -> String {
+    let mut fields = settings(name);
+    for (k, v) in fields.iter_mut() {
+        if let Some((_, new)) = changes.iter().find(|(c, _)| c == k) {
+            *v = new.to_string();
+        }
+    }
     let res = b
         .submit(
             "/director/tournaments/new",
             "/director/tournaments",
-            &as_refs(&settings(name)),
+            &as_refs(&fields),
         )
         .await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());

@@ -6,7 +6,7 @@
 
 use crate::helpers::{location, spawn_app, Browser, TestApp};
 use crate::scoring::started;
-use crate::tournaments::{create_tournament, settings, with_director};
+use crate::tournaments::{create_tournament, create_tournament_with, settings, with_director};
 
 fn tid_of(t: &str) -> &str {
     t.rsplit('/').next().unwrap()
@@ -218,18 +218,7 @@ async fn the_directory_is_for_the_tournaments_directors_only() {
 
 /// A tournament with a fee of 250 € and 8 pairs: a pool of 1.400,00 €.
 async fn expensive(app: &TestApp, dora: &Browser) -> String {
-    let mut s = settings("Gran premio");
-    for (k, v) in s.iter_mut() {
-        if *k == "entry_fee" {
-            *v = "250".into();
-        }
-    }
-    let refs: Vec<(&str, &str)> = s.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let res = dora
-        .submit("/director/tournaments/new", "/director/tournaments", &refs)
-        .await;
-    assert_eq!(res.status().as_u16(), 303);
-    let t = location(&res).split('?').next().unwrap().to_string();
+    let t = create_tournament_with(dora, "Gran premio", &[("entry_fee", "250")]).await;
     crate::tournaments::import(dora, &t, &crate::tournaments::csv(8)).await;
     let _ = app;
     t
