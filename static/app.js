@@ -64,11 +64,6 @@
       function (el) { return !el.disabled && el.offsetParent !== null; });
   }
   var groups = Array.prototype.slice.call(form.querySelectorAll(".kgroup"));
-  function next(el) {
-    var all = focusables(form);
-    var i = all.indexOf(el);
-    if (i >= 0 && i + 1 < all.length) { all[i + 1].focus(); if (all[i + 1].select) { all[i + 1].select(); } }
-  }
   function submitNext() {
     var btn = document.getElementById("save-next");
     if (form.requestSubmit) { form.requestSubmit(btn); } else { btn.click(); }
@@ -76,14 +71,15 @@
   form.addEventListener("keydown", function (ev) {
     var el = ev.target;
     if (ev.altKey || ev.ctrlKey || ev.metaKey) { return; }
-    // End of hand: its digit (1-5) chooses it and moves on.
+    // End of hand: its digit (1-5) chooses it; the focus stays, so Tab
+    // goes to the next box as everywhere else (issue 21: it used to jump
+    // on by itself and the Tab after it skipped a box).
     if (el.getAttribute && el.getAttribute("data-role") === "end" && /^[1-9]$/.test(ev.key)) {
       var opt = el.querySelector("option[data-key='" + ev.key + "']");
       if (opt) {
         ev.preventDefault();
         el.value = opt.value;
         el.dispatchEvent(new Event("change", { bubbles: true }));
-        next(el);
       }
       return;
     }
@@ -100,6 +96,31 @@
   });
   var focus = document.getElementById(form.getAttribute("data-focus"));
   if (focus && document.activeElement === document.body) { focus.focus(); }
+
+  // Correcting a pair's entry: each box the desk changes shows the
+  // players' value beside it (data-was), as the server does on a reload.
+  var wasLabel = form.getAttribute("data-was-label") || "";
+  function markChange(el) {
+    if (!el.hasAttribute || !el.hasAttribute("data-was")) { return; }
+    var was = el.getAttribute("data-was");
+    var now = el.type === "checkbox" ? (el.checked ? "on" : "") : el.value.trim();
+    var norm = function (v) { return (v === "0" || v === "off") ? "" : v; };
+    var label = el.closest("label");
+    var changed = norm(now) !== norm(was);
+    label.classList.toggle("changed", changed);
+    var note = label.querySelector("small.was");
+    if (changed && !note) {
+      note = document.createElement("small");
+      note.className = "was";
+      label.appendChild(note);
+    }
+    if (note) {
+      note.hidden = !changed;
+      note.textContent = wasLabel + ": " + (el.type === "checkbox" ? (was ? "☑" : "☐") : (was || "—"));
+    }
+  }
+  form.addEventListener("input", function (ev) { markChange(ev.target); });
+  form.addEventListener("change", function (ev) { markChange(ev.target); });
 
   var url = form.getAttribute("data-preview");
   var timer = null, seq = 0;

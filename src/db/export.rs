@@ -351,6 +351,8 @@ pub fn load_file_of(
     file.mitchell_advance = Some(settings.mitchell_advance);
     file.allow_repeats = Some(settings.allow_repeats);
     file.suit_order = Some(settings.suit_order.to_string());
+    file.sheet_mode =
+        (settings.sheet_mode == crate::rules::SheetMode::Totals).then_some(settings.sheet_mode);
     file.draw_seed = t.draw_seed.and_then(|s| u64::try_from(s).ok());
     file.status = Some(status_file(t.status().map_err(unreadable)?));
     file.pairs = pair_rows
@@ -574,6 +576,10 @@ pub fn import_file(
         suit_order: file.suit_order.clone().unwrap_or_default(),
         // Not in the file: the default (on).
         table_entry: String::new(),
+        sheet_mode: file
+            .sheet_mode
+            .map(|m| m.code().to_string())
+            .unwrap_or_default(),
     };
     let settings = Settings::parse(&form, tz).map_err(|problems| {
         ImportError::Settings(

@@ -60,6 +60,15 @@ diesel::table! {
         updated_at -> Timestamp,
         revision -> BigInt,
         table_entry -> Bool,
+        sheet_mode -> Text,
+    }
+}
+
+diesel::table! {
+    idempotency_keys (key) {
+        key -> Text,
+        answer -> Text,
+        created_at -> Timestamp,
     }
 }
 

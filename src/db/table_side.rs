@@ -9,7 +9,7 @@ use rand::rngs::OsRng;
 use rand::Rng;
 
 use super::schema::{audit_log, pairs, rounds, score_throttle, seatings, sheet_entries, sheets};
-use super::schema::{table_codes, tournaments};
+use super::schema::{idempotency_keys, table_codes, tournaments};
 use super::scoring::SheetWrite;
 use super::{now, DbConn};
 
@@ -399,6 +399,49 @@ pub fn share_lock(conn: &mut DbConn, tid: i64) -> QueryResult<()> {
         ))?;
     }
     Ok(())
+}
+
+// ---- one answer per submission ----
+
+/// The answer stored under an idempotency key.
+pub fn idempotent_answer(conn: &mut DbConn, key: &str) -> QueryResult<Option<String>> {
+    idempotency_keys::table
+        .find(key)
+        .select(idempotency_keys::answer)
+        .first(conn)
+        .optional()
+}
+
+/// Stores an answer under its key; false when the key is taken (a twin
+/// submission stored its answer first).
+pub fn remember_answer(
+    conn: &mut DbConn,
+    key: &str,
+    answer: &str,
+    at: NaiveDateTime,
+) -> QueryResult<bool> {
+    // A savepoint: on PostgreSQL a failed insert would abort the whole
+    // transaction.
+    let inserted = conn.transaction(|c| {
+        diesel::insert_into(idempotency_keys::table)
+            .values((
+                idempotency_keys::key.eq(key),
+                idempotency_keys::answer.eq(answer),
+                idempotency_keys::created_at.eq(at),
+            ))
+            .execute(c)
+    });
+    match inserted {
+        Ok(_) => Ok(true),
+        Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// Forgets the answers stored before `before`.
+pub fn forget_answers_before(conn: &mut DbConn, before: NaiveDateTime) -> QueryResult<usize> {
+    diesel::delete(idempotency_keys::table.filter(idempotency_keys::created_at.lt(before)))
+        .execute(conn)
 }
 
 // ---- the brake on wrong pair codes ----

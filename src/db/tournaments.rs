@@ -44,6 +44,8 @@ pub struct TournamentRow {
     pub revision: i64,
     /// Players may enter and confirm sheets from the table.
     pub table_entry: bool,
+    /// `full` or `totals`: how the tables enter their sheets.
+    pub sheet_mode: String,
 }
 
 /// Money: integer cents in the database, `Decimal` in code.
@@ -109,6 +111,7 @@ impl TournamentRow {
             payout: self.payout.clone(),
             suit_order: self.suit_order.clone(),
             table_entry: if self.table_entry { "on" } else { "off" }.into(),
+            sheet_mode: self.sheet_mode.clone(),
         };
         Settings::parse(&form, chrono_tz::UTC).map_err(|p| {
             DieselError::DeserializationError(
@@ -146,6 +149,7 @@ struct SettingsRow {
     payout: String,
     suit_order: String,
     table_entry: bool,
+    sheet_mode: String,
     updated_at: NaiveDateTime,
 }
 
@@ -171,6 +175,7 @@ fn settings_row(s: &Settings) -> Result<SettingsRow, DieselError> {
         payout: format_payout(&s.payout),
         suit_order: s.suit_order.to_string(),
         table_entry: s.table_entry,
+        sheet_mode: s.sheet_mode.code().to_string(),
         updated_at: now(),
     })
 }

@@ -93,6 +93,10 @@ pub enum Conflict {
     Movement(MovementError),
     /// Somebody else changed the sheet since the editor opened it.
     SheetChanged,
+    /// The page that asked for an irreversible action was shown before the
+    /// tournament last changed (a Back button, a second director): nothing
+    /// is done, the current page is shown again.
+    Stale,
 }
 
 impl Conflict {
@@ -107,6 +111,7 @@ impl Conflict {
             }
             Conflict::Movement(e) => e.message(lang),
             Conflict::SheetChanged => tf(lang, "sheet.conflict", &[]),
+            Conflict::Stale => tf(lang, "states.error.stale", &[]),
         }
     }
 
@@ -116,6 +121,7 @@ impl Conflict {
             Conflict::Key(key, _) => key.rsplit('.').next().unwrap_or(key).to_string(),
             Conflict::Movement(e) => e.code().to_ascii_lowercase(),
             Conflict::SheetChanged => "sheet_changed".to_string(),
+            Conflict::Stale => "page_stale".to_string(),
         }
     }
 }
@@ -144,10 +150,37 @@ impl Loaded {
         self.rounds.iter().find(|r| r.number == n)
     }
 
+    /// The pairs a draw of round 1 seats: checked in, not withdrawn, not
+    /// marked no-show (the one predicate the confirmation page and the
+    /// draw share).
+    pub fn drawable(&self) -> impl Iterator<Item = &PairRow> {
+        self.pairs
+            .iter()
+            .filter(|p| p.checked_in && p.withdrawn_from_round.is_none() && !p.no_show)
+    }
+
+    /// Registrations a draw would leave out because they are not checked in.
+    pub fn not_checked_in(&self) -> impl Iterator<Item = &PairRow> {
+        self.pairs
+            .iter()
+            .filter(|p| !p.checked_in && p.withdrawn_from_round.is_none() && !p.no_show)
+    }
+
     /// Refuses a change to a closed tournament.
     pub fn ensure_not_finished(&self) -> Result<(), ServiceError> {
         match self.status {
             Status::Finished => Err(ServiceError::conflict("tournament.error.finished")),
+            _ => Ok(()),
+        }
+    }
+
+    /// The page that asked for an irreversible action was shown at revision
+    /// `seen` (a hidden field of its form): anything written since — a
+    /// redraw, a round, a check-in, a sheet — makes it stale. Called right
+    /// after [`lock`], which raised the revision by one.
+    pub fn ensure_seen(&self, seen: Option<i64>) -> Result<(), ServiceError> {
+        match seen {
+            Some(r) if r != self.t.revision - 1 => Err(ServiceError::Conflict(Conflict::Stale)),
             _ => Ok(()),
         }
     }

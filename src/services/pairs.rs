@@ -14,7 +14,7 @@ use super::audit::{self, Action, Entry};
 use super::rounds::{mitchell_plan, roster_changes};
 use super::{lock, Actor, Conflict, Loaded, Need, ServiceError};
 use crate::db::tournaments::{self as tdb, PairError, PairRow};
-use crate::db::Db;
+use crate::db::{Db, DbConn};
 use crate::movement::{self, RosterChange};
 use crate::tournament::pairs::PairEntry;
 use crate::tournament::{FieldProblem, Status};
@@ -198,28 +198,82 @@ pub async fn set_checked_in(
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Direct)?;
         l.ensure_not_finished()?;
-        let pair = find_pair(&l, pid)?;
-        if pair.checked_in == value {
-            return Ok(());
-        }
-        // A no-show is not here: the director undoes the mark first (which
-        // checks its players are still free).
-        if value && pair.no_show {
-            return Err(ServiceError::conflict("entries.error.is_no_show"));
-        }
-        let number = pair.number;
-        tdb::set_checked_in(c, tid, pid, value)?;
-        let action = if value {
-            Action::PairCheckedIn
-        } else {
-            Action::PairCheckInUndone
+        check_in_one(c, &l, &actor, pid, value)
+    })
+    .await
+}
+
+/// One pair's check-in, inside the caller's transaction.
+fn check_in_one(
+    c: &mut DbConn,
+    l: &Loaded,
+    actor: &Actor,
+    pid: i64,
+    value: bool,
+) -> Result<(), ServiceError> {
+    let pair = find_pair(l, pid)?;
+    if pair.checked_in == value {
+        return Ok(());
+    }
+    // A no-show is not here: the director undoes the mark first (which
+    // checks its players are still free).
+    if value && pair.no_show {
+        return Err(ServiceError::conflict("entries.error.is_no_show"));
+    }
+    // Once the tournament runs the draw was made from the check-ins: a pair
+    // that stops playing is withdrawn, not unchecked.
+    if !value && l.status() != Status::Draft {
+        return Err(ServiceError::Conflict(Conflict::Key(
+            "pairs.error.checkin_started",
+            vec![("pair", pair.number.to_string())],
+        )));
+    }
+    let number = pair.number;
+    tdb::set_checked_in(c, l.t.id, pid, value)?;
+    let action = if value {
+        Action::PairCheckedIn
+    } else {
+        Action::PairCheckInUndone
+    };
+    audit::record(
+        c,
+        l.t.id,
+        actor,
+        Entry::new(action).after(audit::values([("number", Value::from(number))])),
+    )
+}
+
+/// Checks in several pairs at once (the ticked ones, or every pair still
+/// to check in when `pids` is `None`): one transaction, one audit entry per
+/// pair; no-shows and withdrawn pairs are left as they are.
+pub async fn check_in_many(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+    pids: Option<Vec<i64>>,
+) -> Result<usize, ServiceError> {
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Direct)?;
+        l.ensure_not_finished()?;
+        let wanted: Vec<i64> = match &pids {
+            Some(ids) => {
+                for id in ids {
+                    find_pair(&l, *id)?;
+                }
+                ids.clone()
+            }
+            None => l.not_checked_in().map(|p| p.id).collect(),
         };
-        audit::record(
-            c,
-            tid,
-            &actor,
-            Entry::new(action).after(audit::values([("number", Value::from(number))])),
-        )
+        let mut n = 0;
+        for id in wanted {
+            let p = find_pair(&l, id)?;
+            if p.checked_in || p.no_show || p.withdrawn_from_round.is_some() {
+                continue;
+            }
+            check_in_one(c, &l, &actor, id, true)?;
+            n += 1;
+        }
+        Ok(n)
     })
     .await
 }

@@ -46,6 +46,19 @@ pub fn pair_names(file: Option<&TournamentFile>, pair: u32) -> String {
         .unwrap_or_default()
 }
 
+/// "Rossi – Bianchi": the surnames only (narrow screens).
+pub fn pair_surnames(file: Option<&TournamentFile>, pair: u32) -> String {
+    file.and_then(|f| f.pairs.iter().find(|p| p.number == pair))
+        .map(|p| {
+            p.players
+                .iter()
+                .map(|pl| pl.surname.as_str())
+                .collect::<Vec<_>>()
+                .join(" – ")
+        })
+        .unwrap_or_default()
+}
+
 /// Reads the tournament and computes its standings (the expensive part of
 /// every public page: callers cache it per revision).
 pub async fn snapshot(

@@ -74,29 +74,49 @@ pub(crate) fn tables_without_score(
         .collect())
 }
 
-/// Starts the tournament (or draws round 1 again until a score or a penalty
-/// is recorded): the checked-in pairs are drawn at random to tables and
-/// lines; the seed is stored.
-pub async fn draw(db: &Db, actor: Actor, tid: i64) -> Result<(), ServiceError> {
+/// Which draw of round 1: the start, or drawing round 1 again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DrawKind {
+    /// The tournament is in preparation: round 1 is drawn and it runs.
+    Start,
+    /// Round 1 is drawn again while nothing is recorded for it.
+    Redraw,
+}
+
+/// What a draw will do, or why it cannot happen: the one precondition the
+/// confirmation page and the action share.
+pub fn plan_draw(l: &Loaded, kind: DrawKind) -> Result<(), ServiceError> {
+    match (kind, l.status()) {
+        (DrawKind::Start, Status::Draft) => Ok(()),
+        (DrawKind::Start, _) => Err(ServiceError::conflict("draw.error.started")),
+        (DrawKind::Redraw, Status::Running) if l.rounds.len() <= 1 => Ok(()),
+        (DrawKind::Redraw, Status::Draft) => Err(ServiceError::conflict("round.error.not_started")),
+        (DrawKind::Redraw, _) => Err(ServiceError::conflict("draw.error.too_late")),
+    }
+}
+
+/// Starts the tournament, or draws round 1 again until a score or a
+/// penalty is recorded (`kind`): the checked-in pairs are drawn at random
+/// to tables and lines; the seed is stored. `seen`: the revision of the
+/// page that asked (a stale page is refused).
+pub async fn draw(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+    kind: DrawKind,
+    seen: Option<i64>,
+) -> Result<(), ServiceError> {
     let seed = movement::new_seed().map_err(movement_conflict)?;
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Direct)?;
-        match l.status() {
-            Status::Draft => {}
-            Status::Running if l.rounds.len() <= 1 => {}
-            _ => return Err(ServiceError::conflict("draw.error.too_late")),
-        }
-        let players: Vec<PairNo> = l
-            .pairs
-            .iter()
-            .filter(|p| p.checked_in && p.withdrawn_from_round.is_none() && !p.no_show)
-            .map(PairRow::pair_no)
-            .collect();
+        l.ensure_seen(seen)?;
+        plan_draw(&l, kind)?;
+        let players: Vec<PairNo> = l.drawable().map(PairRow::pair_no).collect();
         let layout = movement::first_round_draw(&players, seed).map_err(movement_conflict)?;
         let plan = mitchell_plan(&l, &layout);
         plan.validate().map_err(movement_conflict)?;
         let round1 = movement::round_seating(&layout, &plan, 1, &[]).map_err(movement_conflict)?;
-        let redraw = l.status() == Status::Running;
+        let redraw = kind == DrawKind::Redraw;
         // A sheet entered at a table counts as a score: the draw stands.
         if redraw && crate::db::table_side::any_entry(c, tid)? {
             return Err(ServiceError::conflict("draw.error.scores_in"));
@@ -151,12 +171,14 @@ pub async fn draw(db: &Db, actor: Actor, tid: i64) -> Result<(), ServiceError> {
 /// table of the last round has neither a counted sheet nor an adjusted
 /// score, the round is refused unless the director forces it with a reason
 /// (`force`), which goes on the record.
+#[allow(clippy::too_many_arguments)]
 pub async fn next_round(
     db: &Db,
     actor: Actor,
     tid: i64,
     requested: Option<i32>,
     force: Option<String>,
+    seen: Option<i64>,
     tz: chrono_tz::Tz,
 ) -> Result<i32, ServiceError> {
     let force = match force.filter(|r| !r.trim().is_empty()) {
@@ -171,6 +193,7 @@ pub async fn next_round(
         if let Some(r) = requested.filter(|r| l.round(*r).is_some()) {
             return Ok(r);
         }
+        l.ensure_seen(seen)?;
         let n = l.next_round();
         if requested.is_some_and(|r| r != n) {
             return Err(ServiceError::conflict("round.error.stale_form"));
@@ -369,10 +392,14 @@ pub async fn clock(
     tid: i64,
     n: i32,
     action: ClockAction,
+    seen: Option<i64>,
 ) -> Result<(), ServiceError> {
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Direct)?;
         l.ensure_running()?;
+        if action == ClockAction::TimeOut {
+            l.ensure_seen(seen)?;
+        }
         let round = l.round(n).ok_or(ServiceError::NotFound)?;
         let now = crate::db::now();
         let started = round.started_at.is_some();
@@ -463,13 +490,20 @@ pub async fn clock(
 /// the number of the round that is now the last one (0: none). A round
 /// that is already gone (a double click, a second director) is not an
 /// error: nothing happens and the last round is named.
-pub async fn undo_round(db: &Db, actor: Actor, tid: i64, n: i32) -> Result<i32, ServiceError> {
+pub async fn undo_round(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+    n: i32,
+    seen: Option<i64>,
+) -> Result<i32, ServiceError> {
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Direct)?;
         let last = l.rounds.last().map_or(0, |r| r.number);
         if n > last && n >= 1 && l.status() != Status::Finished {
             return Ok(last);
         }
+        l.ensure_seen(seen)?;
         l.ensure_running()?;
         let round = l.round(n).ok_or(ServiceError::NotFound)?;
         if l.rounds.last().map(|r| r.number) != Some(n) {

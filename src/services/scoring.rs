@@ -22,6 +22,8 @@ pub struct TableState {
     pub round: RoundRow,
     pub seating: SeatingRow,
     pub sheet: Option<SheetRow>,
+    /// A pair's entry that does not count yet (while no sheet counts).
+    pub pending: Option<super::table_side::Pending>,
 }
 
 fn table_state(
@@ -37,10 +39,15 @@ fn table_state(
         .find(|s| s.table_no == table_no)
         .ok_or(ServiceError::NotFound)?;
     let sheet = sdb::sheet_for(c, seating.id)?;
+    let pending = match sheet {
+        Some(_) => None,
+        None => super::table_side::pending_of(c, l, seating.id)?,
+    };
     Ok(TableState {
         round,
         seating,
         sheet,
+        pending,
     })
 }
 
@@ -150,7 +157,9 @@ pub async fn save_sheet(
         if let (Some(p), false) = (time_out, input.accept_time_out) {
             problems.push(p);
         }
-        let needs_reason = ts.sheet.is_some() || accepted || time_out_overridden;
+        // Changing a pair's entry (settling a dispute) is a correction too.
+        let corrects_entry = ts.pending.as_ref().is_some_and(|p| p.sheet != input.sheet);
+        let needs_reason = ts.sheet.is_some() || corrects_entry || accepted || time_out_overridden;
         let reason = if needs_reason || !input.reason.trim().is_empty() {
             match sheet_form::parse_reason("reason", &input.reason) {
                 Ok(r) => r,

@@ -23,7 +23,7 @@ use crate::db::table_side::{self as tsdb, EntryRow};
 use crate::db::tournaments::{self as tdb, PairRow, RoundRow, SeatingRow};
 use crate::db::{now, Db, DbConn, DbError};
 use crate::rules::api::InputError;
-use crate::rules::{Line, ScoreSheet, SheetReport};
+use crate::rules::{Line, PerLine, ScoreSheet, SheetReport};
 use crate::tournament::{FieldProblem, Status};
 
 /// Wrong pair codes allowed per (table, address) within [`WRONG_CODE_WINDOW`].
@@ -65,6 +65,10 @@ pub enum TableSideError {
     /// A field that does not fit (the dispute's note).
     #[error("invalid input: {0:?}")]
     Invalid(Vec<FieldProblem>),
+    /// A twin submission with the same idempotency key stored its answer
+    /// first (internal: the caller answers with the twin's answer).
+    #[error("answered already")]
+    Replay,
     #[error(transparent)]
     Service(#[from] ServiceError),
 }
@@ -93,7 +97,7 @@ impl TableSideError {
             TableSideError::Sheet(_) => "sheet_breaks_rules",
             TableSideError::Input(e) => e.code,
             TableSideError::Invalid(_) => "invalid_field",
-            TableSideError::Service(_) => "internal",
+            TableSideError::Replay | TableSideError::Service(_) => "internal",
         }
     }
 
@@ -112,13 +116,13 @@ impl TableSideError {
             TableSideError::Conflict(_) => "error.conflict.message",
             TableSideError::Sheet(_) => "table.error.sheet",
             TableSideError::Input(_) | TableSideError::Invalid(_) => "error.bad_request.message",
-            TableSideError::Service(_) => "error.internal.message",
+            TableSideError::Replay | TableSideError::Service(_) => "error.internal.message",
         }
     }
 }
 
 /// Where a table's round stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TableStatus {
     /// Nothing entered yet.
@@ -165,6 +169,26 @@ pub struct TableView {
     pub note: String,
     /// An adjusted score set at the desk (NS VP, EW VP).
     pub adjusted: Option<(i32, i32)>,
+    /// The version of the entry shown (issue 21): a confirmation names it,
+    /// so that only the entry the confirming pair saw can count. `None`
+    /// when nothing is entered.
+    pub entry_version: Option<i32>,
+    /// Time-out was called in this round (an end of hand by time-out is
+    /// possible only then).
+    pub time_out_called: bool,
+    /// The next round, once drawn, and where each pair of this table plays
+    /// in it.
+    pub next_round: Option<i32>,
+    pub next: Vec<NextSeat>,
+}
+
+/// Where a pair of the table plays in the next round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NextSeat {
+    pub pair: i32,
+    /// The table and the line, or `None` when the pair rests (or no longer
+    /// plays).
+    pub seat: Option<(i32, Line)>,
 }
 
 impl TableView {
@@ -212,13 +236,18 @@ fn check(l: &Loaded, sheet: &ScoreSheet) -> SheetReport {
     )
 }
 
-/// The table's state on `c`: the round of its last seating.
-fn view_on(c: &mut DbConn, code: &str) -> Result<TableView, TableSideError> {
+/// The table's state on `c`: in round `round` when given (a pair's page
+/// after its result counts stays on its round, to show where it plays
+/// next), else the round of its last seating.
+fn view_on(c: &mut DbConn, code: &str, round: Option<i32>) -> Result<TableView, TableSideError> {
     let (tid, table_no) = tsdb::find_table(c, code)?.ok_or(TableSideError::NotFound)?;
     let t = tdb::find(c, tid)?.ok_or(TableSideError::NotFound)?;
     let l = load_state(c, t)?;
     let history = table_history(c, &l, table_no)?;
-    let Some((round, seating)) = history.last().cloned() else {
+    let chosen = round
+        .and_then(|n| history.iter().find(|(r, _)| r.number == n))
+        .or(history.last());
+    let Some((round, seating)) = chosen.cloned() else {
         // A code made for a table that has not played yet.
         return Err(TableSideError::NotFound);
     };
@@ -236,8 +265,35 @@ fn view_on(c: &mut DbConn, code: &str) -> Result<TableView, TableSideError> {
         report: None,
         note: String::new(),
         adjusted: None,
+        entry_version: entry
+            .as_ref()
+            .filter(|e| e.sheet.is_some())
+            .map(|e| e.version),
+        time_out_called: round.time_out_at.is_some(),
+        next_round: None,
+        next: Vec::new(),
         l,
     };
+    if let Some(next) = v.l.round(round.number + 1) {
+        let (tables, _) = tdb::seating_of(c, next.id)?;
+        v.next_round = Some(next.number);
+        v.next = [&v.ns, &v.ew]
+            .into_iter()
+            .flatten()
+            .map(|p| NextSeat {
+                pair: p.number,
+                seat: tables.iter().find_map(|s| {
+                    if s.ns_pair == Some(p.id) {
+                        Some((s.table_no, Line::Ns))
+                    } else if s.ew_pair == Some(p.id) {
+                        Some((s.table_no, Line::Ew))
+                    } else {
+                        None
+                    }
+                }),
+            })
+            .collect();
+    }
     if let Some(row) = &counted {
         v.status = TableStatus::Confirmed;
         v.entered_by = Some(match &entry {
@@ -267,8 +323,18 @@ fn view_on(c: &mut DbConn, code: &str) -> Result<TableView, TableSideError> {
 
 /// What the player's page and `GET /api/v1/score/{code}` show.
 pub async fn table_view(db: &Db, code: String) -> Result<TableView, TableSideError> {
+    table_view_of(db, code, None).await
+}
+
+/// The table in a given round (its latest when `round` is `None` or not
+/// one of the table's rounds).
+pub async fn table_view_of(
+    db: &Db,
+    code: String,
+    round: Option<i32>,
+) -> Result<TableView, TableSideError> {
     let code = tsdb::normalize_code(&code);
-    db.read(move |c| view_on(c, &code)).await
+    db.read(move |c| view_on(c, &code, round)).await
 }
 
 // ---- the brake on wrong codes ----
@@ -479,8 +545,9 @@ async fn with_seat<T: Send + 'static>(
     db.write(move |c| f(c, &mut s)).await
 }
 
-/// What an accepted entry or answer returns.
-#[derive(Debug, Clone)]
+/// What an accepted entry or answer returns (and what a repeated
+/// submission gets again: it is stored under its idempotency key).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Outcome {
     pub status: TableStatus,
     pub round: i32,
@@ -489,7 +556,26 @@ pub struct Outcome {
     pub by: Line,
     /// The entry replaced an earlier one.
     pub replaced: bool,
-    pub report: Option<SheetReport>,
+    /// The version of the entry stored or answered.
+    pub entry_version: Option<i32>,
+    /// The engine's totals and VP of the sheet.
+    pub totals: Option<PerLine<i64>>,
+    pub vp: Option<PerLine<u8>>,
+}
+
+impl Outcome {
+    fn new(s: &Seat, status: TableStatus, version: i32, report: &SheetReport) -> Outcome {
+        Outcome {
+            status,
+            round: s.round.number,
+            table_no: s.table_no,
+            by: s.line,
+            replaced: false,
+            entry_version: Some(version),
+            totals: Some(report.totals),
+            vp: Some(report.vp),
+        }
+    }
 }
 
 fn sheet_json(sheet: &ScoreSheet) -> Result<String, ServiceError> {
@@ -514,18 +600,132 @@ fn audit_value(entry: &EntryRow, extra: Value) -> String {
     v.to_string()
 }
 
+// ---- one answer per submission ----
+
+/// A submission's idempotency key as stored: the SHA-256 of its scope (the
+/// action and the table) and the client's key, so that one phone's key
+/// cannot replay another table's answer.
+fn idempotency_key(scope: &str, table_code: &str, key: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(b"burraco-td idempotency v1");
+    for p in [scope, table_code, key] {
+        h.update((p.len() as u64).to_be_bytes());
+        h.update(p.as_bytes());
+    }
+    hex::encode(h.finalize())
+}
+
+/// A client's idempotency key as typed: 8 to 100 letters, digits, `-`, `_`.
+pub fn parse_idempotency_key(text: &str) -> Result<Option<String>, TableSideError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let ok = (8..=100).contains(&text.len())
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if ok {
+        Ok(Some(text.to_string()))
+    } else {
+        Err(TableSideError::Invalid(vec![FieldProblem::new(
+            "idempotency_key",
+            "table.error.idempotency_key",
+        )]))
+    }
+}
+
+/// How long a submission's first answer is kept.
+const IDEMPOTENCY_KEEP: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// The first answer to a submission with this key, if it was given.
+fn replayed(c: &mut DbConn, key: Option<&str>) -> Result<Option<Outcome>, TableSideError> {
+    let Some(key) = key else { return Ok(None) };
+    let Some(text) = tsdb::idempotent_answer(c, key)? else {
+        return Ok(None);
+    };
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| ServiceError::corrupt(format!("stored answer: {e}")).into())
+}
+
+/// Keeps the answer under its key, in the transaction that made it. A
+/// concurrent twin that stored it first makes this one roll back
+/// ([`TableSideError::Replay`]): the caller then reads the twin's answer.
+fn remember(c: &mut DbConn, key: Option<&str>, o: &Outcome) -> Result<(), TableSideError> {
+    let Some(key) = key else { return Ok(()) };
+    let text =
+        serde_json::to_string(o).map_err(|e| ServiceError::corrupt(format!("answer: {e}")))?;
+    let t = now();
+    if !tsdb::remember_answer(c, key, &text, t)? {
+        return Err(TableSideError::Replay);
+    }
+    tsdb::forget_answers_before(c, t - chrono_of(IDEMPOTENCY_KEEP))?;
+    Ok(())
+}
+
+/// Runs a submission once per key: a repeated key (a phone sending again
+/// after the network came back, a double tap, a reload of the POST) gets
+/// the first answer and changes nothing.
+async fn once(
+    db: &Db,
+    key: Option<String>,
+    run: impl std::future::Future<Output = Result<Outcome, TableSideError>>,
+) -> Result<Outcome, TableSideError> {
+    match run.await {
+        Err(TableSideError::Replay) => {
+            let key = key.ok_or(TableSideError::Conflict("entry_changed"))?;
+            db.read(move |c| replayed(c, Some(&key)))
+                .await?
+                .ok_or(TableSideError::Conflict("entry_changed"))
+        }
+        other => other,
+    }
+}
+
+// ---- entering and confirming ----
+
+/// The time-out end of hand of a sheet entered at the table when the round
+/// had no time-out called: the referee decides (the desk may accept it with
+/// a reason).
+fn time_out_not_called(s: &Seat, sheet: &ScoreSheet) -> Option<FieldProblem> {
+    if s.round.time_out_at.is_some() {
+        return None;
+    }
+    let n = sheet
+        .hands
+        .iter()
+        .position(|h| h.end == crate::rules::HandEnd::TimeOut)?;
+    const ENDS: [&str; 8] = [
+        "h1_end", "h2_end", "h3_end", "h4_end", "h5_end", "h6_end", "h7_end", "h8_end",
+    ];
+    Some(FieldProblem::new(
+        ENDS.get(n).copied().unwrap_or("sheet"),
+        "table.error.time_out_not_called",
+    ))
+}
+
 /// A pair enters (or, before confirmation, enters again) its table's sheet.
 /// `sheet` is the parsed body, or why it could not be read: that answer
 /// comes only after the code, the round and the table's state were checked.
+/// `idempotency_key`: the same key again gets the first answer.
+#[allow(clippy::too_many_arguments)]
 pub async fn enter_sheet(
     db: &Db,
     table_code: String,
     pair_code: String,
     round: Option<i32>,
     sheet: Result<ScoreSheet, InputError>,
+    idempotency_key_of_client: Option<String>,
     client: Option<IpAddr>,
 ) -> Result<Outcome, TableSideError> {
-    with_seat(db, table_code, pair_code, round, client, move |c, s| {
+    let key = idempotency_key_of_client
+        .map(|k| idempotency_key("sheet", &tsdb::normalize_code(&table_code), &k));
+    let k = key.clone();
+    let run = with_seat(db, table_code, pair_code, round, client, move |c, s| {
+        if let Some(o) = replayed(c, k.as_deref())? {
+            return Ok(o);
+        }
         if sdb::sheet_for(c, s.seating.id)?.is_some() {
             return Err(TableSideError::Conflict("already_confirmed"));
         }
@@ -533,6 +733,9 @@ pub async fn enter_sheet(
         let report = check(&s.l, &sheet);
         if report.has_violations() {
             return Err(TableSideError::Sheet(Box::new(report)));
+        }
+        if let Some(p) = time_out_not_called(s, &sheet) {
+            return Err(TableSideError::Invalid(vec![p]));
         }
         relock(c, s, Lock::Shared)?;
         let text = sheet_json(&sheet)?;
@@ -566,6 +769,8 @@ pub async fn enter_sheet(
             "status": "entered",
             "version": version,
             "sheet": serde_json::to_value(&sheet).unwrap_or(Value::Null),
+            "totals": report.totals,
+            "vp": report.vp,
         })
         .to_string();
         let action = if before.is_some() {
@@ -589,33 +794,49 @@ pub async fn enter_sheet(
             table = s.table_no,
             by = s.line.code(),
             replaced = before.is_some(),
+            version,
             "table-side sheet entered"
         );
-        Ok(Outcome {
-            status: TableStatus::Entered,
-            round: s.round.number,
-            table_no: s.table_no,
-            by: s.line,
-            replaced: before.is_some(),
-            report: Some(report),
-        })
-    })
-    .await
+        let mut o = Outcome::new(s, TableStatus::Entered, version, &report);
+        o.replaced = before.is_some();
+        remember(c, k.as_deref(), &o)?;
+        Ok(o)
+    });
+    once(db, key, run).await
+}
+
+/// What the other pair answers: `agree` confirms the entry it saw
+/// (`entry_version`), otherwise it disputes it with a note.
+#[derive(Debug, Clone, Default)]
+pub struct Answer {
+    pub agree: Option<bool>,
+    /// The version of the entry shown to the pair (required).
+    pub entry_version: Option<i32>,
+    pub note: String,
+    pub idempotency_key: Option<String>,
 }
 
 /// The other pair's answer: `agree` confirms the entry (it counts from now
 /// on), otherwise it is disputed with a note (it does not count; a referee
-/// settles it).
+/// settles it). Only the entry the pair saw can be answered: a stale
+/// `entry_version` is `entry_changed` (409) and changes nothing.
 pub async fn confirm(
     db: &Db,
     table_code: String,
     pair_code: String,
     round: Option<i32>,
-    agree: Option<bool>,
-    note: String,
+    answer: Answer,
     client: Option<IpAddr>,
 ) -> Result<Outcome, TableSideError> {
-    with_seat(db, table_code, pair_code, round, client, move |c, s| {
+    let key = answer
+        .idempotency_key
+        .as_deref()
+        .map(|k| idempotency_key("confirm", &tsdb::normalize_code(&table_code), k));
+    let k = key.clone();
+    let run = with_seat(db, table_code, pair_code, round, client, move |c, s| {
+        if let Some(o) = replayed(c, k.as_deref())? {
+            return Ok(o);
+        }
         if sdb::sheet_for(c, s.seating.id)?.is_some() {
             return Err(TableSideError::Conflict("already_confirmed"));
         }
@@ -625,12 +846,21 @@ pub async fn confirm(
         if entry.entered_by == s.line.code() {
             return Err(TableSideError::SamePair);
         }
-        let Some(agree) = agree else {
+        let Some(agree) = answer.agree else {
             return Err(TableSideError::Invalid(vec![FieldProblem::new(
                 "agree",
                 "table.error.agree_needed",
             )]));
         };
+        let Some(seen) = answer.entry_version else {
+            return Err(TableSideError::Invalid(vec![FieldProblem::new(
+                "entry_version",
+                "table.error.entry_version_needed",
+            )]));
+        };
+        if seen != entry.version {
+            return Err(TableSideError::Conflict("entry_changed"));
+        }
         let by = who(&s.pair, s.line);
         let sheet = parse_stored(
             entry.sheet.as_deref(),
@@ -641,11 +871,11 @@ pub async fn confirm(
         let note = if agree {
             String::new()
         } else {
-            crate::tournament::text::clean_reason("note", &note, "table.error.note_needed")
+            crate::tournament::text::clean_reason("note", &answer.note, "table.error.note_needed")
                 .map_err(|p| TableSideError::Invalid(vec![p]))?
         };
         relock(c, s, if agree { Lock::Revision } else { Lock::Shared })?;
-        if agree {
+        let status = if agree {
             if report.has_violations() {
                 // Stored entries passed the rules; settings cannot change
                 // after the start. Never count a sheet that breaks one.
@@ -664,14 +894,9 @@ pub async fn confirm(
             if !tsdb::insert_counted_sheet(c, s.seating.id, &write)? {
                 return Err(TableSideError::Conflict("already_confirmed"));
             }
-            if !tsdb::decide(
-                c,
-                s.seating.id,
-                entry.version,
-                "confirmed",
-                s.line.code(),
-                "",
-            )? {
+            // Conditional on the version the pair saw: a replacement that
+            // won the race rolls this confirmation back.
+            if !tsdb::decide(c, s.seating.id, seen, "confirmed", s.line.code(), "")? {
                 return Err(TableSideError::Conflict("entry_changed"));
             }
             tsdb::audit_by_pair(
@@ -683,34 +908,15 @@ pub async fn confirm(
                 Some(audit_value(&entry, Value::Null)),
                 Some(
                     json!({"status": "confirmed", "confirmed_by": s.line.code(),
-                        "pair": s.pair.number, "ns_vp": write.ns_vp, "ew_vp": write.ew_vp})
+                        "pair": s.pair.number, "version": seen,
+                        "totals": report.totals, "vp": report.vp})
                     .to_string(),
                 ),
                 &by,
             )?;
-            tracing::info!(
-                tournament_id = s.l.t.id,
-                round = s.round.number,
-                table = s.table_no,
-                "table-side sheet confirmed"
-            );
-            Ok(Outcome {
-                status: TableStatus::Confirmed,
-                round: s.round.number,
-                table_no: s.table_no,
-                by: s.line,
-                replaced: false,
-                report: Some(report),
-            })
+            TableStatus::Confirmed
         } else {
-            if !tsdb::decide(
-                c,
-                s.seating.id,
-                entry.version,
-                "disputed",
-                s.line.code(),
-                &note,
-            )? {
+            if !tsdb::decide(c, s.seating.id, seen, "disputed", s.line.code(), &note)? {
                 return Err(TableSideError::Conflict("entry_changed"));
             }
             tsdb::audit_by_pair(
@@ -722,31 +928,77 @@ pub async fn confirm(
                 Some(audit_value(&entry, Value::Null)),
                 Some(
                     json!({"status": "disputed", "disputed_by": s.line.code(),
-                        "pair": s.pair.number, "note": note})
+                        "pair": s.pair.number, "version": seen, "note": note})
                     .to_string(),
                 ),
                 &format!("{by}: {note}"),
             )?;
-            tracing::info!(
-                tournament_id = s.l.t.id,
-                round = s.round.number,
-                table = s.table_no,
-                "table-side sheet disputed"
-            );
-            Ok(Outcome {
-                status: TableStatus::Disputed,
-                round: s.round.number,
-                table_no: s.table_no,
-                by: s.line,
-                replaced: false,
-                report: Some(report),
-            })
-        }
-    })
-    .await
+            TableStatus::Disputed
+        };
+        tracing::info!(
+            tournament_id = s.l.t.id,
+            round = s.round.number,
+            table = s.table_no,
+            status = status.code(),
+            version = seen,
+            "table-side answer"
+        );
+        let o = Outcome::new(s, status, seen, &report);
+        remember(c, k.as_deref(), &o)?;
+        Ok(o)
+    });
+    once(db, key, run).await
 }
 
 // ---- the desk ----
+
+/// A pair's entry that does not count yet (entered, or disputed), as the
+/// desk reads it: the referee settles a dispute with this sheet in view.
+#[derive(Debug, Clone)]
+pub struct Pending {
+    /// The entry's version (the desk's Confirm names it).
+    pub version: i32,
+    pub entered_by: Line,
+    /// The other pair disputed it, with this note.
+    pub disputed_by: Option<Line>,
+    pub note: String,
+    pub sheet: ScoreSheet,
+    pub report: SheetReport,
+}
+
+/// The pending entry of a seating, if any (a desk's entry always counts).
+pub fn pending_of(
+    c: &mut DbConn,
+    l: &Loaded,
+    seating_id: i64,
+) -> Result<Option<Pending>, ServiceError> {
+    let Some(e) = tsdb::entry_for(c, seating_id)? else {
+        return Ok(None);
+    };
+    let line = |code: &str| match code {
+        "ns" => Some(Line::Ns),
+        "ew" => Some(Line::Ew),
+        _ => None,
+    };
+    let (Some(entered_by), "entered" | "disputed") = (line(&e.entered_by), e.status.as_str())
+    else {
+        return Ok(None);
+    };
+    let Some(sheet) = parse_stored(e.sheet.as_deref(), &format!("entry {seating_id}"))? else {
+        return Ok(None);
+    };
+    let report = check(l, &sheet);
+    Ok(Some(Pending {
+        version: e.version,
+        entered_by,
+        disputed_by: (e.status == "disputed")
+            .then(|| e.decided_by.as_deref().and_then(line))
+            .flatten(),
+        note: e.note,
+        sheet,
+        report,
+    }))
+}
 
 /// Called by every save at the desk (sheet or adjusted score, inside its
 /// transaction): the table's entry becomes the desk's, confirmed.
@@ -774,14 +1026,17 @@ pub fn record_desk_save(
     Err(ServiceError::Conflict(super::Conflict::SheetChanged))
 }
 
-/// The desk confirms a pair's entry (entered or disputed) as it stands: it
-/// counts from now on, on the record under the referee's name.
+/// The desk confirms a pair's entry (entered or disputed) as the referee
+/// saw it (`seen`, the entry's version on the page that showed it): it
+/// counts from now on, on the record under the referee's name. An entry
+/// replaced since is a conflict (409) and nothing counts.
 pub async fn desk_confirm(
     db: &Db,
     actor: Actor,
     tid: i64,
     n: i32,
     table_no: i32,
+    seen: i32,
 ) -> Result<(), ServiceError> {
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Referee)?;
@@ -795,6 +1050,9 @@ pub async fn desk_confirm(
         let entry = tsdb::entry_for(c, seating.id)?
             .filter(|e| e.status != "confirmed")
             .ok_or_else(|| ServiceError::conflict("table.error.nothing_entered"))?;
+        if entry.version != seen {
+            return Err(ServiceError::Conflict(super::Conflict::SheetChanged));
+        }
         let sheet = parse_stored(
             entry.sheet.as_deref(),
             &format!("entry {}", entry.seating_id),

@@ -119,9 +119,10 @@ pub async fn update_settings(
 
 /// Closes the tournament: final standings. Every table of every round must
 /// have a score.
-pub async fn close(db: &Db, actor: Actor, tid: i64) -> Result<(), ServiceError> {
+pub async fn close(db: &Db, actor: Actor, tid: i64, seen: Option<i64>) -> Result<(), ServiceError> {
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Direct)?;
+        l.ensure_seen(seen)?;
         if l.status() != Status::Running {
             return Err(ServiceError::conflict("close.error.not_running"));
         }
@@ -219,6 +220,30 @@ pub async fn staff(db: &Db, actor: Actor, tid: i64) -> Result<Vec<StaffMember>, 
     .await
 }
 
+/// The active accounts that could join the tournament's staff (directors
+/// and referees, not the owner, not already on it): the staff form's
+/// picker. (username, role)
+pub async fn staff_candidates(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+) -> Result<Vec<(String, Role)>, ServiceError> {
+    db.read(move |c| {
+        let l = read(c, &actor, tid, Need::Direct)?;
+        let on: Vec<i64> = tournament_staff::table
+            .filter(tournament_staff::tournament_id.eq(tid))
+            .select(tournament_staff::user_id)
+            .load(c)?;
+        Ok(crate::db::users::list(c)?
+            .into_iter()
+            .filter(|u| u.active && Some(u.id) != l.t.created_by && !on.contains(&u.id))
+            .map(|u| (u.username.clone(), u.role()))
+            .filter(|(_, r)| matches!(r, Role::Director | Role::Referee))
+            .collect())
+    })
+    .await
+}
+
 /// Adds a co-director (owner or admin only) or a referee (any director of
 /// the tournament) by username.
 pub async fn add_staff(
@@ -235,8 +260,10 @@ pub async fn add_staff(
         if role == Role::Director && !owner {
             return Err(ServiceError::Forbidden);
         }
+        // Usernames are kept in lower case: `Dora` finds `dora`.
         let username = crate::tournament::text::clean_line("username", &username, 64)
-            .map_err(|p| ServiceError::Invalid(vec![p]))?;
+            .map_err(|p| ServiceError::Invalid(vec![p]))?
+            .to_ascii_lowercase();
         let user = crate::db::users::find_by_username(c, &username)?
             .filter(|u| u.active)
             .ok_or_else(|| ServiceError::invalid("username", "staff.error.no_user"))?;

@@ -184,6 +184,37 @@ pub async fn set_referees_see_all(db: &Db, actor: Actor, all: bool) -> Result<()
     .await
 }
 
+/// The `app_settings` key of the public address (see [`set_public_url`]).
+pub const PUBLIC_URL: &str = "public_url";
+
+/// Sets the address players reach the server at, printed in the table
+/// cards' QR codes (administrators; empty clears it: the request's own
+/// address is used). `PUBLIC_URL` in the environment still overrides it.
+pub async fn set_public_url(db: &Db, actor: Actor, text: String) -> Result<(), ServiceError> {
+    require_admin(&actor)?;
+    let url = crate::tournament::text::parse_public_url("public_url", &text)
+        .map_err(|p| ServiceError::Invalid(vec![p]))?;
+    db.write(move |c| {
+        let before = crate::db::settings::get(c, PUBLIC_URL)?;
+        super::set_app_setting(c, PUBLIC_URL, url.as_deref().unwrap_or(""))?;
+        record(
+            c,
+            &actor,
+            actor.user_id,
+            "settings.public_url",
+            Some(json!({ "public_url": before.unwrap_or_default() })),
+            Some(json!({ "public_url": url.unwrap_or_default() })),
+        )
+    })
+    .await
+}
+
+/// The public address an administrator set, if any.
+pub async fn public_url(db: &Db) -> Result<Option<String>, ServiceError> {
+    db.read(|c| Ok(crate::db::settings::get(c, PUBLIC_URL)?.filter(|v| !v.trim().is_empty())))
+        .await
+}
+
 /// An entry of the account audit, with the names of the account and of
 /// the administrator who acted.
 #[derive(Debug, Clone)]

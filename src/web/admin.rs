@@ -23,6 +23,10 @@ struct UsersPage<'a> {
     errors: FieldErrors,
     referees_see_all: bool,
     log: Vec<services::users::UserAuditEntry>,
+    /// The public address as saved (or as typed, when refused).
+    public_url: String,
+    /// `PUBLIC_URL` from the environment (it overrides the saved one).
+    public_url_env: Option<String>,
 }
 
 /// The users page, with the form as typed and its problems.
@@ -33,10 +37,27 @@ async fn users_page(
     errors: FieldErrors,
     status: StatusCode,
 ) -> Result<HttpResponse, AppError> {
+    users_page_with(ctx, state, form, errors, status, None).await
+}
+
+async fn users_page_with(
+    ctx: &PageCtx,
+    state: &AppState,
+    form: CreateUserForm,
+    errors: FieldErrors,
+    status: StatusCode,
+    public_url_typed: Option<String>,
+) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Admin)?;
     let users = load_users(state).await?;
     let referees_see_all = services::users::referees_see_all(&state.db).await?;
     let log = services::users::audit_log(&state.db, actor, 50).await?;
+    let public_url = match public_url_typed {
+        Some(typed) => typed,
+        None => services::users::public_url(&state.db)
+            .await?
+            .unwrap_or_default(),
+    };
     render_status(
         &UsersPage {
             ctx,
@@ -46,9 +67,52 @@ async fn users_page(
             errors,
             referees_see_all,
             log,
+            public_url,
+            public_url_env: state.settings.public_url.clone(),
         },
         status,
     )
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct PublicUrlForm {
+    public_url: String,
+    /// Where to go back to (the table cards that offered the address).
+    next: String,
+}
+
+/// Saves the address players reach the server at (the QR codes of the
+/// table cards). A wrong address comes back next to its field (422).
+pub async fn set_public_url(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    form: web::Form<PublicUrlForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Admin)?;
+    let form = form.into_inner();
+    match services::users::set_public_url(&state.db, actor, form.public_url.clone()).await {
+        Ok(()) => Ok(see_other(
+            &super::safe_next(Some(&form.next))
+                .unwrap_or_else(|| "/admin/users?done=admin_setting_saved#public-url".to_string()),
+        )),
+        Err(ServiceError::Invalid(problems)) => {
+            let mut errors = FieldErrors::default();
+            for p in &problems {
+                errors.add(p.field, p.message(ctx.lang));
+            }
+            users_page_with(
+                &ctx,
+                &state,
+                CreateUserForm::default(),
+                errors,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                Some(form.public_url),
+            )
+            .await
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -28,6 +28,10 @@ const ASSETS: &[Asset] = &[
         bytes: include_bytes!("../../static/app.js"),
     },
     Asset {
+        name: "phone.js",
+        bytes: include_bytes!("../../static/phone.js"),
+    },
+    Asset {
         name: "players.js",
         bytes: include_bytes!("../../static/players.js"),
     },

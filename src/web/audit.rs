@@ -74,6 +74,10 @@ fn value_text(lang: Lang, l: Option<&Loaded>, field: &str, v: &Value) -> String 
             let on = s == "on";
             t(lang, if on { "audit.yes" } else { "audit.no" }).to_string()
         }
+        ("sheet_mode", Value::String(code)) => match code.as_str() {
+            "totals" => t(lang, "deskentry.mode.totals").to_string(),
+            _ => t(lang, "deskentry.mode.full").to_string(),
+        },
         ("profile", Value::String(code)) => crate::i18n::tf(lang, &format!("profile.{code}"), &[]),
         ("danish_form", Value::String(code)) => match code.as_str() {
             "modified" => t(lang, "movement_kind.danish_modified").to_string(),
@@ -129,6 +133,93 @@ fn fields(lang: Lang, l: Option<&Loaded>, text: Option<&str>) -> Map<String, Val
             .into_iter()
             .collect(),
     }
+}
+
+/// A table-side entry (a pair entered, confirmed or disputed a sheet) in
+/// words: who, what, the totals and VP, the dispute's note. `None` for
+/// other entries (they read field by field).
+pub fn table_story(lang: &Lang, l: &Loaded, row: &AuditRow) -> Option<String> {
+    let lang = *lang;
+    let action = row.action.strip_prefix("table.")?;
+    let after: Value = serde_json::from_str(row.after_value.as_deref()?).ok()?;
+    let line_of = |key: &str| -> Option<&'static str> {
+        match after.get(key)?.as_str()? {
+            "ns" => Some("NS"),
+            "ew" => Some(crate::rules::Line::Ew.label(lang)),
+            _ => None,
+        }
+    };
+    let pair = after
+        .get("pair")
+        .and_then(Value::as_i64)
+        .unwrap_or_default();
+    let who = |line: Option<&'static str>| {
+        crate::i18n::tf(
+            lang,
+            "audit.table.who",
+            &[("line", &line.unwrap_or("?")), ("pair", &pair)],
+        )
+    };
+    let result = |v: &Value| -> Option<String> {
+        let totals = v.get("totals");
+        let vp = v.get("vp");
+        let ns_vp = vp.and_then(|x| x.get("ns")).or_else(|| v.get("ns_vp"))?;
+        let ew_vp = vp.and_then(|x| x.get("ew")).or_else(|| v.get("ew_vp"))?;
+        Some(match totals {
+            Some(t) => format!(
+                "NS {} · {} {} · {} {}–{}",
+                t.get("ns")?,
+                crate::rules::Line::Ew.label(lang),
+                t.get("ew")?,
+                crate::i18n::t(lang, "audit.field.vp"),
+                ns_vp,
+                ew_vp
+            ),
+            None => format!(
+                "{} {}–{}",
+                crate::i18n::t(lang, "audit.field.vp"),
+                ns_vp,
+                ew_vp
+            ),
+        })
+    };
+    let sheet_result = |v: &Value| -> Option<String> {
+        result(v).or_else(|| sheet_summary(lang, Some(l), v.get("sheet")?))
+    };
+    let story = match action {
+        "sheet_entered" | "sheet_replaced" => crate::i18n::tf(
+            lang,
+            &format!("audit.table.{action}"),
+            &[
+                ("who", &who(line_of("entered_by"))),
+                ("result", &sheet_result(&after).unwrap_or_default()),
+            ],
+        ),
+        "sheet_confirmed" => crate::i18n::tf(
+            lang,
+            "audit.table.sheet_confirmed",
+            &[
+                ("who", &who(line_of("confirmed_by"))),
+                ("result", &result(&after).unwrap_or_default()),
+            ],
+        ),
+        "sheet_disputed" => crate::i18n::tf(
+            lang,
+            "audit.table.sheet_disputed",
+            &[
+                ("who", &who(line_of("disputed_by"))),
+                (
+                    "note",
+                    &after
+                        .get("note")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default(),
+                ),
+            ],
+        ),
+        _ => return None,
+    };
+    Some(story)
 }
 
 /// The entry's fields with their values before and after.

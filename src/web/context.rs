@@ -220,6 +220,31 @@ impl PageCtx {
     }
 
     /// A UTC timestamp in the tournament's local time.
+    /// A place as the page's language writes it (`20°`, `20th`).
+    pub fn ordinal(&self, n: impl AsPlace) -> String {
+        crate::i18n::format::ordinal(self.lang, n.place())
+    }
+
+    /// "at 16:17" today, "on 24/11/2026 at 16:17" another day (local time),
+    /// after a catalog phrase (`clock.time_out_called`).
+    pub fn said_at(&self, key: &str, utc: &NaiveDateTime) -> String {
+        let local = utc.and_utc().with_timezone(&self.timezone);
+        let today = chrono::Utc::now()
+            .with_timezone(&self.timezone)
+            .date_naive();
+        let time = local.format("%H:%M").to_string();
+        if local.date_naive() == today {
+            crate::i18n::tf(self.lang, &format!("{key}_at"), &[("time", &time)])
+        } else {
+            let date = local.format("%d/%m/%Y").to_string();
+            crate::i18n::tf(
+                self.lang,
+                &format!("{key}_on"),
+                &[("date", &date), ("time", &time)],
+            )
+        }
+    }
+
     pub fn local_time(&self, utc: &NaiveDateTime) -> String {
         utc.and_utc()
             .with_timezone(&self.timezone)
@@ -263,8 +288,32 @@ impl FromRequest for PageCtx {
     }
 }
 
+/// A place number as templates hand it over (by value or by reference).
+pub trait AsPlace {
+    fn place(&self) -> u32;
+}
+
+impl AsPlace for u32 {
+    fn place(&self) -> u32 {
+        *self
+    }
+}
+
+impl AsPlace for usize {
+    fn place(&self) -> u32 {
+        u32::try_from(*self).unwrap_or(u32::MAX)
+    }
+}
+
+impl<T: AsPlace> AsPlace for &T {
+    fn place(&self) -> u32 {
+        (**self).place()
+    }
+}
+
 /// Notices that a redirect may ask a page to show (`?done=user_created`).
 const NOTICES: &[(&str, &str)] = &[
+    ("pairs_checked_in", "notice.pairs_checked_in"),
     ("user_created", "notice.user_created"),
     ("user_disabled", "notice.user_disabled"),
     ("user_enabled", "notice.user_enabled"),

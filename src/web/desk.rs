@@ -9,20 +9,19 @@ use askama::Template;
 
 use super::context::{FieldErrors, PageCtx};
 use super::error::AppError;
+use super::score_card::{
+    end_views, hand_views, line_label, read_hands, EndView, HandView, Placed, ReadHand,
+};
 use super::{render, render_status, see_other, AppState};
 use crate::auth::Role;
 use crate::db::scoring::{AuditRow, PenaltyRow, SheetRow};
 use crate::db::tournaments::{PairRow, RoundRow, SeatingRow};
 use crate::i18n::{t, tf, Lang};
-use crate::rules::score_sheet::Param;
 use crate::rules::{Line, PerLine, SheetMode, SheetReport, ViolationCode};
 use crate::services::scoring::{AdjustedForm, PenaltyForm, SheetInput, TableAudit, TableState};
 use crate::services::{self, Actor, Conflict, Loaded, ServiceError};
-use crate::tournament::sheet_form::{
-    card_rows, field_name, CardRow, RowKind, SheetForm, END_CHOICES,
-};
+use crate::tournament::sheet_form::{card_rows, field_name, score_card, CardRow, SheetForm};
 use crate::tournament::FieldProblem;
-use std::collections::HashMap;
 
 // ---- the round at the desk ----
 
@@ -257,19 +256,49 @@ pub async fn round_states(
         .json(serde_json::json!({ "fingerprint": fingerprint })))
 }
 
-/// The desk counts a pair's pending entry as it stands (entered, or
-/// disputed and settled as entered), on the record.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct ConfirmEntryForm {
+    /// The version of the entry the page showed.
+    entry_version: String,
+}
+
+/// The desk counts a pair's pending entry as the referee saw it (entered,
+/// or disputed and settled as entered), on the record. The entry is shown
+/// first: without the version of the entry shown, the table's page (with
+/// the entry in full) answers instead; an entry replaced since is a
+/// conflict shown with the new entry, and nothing counts.
 pub async fn confirm_entry(
     ctx: PageCtx,
     state: web::Data<AppState>,
     path: web::Path<(i64, i32, i32)>,
+    form: web::Form<ConfirmEntryForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Referee)?;
     let (tid, n, table_no) = path.into_inner();
-    services::table_side::desk_confirm(&state.db, actor, tid, n, table_no).await?;
-    Ok(see_other(&format!(
-        "/desk/t/{tid}/rounds/{n}?done=sheet_saved#table-{table_no}"
-    )))
+    let table_page = format!("/desk/t/{tid}/rounds/{n}/tables/{table_no}");
+    let Ok(seen) = form.entry_version.trim().parse::<i32>() else {
+        return Ok(see_other(&format!("{table_page}#pending")));
+    };
+    match services::table_side::desk_confirm(&state.db, actor, tid, n, table_no, seen).await {
+        Ok(()) => Ok(see_other(&format!(
+            "/desk/t/{tid}/rounds/{n}?done=sheet_saved#table-{table_no}"
+        ))),
+        Err(ServiceError::Conflict(Conflict::SheetChanged)) => {
+            sheet_again(
+                &ctx,
+                &state,
+                actor,
+                (tid, n, table_no),
+                None,
+                None,
+                &[],
+                StatusCode::CONFLICT,
+            )
+            .await
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 #[derive(Debug, Default, serde::Deserialize)]
@@ -318,36 +347,6 @@ pub async fn jump(
 
 // ---- the score sheet ----
 
-/// One box of the form (a number or a check box).
-pub struct BoxView {
-    pub name: String,
-    pub label: &'static str,
-    pub check: bool,
-    pub value: String,
-    pub errors: Vec<String>,
-    pub autofocus: bool,
-    pub rare: bool,
-}
-
-/// One line of one hand in the form, with the messages that concern it.
-pub struct LineView {
-    pub line: &'static str,
-    pub boxes: Vec<BoxView>,
-    pub errors: Vec<String>,
-    /// The engine's score of this line's hand, when the form reads.
-    pub total: Option<i64>,
-}
-
-/// One hand in the form.
-pub struct HandView {
-    pub n: usize,
-    /// The end-of-hand choice (`closure_ns`…, or empty).
-    pub end: String,
-    pub end_errors: Vec<String>,
-    pub end_autofocus: bool,
-    pub lines: [LineView; 2],
-}
-
 #[derive(Template)]
 #[template(path = "desk/sheet.html")]
 struct SheetPage<'a> {
@@ -360,6 +359,8 @@ struct SheetPage<'a> {
     form: SheetForm,
     /// `totals` or `full`.
     mode: &'static str,
+    /// The end-of-hand choices in the card's words.
+    ends: Vec<EndView>,
     hands: Vec<HandView>,
     /// Messages about the whole sheet.
     sheet_errors: Vec<String>,
@@ -389,56 +390,15 @@ struct SheetPage<'a> {
     /// Typical adjusted scores for this tournament's hands: (reason key, present VP, other VP).
     adjusted_presets: Vec<(&'static str, i64, i64)>,
     jump: JumpView,
+    /// A pair's entry waiting (the form opened with its values), and its
+    /// hands read-only.
+    pending: Option<PendingView>,
+    read: Vec<ReadHand>,
 }
 
 impl SheetPage<'_> {
-    fn end_choices(&self) -> &'static [&'static str] {
-        &END_CHOICES
-    }
     fn is_totals(&self) -> bool {
         self.mode == "totals"
-    }
-}
-
-/// Where a message goes: a box of the form, a line, or the whole sheet.
-#[derive(Default)]
-struct Placed {
-    boxes: HashMap<String, Vec<String>>,
-    lines: HashMap<(usize, Line), Vec<String>>,
-    sheet: Vec<String>,
-}
-
-fn place_violations(placed: &mut Placed, report: &SheetReport, mode: SheetMode, lang: Lang) {
-    for v in &report.violations {
-        let msg = v.message(lang);
-        match (v.hand, v.line) {
-            (Some(h), Some(line)) => {
-                let field = match (mode, v.param("field")) {
-                    (SheetMode::Totals, _) => Some("total"),
-                    (SheetMode::Full, Some(Param::Field(f))) => Some(*f),
-                    _ => None,
-                };
-                match field {
-                    Some(f) => placed
-                        .boxes
-                        .entry(field_name(h, line, f))
-                        .or_default()
-                        .push(msg),
-                    None => placed.lines.entry((h, line)).or_default().push(msg),
-                }
-            }
-            (Some(h), None) => placed
-                .boxes
-                .entry(format!("h{h}_end"))
-                .or_default()
-                .push(msg),
-            (None, Some(line)) => placed
-                .boxes
-                .entry(format!("declared_{}", line.code()))
-                .or_default()
-                .push(msg),
-            (None, None) => placed.sheet.push(msg),
-        }
     }
 }
 
@@ -450,6 +410,8 @@ struct TableCtx<'a> {
     audit: TableAudit,
     /// The result the standings count when `mp` penalties change the sheet's.
     counted: Option<services::board::Counted>,
+    /// A pair's entry waiting (entered or disputed): the form opens with it.
+    pending: Option<services::table_side::Pending>,
 }
 
 /// The tournament and the table, read together.
@@ -493,6 +455,7 @@ async fn table_ctx<'a>(
         sheet: ts.sheet,
         audit,
         counted,
+        pending: ts.pending,
     })
 }
 
@@ -501,7 +464,7 @@ fn sheet_page<'a>(
     ctx: &'a PageCtx,
     l: &'a Loaded,
     tc: &TableCtx<'a>,
-    mut form: SheetForm,
+    form: SheetForm,
     report: Option<&SheetReport>,
     problems: &[(String, String)],
     mut field_errors: FieldErrors,
@@ -512,77 +475,52 @@ fn sheet_page<'a>(
     let mode = form.mode();
     let time_out_pending =
         tc.round.time_out_at.is_none() && (1..=hands).any(|h| form.end_choice(h) == "time_out");
-    form.set("layout", "card");
     let lang = ctx.lang;
     let mut placed = Placed::default();
     if let Some(r) = report {
-        place_violations(&mut placed, r, mode, lang);
+        placed.violations(r, mode, lang);
     }
     for (field, msg) in problems {
-        placed
-            .boxes
-            .entry(field.clone())
-            .or_default()
-            .push(msg.clone());
+        placed.add(field, msg.clone());
     }
     placed.sheet.extend(extra_errors);
     // The engine's totals of the form as it stands (no script needed).
     let live = services::scoring::read_form(l, &form);
-    let rows = card_rows(l.settings.profile, mode);
-    let mut order: Vec<String> = Vec::new();
+    let card = score_card(l.settings.profile, mode);
+    // The players' entry, to show what the desk changes against it.
+    let was = tc
+        .pending
+        .as_ref()
+        .filter(|p| p.sheet.mode == mode)
+        .map(|p| SheetForm::from_sheet(&p.sheet));
+    let mut views = hand_views(
+        lang,
+        &card,
+        hands,
+        &form,
+        was.as_ref(),
+        &mut placed,
+        live.as_ref(),
+    );
     let mut first_error: Option<String> = None;
-    let mut views = Vec::with_capacity(hands);
-    for n in 1..=hands {
-        let end_name = format!("h{n}_end");
-        let end_errors = placed.boxes.remove(&end_name).unwrap_or_default();
-        if !end_errors.is_empty() && first_error.is_none() {
-            first_error = Some(end_name.clone());
+    for h in &views {
+        if first_error.is_some() {
+            break;
         }
-        order.push(end_name);
-        let lines = [Line::Ns, Line::Ew].map(|line| {
-            let line_errors = placed.lines.remove(&(n, line)).unwrap_or_default();
-            let boxes: Vec<BoxView> = rows
-                .iter()
-                .map(|r| {
-                    let name = field_name(n, line, r.field);
-                    let errors = placed.boxes.remove(&name).unwrap_or_default();
-                    BoxView {
-                        value: form.get(&name).to_string(),
-                        label: t(lang, r.label),
-                        check: r.kind == RowKind::Check,
-                        errors,
-                        autofocus: false,
-                        rare: r.rare,
-                        name,
-                    }
-                })
-                .collect();
-            if first_error.is_none() {
-                if !line_errors.is_empty() {
-                    first_error = boxes.first().map(|b| b.name.clone());
-                } else if let Some(b) = boxes.iter().find(|b| !b.errors.is_empty()) {
-                    first_error = Some(b.name.clone());
-                }
+        if !h.end_errors.is_empty() {
+            first_error = Some(format!("h{}_end", h.n));
+            break;
+        }
+        for lv in &h.lines {
+            if !lv.errors.is_empty() {
+                first_error = lv.boxes.first().map(|b| b.name.clone());
+            } else if let Some(b) = lv.boxes.iter().find(|b| !b.errors.is_empty()) {
+                first_error = Some(b.name.clone());
             }
-            order.extend(boxes.iter().map(|b| b.name.clone()));
-            let idx = n.wrapping_sub(1);
-            LineView {
-                line: line.code(),
-                boxes,
-                errors: line_errors,
-                total: live
-                    .as_ref()
-                    .and_then(|r| r.hands.get(idx))
-                    .map(|h| h.get(line).total),
+            if first_error.is_some() {
+                break;
             }
-        });
-        views.push(HandView {
-            n,
-            end: form.end_choice(n),
-            end_errors,
-            end_autofocus: false,
-            lines,
-        });
+        }
     }
     let declared_errors = ["declared_ns", "declared_ew"].map(|f| {
         let e = placed.boxes.remove(f).unwrap_or_default();
@@ -591,7 +529,7 @@ fn sheet_page<'a>(
         }
         e
     });
-    // Anything left (a box of another layout, the reason…).
+    // Anything left (the reason…).
     for (field, msgs) in placed.boxes.drain() {
         match field_key(&field) {
             Some(k) => {
@@ -633,6 +571,33 @@ fn sheet_page<'a>(
                     .iter()
                     .any(|l| !l.errors.is_empty() || l.boxes.iter().any(|b| !b.errors.is_empty()))
         });
+    let pending = tc.pending.as_ref().map(|p| PendingView {
+        version: p.version,
+        by: line_label(p.entered_by, lang),
+        pair: pair_number(l, &tc.seating, p.entered_by),
+        disputed_by: p.disputed_by.map(|d| line_label(d, lang)),
+        note: p.note.clone(),
+        totals: p.report.totals,
+        vp: p.report.vp,
+        violations: p
+            .report
+            .violations
+            .iter()
+            .map(|v| v.message(lang))
+            .collect(),
+    });
+    let read = tc
+        .pending
+        .as_ref()
+        .map(|p| {
+            read_hands(
+                lang,
+                &score_card(l.settings.profile, p.sheet.mode),
+                &p.sheet,
+                &p.report,
+            )
+        })
+        .unwrap_or_default();
     SheetPage {
         has_errors,
         ctx,
@@ -647,6 +612,7 @@ fn sheet_page<'a>(
             "full"
         },
         form,
+        ends: end_views(lang),
         hands: views,
         sheet_errors: placed.sheet,
         field_errors,
@@ -679,13 +645,49 @@ fn sheet_page<'a>(
             mode: mode_code(mode.code()),
             ..JumpView::default()
         },
+        pending,
+        read,
     }
+}
+
+/// The number of the pair sitting in `line` at a table.
+fn pair_number(l: &Loaded, seating: &SeatingRow, line: Line) -> Option<i32> {
+    let id = match line {
+        Line::Ns => seating.ns_pair,
+        Line::Ew => seating.ew_pair,
+    };
+    l.pair(id).map(|p| p.number)
+}
+
+/// A pair's pending entry on the desk's sheet page: read-only, with the
+/// dispute's note at the top.
+pub struct PendingView {
+    pub version: i32,
+    pub by: &'static str,
+    pub pair: Option<i32>,
+    pub disputed_by: Option<&'static str>,
+    pub note: String,
+    pub totals: PerLine<i64>,
+    pub vp: PerLine<u8>,
+    /// Rule violations of the entry under the current settings (normally none).
+    pub violations: Vec<String>,
 }
 
 /// The form for a table: the saved sheet, in the mode asked for (`?mode=`)
 /// or else the mode it was saved in.
-fn form_for(sheet: Option<&SheetRow>, mode: &str) -> Result<SheetForm, AppError> {
-    let mut form = saved_form(sheet)?;
+/// With nothing saved, a pair's pending entry fills the form (the referee
+/// settles a dispute with the players' sheet in view); with nothing at
+/// all, a blank form in the tournament's mode.
+fn form_for(tc: &TableCtx, mode: &str, default: SheetMode) -> Result<SheetForm, AppError> {
+    let mut form = match (&tc.sheet, &tc.pending) {
+        (Some(_), _) => saved_form(tc.sheet.as_ref())?,
+        (None, Some(p)) => SheetForm::from_sheet(&p.sheet),
+        (None, None) => {
+            let mut blank = SheetForm::default();
+            blank.set("mode", default.code());
+            blank
+        }
+    };
     match SheetMode::parse(mode) {
         Some(m) if m != form.mode() => {
             // Another mode than the saved sheet's: start from a blank form.
@@ -708,7 +710,7 @@ pub async fn sheet_form(
     let (tid, n, table_no) = path.into_inner();
     let (l, ts, audit) = load_table(&state, actor, tid, n, table_no).await?;
     let tc = table_ctx(&state, actor, &l, ts, audit).await?;
-    let form = form_for(tc.sheet.as_ref(), &query.mode)?;
+    let form = form_for(&tc, &query.mode, l.settings.sheet_mode)?;
     render(&sheet_page(
         &ctx,
         &l,
@@ -769,7 +771,7 @@ async fn sheet_again(
     let tc = table_ctx(state, actor, &l, ts, audit).await?;
     let form = match form {
         Some(f) => f,
-        None => saved_form(tc.sheet.as_ref())?,
+        None => form_for(&tc, "", l.settings.sheet_mode)?,
     };
     let mut fe = FieldErrors::default();
     let mut boxes = Vec::new();

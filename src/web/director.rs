@@ -13,8 +13,9 @@ use crate::auth::Role;
 use crate::db::tournaments::{PairRow, RoundRow, SeatingRow, TournamentRow};
 use crate::i18n::tf;
 use crate::movement;
+use crate::services::rounds::DrawKind;
 use crate::services::tournaments::StaffMember;
-use crate::services::{self, Actor, Loaded, Need, ServiceError};
+use crate::services::{self, Actor, Conflict, Loaded, Need, ServiceError};
 use crate::tournament::csv_import::{self, Preview};
 use crate::tournament::pairs::{PairEntry, PairForm};
 use crate::tournament::settings::SettingsForm;
@@ -197,6 +198,10 @@ struct TournamentPage<'a> {
     staff_error: Option<String>,
     /// Tables of the last round still without a score.
     missing: Vec<u32>,
+    /// Registrations still to check in.
+    to_check_in: usize,
+    /// Accounts the staff form offers (username, role).
+    candidates: Vec<(String, Role)>,
 }
 
 /// The director's page of a tournament, with an error if one is given.
@@ -211,6 +216,7 @@ async fn tournament_page(
 ) -> Result<HttpResponse, AppError> {
     let l = load(state, actor, tid).await?;
     let staff = services::tournaments::staff(&state.db, actor, tid).await?;
+    let candidates = services::tournaments::staff_candidates(&state.db, actor, tid).await?;
     let owner = services::tournaments::owner_name(&state.db, &l.t).await?;
     let missing = services::rounds::missing_in_last_round(&state.db, actor, tid).await?;
     render_status(
@@ -218,11 +224,9 @@ async fn tournament_page(
             ctx,
             l: &l,
             error,
-            checked_in: l
-                .pairs
-                .iter()
-                .filter(|p| p.checked_in && p.withdrawn_from_round.is_none() && !p.no_show)
-                .count(),
+            checked_in: l.drawable().count(),
+            to_check_in: l.not_checked_in().count(),
+            candidates,
             active: l
                 .pairs
                 .iter()
@@ -492,6 +496,32 @@ pub async fn check_in(
     }
 }
 
+/// Checks in the ticked pairs (`pair` fields), or every pair still to
+/// check in (`all=1`): one click for the whole hall.
+pub async fn check_in_many(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    form: web::Form<Vec<(String, String)>>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let tid = *id;
+    let fields = form.into_inner();
+    let all = fields.iter().any(|(k, v)| k == "all" && v == "1");
+    let ids: Vec<i64> = fields
+        .iter()
+        .filter(|(k, _)| k == "pair")
+        .filter_map(|(_, v)| v.trim().parse().ok())
+        .collect();
+    let pids = if all { None } else { Some(ids) };
+    match services::pairs::check_in_many(&state.db, actor, tid, pids).await {
+        Ok(_) => Ok(see_other(&format!(
+            "/director/t/{tid}?done=pairs_checked_in#pairs"
+        ))),
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
+    }
+}
+
 /// Withdraws a pair (from the next round on, once the tournament runs) or
 /// reinstates it.
 pub async fn withdraw(
@@ -731,6 +761,9 @@ struct ConfirmPage<'a> {
     submit: String,
     danger: bool,
     back: String,
+    /// The form posted was shown before the tournament last changed: this
+    /// page (409) says so above what the action does now.
+    stale: bool,
 }
 
 impl<'a> ConfirmPage<'a> {
@@ -743,20 +776,40 @@ impl<'a> ConfirmPage<'a> {
             warnings: Vec::new(),
             blocked: None,
             action,
-            hidden: Vec::new(),
+            // The revision the page shows: the action refuses a form
+            // posted after anything changed (a Back button, another director).
+            hidden: vec![("revision", l.t.revision.to_string())],
             reason: None,
             submit: String::new(),
             danger: false,
             back: format!("/director/t/{}#rounds", l.t.id),
+            stale: false,
+        }
+    }
+
+    /// 409 when the page answers a stale form, else 200.
+    fn status(&self) -> StatusCode {
+        if self.stale {
+            StatusCode::CONFLICT
+        } else {
+            StatusCode::OK
         }
     }
 }
 
-/// `confirm=1` on an action's form.
+/// `confirm=1` on an action's form, and the revision its page showed.
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(default)]
 pub struct ConfirmForm {
     confirm: String,
+    revision: String,
+}
+
+impl ConfirmForm {
+    /// The revision the confirmation page was shown at.
+    fn seen(&self) -> Option<i64> {
+        self.revision.trim().parse().ok()
+    }
 }
 
 fn confirmed(value: &str) -> bool {
@@ -771,33 +824,33 @@ fn numbers<T: std::fmt::Display>(items: &[T]) -> String {
         .join(", ")
 }
 
-/// What starting (or drawing round 1 again) will do.
-pub async fn confirm_start(
-    ctx: PageCtx,
-    state: web::Data<AppState>,
-    id: web::Path<i64>,
+/// What starting (`redraw` false) or drawing round 1 again will do. The
+/// precondition is the action's own ([`services::rounds::plan_draw`]).
+async fn draw_page(
+    ctx: &PageCtx,
+    state: &AppState,
+    tid: i64,
+    kind: DrawKind,
+    stale: bool,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
-    let l = load(&state, actor, *id).await?;
+    let l = load(state, actor, tid).await?;
     let lang = ctx.lang;
-    let redraw = l.status() == Status::Running;
-    let title = if redraw {
-        ctx.t("states.redraw.title").to_string()
+    let redraw = kind == DrawKind::Redraw;
+    let (title, action) = if redraw {
+        (ctx.t("states.redraw.title"), "redraw")
     } else {
-        ctx.t("states.start.title").to_string()
+        (ctx.t("states.start.title"), "draw")
     };
-    let mut page = ConfirmPage::new(&ctx, &l, title, format!("/director/t/{}/draw", l.t.id));
-    let present = l
-        .pairs
-        .iter()
-        .filter(|p| p.checked_in && p.withdrawn_from_round.is_none())
-        .count();
-    let absent: Vec<i32> = l
-        .pairs
-        .iter()
-        .filter(|p| !p.checked_in && p.withdrawn_from_round.is_none())
-        .map(|p| p.number)
-        .collect();
+    let mut page = ConfirmPage::new(
+        ctx,
+        &l,
+        title.to_string(),
+        format!("/director/t/{tid}/{action}"),
+    );
+    page.stale = stale;
+    let present = l.drawable().count();
+    let absent: Vec<i32> = l.not_checked_in().map(|p| p.number).collect();
     let tables = present.div_ceil(2);
     page.lines.push(tf(
         lang,
@@ -825,33 +878,84 @@ pub async fn confirm_start(
     if present % 2 == 1 {
         page.warnings.push(ctx.t("states.start.odd").to_string());
     }
-    page.blocked = match l.status() {
-        Status::Draft => None,
-        Status::Running if l.rounds.len() <= 1 => None,
-        _ => Some(ctx.t("draw.error.too_late").to_string()),
-    };
-    render(&page)
+    page.blocked = services::rounds::plan_draw(&l, kind)
+        .err()
+        .map(|e| blocked_reason(&e, lang));
+    render_status(&page, page.status())
 }
 
-/// Starts the tournament (or draws round 1 again): checked-in pairs drawn
-/// at random to tables and lines; the seed is stored. Without `confirm=1`
-/// the confirmation page answers instead.
+/// Why a confirmation page has no form: a conflict's message.
+fn blocked_reason(e: &ServiceError, lang: crate::i18n::Lang) -> String {
+    match e {
+        ServiceError::Conflict(c) => c.message(lang),
+        other => other.to_string(),
+    }
+}
+
+/// What starting will do.
+pub async fn confirm_start(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    draw_page(&ctx, &state, *id, DrawKind::Start, false).await
+}
+
+/// What drawing round 1 again will do.
+pub async fn confirm_redraw(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    draw_page(&ctx, &state, *id, DrawKind::Redraw, false).await
+}
+
+/// Starts the tournament: checked-in pairs drawn at random to tables and
+/// lines; the seed is stored. Without `confirm=1` the confirmation page
+/// answers instead; a tournament that has started is a conflict (drawing
+/// round 1 again is its own action, [`redraw`]).
 pub async fn draw(
     ctx: PageCtx,
     state: web::Data<AppState>,
     id: web::Path<i64>,
     form: web::Form<ConfirmForm>,
 ) -> Result<HttpResponse, AppError> {
+    draw_action(&ctx, &state, *id, form.into_inner(), DrawKind::Start).await
+}
+
+/// Draws round 1 again (nothing recorded for it yet).
+pub async fn redraw(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    form: web::Form<ConfirmForm>,
+) -> Result<HttpResponse, AppError> {
+    draw_action(&ctx, &state, *id, form.into_inner(), DrawKind::Redraw).await
+}
+
+async fn draw_action(
+    ctx: &PageCtx,
+    state: &AppState,
+    tid: i64,
+    form: ConfirmForm,
+    kind: DrawKind,
+) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
-    let tid = *id;
+    let page = match kind {
+        DrawKind::Start => "confirm-start",
+        DrawKind::Redraw => "confirm-redraw",
+    };
     if !confirmed(&form.confirm) {
-        return Ok(see_other(&format!("/director/t/{tid}/confirm-start")));
+        return Ok(see_other(&format!("/director/t/{tid}/{page}")));
     }
-    match services::rounds::draw(&state.db, actor, tid).await {
+    match services::rounds::draw(&state.db, actor, tid, kind, form.seen()).await {
         Ok(()) => Ok(see_other(&format!(
             "/director/t/{tid}/rounds/1?done=round_drawn"
         ))),
-        Err(e) => refused(&ctx, &state, actor, tid, e).await,
+        Err(ServiceError::Conflict(Conflict::Stale)) => {
+            draw_page(ctx, state, tid, kind, true).await
+        }
+        Err(e) => refused(ctx, state, actor, tid, e).await,
     }
 }
 
@@ -863,6 +967,8 @@ pub struct NextRoundForm {
     /// Why the round is generated with tables of the last round unscored.
     force_reason: String,
     confirm: String,
+    /// The revision the confirmation page was shown at.
+    revision: String,
 }
 
 /// What generating the next round will do: the tables of the last round
@@ -873,14 +979,23 @@ pub async fn confirm_round(
     id: web::Path<i64>,
     query: web::Query<NextRoundForm>,
 ) -> Result<HttpResponse, AppError> {
+    round_page(&ctx, &state, *id, &query, false).await
+}
+
+async fn round_page(
+    ctx: &PageCtx,
+    state: &AppState,
+    tid: i64,
+    query: &NextRoundForm,
+    stale: bool,
+) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
-    let tid = *id;
-    let l = load(&state, actor, tid).await?;
+    let l = load(state, actor, tid).await?;
     let missing = services::rounds::missing_in_last_round(&state.db, actor, tid).await?;
     let lang = ctx.lang;
     let n = l.next_round();
     let mut page = ConfirmPage::new(
-        &ctx,
+        ctx,
         &l,
         tf(lang, "states.round.title", &[("round", &n)]),
         format!("/director/t/{tid}/rounds"),
@@ -924,6 +1039,7 @@ pub async fn confirm_round(
     }
     page.hidden.push(("round", n.to_string()));
     page.submit = tf(lang, "states.round.submit", &[("round", &n)]);
+    page.stale = stale;
     page.blocked = if l.status() != Status::Running {
         Some(ctx.t("round.error.not_started").to_string())
     } else if u32::try_from(n).unwrap_or(u32::MAX) > l.settings.planned_rounds {
@@ -931,7 +1047,7 @@ pub async fn confirm_round(
     } else {
         danish_waits
     };
-    render(&page)
+    render_status(&page, page.status())
 }
 
 /// Generates the next round by the tournament's plan. The form names the
@@ -958,11 +1074,15 @@ pub async fn next_round(
     }
     let requested = form.round.trim().parse::<i32>().ok();
     let force = Some(form.force_reason.clone());
+    let seen = form.revision.trim().parse().ok();
     let tz = state.settings.timezone;
-    match services::rounds::next_round(&state.db, actor, tid, requested, force, tz).await {
+    match services::rounds::next_round(&state.db, actor, tid, requested, force, seen, tz).await {
         Ok(n) => Ok(see_other(&format!(
             "/director/t/{tid}/rounds/{n}?done=round_generated"
         ))),
+        Err(ServiceError::Conflict(Conflict::Stale)) => {
+            round_page(&ctx, &state, tid, &form, true).await
+        }
         Err(e) => refused(&ctx, &state, actor, tid, e).await,
     }
 }
@@ -973,14 +1093,22 @@ pub async fn confirm_undo(
     state: web::Data<AppState>,
     path: web::Path<(i64, i32)>,
 ) -> Result<HttpResponse, AppError> {
+    undo_page(&ctx, &state, path.into_inner(), false).await
+}
+
+async fn undo_page(
+    ctx: &PageCtx,
+    state: &AppState,
+    (tid, n): (i64, i32),
+    stale: bool,
+) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
-    let (tid, n) = path.into_inner();
-    let l = load(&state, actor, tid).await?;
+    let l = load(state, actor, tid).await?;
     let round = l.round(n).ok_or(AppError::NotFound)?;
     let results = services::rounds::results_of(&state.db, actor, tid, n).await?;
     let lang = ctx.lang;
     let mut page = ConfirmPage::new(
-        &ctx,
+        ctx,
         &l,
         tf(lang, "states.undo.title", &[("round", &n)]),
         format!("/director/t/{tid}/rounds/{n}/undo"),
@@ -1002,6 +1130,7 @@ pub async fn confirm_undo(
     }
     page.submit = tf(lang, "states.undo.submit", &[("round", &n)]);
     page.danger = true;
+    page.stale = stale;
     page.blocked = if l.status() != Status::Running {
         Some(ctx.t("tournament.error.not_running").to_string())
     } else if l.rounds.last().map(|r| r.number) != Some(n) {
@@ -1020,7 +1149,7 @@ pub async fn confirm_undo(
     } else {
         None
     };
-    render(&page)
+    render_status(&page, page.status())
 }
 
 /// Undoes the last round while nothing is recorded for it (round 1: the
@@ -1038,7 +1167,10 @@ pub async fn undo_round(
             "/director/t/{tid}/rounds/{n}/confirm-undo"
         )));
     }
-    match services::rounds::undo_round(&state.db, actor, tid, n).await {
+    match services::rounds::undo_round(&state.db, actor, tid, n, form.seen()).await {
+        Err(ServiceError::Conflict(Conflict::Stale)) => {
+            undo_page(&ctx, &state, (tid, n), true).await
+        }
         Ok(0) => Ok(see_other(&format!("/director/t/{tid}?done=start_undone"))),
         Ok(last) => Ok(see_other(&format!(
             "/director/t/{tid}/rounds/{last}?done=round_undone"
@@ -1090,6 +1222,19 @@ struct TableCardsPage<'a> {
     l: &'a Loaded,
     round: &'a RoundRow,
     tables: Vec<TableView<'a>>,
+    loopback: Option<LoopbackWarning>,
+}
+
+/// The table cards would print an address only this machine can open.
+pub struct LoopbackWarning {
+    pub base: String,
+    /// This machine's network addresses (a phone on the hall's network can
+    /// open one of them).
+    pub addresses: Vec<String>,
+    /// The reader may save the public address (an administrator).
+    pub admin: bool,
+    /// `PUBLIC_URL` itself is the loopback address.
+    pub from_env: bool,
 }
 
 async fn round_data(
@@ -1188,7 +1333,15 @@ pub async fn table_cards(
     let (tid, n) = path.into_inner();
     let (l, idx, tables, _) = round_data(&state, actor, tid, n).await?;
     let codes = services::table_side::codes(&state.db, actor, tid).await?;
-    let base = super::qr::base_url(&state, &req);
+    let base = super::qr::base_url(&state, &req).await?;
+    // A card printed with an address only this machine opens is useless:
+    // say so above the cards and offer this machine's network addresses.
+    let loopback = crate::tournament::text::is_loopback_url(&base).then(|| LoopbackWarning {
+        base: base.clone(),
+        addresses: super::qr::network_addresses(&req),
+        admin: ctx.is_role("admin"),
+        from_env: state.settings.public_url.is_some(),
+    });
     let mut views = table_views(&l, &tables);
     for v in &mut views {
         if let Some(code) = codes.table(v.table_no) {
@@ -1206,6 +1359,7 @@ pub async fn table_cards(
         l: &l,
         round: &l.rounds[idx],
         tables: views,
+        loopback,
     };
     render(&page)
 }
@@ -1215,8 +1369,9 @@ pub struct MovementCard<'a> {
     pub pair: &'a PairRow,
     /// The pair's private code (to enter and confirm scores at the table).
     pub code: Option<String>,
-    /// (round, table, line) — table None when resting.
-    pub rounds: Vec<(u32, Option<u32>, &'static str)>,
+    /// (round, table, line, what the card says without a table: resting,
+    /// not yet registered, withdrawn).
+    pub rounds: Vec<(u32, Option<u32>, &'static str, &'static str)>,
 }
 
 #[derive(Template)]
@@ -1258,12 +1413,26 @@ pub async fn movement_cards(
                 .iter()
                 .map(|r| {
                     let no = p.pair_no();
+                    let round = i32::try_from(r.round).unwrap_or(i32::MAX);
+                    // Not a rest: a late pair before it joined, a withdrawn
+                    // pair once it left.
+                    if p.joined_from_round.is_some_and(|j| round < j) {
+                        return (r.round, None, "", "movement_cards.not_yet");
+                    }
+                    if p.withdrawn_from_round.is_some_and(|w| round >= w) {
+                        return (r.round, None, "", "movement_cards.withdrawn");
+                    }
                     let line = match r.line(no) {
                         Some(movement::Line::Ns) => "NS",
                         Some(movement::Line::Ew) => ew,
                         None => "",
                     };
-                    (r.round, r.table_of(no).filter(|_| !r.rests(no)), line)
+                    (
+                        r.round,
+                        r.table_of(no).filter(|_| !r.rests(no)),
+                        line,
+                        "round.rests",
+                    )
                 })
                 .collect(),
         })
@@ -1284,6 +1453,8 @@ pub struct ClockForm {
     /// `director`: back to the director's round page (else the desk).
     back: String,
     confirm: String,
+    /// The revision the time-out confirmation page was shown at.
+    revision: String,
 }
 
 /// What calling time-out will do, with the time still on the clock.
@@ -1293,14 +1464,23 @@ pub async fn confirm_time_out(
     path: web::Path<(i64, i32)>,
     query: web::Query<ClockForm>,
 ) -> Result<HttpResponse, AppError> {
+    time_out_page(&ctx, &state, path.into_inner(), &query, false).await
+}
+
+async fn time_out_page(
+    ctx: &PageCtx,
+    state: &AppState,
+    (tid, n): (i64, i32),
+    query: &ClockForm,
+    stale: bool,
+) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
-    let (tid, n) = path.into_inner();
-    let l = load(&state, actor, tid).await?;
+    let l = load(state, actor, tid).await?;
     let round = l.round(n).ok_or(AppError::NotFound)?;
-    let clock = super::clock::ClockView::of(&ctx, &l, round, crate::db::now());
+    let clock = super::clock::ClockView::of(ctx, &l, round, crate::db::now());
     let lang = ctx.lang;
     let mut page = ConfirmPage::new(
-        &ctx,
+        ctx,
         &l,
         tf(lang, "states.time_out.title", &[("round", &n)]),
         format!("/director/t/{tid}/rounds/{n}/clock"),
@@ -1333,20 +1513,17 @@ pub async fn confirm_time_out(
     ));
     page.submit = ctx.t("states.time_out.submit").to_string();
     page.danger = true;
+    page.stale = stale;
     page.blocked = if l.status() != Status::Running {
         Some(ctx.t("tournament.error.not_running").to_string())
     } else if let Some(at) = clock.time_out_at {
-        Some(format!(
-            "{} {}",
-            ctx.t("clock.time_out_called"),
-            ctx.local_time(&at)
-        ))
+        Some(ctx.said_at("clock.time_out_called", &at))
     } else if !clock.started() {
         Some(ctx.t("clock.not_started").to_string())
     } else {
         None
     };
-    render(&page)
+    render_status(&page, page.status())
 }
 
 /// Starts a round's clock, pauses or resumes it, or calls time-out (the
@@ -1373,7 +1550,14 @@ pub async fn clock(
             "/director/t/{tid}/rounds/{n}/confirm-time-out?back={back}"
         )));
     }
-    services::rounds::clock(&state.db, actor, tid, n, action).await?;
+    let seen = form.revision.trim().parse().ok();
+    match services::rounds::clock(&state.db, actor, tid, n, action, seen).await {
+        Ok(()) => {}
+        Err(ServiceError::Conflict(Conflict::Stale)) => {
+            return time_out_page(&ctx, &state, (tid, n), &form, true).await;
+        }
+        Err(e) => return Err(e.into()),
+    }
     tracing::info!(
         tournament_id = tid,
         round = n,
@@ -1389,13 +1573,21 @@ pub async fn confirm_close(
     state: web::Data<AppState>,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
+    close_page(&ctx, &state, *id, false).await
+}
+
+async fn close_page(
+    ctx: &PageCtx,
+    state: &AppState,
+    tid: i64,
+    stale: bool,
+) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
-    let tid = *id;
-    let l = load(&state, actor, tid).await?;
+    let l = load(state, actor, tid).await?;
     let missing = services::rounds::missing_by_round(&state.db, actor, tid).await?;
     let lang = ctx.lang;
     let mut page = ConfirmPage::new(
-        &ctx,
+        ctx,
         &l,
         ctx.t("states.close.title").to_string(),
         format!("/director/t/{tid}/close"),
@@ -1411,6 +1603,7 @@ pub async fn confirm_close(
         ));
     }
     page.submit = ctx.t("states.close.submit").to_string();
+    page.stale = stale;
     page.blocked = if l.status() != Status::Running {
         Some(ctx.t("close.error.not_running").to_string())
     } else if let Some((round, tables)) = missing.first() {
@@ -1422,7 +1615,7 @@ pub async fn confirm_close(
     } else {
         None
     };
-    render(&page)
+    render_status(&page, page.status())
 }
 
 /// Closes the tournament: final standings (every sheet must be in).
@@ -1438,7 +1631,8 @@ pub async fn close(
     if !confirmed(&form.confirm) {
         return Ok(see_other(&format!("/director/t/{tid}/confirm-close")));
     }
-    match services::tournaments::close(&state.db, actor, tid).await {
+    match services::tournaments::close(&state.db, actor, tid, form.seen()).await {
+        Err(ServiceError::Conflict(Conflict::Stale)) => close_page(&ctx, &state, tid, true).await,
         Ok(()) => {
             tracing::info!(tournament_id = tid, "tournament closed");
             Ok(see_other(&format!(

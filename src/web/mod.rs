@@ -21,6 +21,7 @@ pub mod middleware;
 pub mod pages;
 pub mod public;
 pub mod qr;
+pub mod score_card;
 pub mod table_side;
 pub mod tokens;
 pub mod upload;
@@ -98,6 +99,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                     "/t/{id}/pairs/{pid}/checkin",
                     web::post().to(director::check_in),
                 )
+                .route("/t/{id}/checkin", web::post().to(director::check_in_many))
                 .route(
                     "/t/{id}/pairs/{pid}/withdraw",
                     web::post().to(director::withdraw),
@@ -126,9 +128,14 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                     web::post().to(director::remove_staff),
                 )
                 .route("/t/{id}/draw", web::post().to(director::draw))
+                .route("/t/{id}/redraw", web::post().to(director::redraw))
                 .route(
                     "/t/{id}/confirm-start",
                     web::get().to(director::confirm_start),
+                )
+                .route(
+                    "/t/{id}/confirm-redraw",
+                    web::get().to(director::confirm_redraw),
                 )
                 .route(
                     "/t/{id}/confirm-round",
@@ -235,6 +242,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 )
                 .route("/users", web::get().to(admin::list_users))
                 .route("/referees", web::post().to(admin::set_referees))
+                .route("/public-url", web::post().to(admin::set_public_url))
                 .route("/users", web::post().to(admin::create_user))
                 .route("/users/{id}", web::get().to(admin::edit_user))
                 .route("/users/{id}/active", web::post().to(admin::set_active))

@@ -47,6 +47,9 @@ impl TournamentPage<'_> {
     fn names(&self, pair: &u32) -> String {
         pair_names(self.file, *pair)
     }
+    fn surnames(&self, pair: &u32) -> String {
+        crate::services::public::pair_surnames(self.file, *pair)
+    }
     fn finished(&self) -> bool {
         self.t.status == "finished"
     }

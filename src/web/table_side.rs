@@ -17,14 +17,17 @@ use serde_json::{json, Map, Value};
 
 use super::context::{web_query_value, FieldErrors, PageCtx};
 use super::error::AppError;
+use super::score_card::{
+    end_views, hand_views, line_label, read_hands, EndView, HandView, Placed, ReadHand,
+};
 use super::{render_status, see_other, AppState};
 use crate::auth::throttle::client_ip;
 use crate::db::tournaments::PairRow;
 use crate::i18n::{t, tf, Lang};
 use crate::rules::api::{parse_json, CheckSheetOutput, InputError};
-use crate::rules::{BurracoType, Line, RuleProfile, ScoreSheet, SheetReport};
+use crate::rules::{Line, RuleProfile, ScoreSheet, SheetMode, SheetReport};
 use crate::services::table_side::{self as ts, TableSideError, TableStatus, TableView};
-use crate::tournament::sheet_form::{field_name, SheetForm, ENDS};
+use crate::tournament::sheet_form::{score_card, SheetForm};
 
 /// The address the wrong-code brake counts by: the connection's peer
 /// (`X-Forwarded-For` only when the `trust_forwarded_for` setting is on),
@@ -112,6 +115,10 @@ fn api_error(e: TableSideError, lang: Lang) -> HttpResponse {
             StatusCode::NOT_FOUND,
             t(lang, "table.error.not_found").to_string(),
         ),
+        TableSideError::Replay => (
+            StatusCode::CONFLICT,
+            t(lang, "table.error.entry_changed").to_string(),
+        ),
         TableSideError::Service(s) => {
             tracing::error!(error = %s, "table-side request failed");
             (
@@ -162,6 +169,7 @@ pub fn view_json(v: &TableView) -> Value {
             (None, None) => Value::Null,
         },
         "adjusted": v.adjusted.is_some(),
+        "entry_version": v.entry_version,
         "note": (!v.note.is_empty()).then(|| v.note.clone()),
         "hands_per_round": v.l.settings.hands_per_round,
     })
@@ -200,8 +208,26 @@ struct ScoreBody {
     sheet: Option<Value>,
     #[serde(default)]
     agree: Option<bool>,
+    /// The version of the entry the confirming pair read (required to
+    /// answer).
+    #[serde(default)]
+    entry_version: Option<i32>,
     #[serde(default)]
     note: Option<String>,
+    /// Or the `Idempotency-Key` header: the same key again gets the first
+    /// answer, and nothing is stored twice.
+    #[serde(default)]
+    idempotency_key: Option<String>,
+}
+
+/// The submission's idempotency key: the `Idempotency-Key` header, else
+/// the body's `idempotency_key`.
+fn idempotency_of(req: &HttpRequest, body: &ScoreBody) -> Result<Option<String>, TableSideError> {
+    let header = req
+        .headers()
+        .get("idempotency-key")
+        .and_then(|v| v.to_str().ok());
+    ts::parse_idempotency_key(header.or(body.idempotency_key.as_deref()).unwrap_or(""))
 }
 
 fn code_text(v: &Value) -> String {
@@ -250,8 +276,9 @@ fn outcome_json(o: &ts::Outcome) -> Value {
         "by": o.by.code(),
         "entered_by": (o.status == TableStatus::Entered).then(|| o.by.code()),
         "replaced": o.replaced,
-        "totals": o.report.as_ref().map(|r| json!(r.totals)),
-        "vp": o.report.as_ref().map(|r| json!(r.vp)),
+        "entry_version": o.entry_version,
+        "totals": o.totals,
+        "vp": o.vp,
     })
 }
 
@@ -288,6 +315,10 @@ pub async fn api_sheet(
         Ok(b) => b,
         Err(e) => return unreadable(&state, code, e, ctx.lang).await,
     };
+    let key = match idempotency_of(&req, &body) {
+        Ok(k) => k,
+        Err(e) => return api_error(e, ctx.lang),
+    };
     let sheet = sheet_of(body.sheet, ctx.lang);
     let result = ts::enter_sheet(
         &state.db,
@@ -295,6 +326,7 @@ pub async fn api_sheet(
         code_text(&body.pair_code),
         body.round,
         sheet,
+        key,
         client(&req, &state),
     )
     .await;
@@ -307,15 +339,15 @@ pub async fn api_sheet(
 /// `POST /api/v1/score/{table_code}/confirm`.
 #[utoipa::path(post, path = "/api/v1/score/{code}/confirm", tag = "table-side", operation_id = "confirmTableSheet",
     params(("code" = String, Path, description = "The table's code (on its card)")),
-    request_body(content = Object, description = "`pair_code` of the other pair, `agree`, `note`",
-        example = json!({"pair_code": "M3XR", "agree": true})),
+    request_body(content = Object, description = "`pair_code` of the other pair, `agree`, `entry_version` (the version of the entry it read, from `getTableScore`; required), `note` (required to dispute); optional `idempotency_key` (or the `Idempotency-Key` header)",
+        example = json!({"pair_code": "551903", "agree": true, "entry_version": 1})),
     responses((status = 200, description = "Confirmed (or disputed)", body = Object),
         (status = 400, description = "Not JSON", body = crate::web::api::ErrorBody),
         (status = 403, description = "Wrong pair code", body = crate::web::api::ErrorBody),
         (status = 404, description = "No such table", body = crate::web::api::ErrorBody),
-        (status = 409, description = "Not possible now", body = crate::web::api::ErrorBody),
+        (status = 409, description = "Not possible now (`entry_changed`: the entry is not the one read)", body = crate::web::api::ErrorBody),
         (status = 413, description = "Body too large", body = crate::web::api::ErrorBody),
-        (status = 422, description = "Invalid input", body = crate::web::api::ErrorBody),
+        (status = 422, description = "Invalid input (`entry_version` missing…)", body = crate::web::api::ErrorBody),
         (status = 429, description = "Too many wrong codes: wait", body = crate::web::api::ErrorBody)))]
 pub async fn api_confirm(
     ctx: PageCtx,
@@ -329,13 +361,22 @@ pub async fn api_confirm(
         Ok(b) => b,
         Err(e) => return unreadable(&state, code, e, ctx.lang).await,
     };
+    let key = match idempotency_of(&req, &body) {
+        Ok(k) => k,
+        Err(e) => return api_error(e, ctx.lang),
+    };
+    let answer = ts::Answer {
+        agree: body.agree,
+        entry_version: body.entry_version,
+        note: body.note.unwrap_or_default(),
+        idempotency_key: key,
+    };
     let result = ts::confirm(
         &state.db,
         code,
         code_text(&body.pair_code),
         body.round,
-        body.agree,
-        body.note.unwrap_or_default(),
+        answer,
         client(&req, &state),
     )
     .await;
@@ -347,29 +388,10 @@ pub async fn api_confirm(
 
 // ---- the player's page ----
 
-/// One line of one hand in the form.
-pub struct LineView {
-    pub line: &'static str,
-    pub errors: Vec<String>,
-}
-
-/// One hand in the form, with the messages that concern it.
-pub struct HandView {
-    pub n: usize,
-    pub errors: Vec<String>,
-    pub lines: [LineView; 2],
-}
-
-/// One line of a hand read-only: its label, (label, value) cells, its total.
-pub type LineRow = (&'static str, Vec<(String, String)>, i64);
-
-/// One hand of the sheet entered, read-only, with the engine's totals.
-pub struct HandRow {
-    pub n: usize,
-    pub end: String,
-    pub closed_by: &'static str,
-    /// NS then EW: (label, value) cells and the hand's total.
-    pub lines: Vec<LineRow>,
+/// Where a pair of the table plays next, in words.
+pub struct NextView {
+    pub pair: i32,
+    pub text: String,
 }
 
 #[derive(Template)]
@@ -378,58 +400,75 @@ struct PlayerPage<'a> {
     ctx: &'a PageCtx,
     v: &'a TableView,
     form: SheetForm,
+    /// The card's end-of-hand choices, in its words.
+    ends: Vec<EndView>,
     hands: Vec<HandView>,
+    /// Totals mode: one box per line and hand.
+    totals: bool,
     sheet_errors: Vec<String>,
     field_errors: FieldErrors,
     /// A refusal shown at the top of the page.
     message: Option<String>,
     notice: Option<&'static str>,
-    rows: Vec<HandRow>,
-    counts: Vec<&'static str>,
+    /// The sheet entered, read-only, in the card's rows and words.
+    read: Vec<ReadHand>,
+    /// A fresh key for each form shown: a form sent twice (a reload, a
+    /// phone sending again when the network is back) counts once.
+    sheet_key: String,
+    answer_key: String,
+    /// The other pair's code typed on a refused answer (kept, as the
+    /// entering pair's code is kept in the sheet form).
+    answer_code: String,
+    next: Vec<NextView>,
+    /// The form is blank or the entry's (not what a refused POST sent):
+    /// the phone may bring back its draft.
+    fresh: bool,
 }
 
 impl PlayerPage<'_> {
-    fn value(&self, hand: &usize, line: &str, field: &str) -> &str {
-        let l = if line == "ns" { Line::Ns } else { Line::Ew };
-        self.form.get(&field_name(*hand, l, field))
-    }
-    fn field_error(&self, hand: &usize, line: &str, field: &str) -> Option<&str> {
-        let l = if line == "ns" { Line::Ns } else { Line::Ew };
-        self.field_errors.get(&field_name(*hand, l, field))
-    }
-    fn hand_value(&self, hand: &usize, field: &str) -> &str {
-        self.form.get(&format!("h{hand}_{field}"))
-    }
-    fn end_selected(&self, hand: &usize, code: &str) -> bool {
-        self.hand_value(hand, "end") == code
-    }
-    fn end_codes(&self) -> Vec<&'static str> {
-        ENDS.iter().map(|e| e.code()).collect()
-    }
-    fn burraco_label(&self, code: &str) -> &'static str {
-        t(self.ctx.lang, &format!("sheet.count.{code}"))
-    }
     fn status_label(&self) -> &'static str {
         t(
             self.ctx.lang,
             &format!("table.status.{}", self.v.status.code()),
         )
     }
-    fn who_label(&self) -> String {
+    /// The line that entered the sheet and the one that answers.
+    fn entered_line(&self) -> Option<Line> {
         match self.v.entered_by.as_deref() {
-            Some("desk") => t(self.ctx.lang, "table.page.entered_by_desk").to_string(),
-            Some(line) => {
-                let pair = if line == "ns" { &self.v.ns } else { &self.v.ew };
-                let label = t(self.ctx.lang, &format!("table.who.{line}"));
-                match pair {
-                    Some(p) => format!(
-                        "{} · {}",
-                        label,
-                        tf(self.ctx.lang, "table.page.pair", &[("pair", &p.number)])
-                    ),
-                    None => label.to_string(),
-                }
-            }
+            Some("ns") => Some(Line::Ns),
+            Some("ew") => Some(Line::Ew),
+            _ => None,
+        }
+    }
+    fn line_pair(&self, line: Line) -> Option<&PairRow> {
+        match line {
+            Line::Ns => self.v.ns.as_ref(),
+            Line::Ew => self.v.ew.as_ref(),
+        }
+    }
+    /// "NS · pair 3" for a line.
+    fn line_and_pair(&self, line: Line) -> String {
+        let label = line_label(line, self.ctx.lang);
+        match self.line_pair(line) {
+            Some(p) => format!(
+                "{label} · {}",
+                tf(self.ctx.lang, "table.page.pair", &[("pair", &p.number)])
+            ),
+            None => label.to_string(),
+        }
+    }
+    fn who_label(&self) -> String {
+        match (self.v.entered_by.as_deref(), self.entered_line()) {
+            (Some("desk"), _) => t(self.ctx.lang, "table.page.entered_by_desk").to_string(),
+            (_, Some(line)) => self.line_and_pair(line),
+            _ => String::new(),
+        }
+    }
+    /// "Pass the phone to EW · pair 7": who answers an entry.
+    fn answering(&self) -> String {
+        match self.entered_line() {
+            Some(Line::Ns) => self.line_and_pair(Line::Ew),
+            Some(Line::Ew) => self.line_and_pair(Line::Ns),
             None => String::new(),
         }
     }
@@ -453,6 +492,9 @@ impl PlayerPage<'_> {
     fn names(&self, p: &PairRow) -> String {
         names(p)
     }
+    fn ew_label(&self) -> &'static str {
+        line_label(Line::Ew, self.ctx.lang)
+    }
     /// The form to enter (or enter again) is shown.
     fn can_enter(&self) -> bool {
         matches!(
@@ -463,144 +505,70 @@ impl PlayerPage<'_> {
     /// The confirm / dispute choice is shown.
     fn can_answer(&self) -> bool {
         matches!(self.v.status, TableStatus::Entered | TableStatus::Disputed)
+            && self.v.entry_version.is_some()
+            && self.entered_line().is_some()
+    }
+    /// The result counts (or the round is over): the table's result and
+    /// where each pair plays next.
+    fn is_done(&self) -> bool {
+        matches!(self.v.status, TableStatus::Confirmed | TableStatus::Closed)
     }
     fn has_errors(&self) -> bool {
         !self.field_errors.is_empty()
             || !self.sheet_errors.is_empty()
-            || self
-                .hands
-                .iter()
-                .any(|h| !h.errors.is_empty() || h.lines.iter().any(|l| !l.errors.is_empty()))
+            || self.hands.iter().any(|h| {
+                !h.end_errors.is_empty()
+                    || h.lines.iter().any(|l| {
+                        !l.errors.is_empty() || l.boxes.iter().any(|b| !b.errors.is_empty())
+                    })
+            })
     }
-    fn totals(&self) -> Option<(i64, i64, u8, u8)> {
+    fn result(&self) -> Option<(i64, i64, u8, u8)> {
         self.v
             .report
             .as_ref()
             .map(|r| (r.totals.ns, r.totals.ew, r.vp.ns, r.vp.ew))
     }
+    /// The public standings and pair cards (no login).
+    fn standings_href(&self) -> String {
+        format!("/t/{}", self.v.l.t.id)
+    }
+    fn pair_href(&self, p: &PairRow) -> String {
+        format!("/t/{}/pairs/{}", self.v.l.t.id, p.number)
+    }
 }
 
-fn count_fields(v: &TableView) -> Vec<&'static str> {
-    let p = v.l.settings.profile;
-    let mut out = Vec::new();
-    if p.has_type(BurracoType::Royal) {
-        out.push("royal");
-    }
-    if p.has_type(BurracoType::Super) {
-        out.push("super");
-    }
-    out.extend(["clean", "semi_clean", "dirty"]);
-    out
+/// A fresh idempotency key (random, URL-safe).
+fn fresh_key() -> String {
+    uuid::Uuid::new_v4().simple().to_string()
 }
 
-fn hand_views(
-    hands: usize,
-    report: Option<&SheetReport>,
-    lang: Lang,
-) -> (Vec<HandView>, Vec<String>) {
-    let mut views: Vec<HandView> = (1..=hands)
-        .map(|n| HandView {
-            n,
-            errors: Vec::new(),
-            lines: [
-                LineView {
-                    line: "ns",
-                    errors: Vec::new(),
-                },
-                LineView {
-                    line: "ew",
-                    errors: Vec::new(),
-                },
-            ],
-        })
-        .collect();
-    let mut whole = Vec::new();
-    if let Some(r) = report {
-        for v in &r.violations {
-            let msg = v.message(lang);
-            match (
-                v.hand.and_then(|h| views.get_mut(h.wrapping_sub(1))),
-                v.line,
-            ) {
-                (Some(h), Some(Line::Ns)) => h.lines[0].errors.push(msg),
-                (Some(h), Some(Line::Ew)) => h.lines[1].errors.push(msg),
-                (Some(h), None) => h.errors.push(msg),
-                (None, _) => whole.push(msg),
-            }
-        }
-    }
-    (views, whole)
-}
-
-/// The sheet entered, hand by hand, with the engine's totals per line.
-fn hand_rows(v: &TableView, lang: Lang) -> Vec<HandRow> {
-    let (Some(sheet), Some(report)) = (&v.sheet, &v.report) else {
+/// Where each pair of the table plays next, in words.
+fn next_views(v: &TableView, lang: Lang) -> Vec<NextView> {
+    let Some(round) = v.next_round else {
         return Vec::new();
     };
-    let counts = count_fields(v);
-    sheet
-        .hands
+    v.next
         .iter()
-        .enumerate()
-        .map(|(i, h)| {
-            let closed_by = if h.ns.closed {
-                "NS"
-            } else if h.ew.closed {
-                crate::rules::Line::Ew.label(lang)
-            } else {
-                t(lang, "sheet.nobody")
-            };
-            let lines = [Line::Ns, Line::Ew]
-                .into_iter()
-                .map(|line| {
-                    let lh = h.line(line);
-                    let mut cells: Vec<(String, String)> = counts
-                        .iter()
-                        .map(|c| {
-                            let n = match *c {
-                                "royal" => lh.royal,
-                                "super" => lh.super_,
-                                "clean" => lh.clean,
-                                "semi_clean" => lh.semi_clean,
-                                _ => lh.dirty,
-                            };
-                            (
-                                t(lang, &format!("sheet.count.{c}")).to_string(),
-                                n.to_string(),
-                            )
-                        })
-                        .collect();
-                    cells.push((
-                        t(lang, "sheet.melded_points").to_string(),
-                        lh.melded_points.to_string(),
-                    ));
-                    cells.push((
-                        t(lang, "sheet.hand_points").to_string(),
-                        lh.hand_points.to_string(),
-                    ));
-                    cells.push((
-                        t(lang, "sheet.took_pozzetto").to_string(),
-                        if lh.took_pozzetto { "✓" } else { "—" }.to_string(),
-                    ));
-                    let total = report
-                        .hands
-                        .get(i)
-                        .map(|s| s.get(line).total)
-                        .unwrap_or_default();
-                    let label = if line == Line::Ns {
-                        "NS"
-                    } else {
-                        crate::rules::Line::Ew.label(lang)
-                    };
-                    (label, cells, total)
-                })
-                .collect();
-            HandRow {
-                n: i + 1,
-                end: t(lang, &format!("rules.end.{}", h.end.code())).to_string(),
-                closed_by,
-                lines,
-            }
+        .map(|n| NextView {
+            pair: n.pair,
+            text: match n.seat {
+                Some((table, line)) => tf(
+                    lang,
+                    "table.next.seat",
+                    &[
+                        ("pair", &n.pair),
+                        ("round", &round),
+                        ("table", &table),
+                        ("line", &line_label(line, lang)),
+                    ],
+                ),
+                None => tf(
+                    lang,
+                    "table.next.rest",
+                    &[("pair", &n.pair), ("round", &round)],
+                ),
+            },
         })
         .collect()
 }
@@ -608,11 +576,19 @@ fn hand_rows(v: &TableView, lang: Lang) -> Vec<HandRow> {
 /// What a page shows besides the table's state.
 #[derive(Default)]
 struct Extras {
+    /// The form as posted (a refused entry keeps everything typed, the
+    /// pair code included).
     form: Option<SheetForm>,
     report: Option<SheetReport>,
+    /// The parser's problems, by box.
+    problems: Vec<(String, String)>,
     field_errors: FieldErrors,
     message: Option<String>,
     notice: Option<&'static str>,
+    /// The key of the refused submission: correcting and sending again is
+    /// a new submission only when the sheet changed (a new page, a new key).
+    sheet_key: Option<String>,
+    answer_code: String,
 }
 
 fn page(
@@ -621,27 +597,69 @@ fn page(
     status: StatusCode,
     x: Extras,
 ) -> Result<HttpResponse, AppError> {
+    let lang = ctx.lang;
     let hands = v.l.settings.hands_per_round as usize;
-    let (hand_views, sheet_errors) = hand_views(hands, x.report.as_ref(), ctx.lang);
+    let fresh = x.form.is_none();
     let form = x.form.unwrap_or_else(|| {
-        // Entering again starts from the sheet entered.
+        // Entering again starts from the sheet entered; a first entry from
+        // a blank card in the tournament's mode.
         match (&v.sheet, v.status) {
             (Some(s), TableStatus::Entered | TableStatus::Disputed) => SheetForm::from_sheet(s),
-            _ => SheetForm::default(),
+            _ => {
+                let mut f = SheetForm::default();
+                f.set("mode", v.l.settings.sheet_mode.code());
+                f
+            }
         }
     });
+    let mode = form.mode();
+    let mut placed = Placed::default();
+    if let Some(r) = &x.report {
+        placed.violations(r, mode, lang);
+    }
+    for (field, msg) in x.problems {
+        placed.add(&field, msg);
+    }
+    let card = score_card(v.l.settings.profile, mode);
+    let live = crate::services::scoring::read_form(&v.l, &form);
+    let hand_views = hand_views(lang, &card, hands, &form, None, &mut placed, live.as_ref());
+    let mut field_errors = x.field_errors;
+    for f in ["declared_ns", "declared_ew"] {
+        if let Some(msgs) = placed.boxes.remove(f) {
+            field_errors.add(f, msgs.join(" "));
+        }
+    }
+    // Anything not shown next to a box of this card.
+    let mut sheet_errors = placed.sheet;
+    sheet_errors.extend(placed.boxes.into_values().flatten());
+    sheet_errors.extend(placed.lines.into_values().flatten());
+    let read = match (&v.sheet, &v.report) {
+        (Some(sheet), Some(report)) => read_hands(
+            lang,
+            &score_card(v.l.settings.profile, sheet.mode),
+            sheet,
+            report,
+        ),
+        _ => Vec::new(),
+    };
     let mut res = render_status(
         &PlayerPage {
             ctx,
             v,
+            totals: mode == SheetMode::Totals,
             form,
+            ends: end_views(lang),
             hands: hand_views,
             sheet_errors,
-            field_errors: x.field_errors,
+            field_errors,
             message: x.message,
             notice: x.notice,
-            rows: hand_rows(v, ctx.lang),
-            counts: count_fields(v),
+            read,
+            sheet_key: x.sheet_key.unwrap_or_else(fresh_key),
+            answer_key: fresh_key(),
+            answer_code: x.answer_code,
+            next: next_views(v, lang),
+            fresh,
         },
         status,
     )?;
@@ -694,7 +712,8 @@ pub async fn page_view(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
-    let v = ts::table_view(&state.db, path.into_inner())
+    let round = web_query_value(req.query_string(), "round").and_then(|r| r.parse().ok());
+    let v = ts::table_view_of(&state.db, path.into_inner(), round)
         .await
         .map_err(view_error)?;
     if !v.table_entry() {
@@ -738,9 +757,24 @@ async fn refused(
             StatusCode::FORBIDDEN
         }
         TableSideError::Throttled { wait_seconds } => {
-            return Err(AppError::TooManyAttempts {
-                wait_seconds: *wait_seconds,
-            })
+            x.message = Some(tf(
+                lang,
+                "table.error.throttled_wait",
+                &[("minutes", &wait_seconds.div_ceil(60).max(1))],
+            ));
+            x.field_errors
+                .add(code_field, t(lang, "table.error.throttled").to_string());
+            let mut res = page(ctx, &v, StatusCode::TOO_MANY_REQUESTS, x)?;
+            if let Ok(h) = HeaderValue::from_str(&wait_seconds.to_string()) {
+                res.headers_mut().insert(header::RETRY_AFTER, h);
+            }
+            return Ok(res);
+        }
+        TableSideError::Conflict("entry_changed") if code_field == "answer_code" => {
+            // The entry changed since this pair read it: the page again
+            // with the new entry to read, nothing confirmed.
+            x.message = Some(t(lang, "table.error.entry_changed_read_again").to_string());
+            StatusCode::CONFLICT
         }
         TableSideError::Conflict(_) => {
             x.message = Some(t(lang, e.message_key()).to_string());
@@ -757,16 +791,22 @@ async fn refused(
         }
         TableSideError::Invalid(problems) => {
             for p in problems {
-                x.field_errors.add(p.field, p.message(lang));
+                if p.field.starts_with('h') {
+                    x.problems.push((p.field.to_string(), p.message(lang)));
+                } else {
+                    x.field_errors.add(p.field, p.message(lang));
+                }
             }
             StatusCode::UNPROCESSABLE_ENTITY
         }
-        TableSideError::Service(_) => return Err(view_error(e)),
+        TableSideError::Replay | TableSideError::Service(_) => return Err(view_error(e)),
     };
     page(ctx, &v, status, x)
 }
 
-/// `POST /s/{table_code}/sheet`: the sheet form (no JavaScript needed).
+/// `POST /s/{table_code}/sheet`: the sheet form (no JavaScript needed). A
+/// sheet accepted redirects (a reload does not send it again); a refused
+/// one comes back with everything typed, the pair code included.
 pub async fn page_sheet(
     ctx: PageCtx,
     req: HttpRequest,
@@ -780,38 +820,43 @@ pub async fn page_sheet(
         .await
         .map_err(view_error)?;
     let hands = v.l.settings.hands_per_round as usize;
-    let mut field_errors = FieldErrors::default();
-    let sheet = form.parse(hands, v.l.settings.profile).map_err(|problems| {
-        for p in &problems {
-            if let Some(k) = form_field(&p.field, hands) {
-                field_errors.add(k, t(ctx.lang, p.key));
-            }
+    let mut problems = Vec::new();
+    let sheet = form.parse(hands, v.l.settings.profile).map_err(|found| {
+        for p in &found {
+            problems.push((p.field.clone(), t(ctx.lang, p.key).to_string()));
         }
         InputError {
             code: "invalid_field",
-            message: problems
+            message: found
                 .iter()
                 .map(|p| t(ctx.lang, p.key))
                 .collect::<Vec<_>>()
                 .join(" "),
         }
     });
-    let round = form.get("round").trim().parse().ok();
-    let result = ts::enter_sheet(
-        &state.db,
-        code.clone(),
-        form.get("pair_code").to_string(),
-        round,
-        sheet,
-        client(&req, &state),
-    )
-    .await;
+    let key_text = form.get("idempotency_key").to_string();
+    let result = match ts::parse_idempotency_key(&key_text) {
+        Ok(key) => {
+            ts::enter_sheet(
+                &state.db,
+                code.clone(),
+                form.get("pair_code").to_string(),
+                form.get("round").trim().parse().ok(),
+                sheet,
+                key,
+                client(&req, &state),
+            )
+            .await
+        }
+        Err(e) => Err(e),
+    };
     match result {
         Ok(_) => Ok(see_other(&format!("/s/{}?ok=entered", v.code))),
         Err(e) => {
             let x = Extras {
+                sheet_key: (!key_text.trim().is_empty()).then(|| key_text.trim().to_string()),
                 form: Some(form),
-                field_errors,
+                problems,
                 ..Extras::default()
             };
             refused(&ctx, &state, code, e, x, "pair_code").await
@@ -820,7 +865,7 @@ pub async fn page_sheet(
 }
 
 /// `POST /s/{table_code}/confirm`: the other pair confirms (`agree=yes`) or
-/// disputes (`agree=no`, with a note).
+/// disputes (`agree=no`, with a note) the entry it read (`entry_version`).
 pub async fn page_confirm(
     ctx: PageCtx,
     req: HttpRequest,
@@ -835,51 +880,44 @@ pub async fn page_confirm(
         "no" | "false" => Some(false),
         _ => None,
     };
-    let result = ts::confirm(
-        &state.db,
-        code.clone(),
-        form.get("answer_code").to_string(),
-        form.get("round").trim().parse().ok(),
-        agree,
-        form.get("note").to_string(),
-        client(&req, &state),
-    )
-    .await;
-    match result {
-        Ok(o) => Ok(see_other(&format!(
-            "/s/{}?ok={}",
-            crate::db::table_side::normalize_code(&code),
-            o.status.code()
-        ))),
-        Err(e) => refused(&ctx, &state, code, e, Extras::default(), "answer_code").await,
-    }
-}
-
-/// The form field a parser problem names, as a `'static` key for `FieldErrors`.
-fn form_field(name: &str, hands: usize) -> Option<&'static str> {
-    const STATIC: &[&str] = &["declared_ns", "declared_ew", "pair_code"];
-    if let Some(s) = STATIC.iter().find(|s| **s == name) {
-        return Some(s);
-    }
-    // Hand fields: leak-free lookup in a fixed table of names.
-    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    let names = NAMES.get_or_init(|| {
-        let mut v = Vec::new();
-        for n in 1..=8 {
-            v.push(format!("h{n}_end"));
-            for line in [Line::Ns, Line::Ew] {
-                for f in crate::tournament::sheet_form::LINE_FIELDS {
-                    v.push(field_name(n, line, f));
-                }
-            }
+    let answer_code = form.get("answer_code").to_string();
+    let result = match ts::parse_idempotency_key(form.get("idempotency_key")) {
+        Ok(key) => {
+            let answer = ts::Answer {
+                agree,
+                entry_version: form.get("entry_version").trim().parse().ok(),
+                note: form.get("note").to_string(),
+                idempotency_key: key,
+            };
+            ts::confirm(
+                &state.db,
+                code.clone(),
+                answer_code.clone(),
+                form.get("round").trim().parse().ok(),
+                answer,
+                client(&req, &state),
+            )
+            .await
         }
-        v
-    });
-    let _ = hands;
-    names
-        .iter()
-        .find(|s| s.as_str() == name)
-        .map(String::as_str)
+        Err(e) => Err(e),
+    };
+    match result {
+        // The page stays on the round answered (after the next round is
+        // drawn it shows where each pair goes).
+        Ok(o) => Ok(see_other(&format!(
+            "/s/{}?ok={}&round={}",
+            crate::db::table_side::normalize_code(&code),
+            o.status.code(),
+            o.round
+        ))),
+        Err(e) => {
+            let x = Extras {
+                answer_code,
+                ..Extras::default()
+            };
+            refused(&ctx, &state, code, e, x, "answer_code").await
+        }
+    }
 }
 
 pub fn routes(cfg: &mut web::ServiceConfig) {

@@ -26,4 +26,5 @@ mod states;
 mod table_side;
 mod tokens;
 mod tournaments;
+mod trust;
 mod vocab;

@@ -356,7 +356,7 @@ async fn a_tables_result_shows_only_once_its_sheet_counts() {
     // The EW pair confirms: it counts, the revision moved, the page shows it.
     let res = new_client()
         .post(app.url(&format!("/api/v1/score/{code}/confirm")))
-        .json(&json!({"pair_code": pair_code(&app, ew), "agree": true}))
+        .json(&json!({"pair_code": pair_code(&app, ew), "agree": true, "entry_version": 1}))
         .send()
         .await
         .unwrap();

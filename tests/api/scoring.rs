@@ -640,8 +640,13 @@ async fn one_hundred_fifty_sheets_submitted_at_once_all_land() {
 async fn round_one_can_be_drawn_again_only_before_the_first_score() {
     let (app, dora, t) = started(6).await;
     let before = tables_of(&app, 1).len();
+    // Starting again is refused: drawing round 1 again is its own action.
     let res = dora
         .submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
+        .await;
+    assert_eq!(res.status().as_u16(), 409, "start on a running tournament");
+    let res = dora
+        .submit(&t, &format!("{t}/redraw"), &[("confirm", "1")])
         .await;
     assert_eq!(
         location(&res),
@@ -652,7 +657,7 @@ async fn round_one_can_be_drawn_again_only_before_the_first_score() {
     let table = tables_of(&app, 1)[0];
     post_sheet(&dora, &t, 1, table, &sheet(120, 90)).await;
     let res = dora
-        .submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
+        .submit(&t, &format!("{t}/redraw"), &[("confirm", "1")])
         .await;
     assert_eq!(res.status().as_u16(), 409, "a score is in: no redraw");
     assert_eq!(sheet_count(&app), 1, "the score is kept");

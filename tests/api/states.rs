@@ -157,9 +157,13 @@ async fn starting_asks_first_and_a_post_without_confirmation_only_shows_the_page
     assert_eq!(status_of(&app, tid), "running");
     // In English too, and now as a redraw.
     dora.get("/lang/en?next=/").await;
-    let html = dora.get_html(&format!("{t}/confirm-start")).await;
+    let html = dora.get_html(&format!("{t}/confirm-redraw")).await;
     assert!(html.contains("Draw round 1 again"), "{html}");
     assert!(html.contains("Yes, draw again"));
+    // The start's own page now says it cannot start twice.
+    let html = dora.get_html(&format!("{t}/confirm-start")).await;
+    assert!(html.contains("already started"), "{html}");
+    assert!(!html.contains("name=\"confirm\" value=\"1\""));
 }
 
 #[tokio::test]

@@ -11,11 +11,11 @@ use crate::helpers::{spawn_app_with, Browser, TestApp, TestDb};
 use crate::scoring::{post_sheet, started, tables_of};
 use crate::tournaments::{check_in_all, create_tournament, csv, import, settings};
 
-fn tid_of(t: &str) -> i64 {
+pub fn tid_of(t: &str) -> i64 {
     t.rsplit('/').next().unwrap().parse().unwrap()
 }
 
-fn table_code(app: &TestApp, tid: i64, table_no: i32) -> String {
+pub fn table_code(app: &TestApp, tid: i64, table_no: i32) -> String {
     use burraco_td::db::schema::table_codes;
     use diesel::prelude::*;
     let mut c = app.pool.get().unwrap();
@@ -27,7 +27,7 @@ fn table_code(app: &TestApp, tid: i64, table_no: i32) -> String {
         .unwrap()
 }
 
-fn pair_code(app: &TestApp, tid: i64, number: i32) -> Option<String> {
+pub fn pair_code(app: &TestApp, tid: i64, number: i32) -> Option<String> {
     use burraco_td::db::schema::pairs;
     use diesel::prelude::*;
     let mut c = app.pool.get().unwrap();
@@ -40,7 +40,7 @@ fn pair_code(app: &TestApp, tid: i64, number: i32) -> Option<String> {
 }
 
 /// The pair numbers (NS, EW) at a table of a round.
-fn seat(app: &TestApp, tid: i64, round: i32, table: i32) -> (i32, i32) {
+pub fn seat(app: &TestApp, tid: i64, round: i32, table: i32) -> (i32, i32) {
     use burraco_td::db::schema::{pairs, rounds, seatings};
     use diesel::prelude::*;
     let mut c = app.pool.get().unwrap();
@@ -63,7 +63,7 @@ fn seat(app: &TestApp, tid: i64, round: i32, table: i32) -> (i32, i32) {
 }
 
 /// The codes a table's two pairs type: (table code, NS code, EW code).
-fn codes(app: &TestApp, tid: i64, round: i32, table: i32) -> (String, String, String) {
+pub fn codes(app: &TestApp, tid: i64, round: i32, table: i32) -> (String, String, String) {
     let (ns, ew) = seat(app, tid, round, table);
     (
         table_code(app, tid, table),
@@ -72,7 +72,7 @@ fn codes(app: &TestApp, tid: i64, round: i32, table: i32) -> (String, String, St
     )
 }
 
-fn count(app: &TestApp, sql_table: &str) -> i64 {
+pub fn count(app: &TestApp, sql_table: &str) -> i64 {
     use diesel::prelude::*;
     #[derive(QueryableByName)]
     struct N {
@@ -87,7 +87,7 @@ fn count(app: &TestApp, sql_table: &str) -> i64 {
 }
 
 /// Audit actions of table-side entries, with their reasons, oldest first.
-fn table_audit(app: &TestApp, tid: i64) -> Vec<(String, String)> {
+pub fn table_audit(app: &TestApp, tid: i64) -> Vec<(String, String)> {
     use burraco_td::db::schema::audit_log;
     use diesel::prelude::*;
     let mut c = app.pool.get().unwrap();
@@ -102,7 +102,7 @@ fn table_audit(app: &TestApp, tid: i64) -> Vec<(String, String)> {
 
 /// A valid 3-hand sheet: NS closes each hand with one clean burraco
 /// (NS = 3 × (ns + 300), EW = 3 × (ew − 20)).
-fn sheet(ns: i64, ew: i64) -> Value {
+pub fn sheet(ns: i64, ew: i64) -> Value {
     let hand = json!({
         "end": "closure",
         "ns": {"clean": 1, "melded_points": ns, "closed": true, "took_pozzetto": true},
@@ -112,21 +112,21 @@ fn sheet(ns: i64, ew: i64) -> Value {
 }
 
 /// A client without cookies (the score API takes none).
-fn phone() -> reqwest::Client {
+pub fn phone() -> reqwest::Client {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap()
 }
 
-struct Reply {
-    status: StatusCode,
-    body: Value,
-    set_cookie: bool,
-    retry_after: Option<String>,
+pub struct Reply {
+    pub status: StatusCode,
+    pub body: Value,
+    pub set_cookie: bool,
+    pub retry_after: Option<String>,
 }
 
-async fn send(b: &Browser, req: reqwest::RequestBuilder, _: &str) -> Reply {
+pub async fn send(b: &Browser, req: reqwest::RequestBuilder, _: &str) -> Reply {
     let _ = b;
     let res = req.send().await.expect("request");
     let status = res.status();
@@ -145,12 +145,12 @@ async fn send(b: &Browser, req: reqwest::RequestBuilder, _: &str) -> Reply {
     }
 }
 
-async fn get_view(b: &Browser, code: &str) -> Reply {
+pub async fn get_view(b: &Browser, code: &str) -> Reply {
     let req = phone().get(b.url(&format!("/api/v1/score/{code}")));
     send(b, req, "").await
 }
 
-async fn post(b: &Browser, code: &str, what: &str, body: Value, from: Option<&str>) -> Reply {
+pub async fn post(b: &Browser, code: &str, what: &str, body: Value, from: Option<&str>) -> Reply {
     let mut req = phone()
         .post(b.url(&format!("/api/v1/score/{code}/{what}")))
         .header("accept-language", "en")
@@ -161,7 +161,7 @@ async fn post(b: &Browser, code: &str, what: &str, body: Value, from: Option<&st
     send(b, req, "").await
 }
 
-async fn enter(b: &Browser, code: &str, pair: &str, s: Value) -> Reply {
+pub async fn enter(b: &Browser, code: &str, pair: &str, s: Value) -> Reply {
     post(
         b,
         code,
@@ -172,23 +172,26 @@ async fn enter(b: &Browser, code: &str, pair: &str, s: Value) -> Reply {
     .await
 }
 
-async fn answer(b: &Browser, code: &str, pair: &str, agree: bool, note: &str) -> Reply {
+/// The other pair's answer to the entry it reads now (`entry_version` from
+/// the table's view, as the player's page sends it).
+pub async fn answer(b: &Browser, code: &str, pair: &str, agree: bool, note: &str) -> Reply {
+    let seen = get_view(b, code).await.body["entry_version"].clone();
     post(
         b,
         code,
         "confirm",
-        json!({"pair_code": pair, "agree": agree, "note": note}),
+        json!({"pair_code": pair, "agree": agree, "note": note, "entry_version": seen}),
         None,
     )
     .await
 }
 
-fn err_code(r: &Reply) -> &str {
+pub fn err_code(r: &Reply) -> &str {
     r.body["error"]["code"].as_str().unwrap_or_default()
 }
 
 /// The VP a pair has in the standings computed from the database.
-fn standings_vp(app: &TestApp, tid: i64, pair: i32) -> String {
+pub fn standings_vp(app: &TestApp, tid: i64, pair: i32) -> String {
     let mut c = app.pool.get().unwrap();
     let file = burraco_td::db::export::load_file(&mut c, tid, chrono_tz::Europe::Rome)
         .unwrap()
@@ -703,12 +706,14 @@ async fn the_players_page_works_without_javascript_and_sets_no_cookie() {
     assert_eq!(res.status(), 422);
     assert!(res.text().await.unwrap().contains("multiple of 5"));
 
+    let seen = get_view(&app, &code).await.body["entry_version"].to_string();
     let res = phone
         .post(app.url(&format!("/s/{code}/confirm")))
         .form(&[
             ("answer_code", ew.as_str()),
             ("agree", "yes"),
             ("round", "1"),
+            ("entry_version", seen.as_str()),
         ])
         .send()
         .await
@@ -776,8 +781,12 @@ async fn a_desk_save_counts_at_once_and_the_table_shows_it() {
     let table = tables_of(&app, 1)[0];
     let (code, ns, _) = codes(&app, tid, 1, table);
     assert_eq!(enter(&app, &code, &ns, sheet(120, 90)).await.status, 200);
-    let res =
-        crate::scoring::post_sheet(&dora, &t, 1, table, &crate::scoring::sheet(100, 90)).await;
+    // Changing the pair's entry is a correction: it needs a reason.
+    let mut fields = crate::scoring::sheet(100, 90);
+    let res = crate::scoring::post_sheet(&dora, &t, 1, table, &fields).await;
+    assert_eq!(res.status().as_u16(), 422);
+    fields.push(("reason".into(), "the referee counted hand 1 again".into()));
+    let res = crate::scoring::post_sheet(&dora, &t, 1, table, &fields).await;
     assert_eq!(res.status().as_u16(), 303);
     let v = get_view(&app, &code).await;
     assert_eq!(v.body["status"], "confirmed");
@@ -811,7 +820,11 @@ async fn forty_tables_submit_at_the_same_moment_and_all_land() {
                 barrier.wait().await;
                 for (what, body) in [
                     ("sheet", json!({"pair_code": ns, "sheet": sheet(120, 90)})),
-                    ("confirm", json!({"pair_code": ew, "agree": true})),
+                    // The first entry of the table is its version 1.
+                    (
+                        "confirm",
+                        json!({"pair_code": ew, "agree": true, "entry_version": 1}),
+                    ),
                 ] {
                     let t0 = Instant::now();
                     let res = client
@@ -985,14 +998,23 @@ async fn the_desk_sees_every_tables_state_and_settles_an_entry() {
     assert!(html.contains("the last hand was 80"), "the dispute's note");
     // NS 3 × (120 + 300) = 1260, EW 3 × (90 − 20) = 210, as the engine reads it.
     assert!(html.contains("1260 / 210"), "{html}");
-    assert!(html.contains(&format!("{desk}/tables/{}/confirm", tables[0])));
+    // "Check and confirm" leads to the table's page, the entry shown in full.
+    let table_page = format!("{desk}/tables/{}", tables[0]);
+    assert!(html.contains(&format!("{table_page}#pending")));
+    let page = dora.get_html(&table_page).await;
+    assert!(page.contains("id=\"pending\""));
+    assert!(page.contains("name=\"entry_version\" value=\"1\""));
 
-    // The referee counts table A's entry as it stands: it counts now, on
-    // the record, and the public standings follow.
+    // The referee counts table A's entry as seen: it counts now, on the
+    // record, and the public standings follow.
     let (ns_no, _) = seat(&app, tid, 1, tables[0]);
     let vp_before = standings_vp(&app, tid, ns_no);
     let res = dora
-        .submit(&desk, &format!("{desk}/tables/{}/confirm", tables[0]), &[])
+        .submit(
+            &table_page,
+            &format!("{table_page}/confirm"),
+            &[("entry_version", "1")],
+        )
         .await;
     assert_eq!(res.status().as_u16(), 303);
     assert_ne!(standings_vp(&app, tid, ns_no), vp_before);

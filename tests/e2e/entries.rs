@@ -58,7 +58,9 @@ async fn entries_and_the_desk_after_a_penalty() {
         assert!(!p.html().await.contains("Gialli9"));
 
         // Start (pair 8 not checked in becomes a no-show), a sheet, a penalty.
-        services::rounds::draw(db, dora, tid).await.expect("draw");
+        services::rounds::draw(db, dora, tid, services::rounds::DrawKind::Start, None)
+            .await
+            .expect("draw");
         let (l, _, tables, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)
             .await
             .unwrap();

@@ -33,7 +33,9 @@ async fn stage(db: &burraco_td::db::Db) -> (i64, Vec<(i32, String, String, Strin
     services::tournaments::add_staff(db, dora, tid, "rita".into(), Role::Referee)
         .await
         .expect("rita referees");
-    services::rounds::draw(db, dora, tid).await.expect("draw");
+    services::rounds::draw(db, dora, tid, services::rounds::DrawKind::Start, None)
+        .await
+        .expect("draw");
     let codes = services::table_side::codes(db, dora, tid).await.unwrap();
     let (l, _, tables, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)
         .await

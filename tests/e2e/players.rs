@@ -32,7 +32,9 @@ async fn the_pages_players_look_for() {
         })
         .collect();
     let (tid, _) = setup::tournament(db, dora, form, &pairs, true).await;
-    services::rounds::draw(db, dora, tid).await.expect("draw");
+    services::rounds::draw(db, dora, tid, services::rounds::DrawKind::Start, None)
+        .await
+        .expect("draw");
     let (_, _, tables, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)
         .await
         .unwrap();
@@ -40,7 +42,7 @@ async fn the_pages_players_look_for() {
         let ns = 900 + 100 * i64::try_from(i).unwrap();
         setup::save_sheet(db, dora, tid, 1, t.table_no, ns, 600).await;
     }
-    services::rounds::next_round(db, dora, tid, None, None, setup::TZ)
+    services::rounds::next_round(db, dora, tid, None, None, None, setup::TZ)
         .await
         .expect("round 2");
 

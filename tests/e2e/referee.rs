@@ -30,7 +30,9 @@ async fn a_referees_evening() {
     services::tournaments::add_staff(db, dora, tid, "rita".into(), Role::Referee)
         .await
         .expect("staff");
-    services::rounds::draw(db, dora, tid).await.expect("draw");
+    services::rounds::draw(db, dora, tid, services::rounds::DrawKind::Start, None)
+        .await
+        .expect("draw");
     let (l, _, tables, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)
         .await
         .unwrap();

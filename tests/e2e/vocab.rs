@@ -34,7 +34,9 @@ async fn stage(db: &burraco_td::db::Db) -> (i64, i64) {
         })
         .collect();
     let (tid, _) = setup::tournament(db, dora, form.clone(), &pairs, true).await;
-    services::rounds::draw(db, dora, tid).await.expect("draw");
+    services::rounds::draw(db, dora, tid, services::rounds::DrawKind::Start, None)
+        .await
+        .expect("draw");
     form.name = "La settimana dopo".into();
     let next = services::tournaments::create(db, dora, form, setup::TZ)
         .await

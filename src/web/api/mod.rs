@@ -300,6 +300,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(tournaments::close_tournament)
         .service(tournaments::reopen_tournament)
         .service(tournaments::start_tournament)
+        .service(tournaments::redraw_tournament)
         .service(tournaments::export_tournament)
         .service(tournaments::list_pairs)
         .service(tournaments::add_pair)

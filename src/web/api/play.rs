@@ -103,6 +103,7 @@ pub async fn next_round(
         *id,
         input.round,
         input.force_reason,
+        None,
         state.settings.timezone,
     )
     .await
@@ -174,7 +175,7 @@ pub async fn clock_action(
         ClockActionIn::Resume => ClockAction::Resume,
         ClockActionIn::TimeOut => ClockAction::TimeOut,
     };
-    services::rounds::clock(&state.db, actor, tid, n, action)
+    services::rounds::clock(&state.db, actor, tid, n, action, None)
         .await
         .map_err(service_error(ctx.lang))?;
     Ok(done())

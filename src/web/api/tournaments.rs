@@ -9,6 +9,7 @@ use utoipa::ToSchema;
 use super::{done, json, parse_body, service_error, Done};
 use crate::auth::Role;
 use crate::db::tournaments::PairRow;
+use crate::services::rounds::DrawKind;
 use crate::services::{self, Loaded, Need};
 use crate::tournament::pairs::{PairEntry, PairForm};
 use crate::tournament::settings::{format_payout, scale_text, Settings, SettingsForm};
@@ -80,6 +81,18 @@ pub struct TournamentIn {
     /// Players enter their sheets from the table (default true).
     #[serde(default)]
     pub table_entry: Option<bool>,
+    /// How the tables enter their sheets: `full` (default) or `totals`
+    /// (hand totals only).
+    #[serde(default)]
+    pub sheet_mode: Option<SheetModeIn>,
+}
+
+/// How the tables enter their sheets.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum SheetModeIn {
+    Full,
+    Totals,
 }
 
 impl TournamentIn {
@@ -126,6 +139,10 @@ impl TournamentIn {
                 Some(false) => "off".into(),
                 _ => "on".into(),
             },
+            sheet_mode: match self.sheet_mode {
+                Some(SheetModeIn::Totals) => "totals".into(),
+                _ => "full".into(),
+            },
         }
     }
 
@@ -170,6 +187,10 @@ impl TournamentIn {
                 .collect(),
             suit_order: Some(f.suit_order),
             table_entry: Some(s.table_entry),
+            sheet_mode: Some(match s.sheet_mode {
+                crate::rules::SheetMode::Totals => SheetModeIn::Totals,
+                crate::rules::SheetMode::Full => SheetModeIn::Full,
+            }),
         }
     }
 }
@@ -340,7 +361,7 @@ pub async fn close_tournament(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Director, ctx.lang)?;
-    services::tournaments::close(&state.db, actor, *id)
+    services::tournaments::close(&state.db, actor, *id, None)
         .await
         .map_err(service_error(ctx.lang))?;
     Ok(done())
@@ -369,10 +390,12 @@ pub async fn reopen_tournament(
 }
 
 /// Starts the tournament: the checked-in pairs drawn at random to the
-/// tables of round 1 (again, until a score is in).
+/// tables of round 1. A tournament that has started is a conflict (409
+/// `started`): drawing round 1 again is `redrawTournament`.
 #[utoipa::path(tag = "tournaments", operation_id = "startTournament", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Tournament id")),
-    responses((status = 200, description = "Round 1 drawn", body = Done)))]
+    responses((status = 200, description = "Round 1 drawn", body = Done),
+        (status = 409, description = "Already started (`started`)", body = super::ErrorBody)))]
 #[post("/api/v1/tournaments/{id}/start")]
 pub async fn start_tournament(
     ctx: PageCtx,
@@ -381,7 +404,27 @@ pub async fn start_tournament(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Director, ctx.lang)?;
-    services::rounds::draw(&state.db, actor, *id)
+    services::rounds::draw(&state.db, actor, *id, DrawKind::Start, None)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    Ok(done())
+}
+
+/// Draws round 1 again (the tournament runs and nothing is recorded for
+/// round 1 yet).
+#[utoipa::path(tag = "tournaments", operation_id = "redrawTournament", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Tournament id")),
+    responses((status = 200, description = "Round 1 drawn again", body = Done),
+        (status = 409, description = "Not running, or round 1 has results or later rounds", body = super::ErrorBody)))]
+#[post("/api/v1/tournaments/{id}/redraw")]
+pub async fn redraw_tournament(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    let actor = actor.require(Role::Director, ctx.lang)?;
+    services::rounds::draw(&state.db, actor, *id, DrawKind::Redraw, None)
         .await
         .map_err(service_error(ctx.lang))?;
     Ok(done())

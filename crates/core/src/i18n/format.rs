@@ -84,6 +84,24 @@ pub fn spreadsheet_amount(lang: Lang, value: Decimal) -> String {
     amount(lang, value).replace(thousands, "")
 }
 
+/// A place as the language writes it: `20°` in Italian, `20th` in English
+/// (1st, 2nd, 3rd, 11th, 12th, 13th, 21st…).
+pub fn ordinal(lang: Lang, n: u32) -> String {
+    match lang {
+        Lang::It => format!("{n}°"),
+        Lang::En => {
+            let suffix = match (n % 10, n % 100) {
+                (_, 11..=13) => "th",
+                (1, _) => "st",
+                (2, _) => "nd",
+                (3, _) => "rd",
+                _ => "th",
+            };
+            format!("{n}{suffix}")
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,5 +156,21 @@ mod tests {
         assert_eq!(decimal(Lang::En, d("70.50")), "70.5");
         assert_eq!(decimal(Lang::It, d("100")), "100");
         assert_eq!(decimal(Lang::It, d("33.333333")), "33,333333");
+    }
+
+    #[test]
+    fn places_as_each_language_writes_them() {
+        assert_eq!(ordinal(Lang::It, 20), "20°");
+        let en: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 20, 21, 22, 23, 101, 111, 112]
+            .iter()
+            .map(|n| ordinal(Lang::En, *n))
+            .collect();
+        assert_eq!(
+            en,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "20th", "21st", "22nd", "23rd",
+                "101st", "111th", "112th"
+            ]
+        );
     }
 }

@@ -113,6 +113,9 @@ fn missing_key(field: &str) -> &'static str {
 pub struct Preview {
     pub pairs: Vec<(usize, PairEntry)>,
     pub bad_lines: Vec<LineProblem>,
+    /// Header cells that name nothing this import reads, as written: the
+    /// preview says they are left out (nothing is dropped without a word).
+    pub ignored_columns: Vec<String>,
 }
 
 impl Preview {
@@ -171,7 +174,21 @@ fn header_word(cell: &str) -> String {
         .collect()
 }
 
-/// The form field a header cell names (`Cognome 1` → `p1_surname`).
+/// The form fields a header cell names (`Cognome 1` → `p1_surname`; a
+/// club column without a player's number, `Circolo`, is both players').
+fn column_fields(cell: &str) -> Vec<&'static str> {
+    let word = header_word(cell);
+    if ROLES
+        .iter()
+        .find(|(role, _)| *role == "club")
+        .is_some_and(|(_, words)| words.contains(&word.as_str()))
+    {
+        return vec!["p1_club", "p2_club"];
+    }
+    column_field(cell).into_iter().collect()
+}
+
+/// The form field a header cell names for one player (`Cognome 1` → `p1_surname`).
 fn column_field(cell: &str) -> Option<&'static str> {
     let word = header_word(cell);
     let digits: Vec<char> = word.chars().filter(char::is_ascii_digit).collect();
@@ -229,8 +246,13 @@ pub fn preview(text: &str, existing: &[PairEntry]) -> Result<Preview, FieldProbl
         }
     };
     let mut index: Vec<(&'static str, usize)> = Vec::new();
+    let mut ignored_columns = Vec::new();
     for (i, cell) in header.iter().enumerate() {
-        if let Some(field) = column_field(cell) {
+        let fields = column_fields(cell);
+        if fields.is_empty() && !cell.trim().is_empty() {
+            ignored_columns.push(cell.trim().to_string());
+        }
+        for field in fields {
             if !index.iter().any(|(f, _)| *f == field) {
                 index.push((field, i));
             }
@@ -241,7 +263,10 @@ pub fn preview(text: &str, existing: &[PairEntry]) -> Result<Preview, FieldProbl
             return Err(FieldProblem::new("file", missing_key(req)));
         }
     }
-    let mut out = Preview::default();
+    let mut out = Preview {
+        ignored_columns,
+        ..Preview::default()
+    };
     let mut accepted: Vec<PairEntry> = existing.to_vec();
     let mut rows = Vec::new();
     for record in records {
@@ -443,5 +468,17 @@ mod tests {
         assert_eq!(p.bad_lines[1].problems[0].field, "p1_name");
         let msg = p.bad_lines[1].message(crate::i18n::Lang::It);
         assert!(msg.starts_with("nome1: "), "{msg}");
+    }
+
+    #[test]
+    fn a_club_column_for_the_pair_is_read_and_unknown_columns_are_named() {
+        let text =
+            "Cognome1;Nome1;Cognome2;Nome2;Circolo;Note\nRossi;Anna;Bianchi;Luca;Circolo Sole;x\n";
+        let p = preview(text, &[]).unwrap();
+        assert_eq!(p.pairs.len(), 1);
+        let pair = &p.pairs[0].1;
+        assert_eq!(pair.players[0].club(), "Circolo Sole");
+        assert_eq!(pair.players[1].club(), "Circolo Sole");
+        assert_eq!(p.ignored_columns, vec!["Note".to_string()]);
     }
 }

@@ -9,7 +9,7 @@ use super::money::{Money, Percent, ENTRY_FEE, GUARANTEED_POOL};
 use super::text::clean_line;
 use super::{FieldProblem, RoundMovement};
 use crate::rules::prize_pool::{self, PayoutTier, PrizeInput};
-use crate::rules::{RuleProfile, SuitOrder, VpScale, DEFAULT_BYE_VP};
+use crate::rules::{RuleProfile, SheetMode, SuitOrder, VpScale, DEFAULT_BYE_VP};
 
 /// Limits of the settings form.
 pub const MAX_ROUNDS: u32 = 30;
@@ -51,6 +51,9 @@ pub struct SettingsForm {
     /// Table-side entry (players score on their phones): `on` (also when
     /// empty: the default) or `off`.
     pub table_entry: String,
+    /// How sheets are entered, at the tables and by default at the desk:
+    /// `full` (also when empty: the default) or `totals` (hand totals only).
+    pub sheet_mode: String,
 }
 
 /// Valid settings. Built only by [`Settings::parse`] (or from the database
@@ -80,6 +83,10 @@ pub struct Settings {
     /// Players may enter and confirm their sheets from the table (on by
     /// default; the desk can always enter, confirm or override).
     pub table_entry: bool,
+    /// How the tables enter their sheets (and the desk's default): the whole
+    /// card, or hand totals only (RULES.md §4 checks that need the card are
+    /// then not possible; the sheet says so).
+    pub sheet_mode: SheetMode,
 }
 
 /// Default minutes for a round of `hands` hands (40 for 3).
@@ -353,6 +360,13 @@ impl Settings {
                 true
             }
         };
+        let sheet_mode = match form.sheet_mode.trim() {
+            "" => SheetMode::Full,
+            text => SheetMode::parse(text).unwrap_or_else(|| {
+                p.push(FieldProblem::new("sheet_mode", "settings.error.choice"));
+                SheetMode::Full
+            }),
+        };
         if !p.is_empty() {
             return Err(p);
         }
@@ -409,6 +423,7 @@ impl Settings {
                 payout,
                 suit_order,
                 table_entry,
+                sheet_mode,
             }),
             _ => Err(vec![FieldProblem::new("name", "settings.error.incomplete")]),
         }
@@ -464,6 +479,7 @@ impl SettingsForm {
             payout: "1: 100\n8: 60 40\n16: 50 30 20".into(),
             suit_order: "HDCS".into(),
             table_entry: "on".into(),
+            sheet_mode: SheetMode::Full.code().into(),
         }
     }
 
@@ -500,6 +516,7 @@ impl SettingsForm {
             payout: format_payout(&s.payout),
             suit_order: s.suit_order.to_string(),
             table_entry: if s.table_entry { "on" } else { "off" }.into(),
+            sheet_mode: s.sheet_mode.code().into(),
         }
     }
 
@@ -532,6 +549,7 @@ impl SettingsForm {
         self.start_time = keep.start_time;
         self.minutes_per_round = keep.minutes_per_round;
         self.table_entry = keep.table_entry;
+        self.sheet_mode = keep.sheet_mode;
         self
     }
 }
@@ -539,13 +557,14 @@ impl SettingsForm {
 /// The settings a director may still change once the tournament runs (the
 /// form greys out the others): the one list the form and
 /// [`SettingsForm::with_locked_fields_of`] follow.
-pub const EDITABLE_WHEN_RUNNING: [&str; 6] = [
+pub const EDITABLE_WHEN_RUNNING: [&str; 7] = [
     "name",
     "venue",
     "date",
     "start_time",
     "minutes_per_round",
     "table_entry",
+    "sheet_mode",
 ];
 
 /// Whether a settings field is locked once the tournament runs.

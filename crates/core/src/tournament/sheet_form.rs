@@ -4,13 +4,16 @@
 //! `h{hand}_{line}_{count or points}`, `h{hand}_{line}_pozzetto`,
 //! `declared_ns`, `declared_ew`.
 //!
-//! The desk's card layout (issue 13) adds: `h{hand}_end` may carry the closer
-//! (`closure_ns`, `closure_ew`: one choice, one keystroke); with `layout=card`
-//! the pozzetto box is `h{hand}_{line}_no_pozzetto` (ticked only in the rare
-//! case, so that a blank box on paper is a blank box on screen); with
-//! `mode=totals` each line has one box, `h{hand}_{line}_total`.
-//! [`card_rows`] is the order of the boxes, shared by the form and the
-//! printed score card.
+//! One score card (issue 21): the printed card, the desk's form and the
+//! phone's form are drawn from [`score_card`] — the same end-of-hand choices
+//! ([`END_CHOICES`], with their labels) and the same rows ([`card_rows`]), in
+//! the same order, with the same words and the same defaults. A blank box is
+//! nobody or 0; the pozzetto is asked as the paper asks it: the box
+//! `h{hand}_{line}_no_pozzetto` is ticked only in the rare case (the line
+//! never took it), so a blank box on paper is a blank box on screen.
+//! `h{hand}_end` carries the closer (`closure_ns`, `closure_ew`: one choice);
+//! the older pair `h{hand}_end=closure` + `h{hand}_closed=ns|ew` is still
+//! read. With `mode=totals` each line has one box, `h{hand}_{line}_total`.
 
 use std::collections::HashMap;
 
@@ -28,6 +31,31 @@ pub const END_CHOICES: [&str; 5] = [
     "time_out",
     "stalemate",
 ];
+
+/// The catalog key of an end-of-hand choice's label (`1 · chiude NS`…).
+pub fn end_label(choice: &str) -> String {
+    format!("deskentry.end.{choice}")
+}
+
+/// The one score card: the end-of-hand choices and each line's rows, for
+/// the printed card, the desk's form and the phone's form alike.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScoreCard {
+    pub mode: SheetMode,
+    /// The end-of-hand choices, in card order (the digit is the position).
+    pub ends: &'static [&'static str],
+    /// A line's rows, in card order.
+    pub rows: Vec<CardRow>,
+}
+
+/// The score card of a profile in a mode.
+pub fn score_card(profile: &RuleProfile, mode: SheetMode) -> ScoreCard {
+    ScoreCard {
+        mode,
+        ends: &END_CHOICES,
+        rows: card_rows(profile, mode),
+    }
+}
 
 /// What kind of box a row of the card is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,6 +140,16 @@ pub const ENDS: [HandEnd; 4] = [
     HandEnd::Stalemate,
 ];
 
+/// A hand's end as one choice of [`END_CHOICES`]: a closure names its
+/// closer (`closure_ns`); a closure without one stays `closure`, so that
+/// the checks name the missing closer.
+fn end_text(end: HandEnd, closer: &str) -> String {
+    match (end, closer) {
+        (HandEnd::Closure, "ns" | "ew") => format!("closure_{closer}"),
+        _ => end.code().to_string(),
+    }
+}
+
 /// The form as submitted (field name → value).
 #[derive(Debug, Clone, Default)]
 pub struct SheetForm {
@@ -195,8 +233,7 @@ impl SheetForm {
                     (false, true) => "ew",
                     _ => "",
                 };
-                v.insert(format!("h{n}_end"), h.end.code().to_string());
-                v.insert(format!("h{n}_closed"), closer.to_string());
+                v.insert(format!("h{n}_end"), end_text(h.end, closer));
                 v.insert(field_name(n, Line::Ns, "total"), h.totals.ns.to_string());
                 v.insert(field_name(n, Line::Ew, "total"), h.totals.ew.to_string());
             }
@@ -208,7 +245,6 @@ impl SheetForm {
         }
         for (i, h) in sheet.hands.iter().enumerate() {
             let n = i + 1;
-            v.insert(format!("h{n}_end"), h.end.code().to_string());
             let closed = if h.ns.closed {
                 "ns"
             } else if h.ew.closed {
@@ -216,7 +252,7 @@ impl SheetForm {
             } else {
                 ""
             };
-            v.insert(format!("h{n}_closed"), closed.to_string());
+            v.insert(format!("h{n}_end"), end_text(h.end, closed));
             for line in [Line::Ns, Line::Ew] {
                 let lh = h.line(line);
                 for (f, value) in [
@@ -230,9 +266,7 @@ impl SheetForm {
                 ] {
                     v.insert(field_name(n, line, f), value.to_string());
                 }
-                if lh.took_pozzetto {
-                    v.insert(field_name(n, line, "pozzetto"), "on".into());
-                } else {
+                if !lh.took_pozzetto {
                     v.insert(field_name(n, line, "no_pozzetto"), "on".into());
                 }
             }
@@ -274,7 +308,6 @@ impl SheetForm {
         let mut problems = Vec::new();
         let mut hands = Vec::new();
         let mut gap_at: Option<usize> = None;
-        let card_layout = self.get("layout") == "card";
         for n in 1..=hands_per_round {
             let (end_text, closed) = self.end_and_closer(n);
             let end_text = end_text.as_str();
@@ -315,11 +348,8 @@ impl SheetForm {
                     melded_points: self.number(&f("melded_points"), &mut problems),
                     hand_points: self.number(&f("hand_points"), &mut problems),
                     closed: closed == line_code(line),
-                    took_pozzetto: if card_layout {
-                        !matches!(self.get(&f("no_pozzetto")), "on" | "true" | "1")
-                    } else {
-                        matches!(self.get(&f("pozzetto")), "on" | "true" | "1")
-                    },
+                    // The box marks the exception (blank = taken).
+                    took_pozzetto: !matches!(self.get(&f("no_pozzetto")), "on" | "true" | "1"),
                 }
             };
             let ns = line_hand(Line::Ns);
@@ -450,8 +480,8 @@ mod tests {
             ("h1_closed", "ns"),
             ("h1_ns_clean", "1"),
             ("h1_ns_melded_points", "245"),
-            ("h1_ns_pozzetto", "on"),
             ("h1_ew_hand_points", "35"),
+            ("h1_ew_no_pozzetto", "on"),
             ("h2_end", "time_out"),
             ("declared_ns", "545"),
             ("declared_ew", "-135"),
@@ -459,16 +489,21 @@ mod tests {
         let s = f.parse(3, &CODICE).unwrap();
         assert_eq!(s.hands.len(), 2);
         assert!(s.hands[0].ns.closed && s.hands[0].ns.took_pozzetto);
+        assert!(!s.hands[0].ew.took_pozzetto);
         assert_eq!(s.hands[0].ew.hand_points, 35);
         assert_eq!(s.declared, Some(PerLine { ns: 545, ew: -135 }));
-        let back = SheetForm::from_sheet(&s).parse(3, &CODICE).unwrap();
-        assert_eq!(back, s);
+        let back = SheetForm::from_sheet(&s);
+        assert_eq!(
+            back.get("h1_end"),
+            "closure_ns",
+            "one choice, as on the card"
+        );
+        assert_eq!(back.parse(3, &CODICE).unwrap(), s);
     }
 
     #[test]
-    fn the_card_layout_folds_the_closer_and_asks_for_the_rare_pozzetto() {
+    fn the_pozzetto_box_marks_the_exception_on_every_form() {
         let f = form(&[
-            ("layout", "card"),
             ("h1_end", "closure_ns"),
             ("h1_ns_clean", "1"),
             ("h1_ns_melded_points", "245"),
@@ -483,17 +518,31 @@ mod tests {
         assert!(s.hands[0].ns.took_pozzetto, "blank box: taken");
         assert!(!s.hands[0].ew.took_pozzetto, "ticked: not taken");
         assert!(s.hands[1].ns.took_pozzetto && s.hands[1].ew.took_pozzetto);
-        // Without the layout marker the old meaning stays (ticked = taken).
-        let old = form(&[("h1_end", "stock_exhausted")])
+        // A blank hand copied from a blank paper card takes nothing away:
+        // the pozzetto counts as taken, whatever other field the form has.
+        let blank = form(&[("h1_end", "stock_exhausted"), ("h1_ns_pozzetto", "")])
             .parse(3, &CODICE)
             .unwrap();
-        assert!(!old.hands[0].ns.took_pozzetto);
-        // Shown again, the combined choice comes back.
-        let mut back = SheetForm::from_sheet(&s);
+        assert!(blank.hands[0].ns.took_pozzetto && blank.hands[0].ew.took_pozzetto);
+        // Shown again, the combined choice and the ticked box come back.
+        let back = SheetForm::from_sheet(&s);
         assert_eq!(back.end_choice(1), "closure_ns");
         assert_eq!(back.get("h1_ew_no_pozzetto"), "on");
-        back.set("layout", "card");
+        assert_eq!(back.get("h1_ns_no_pozzetto"), "");
         assert_eq!(back.parse(3, &CODICE).unwrap(), s);
+    }
+
+    #[test]
+    fn one_score_card_for_every_form() {
+        let card = score_card(&CODICE, SheetMode::Full);
+        assert_eq!(card.rows, card_rows(&CODICE, SheetMode::Full));
+        assert_eq!(card.ends, &END_CHOICES);
+        assert_eq!(end_label("closure_ns"), "deskentry.end.closure_ns");
+        let no_pozzetto = card.rows.iter().find(|r| r.field == "no_pozzetto").unwrap();
+        assert_eq!(
+            (no_pozzetto.kind, no_pozzetto.label),
+            (RowKind::Check, "deskentry.no_pozzetto")
+        );
     }
 
     #[test]

@@ -95,6 +95,66 @@ pub fn has_control(value: &str) -> bool {
     first_control(value, &[]).is_some()
 }
 
+/// The most characters of a public address.
+pub const MAX_PUBLIC_URL_CHARS: usize = 200;
+
+/// The address players reach the server at (printed in the QR codes of the
+/// table cards): `http://` or `https://`, a host, an optional port and
+/// path; no query, fragment, spaces or user. Empty is `None` (the request's
+/// own address is used). A trailing `/` is dropped.
+pub fn parse_public_url(field: &'static str, text: &str) -> Result<Option<String>, FieldProblem> {
+    let text = text.trim().trim_end_matches('/');
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let bad = || FieldProblem::new(field, "text.error.public_url");
+    if text.chars().count() > MAX_PUBLIC_URL_CHARS {
+        return Err(FieldProblem::new(field, TOO_LONG_KEY).with("max", MAX_PUBLIC_URL_CHARS));
+    }
+    let rest = text
+        .strip_prefix("http://")
+        .or_else(|| text.strip_prefix("https://"))
+        .ok_or_else(bad)?;
+    let host = rest.split('/').next().unwrap_or("");
+    let ok = !host.is_empty()
+        && !host.starts_with(':')
+        && !text
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '?' | '#' | '@' | '\\'));
+    if ok {
+        Ok(Some(text.to_string()))
+    } else {
+        Err(bad())
+    }
+}
+
+/// The host of an `http(s)://host[:port]/…` address, without the port.
+pub fn url_host(url: &str) -> &str {
+    let rest = url
+        .strip_prefix("http://")
+        .or_else(|| url.strip_prefix("https://"))
+        .unwrap_or(url);
+    let authority = rest.split('/').next().unwrap_or("");
+    if let Some(v6) = authority.strip_prefix('[') {
+        return v6.split(']').next().unwrap_or("");
+    }
+    authority.split(':').next().unwrap_or("")
+}
+
+/// Whether an address only this machine can open: `localhost`, 127.x,
+/// `::1`, `0.0.0.0` (a phone scanning a card printed with it reaches
+/// nothing).
+pub fn is_loopback_url(url: &str) -> bool {
+    let host = url_host(url).to_ascii_lowercase();
+    host == "localhost"
+        || host.ends_with(".localhost")
+        || host == "0.0.0.0"
+        || host == "::"
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback() || ip.is_unspecified())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,5 +220,50 @@ mod tests {
         );
         assert!(has_control("x\0"));
         assert!(!has_control("Società"));
+    }
+
+    #[test]
+    fn public_urls_are_checked_and_loopback_is_seen() {
+        assert_eq!(parse_public_url("u", "  ").unwrap(), None);
+        assert_eq!(
+            parse_public_url("u", "https://burraco.club.it/").unwrap(),
+            Some("https://burraco.club.it".into())
+        );
+        assert_eq!(
+            parse_public_url("u", "http://192.168.1.20:8080").unwrap(),
+            Some("http://192.168.1.20:8080".into())
+        );
+        for bad in [
+            "burraco.club.it",
+            "ftp://x",
+            "http://",
+            "http://a b",
+            "https://x/?q=1",
+            "http://u@x",
+        ] {
+            assert_eq!(
+                parse_public_url("u", bad).unwrap_err().key,
+                "text.error.public_url",
+                "{bad}"
+            );
+        }
+        for lo in [
+            "http://127.0.0.1:8080",
+            "http://localhost:8080",
+            "http://[::1]:8080",
+            "http://0.0.0.0",
+            "http://LOCALHOST",
+        ] {
+            assert!(is_loopback_url(lo), "{lo}");
+        }
+        for net in [
+            "http://192.168.1.20:8080",
+            "https://burraco.club.it",
+            "http://[fe80::1]:80",
+        ] {
+            assert!(!is_loopback_url(net), "{net}");
+        }
+        assert_eq!(url_host("http://[::1]:8080/x"), "::1");
+        assert_eq!(url_host("https://a.b:9/c"), "a.b");
     }
 }

@@ -296,6 +296,10 @@ pub struct TournamentFile {
     pub suit_order: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub draw_seed: Option<u64>,
+    /// How the tables enter their sheets: `"totals"` when hand totals only
+    /// (absent: the whole card).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sheet_mode: Option<SheetMode>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<Status>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -334,6 +338,7 @@ impl TournamentFile {
             allow_repeats: None,
             suit_order: None,
             draw_seed: None,
+            sheet_mode: None,
             status: None,
             declared_closed_at: None,
             pairs: Vec::new(),

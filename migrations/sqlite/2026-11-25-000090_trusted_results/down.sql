@@ -1,0 +1,2 @@
+DROP TABLE idempotency_keys;
+ALTER TABLE tournaments DROP COLUMN sheet_mode;
