@@ -5,9 +5,11 @@
 //! - `movement`: the first-round draw, Mitchell and Danish rounds.
 //! - `standings`: the one standings computation.
 //! - `tournament_file`: the `burraco-td/tournament@1` file (FORMAT.md).
+//! - `circuit`: circuits and season rankings (the `circuit@1` file).
 //! - `tournament`: forms parsed into domain types (settings, pairs, sheets, penalties).
 //! - `i18n`: Italian and English message catalogs.
 
+pub mod circuit;
 pub mod i18n;
 pub mod movement;
 pub mod rules;

@@ -224,6 +224,16 @@ const SOURCES: &[(Lang, &str, &str)] = &[
         "players.en.json",
         include_str!("catalog/players.en.json"),
     ),
+    (
+        Lang::It,
+        "circuit.it.json",
+        include_str!("catalog/circuit.it.json"),
+    ),
+    (
+        Lang::En,
+        "circuit.en.json",
+        include_str!("catalog/circuit.en.json"),
+    ),
 ];
 
 /// One language's messages.

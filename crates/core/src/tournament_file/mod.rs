@@ -49,6 +49,7 @@ mod validate;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use parse::from_json;
 pub use parse::{parse, to_json, to_json_compact, FileError};
 pub use types::{
     Adjusted, FormatTag, MovementKind, PairFile, PayoutTierFile, PenaltyFile, PenaltyKind, Player,

@@ -91,8 +91,15 @@ fn strip_position(detail: &str) -> &str {
 /// Reads a tournament file. Unknown fields are ignored. Does not validate
 /// references and ranges: see [`super::validate`].
 pub fn parse(json: &str) -> Result<TournamentFile, FileError> {
+    from_json(json)
+}
+
+/// Reads one JSON document into `T`, naming the place of a missing or
+/// ill-typed field (shared with the other file formats, e.g. the circuit
+/// file).
+pub(crate) fn from_json<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, FileError> {
     let mut de = serde_json::Deserializer::from_str(json);
-    let result: Result<TournamentFile, _> = serde_path_to_error::deserialize(&mut de);
+    let result: Result<T, _> = serde_path_to_error::deserialize(&mut de);
     match result {
         Ok(file) => match de.end() {
             Ok(()) => Ok(file),

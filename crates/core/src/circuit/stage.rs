@@ -1,0 +1,93 @@
+//! A stage (tappa): what the circuit needs of one tournament.
+
+use crate::i18n::Lang;
+use crate::standings::{compute_file, StandingsError};
+use crate::tournament_file::{Player, Status, TournamentFile};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// One player of a stage result: the key the caller identifies people by
+/// (a player-directory id, a [`super::PersonKey`]…) and the name and card
+/// shown.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StagePlayer<K> {
+    pub key: K,
+    pub surname: String,
+    pub name: String,
+    pub card: Option<String>,
+}
+
+/// One pair's final result in a stage (RULES.md §5 standings).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StageResult<K> {
+    pub pair_number: u32,
+    /// 1-based; shared places possible (1, 2, 2, 4…).
+    pub place: u32,
+    /// Net VP (after penalties).
+    pub vp: i64,
+    pub mp_diff: i64,
+    pub players: [StagePlayer<K>; 2],
+}
+
+/// One tournament of the circuit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Stage<K> {
+    pub title: String,
+    /// Only finished tournaments count; an unfinished one is provisional.
+    pub finished: bool,
+    /// The tournament's entries (RULES.md §10): the base of the `placing`
+    /// method and of the finalists' cut-off.
+    pub entries: u32,
+    /// One per entry; no-shows have no result.
+    pub results: Vec<StageResult<K>>,
+}
+
+/// The stage of a tournament file: its final standings by
+/// [`crate::standings::compute_file`] (so an invalid file or a broken sheet
+/// is the same error as for `burraco-td standings`), each player keyed by
+/// `key`. `finished` is `status: finished`; a file without `status`, like a
+/// draft or a running one, is not finished (provisional). `lang` is the language of the
+/// standings' own texts (not used by the circuit).
+pub fn stage_of_file<K>(
+    file: &TournamentFile,
+    mut key: impl FnMut(&Player) -> K,
+    lang: Lang,
+) -> Result<Stage<K>, StandingsError> {
+    let standings = compute_file(file, lang)?;
+    let pairs: HashMap<u32, &[Player]> = file
+        .pairs
+        .iter()
+        .map(|p| (p.number, p.players.as_slice()))
+        .collect();
+    let mut player = |p: &Player| StagePlayer {
+        key: key(p),
+        surname: p.surname.clone(),
+        name: p.name.clone(),
+        card: p
+            .card
+            .as_deref()
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(str::to_string),
+    };
+    let mut results = Vec::with_capacity(standings.rows.len());
+    for row in &standings.rows {
+        // A validated file's pairs have exactly two players.
+        let Some([a, b]) = pairs.get(&row.pair).copied() else {
+            continue;
+        };
+        results.push(StageResult {
+            pair_number: row.pair,
+            place: row.place,
+            vp: row.vp,
+            mp_diff: row.mp_diff,
+            players: [player(a), player(b)],
+        });
+    }
+    Ok(Stage {
+        title: file.name.clone(),
+        finished: file.status == Some(Status::Finished),
+        entries: standings.entries,
+        results,
+    })
+}
