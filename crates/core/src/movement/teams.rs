@@ -28,7 +28,10 @@
 //! - **Danish** for teams: by the current standings, the best remaining
 //!   team meets the highest-placed team it has not met such that every team
 //!   below can still be paired without a rematch (exact: backtracking with
-//!   a memory of the hopeless sets). With an odd count the lowest-placed
+//!   a memory of the hopeless sets, cut short where a team has no possible
+//!   opponent left or the possible meetings split the teams into a part of
+//!   odd size; a search longer than [`DANISH_SEARCH_STEPS`] steps, far
+//!   beyond any real field, counts as impossible at that level). With an odd count the lowest-placed
 //!   team among those that rested least rests, unless that leaves no
 //!   pairing without rematch (then the next one up). When no pairing
 //!   without rematch exists at all (Danish rounds after a complete round
@@ -289,16 +292,19 @@ pub fn draw_order(teams: &[TeamNo], seed: u64) -> Vec<TeamNo> {
 pub fn round_robin_rounds(teams: usize) -> usize {
     if teams < 2 {
         0
-    } else if teams % 2 == 0 {
+    } else if teams.is_multiple_of(2) {
         teams - 1
     } else {
         teams
     }
 }
 
+/// One round of the circle method: (home, away) pairs and the resting team.
+type CircleRound = (Vec<(TeamNo, TeamNo)>, Option<TeamNo>);
+
 /// The circle method on `teams`: per round, (home, away) pairs and the
 /// resting team (see the module doc for the orientation).
-fn circle(teams: &[TeamNo]) -> Vec<(Vec<(TeamNo, TeamNo)>, Option<TeamNo>)> {
+fn circle(teams: &[TeamNo]) -> Vec<CircleRound> {
     // Slots: the teams, and the phantom (None) last when odd. The last slot
     // is fixed; the others (0..m-1) turn.
     let mut slots: Vec<Option<TeamNo>> = teams.iter().copied().map(Some).collect();
@@ -399,7 +405,11 @@ pub fn split_into_groups(teams: &[TeamNo], groups: usize) -> Result<Vec<Group>, 
     for (i, &t) in teams.iter().enumerate() {
         let row = i / groups;
         let col = i % groups;
-        let g = if row % 2 == 0 { col } else { groups - 1 - col };
+        let g = if row.is_multiple_of(2) {
+            col
+        } else {
+            groups - 1 - col
+        };
         if let Some(group) = out.get_mut(g) {
             group.teams.push(t);
         }
@@ -623,57 +633,120 @@ impl Bits {
     }
 }
 
-/// Pairs every position of `set` (best first), each with the highest-placed
-/// allowed partner that lets the rest be paired; `None` if impossible.
-/// `hopeless` remembers the sets that cannot be paired.
-fn pair_up(
-    set: &mut Bits,
+/// Most steps one search for a pairing may take (see the module doc).
+pub const DANISH_SEARCH_STEPS: u64 = 2_000_000;
+
+/// A search for a pairing under one `allowed` relation.
+struct Search<'f> {
     n: usize,
-    allowed: &dyn Fn(usize, usize) -> bool,
-    hopeless: &mut HashSet<Bits>,
-) -> Option<Vec<(usize, usize)>> {
-    let Some(top) = set.first() else {
-        return Some(Vec::new());
-    };
-    if set.count() % 2 == 1 || hopeless.contains(set) {
-        return None;
-    }
-    // Every member needs at least one allowed partner left.
-    let members: Vec<usize> = set.members(n).collect();
-    let stuck = members
-        .iter()
-        .any(|&a| !members.iter().any(|&b| b != a && allowed(a, b)));
-    if !stuck {
-        set.set(top, false);
-        for &q in members.iter().skip(1) {
-            if !allowed(top, q) {
-                continue;
-            }
-            set.set(q, false);
-            let rest = pair_up(set, n, allowed, hopeless);
-            set.set(q, true);
-            if let Some(mut rest) = rest {
-                set.set(top, true);
-                rest.insert(0, (top, q));
-                return Some(rest);
-            }
-        }
-        set.set(top, true);
-    }
-    hopeless.insert(set.clone());
-    None
+    allowed: &'f dyn Fn(usize, usize) -> bool,
+    /// Sets known to have no pairing.
+    hopeless: HashSet<Bits>,
+    steps: u64,
 }
 
-/// The resting position (odd count) and the pairs, under `allowed`.
+impl Search<'_> {
+    /// Whether some member has no allowed partner left, or the allowed
+    /// relation splits the set into a part of odd size: no pairing then.
+    fn obviously_hopeless(&self, members: &[usize]) -> bool {
+        let mut part = vec![usize::MAX; members.len()];
+        for start in 0..members.len() {
+            if part.get(start).is_some_and(|&p| p != usize::MAX) {
+                continue;
+            }
+            let mut size = 0usize;
+            let mut stack = vec![start];
+            if let Some(p) = part.get_mut(start) {
+                *p = start;
+            }
+            while let Some(i) = stack.pop() {
+                size += 1;
+                let Some(&a) = members.get(i) else { continue };
+                let mut alone = true;
+                for (j, &b) in members.iter().enumerate() {
+                    if j == i || !(self.allowed)(a, b) {
+                        continue;
+                    }
+                    alone = false;
+                    if let Some(p) = part.get_mut(j).filter(|p| **p == usize::MAX) {
+                        *p = start;
+                        stack.push(j);
+                    }
+                }
+                if alone {
+                    return true;
+                }
+            }
+            if size % 2 == 1 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Pairs every position of `set` (best first), each with the
+    /// highest-placed allowed partner that lets the rest be paired. `Err`
+    /// when the step budget runs out.
+    fn pair_up(&mut self, set: &mut Bits) -> Result<Option<Vec<(usize, usize)>>, ()> {
+        let Some(top) = set.first() else {
+            return Ok(Some(Vec::new()));
+        };
+        self.steps += 1;
+        if self.steps > DANISH_SEARCH_STEPS {
+            return Err(());
+        }
+        if set.count() % 2 == 1 || self.hopeless.contains(set) {
+            return Ok(None);
+        }
+        let members: Vec<usize> = set.members(self.n).collect();
+        if !self.obviously_hopeless(&members) {
+            set.set(top, false);
+            for &q in members.iter().skip(1) {
+                if !(self.allowed)(top, q) {
+                    continue;
+                }
+                set.set(q, false);
+                let rest = self.pair_up(set);
+                set.set(q, true);
+                match rest {
+                    Ok(Some(mut rest)) => {
+                        set.set(top, true);
+                        rest.insert(0, (top, q));
+                        return Ok(Some(rest));
+                    }
+                    Ok(None) => {}
+                    Err(()) => {
+                        set.set(top, true);
+                        return Err(());
+                    }
+                }
+            }
+            set.set(top, true);
+        }
+        self.hopeless.insert(set.clone());
+        Ok(None)
+    }
+}
+
+/// The resting position (odd count) and the pairs, as ranking positions.
+type Pairing = (Option<usize>, Vec<(usize, usize)>);
+
+/// The resting position (odd count) and the pairs, under `allowed`; `None`
+/// when there is none (or the search is too long).
 fn plan_with(
     entries: &[TeamDanishEntry],
     allowed: &dyn Fn(usize, usize) -> bool,
-) -> Option<(Option<usize>, Vec<(usize, usize)>)> {
+) -> Option<Pairing> {
     let n = entries.len();
-    let mut hopeless = HashSet::new();
-    if n % 2 == 0 {
+    let mut search = Search {
+        n,
+        allowed,
+        hopeless: HashSet::new(),
+        steps: 0,
+    };
+    if n.is_multiple_of(2) {
         let mut set = Bits::full(n);
-        return pair_up(&mut set, n, allowed, &mut hopeless).map(|p| (None, p));
+        return search.pair_up(&mut set).ok().flatten().map(|p| (None, p));
     }
     // The fewest rests first, then the lowest-placed.
     let mut candidates: Vec<usize> = (0..n).collect();
@@ -681,8 +754,10 @@ fn plan_with(
     for rest in candidates {
         let mut set = Bits::full(n);
         set.set(rest, false);
-        if let Some(p) = pair_up(&mut set, n, allowed, &mut hopeless) {
-            return Some((Some(rest), p));
+        match search.pair_up(&mut set) {
+            Ok(Some(p)) => return Some((Some(rest), p)),
+            Ok(None) => {}
+            Err(()) => return None,
         }
     }
     None
@@ -871,5 +946,550 @@ pub fn seat_match(game: &TeamMatch, home: &LineUp, away: &LineUp) -> MatchFile {
                 adjusted: None,
             },
         ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::{try_catalog, Lang};
+    use proptest::prelude::*;
+    use rand::Rng;
+
+    fn numbers(n: usize) -> Vec<TeamNo> {
+        (1..=u32::try_from(n).unwrap()).collect()
+    }
+
+    /// Each unordered meeting and how often it happens.
+    fn meetings(plans: &[TeamRoundPlan]) -> HashMap<(TeamNo, TeamNo), usize> {
+        let mut out = HashMap::new();
+        for p in plans {
+            for m in &p.matches {
+                *out.entry((m.home.min(m.away), m.home.max(m.away)))
+                    .or_insert(0) += 1;
+            }
+        }
+        out
+    }
+
+    /// No team twice in a round; every team plays or rests in every round.
+    fn check_rounds(plans: &[TeamRoundPlan], teams: &[TeamNo]) -> Result<(), TestCaseError> {
+        for p in plans {
+            let mut seen = HashSet::new();
+            for m in &p.matches {
+                prop_assert!(m.home != m.away);
+                prop_assert!(seen.insert(m.home), "team {} twice", m.home);
+                prop_assert!(seen.insert(m.away), "team {} twice", m.away);
+            }
+            for &b in &p.byes {
+                prop_assert!(seen.insert(b), "team {b} plays and rests");
+            }
+            prop_assert_eq!(seen.len(), teams.len());
+            for (i, m) in p.matches.iter().enumerate() {
+                prop_assert_eq!(m.tables, match_tables(i + 1));
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn tables_of_a_match() {
+        assert_eq!(match_tables(1), [1, 2]);
+        assert_eq!(match_tables(4), [7, 8]);
+    }
+
+    #[test]
+    fn round_robin_of_four_and_five() {
+        let plans = round_robin(&[1, 2, 3, 4], 1).unwrap();
+        assert_eq!(plans.len(), 3);
+        assert!(plans
+            .iter()
+            .all(|p| p.byes.is_empty() && p.matches.len() == 2));
+        let m = meetings(&plans);
+        assert_eq!(m.len(), 6);
+        assert!(m.values().all(|&c| c == 1));
+        // The last team is fixed: home in rounds 1 and 3.
+        assert_eq!(plans[0].is_home(4), Some(true));
+        assert_eq!(plans[1].is_home(4), Some(false));
+        assert_eq!(plans[2].is_home(4), Some(true));
+        let plans = round_robin(&[10, 20, 30, 40, 50], 3).unwrap();
+        assert_eq!(plans.len(), 5);
+        assert_eq!(plans[0].round, 3);
+        let mut rested: Vec<TeamNo> = plans.iter().flat_map(|p| p.byes.clone()).collect();
+        rested.sort_unstable();
+        assert_eq!(rested, vec![10, 20, 30, 40, 50], "each team rests once");
+        assert_eq!(
+            round_robin(&[1], 1),
+            Err(TeamMovementError::TooFewTeams { teams: 1, min: 2 })
+        );
+        assert_eq!(
+            round_robin(&[1, 2, 2], 1),
+            Err(TeamMovementError::DuplicateTeam { team: 2 })
+        );
+        assert_eq!(
+            round_robin(&[0, 2], 1),
+            Err(TeamMovementError::InvalidTeamNumber)
+        );
+        assert_eq!(
+            round_robin(&[1, 2], 0),
+            Err(TeamMovementError::InvalidRound { round: 0 })
+        );
+        assert_eq!(round_robin_rounds(14), 13);
+        assert_eq!(round_robin_rounds(7), 7);
+    }
+
+    #[test]
+    fn groups_split_snake_wise_and_play_in_the_same_rounds() {
+        let g = split_into_groups(&numbers(9), 2).unwrap();
+        assert_eq!(g[0].name.as_deref(), Some("A"));
+        assert_eq!(g[0].teams, vec![1, 4, 5, 8, 9]);
+        assert_eq!(g[1].teams, vec![2, 3, 6, 7]);
+        let plans = round_robin_groups(&g, 1).unwrap();
+        // 5 teams need 5 rounds; the 4 of B need 3, then rest.
+        assert_eq!(plans.len(), 5);
+        for p in &plans[3..] {
+            for t in &g[1].teams {
+                assert!(p.rests(*t));
+            }
+        }
+        for p in &plans {
+            for m in &p.matches {
+                let ga = g.iter().position(|x| x.teams.contains(&m.home));
+                let gb = g.iter().position(|x| x.teams.contains(&m.away));
+                assert_eq!(ga, gb, "no match across groups");
+                assert_eq!(m.group, g[ga.unwrap()].name);
+            }
+        }
+        assert!(matches!(
+            split_into_groups(&numbers(5), 3),
+            Err(TeamMovementError::GroupTooSmall { .. })
+        ));
+        assert!(matches!(
+            split_into_groups(&numbers(5), 0),
+            Err(TeamMovementError::GroupsOutOfRange { .. })
+        ));
+        let twice = vec![
+            Group {
+                name: Some("A".into()),
+                teams: vec![1, 2],
+            },
+            Group {
+                name: Some("A".into()),
+                teams: vec![3, 4],
+            },
+        ];
+        assert!(matches!(
+            round_robin_groups(&twice, 1),
+            Err(TeamMovementError::DuplicateGroup { .. })
+        ));
+        assert_eq!(group_name(25), "Z");
+        assert_eq!(group_name(26), "G27");
+    }
+
+    #[test]
+    fn withdrawn_teams_leave_their_opponents_resting() {
+        let plans = round_robin(&numbers(6), 1).unwrap();
+        let p = drop_withdrawn(&plans[1], &[3]);
+        let opponent = plans[1].opponent(3).unwrap();
+        assert!(p.rests(opponent));
+        assert!(p.match_of(3).is_none());
+        assert_eq!(p.matches.len(), 2);
+        assert_eq!(p.matches[1].tables, [3, 4]);
+        let both = drop_withdrawn(&plans[1], &[3, opponent]);
+        assert!(both.byes.is_empty());
+    }
+
+    fn entry(team: TeamNo, met: &[TeamNo], prev: Option<TeamNo>, byes: u32) -> TeamDanishEntry {
+        TeamDanishEntry {
+            team,
+            met: met.to_vec(),
+            prev_opponent: prev,
+            byes,
+            homes: 0,
+            aways: 0,
+        }
+    }
+
+    fn couples(r: &TeamDanishRound) -> Vec<(TeamNo, TeamNo)> {
+        r.plan
+            .matches
+            .iter()
+            .map(|m| (m.home.min(m.away), m.home.max(m.away)))
+            .collect()
+    }
+
+    #[test]
+    fn danish_pairs_by_ranking_never_a_team_already_met() {
+        // 1 met 2 and 3: 1 takes 4; 2 and 3 met each other before: 2 takes 5.
+        let e = vec![
+            entry(1, &[2, 3], Some(3), 0),
+            entry(2, &[1, 3], Some(3), 0),
+            entry(3, &[1, 2], Some(1), 0),
+            entry(4, &[], None, 0),
+            entry(5, &[], None, 0),
+            entry(6, &[], None, 0),
+        ];
+        let r = team_danish_round(3, &e).unwrap();
+        assert_eq!(couples(&r), vec![(1, 4), (2, 5), (3, 6)]);
+        assert!(r.rematches.is_empty());
+        assert_eq!(r.plan.matches[0].tables, [1, 2]);
+        // Backtracking: greedy 1-2, 3-4 would leave 5-6, who met.
+        let e = vec![
+            entry(1, &[3], None, 0),
+            entry(2, &[4], None, 0),
+            entry(3, &[1], None, 0),
+            entry(4, &[2], None, 0),
+            entry(5, &[6], None, 0),
+            entry(6, &[5], None, 0),
+        ];
+        let r = team_danish_round(2, &e).unwrap();
+        assert_eq!(couples(&r), vec![(1, 2), (3, 5), (4, 6)]);
+    }
+
+    #[test]
+    fn danish_rests_the_lowest_team_that_has_not_rested() {
+        let e: Vec<_> = (1..=5).map(|t| entry(t, &[], None, 0)).collect();
+        let r = team_danish_round(1, &e).unwrap();
+        assert_eq!(r.plan.byes, vec![5]);
+        let mut e = e;
+        e[4].byes = 1;
+        let r = team_danish_round(2, &e).unwrap();
+        assert_eq!(r.plan.byes, vec![4]);
+        // 3 teams, 1 and 2 met: resting 3 would force a rematch; 2 rests.
+        let e = vec![
+            entry(1, &[2], Some(2), 0),
+            entry(2, &[1], Some(1), 0),
+            entry(3, &[], None, 0),
+        ];
+        let r = team_danish_round(2, &e).unwrap();
+        assert_eq!(r.plan.byes, vec![2]);
+        assert_eq!(couples(&r), vec![(1, 3)]);
+    }
+
+    #[test]
+    fn danish_after_a_complete_round_robin_repeats_the_fewest_meetings() {
+        let plans = round_robin(&numbers(4), 1).unwrap();
+        let ranking = [2, 4, 1, 3];
+        let e = team_entries_from_history(&ranking, &plans);
+        let r = team_danish_round(4, &e).unwrap();
+        assert_eq!(r.plan.matches.len(), 2);
+        assert_eq!(r.rematches.len(), 2, "everyone has met everyone");
+        // Never the previous round's opponent while avoidable.
+        for m in &r.plan.matches {
+            assert_ne!(plans[2].opponent(m.home), Some(m.away));
+        }
+        // Two teams only: they meet again regardless.
+        let e = vec![entry(1, &[2], Some(2), 0), entry(2, &[1], Some(1), 0)];
+        let r = team_danish_round(2, &e).unwrap();
+        assert_eq!(r.rematches, vec![(1, 2)]);
+    }
+
+    #[test]
+    fn danish_sees_an_odd_part_at_once_and_is_quick_on_large_fields() {
+        // 1…7 met every one of 8…14 and nobody of their own half: the
+        // teams not met form two parts of 7, so no pairing avoids a rematch.
+        let plans: Vec<TeamRoundPlan> = (0..7u32)
+            .map(|r| TeamRoundPlan {
+                round: r + 1,
+                matches: (0..7u32)
+                    .map(|i| TeamMatch {
+                        home: i + 1,
+                        away: 8 + (i + r) % 7,
+                        group: None,
+                        tables: [0, 0],
+                    })
+                    .collect(),
+                byes: vec![],
+            })
+            .collect();
+        let e = team_entries_from_history(&numbers(14), &plans);
+        let start = std::time::Instant::now();
+        let r = team_danish_round(8, &e).unwrap();
+        assert!(!r.rematches.is_empty());
+        assert_eq!(r.plan.matches.len(), 7);
+        // 60 teams after 25 random rounds.
+        let hist = history(60, 25, 7);
+        let e = team_entries_from_history(&numbers(60), &hist);
+        let r = team_danish_round(26, &e).unwrap();
+        assert_eq!(r.plan.matches.len(), 30);
+        assert!(r.rematches.is_empty());
+        assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+    }
+
+    #[test]
+    fn danish_home_goes_to_the_team_that_was_home_less() {
+        let mut e: Vec<_> = (1..=4).map(|t| entry(t, &[], None, 0)).collect();
+        e[0].homes = 2;
+        e[1].aways = 1;
+        let r = team_danish_round(3, &e).unwrap();
+        assert_eq!((r.plan.matches[0].home, r.plan.matches[0].away), (2, 1));
+        assert_eq!((r.plan.matches[1].home, r.plan.matches[1].away), (3, 4));
+    }
+
+    #[test]
+    fn entries_come_from_the_history() {
+        let plans = round_robin(&numbers(5), 1).unwrap();
+        let e = team_entries_from_history(&numbers(5), &plans[..3]);
+        for x in &e {
+            assert_eq!(x.prev_opponent, plans[2].opponent(x.team));
+            let played = u32::try_from(x.met.len()).unwrap();
+            assert_eq!(played + x.byes, 3);
+            assert_eq!(x.homes + x.aways, played);
+        }
+    }
+
+    #[test]
+    fn line_ups() {
+        let l = LineUp {
+            pairs: [[4, 1], [0, 3]],
+        };
+        assert!(check_lineup(&l, 5).is_ok());
+        assert_eq!(l.sitting_out(5), vec![2]);
+        assert_eq!(l.sitting_out(6), vec![2, 5]);
+        assert_eq!(
+            check_lineup(&l, 4),
+            Err(TeamMovementError::LineUpPlayerUnknown { index: 4, last: 3 })
+        );
+        assert_eq!(
+            check_lineup(
+                &LineUp {
+                    pairs: [[0, 1], [1, 2]]
+                },
+                4
+            ),
+            Err(TeamMovementError::LineUpPlayerTwice { index: 1 })
+        );
+        assert!(matches!(
+            check_lineup(&LineUp::FIRST_FOUR, 3),
+            Err(TeamMovementError::LineUpTooFewPlayers { .. })
+        ));
+        assert_eq!(default_lineup(None, 6), LineUp::FIRST_FOUR);
+        assert_eq!(default_lineup(Some(&l), 6), l);
+        assert_eq!(default_lineup(Some(&l), 4), LineUp::FIRST_FOUR);
+        // Seated: home's first pair NS at the first table, its second pair
+        // EW at the second.
+        let game = TeamMatch {
+            home: 7,
+            away: 9,
+            group: None,
+            tables: match_tables(2),
+        };
+        let other = LineUp {
+            pairs: [[2, 3], [0, 1]],
+        };
+        let m = seat_match(&game, &l, &other);
+        assert_eq!(m.tables[0].table, 3);
+        assert_eq!(
+            m.tables[0].ns,
+            LineRef {
+                team: 7,
+                players: [4, 1]
+            }
+        );
+        assert_eq!(
+            m.tables[0].ew,
+            LineRef {
+                team: 9,
+                players: [2, 3]
+            }
+        );
+        assert_eq!(m.tables[1].table, 4);
+        assert_eq!(
+            m.tables[1].ns,
+            LineRef {
+                team: 9,
+                players: [0, 1]
+            }
+        );
+        assert_eq!(
+            m.tables[1].ew,
+            LineRef {
+                team: 7,
+                players: [0, 3]
+            }
+        );
+        assert_eq!(lineup_in(&m, 7), Some(l));
+        assert_eq!(lineup_in(&m, 9), Some(other));
+        assert_eq!(lineup_in(&m, 8), None);
+    }
+
+    #[test]
+    fn every_error_has_a_catalog_entry() {
+        use TeamMovementError as E;
+        let errors = vec![
+            E::TooFewTeams { teams: 1, min: 2 },
+            E::TooManyTeams {
+                teams: 501,
+                max: 500,
+            },
+            E::InvalidTeamNumber,
+            E::DuplicateTeam { team: 3 },
+            E::InvalidRound { round: 0 },
+            E::GroupsOutOfRange {
+                groups: 30,
+                max: 26,
+            },
+            E::GroupTooSmall {
+                group: "B".into(),
+                teams: 1,
+                min: 2,
+            },
+            E::DuplicateGroup { group: "A".into() },
+            E::LineUpTooFewPlayers { players: 3, min: 4 },
+            E::LineUpPlayerUnknown { index: 7, last: 5 },
+            E::LineUpPlayerTwice { index: 2 },
+        ];
+        let it = try_catalog(Lang::It).unwrap();
+        for e in &errors {
+            assert_eq!(e.message(Lang::En), e.to_string(), "{}", e.code());
+            let m = e.message(Lang::It);
+            assert!(!m.contains('{') && !m.contains("movement."), "{m}");
+        }
+        let keys = it
+            .keys()
+            .filter(|k| k.starts_with("movement.team_error."))
+            .count();
+        assert_eq!(keys, errors.len(), "one key per error, none stale");
+    }
+
+    /// Whether the positions in `set` can all be paired under `ok`.
+    fn brute_pairable(set: &[usize], ok: &dyn Fn(usize, usize) -> bool) -> bool {
+        match set {
+            [] => true,
+            [first, rest @ ..] => rest.iter().enumerate().any(|(k, &q)| {
+                ok(*first, q) && {
+                    let mut left: Vec<usize> = rest.to_vec();
+                    left.remove(k);
+                    brute_pairable(&left, ok)
+                }
+            }),
+        }
+    }
+
+    /// A random history of `rounds` rounds among `n` teams (random pairings).
+    fn history(n: usize, rounds: usize, seed: u64) -> Vec<TeamRoundPlan> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        (0..rounds)
+            .map(|r| {
+                let order = draw_order(&numbers(n), rng.gen());
+                let mut matches: Vec<TeamMatch> = order
+                    .chunks_exact(2)
+                    .map(|c| TeamMatch {
+                        home: c[0],
+                        away: c[1],
+                        group: None,
+                        tables: [0, 0],
+                    })
+                    .collect();
+                number_tables(&mut matches);
+                TeamRoundPlan {
+                    round: u32::try_from(r + 1).unwrap(),
+                    matches,
+                    byes: if n % 2 == 1 {
+                        vec![order[n - 1]]
+                    } else {
+                        vec![]
+                    },
+                }
+            })
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        #[test]
+        fn round_robin_meets_everyone_once(n in 2usize..30, seed in any::<u64>()) {
+            let teams = draw_order(&numbers(n), seed);
+            let plans = round_robin(&teams, 1).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(plans.len(), round_robin_rounds(n));
+            check_rounds(&plans, &teams)?;
+            let m = meetings(&plans);
+            prop_assert_eq!(m.len(), n * (n - 1) / 2);
+            prop_assert!(m.values().all(|&c| c == 1));
+            for &t in &teams {
+                let rests = plans.iter().filter(|p| p.rests(t)).count();
+                prop_assert_eq!(rests, n % 2);
+                let homes = plans.iter().filter(|p| p.is_home(t) == Some(true)).count();
+                let aways = plans.iter().filter(|p| p.is_home(t) == Some(false)).count();
+                prop_assert!(homes.abs_diff(aways) <= 1, "team {} home {} away {}", t, homes, aways);
+            }
+        }
+
+        #[test]
+        fn round_robin_in_groups_meets_everyone_of_the_group_once(
+            n in 4usize..40, g in 1usize..7, seed in any::<u64>(),
+        ) {
+            let g = g.min(n / 2);
+            let teams = draw_order(&numbers(n), seed);
+            let groups = split_into_groups(&teams, g).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let sizes: Vec<usize> = groups.iter().map(|x| x.teams.len()).collect();
+            prop_assert!(sizes.iter().max().unwrap() - sizes.iter().min().unwrap() <= 1);
+            let plans = round_robin_groups(&groups, 1).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            check_rounds(&plans, &teams)?;
+            let m = meetings(&plans);
+            let group_of: HashMap<TeamNo, usize> = groups.iter().enumerate()
+                .flat_map(|(k, x)| x.teams.iter().map(move |&t| (t, k))).collect();
+            let expected: usize = sizes.iter().map(|s| s * (s - 1) / 2).sum();
+            prop_assert_eq!(m.len(), expected);
+            for (&(a, b), &c) in &m {
+                prop_assert_eq!(c, 1);
+                prop_assert_eq!(group_of[&a], group_of[&b]);
+            }
+            prop_assert_eq!(plans.len(), sizes.iter().map(|&s| round_robin_rounds(s)).max().unwrap());
+        }
+
+        #[test]
+        fn danish_avoids_rematches_whenever_possible(
+            n in 2usize..10, rounds in 0usize..6, seed in any::<u64>(),
+        ) {
+            let hist = history(n, rounds, seed);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+            let ranking = draw_order(&numbers(n), rng.gen());
+            let e = team_entries_from_history(&ranking, &hist);
+            let r = team_danish_round(u32::try_from(rounds + 1).unwrap(), &e)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            check_rounds(std::slice::from_ref(&r.plan), &ranking)?;
+            prop_assert_eq!(r.plan.byes.len(), n % 2);
+            let met = meetings(&hist);
+            let fresh = |a: usize, b: usize| {
+                let (x, y) = (ranking[a], ranking[b]);
+                !met.contains_key(&(x.min(y), x.max(y)))
+            };
+            // Brute force: the resting candidates in order, and whether a
+            // pairing without rematch exists.
+            let all: Vec<usize> = (0..n).collect();
+            let mut candidates: Vec<Option<usize>> = if n % 2 == 0 { vec![None] } else {
+                let mut c: Vec<usize> = all.clone();
+                c.sort_by_key(|&i| (e[i].byes, std::cmp::Reverse(i)));
+                c.into_iter().map(Some).collect()
+            };
+            candidates.retain(|rest| {
+                let left: Vec<usize> = all.iter().copied().filter(|i| Some(*i) != *rest).collect();
+                brute_pairable(&left, &fresh)
+            });
+            let position = |t: TeamNo| ranking.iter().position(|&x| x == t).unwrap();
+            match candidates.first() {
+                Some(rest) => {
+                    prop_assert!(r.rematches.is_empty(), "{:?}", r.rematches);
+                    for m in &r.plan.matches {
+                        prop_assert!(fresh(position(m.home), position(m.away)));
+                    }
+                    prop_assert_eq!(r.plan.byes.first().map(|&t| position(t)), *rest);
+                    // The best team takes the highest-placed partner that
+                    // lets everyone else be paired.
+                    let left: Vec<usize> = all.iter().copied().filter(|i| Some(*i) != *rest).collect();
+                    if let Some((&top, others)) = left.split_first() {
+                        let best = others.iter().copied().find(|&q| fresh(top, q) && {
+                            let rem: Vec<usize> = others.iter().copied().filter(|&x| x != q).collect();
+                            brute_pairable(&rem, &fresh)
+                        });
+                        let got = r.plan.opponent(ranking[top]).map(position);
+                        prop_assert_eq!(got, best);
+                    }
+                }
+                None => prop_assert!(!r.rematches.is_empty()),
+            }
+        }
     }
 }

@@ -337,116 +337,129 @@ struct Scored {
     score: Option<TableScore>,
 }
 
-/// Checks and scores one table of a match.
-fn score_table(
-    valid: &ValidTeamFile<'_>,
-    round: u32,
-    home: u32,
-    table: &crate::tournament_file::MatchTableFile,
-    mp_pen: &HashMap<(u32, u32, u32), i64>,
-    marks: &HashMap<(u32, u32), Vec<usize>>,
-    broken: &mut Vec<BrokenTeamSheet>,
-    mismatches: &mut Vec<SheetRef>,
-) -> Scored {
-    let pen = |team: u32| {
-        mp_pen
-            .get(&(round, table.table, team))
-            .copied()
-            .unwrap_or(0)
-    };
-    let mut result = MatchTableResult {
-        table: table.table,
-        ns: table.ns,
-        ew: table.ew,
-        outcome: Outcome::Pending,
-        ns_mp: None,
-        ew_mp: None,
-        ns_mp_penalty: 0,
-        ew_mp_penalty: 0,
-        ns_mp_diff: 0,
-        ew_mp_diff: 0,
-        ns_vp: None,
-        ew_vp: None,
-        declared_mismatch: false,
-        penalties: marks
-            .get(&(round, table.table))
-            .cloned()
-            .unwrap_or_default(),
-    };
-    let home_ns = table.ns.team == home;
-    // (NS, EW) from (home, away) and back.
-    let by_line = |h: i64, a: i64| if home_ns { (h, a) } else { (a, h) };
-    let score = if let Some(sheet) = &table.sheet {
-        let report = check(
-            &sheet.to_score_sheet(),
-            valid.profile(),
-            valid.hands_per_round(),
-            valid.scale(),
-        );
-        let breaks = report
-            .violations
-            .iter()
-            .any(|v| v.code != ViolationCode::DeclaredTotalMismatch);
-        if breaks {
-            broken.push(BrokenTeamSheet {
-                round,
-                table: table.table,
-                ns: table.ns.team,
-                ew: table.ew.team,
-                violations: report.violations,
-            });
-            return Scored {
-                result,
-                score: None,
+/// What scoring the tables needs and finds.
+struct Scorer<'v, 'a> {
+    valid: &'v ValidTeamFile<'a>,
+    /// MP penalties that count, per (round, table, team).
+    mp_pen: HashMap<(u32, u32, u32), i64>,
+    /// Every penalty naming a table, per (round, table).
+    marks: HashMap<(u32, u32), Vec<usize>>,
+    broken: Vec<BrokenTeamSheet>,
+    mismatches: Vec<SheetRef>,
+}
+
+impl Scorer<'_, '_> {
+    /// Checks and scores one table of a match (`home`: the match's home
+    /// team).
+    fn score(
+        &mut self,
+        round: u32,
+        home: u32,
+        table: &crate::tournament_file::MatchTableFile,
+    ) -> Scored {
+        let valid = self.valid;
+        let mp_pen = &self.mp_pen;
+        let pen = |team: u32| {
+            mp_pen
+                .get(&(round, table.table, team))
+                .copied()
+                .unwrap_or(0)
+        };
+        let mut result = MatchTableResult {
+            table: table.table,
+            ns: table.ns,
+            ew: table.ew,
+            outcome: Outcome::Pending,
+            ns_mp: None,
+            ew_mp: None,
+            ns_mp_penalty: 0,
+            ew_mp_penalty: 0,
+            ns_mp_diff: 0,
+            ew_mp_diff: 0,
+            ns_vp: None,
+            ew_vp: None,
+            declared_mismatch: false,
+            penalties: self
+                .marks
+                .get(&(round, table.table))
+                .cloned()
+                .unwrap_or_default(),
+        };
+        let home_ns = table.ns.team == home;
+        // (NS, EW) from (home, away) and back.
+        let by_line = |h: i64, a: i64| if home_ns { (h, a) } else { (a, h) };
+        let score = if let Some(sheet) = &table.sheet {
+            let report = check(
+                &sheet.to_score_sheet(),
+                valid.profile(),
+                valid.hands_per_round(),
+                valid.scale(),
+            );
+            let breaks = report
+                .violations
+                .iter()
+                .any(|v| v.code != ViolationCode::DeclaredTotalMismatch);
+            if breaks {
+                self.broken.push(BrokenTeamSheet {
+                    round,
+                    table: table.table,
+                    ns: table.ns.team,
+                    ew: table.ew.team,
+                    violations: report.violations,
+                });
+                return Scored {
+                    result,
+                    score: None,
+                };
+            }
+            if report.has(ViolationCode::DeclaredTotalMismatch) {
+                result.declared_mismatch = true;
+                self.mismatches.push(SheetRef {
+                    round,
+                    table: table.table,
+                });
+            }
+            let (pn, pe) = (pen(table.ns.team), pen(table.ew.team));
+            let ns_mp = report.totals.ns.saturating_sub(pn);
+            let ew_mp = report.totals.ew.saturating_sub(pe);
+            result.outcome = Outcome::Played;
+            result.ns_mp = Some(ns_mp);
+            result.ew_mp = Some(ew_mp);
+            result.ns_mp_penalty = pn;
+            result.ew_mp_penalty = pe;
+            let (home_mp, away_mp) = if home_ns {
+                (ns_mp, ew_mp)
+            } else {
+                (ew_mp, ns_mp)
             };
-        }
-        if report.has(ViolationCode::DeclaredTotalMismatch) {
-            result.declared_mismatch = true;
-            mismatches.push(SheetRef {
-                round,
-                table: table.table,
-            });
-        }
-        let (pn, pe) = (pen(table.ns.team), pen(table.ew.team));
-        let ns_mp = report.totals.ns.saturating_sub(pn);
-        let ew_mp = report.totals.ew.saturating_sub(pe);
-        result.outcome = Outcome::Played;
-        result.ns_mp = Some(ns_mp);
-        result.ew_mp = Some(ew_mp);
-        result.ns_mp_penalty = pn;
-        result.ew_mp_penalty = pe;
-        let (home_mp, away_mp) = if home_ns {
-            (ns_mp, ew_mp)
+            Some(TableScore::Sheet { home_mp, away_mp })
+        } else if let Some(adj) = &table.adjusted {
+            result.outcome = Outcome::Adjusted;
+            let (hv, av, hd, ad) = if home_ns {
+                (adj.ns_vp, adj.ew_vp, adj.ns_mp_diff, adj.ew_mp_diff)
+            } else {
+                (adj.ew_vp, adj.ns_vp, adj.ew_mp_diff, adj.ns_mp_diff)
+            };
+            Some(TableScore::Adjusted {
+                home_vp: hv,
+                away_vp: av,
+                home_mp_diff: hd,
+                away_mp_diff: ad,
+            })
         } else {
-            (ew_mp, ns_mp)
+            None
         };
-        Some(TableScore::Sheet { home_mp, away_mp })
-    } else if let Some(adj) = &table.adjusted {
-        result.outcome = Outcome::Adjusted;
-        let (hv, av, hd, ad) = if home_ns {
-            (adj.ns_vp, adj.ew_vp, adj.ns_mp_diff, adj.ew_mp_diff)
-        } else {
-            (adj.ew_vp, adj.ns_vp, adj.ew_mp_diff, adj.ns_mp_diff)
-        };
-        Some(TableScore::Adjusted {
-            home_vp: hv,
-            away_vp: av,
-            home_mp_diff: hd,
-            away_mp_diff: ad,
-        })
-    } else {
-        None
-    };
-    if let Some(s) = &score {
-        let r: TableResult = table_result(valid.scale(), s);
-        let (nv, ev) = by_line(r.home_vp, r.away_vp);
-        let (nd, ed) = by_line(r.home_mp_diff, r.away_mp_diff);
-        result.ns_vp = Some(nv);
-        result.ew_vp = Some(ev);
-        result.ns_mp_diff = nd;
-        result.ew_mp_diff = ed;
+        if let Some(s) = &score {
+            let r: TableResult = table_result(valid.scale(), s);
+            let (nv, ev) = by_line(r.home_vp, r.away_vp);
+            let (nd, ed) = by_line(r.home_mp_diff, r.away_mp_diff);
+            result.ns_vp = Some(nv);
+            result.ew_vp = Some(ev);
+            result.ns_mp_diff = nd;
+            result.ew_mp_diff = ed;
+        }
+        Scored { result, score }
     }
-    Scored { result, score }
 }
 
 /// A table from one team's side.
@@ -501,21 +514,22 @@ pub fn compute_teams(
         })
         .collect();
 
-    // MP penalties that count, per (round, table, team); every penalty
-    // naming a table, per (round, table).
-    let mut mp_pen: HashMap<(u32, u32, u32), i64> = HashMap::new();
-    let mut marks: HashMap<(u32, u32), Vec<usize>> = HashMap::new();
+    let mut scorer = Scorer {
+        valid,
+        mp_pen: HashMap::new(),
+        marks: HashMap::new(),
+        broken: Vec::new(),
+        mismatches: Vec::new(),
+    };
     for (k, p) in file.penalties.iter().enumerate() {
         let Some(table) = p.table else { continue };
-        marks.entry((p.round, table)).or_default().push(k);
+        scorer.marks.entry((p.round, table)).or_default().push(k);
         if !p.withdrawn && p.kind == PenaltyKind::Mp {
-            let cell = mp_pen.entry((p.round, table, p.team)).or_insert(0);
+            let cell = scorer.mp_pen.entry((p.round, table, p.team)).or_insert(0);
             *cell = cell.saturating_add(p.amount.unwrap_or(0));
         }
     }
 
-    let mut broken = Vec::new();
-    let mut mismatches = Vec::new();
     let bye_vp = i64::from(valid.team_bye_vp());
     let bye_diff = valid.team_bye_mp_diff();
     let mut rounds = Vec::with_capacity(file.rounds.len());
@@ -530,18 +544,7 @@ pub fn compute_teams(
             let mut scored: Vec<Scored> = game
                 .tables
                 .iter()
-                .map(|t| {
-                    score_table(
-                        valid,
-                        round.number,
-                        game.home,
-                        t,
-                        &mp_pen,
-                        &marks,
-                        &mut broken,
-                        &mut mismatches,
-                    )
-                })
+                .map(|t| scorer.score(round.number, game.home, t))
                 .collect();
             scored.sort_by_key(|s| s.result.table);
             let pair = match scored.as_slice() {
@@ -616,8 +619,8 @@ pub fn compute_teams(
         }
         rounds.push(results);
     }
-    if !broken.is_empty() {
-        return Err(StandingsError::TeamSheetRuleBroken(broken));
+    if !scorer.broken.is_empty() {
+        return Err(StandingsError::TeamSheetRuleBroken(scorer.broken));
     }
 
     apply_penalties(valid, &mut acc, &mut cards, lang);
@@ -667,7 +670,7 @@ pub fn compute_teams(
         organiser_fee,
         scheme,
         prizes,
-        declared_mismatches: mismatches,
+        declared_mismatches: scorer.mismatches,
         card_index,
         row_index,
     })

@@ -24,6 +24,7 @@ use crate::rules::profile::RuleProfile;
 use crate::rules::teams::{TeamScoring, MAX_TEAM_PLAYERS, MIN_TEAM_PLAYERS, TABLES_PER_MATCH};
 use crate::rules::vp::VpScale;
 use crate::rules::Line;
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
 /// Most teams in a team tournament file.
@@ -166,13 +167,13 @@ fn check_teams(file: &TeamTournamentFile, out: &mut Vec<FileProblem>) -> HashMap
         let at = At::root("teams", i);
         if team.number == 0 {
             out.push(not_positive(format!("{at}.number")));
-        } else if index.contains_key(&team.number) {
+        } else if let Entry::Vacant(slot) = index.entry(team.number) {
+            slot.insert(i);
+        } else {
             out.push(
                 FileProblem::new(format!("{at}.number"), ProblemCode::TeamNumberDuplicate)
                     .with("number", team.number),
             );
-        } else {
-            index.insert(team.number, i);
         }
         if team.name.trim().is_empty() {
             out.push(FileProblem::new(
