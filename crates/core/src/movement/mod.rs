@@ -33,9 +33,10 @@ pub use danish::{danish_round, ensure_previous_round_complete, entries_from_hist
 pub use draw::{ensure_redraw_allowed, first_round_draw, new_seed, seat_of, tables_for, Layout};
 pub use mitchell::{max_rounds, round_seating, schedule, MitchellPlan, RosterChange};
 pub use teams::{
-    check_lineup, default_lineup, drop_withdrawn, match_tables, round_robin, round_robin_groups,
-    seat_match, split_into_groups, team_danish_round, team_entries_from_history, LineUp,
-    TeamDanishEntry, TeamDanishRound, TeamMatch, TeamMovementError, TeamNo, TeamRoundPlan,
+    check_lineup, default_lineup, draw_order, drop_withdrawn, group_name, lineup_in, match_tables,
+    round_robin, round_robin_groups, round_robin_rounds, seat_match, split_into_groups,
+    team_danish_round, team_entries_from_history, Group, LineUp, TeamDanishEntry, TeamDanishRound,
+    TeamMatch, TeamMovementError, TeamNo, TeamRoundPlan,
 };
 
 /// A pair's number in the tournament (1, 2, …).

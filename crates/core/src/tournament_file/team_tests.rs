@@ -364,6 +364,19 @@ fn validation_matches() {
         "rounds[0].matches[0].tables[1].ew.team",
         ProblemCode::MatchLinesUnbalanced
     ));
+    // One team on both lines of a table.
+    let mut v = base();
+    v["rounds"][0]["matches"][0]["tables"][0]["ew"] = json!({"team": 1, "players": [2, 3]});
+    v["rounds"][0]["matches"][0]["tables"][1]["ns"] = json!({"team": 2, "players": [2, 3]});
+    v["rounds"][0]["matches"][0]["tables"][1]["ew"] = json!({"team": 2, "players": [0, 1]});
+    let p = problems(&v);
+    for t in [0, 1] {
+        let path = format!("rounds[0].matches[0].tables[{t}].ew.team");
+        assert!(
+            has(&p, &path, ProblemCode::MatchLinesUnbalanced),
+            "{path}: {p:?}"
+        );
+    }
     // A line of a team that is not in the match.
     let mut v = base();
     v["rounds"][0]["matches"][0]["tables"][1]["ew"]["team"] = json!(3);

@@ -363,13 +363,24 @@ fn check_rounds(
                             .with("table", table.table),
                     );
                 }
+                // A team cannot sit on both lines of one table.
+                let same_team = table.ns.team == table.ew.team && game.has(table.ns.team);
+                if same_team {
+                    out.push(
+                        FileProblem::new(
+                            format!("{tat}.ew.team"),
+                            ProblemCode::MatchLinesUnbalanced,
+                        )
+                        .with("team", table.ew.team),
+                    );
+                }
                 for (line, name, lr) in [(Line::Ns, "ns", &table.ns), (Line::Ew, "ew", &table.ew)] {
                     let lat = tat.field(name);
                     check_line(file, index, game.home, game.away, &lat, lr, out);
                     if !game.has(lr.team) {
                         continue;
                     }
-                    if balanced_check && !lines.insert((lr.team, line)) {
+                    if balanced_check && !lines.insert((lr.team, line)) && !same_team {
                         out.push(
                             FileProblem::new(
                                 format!("{lat}.team"),
