@@ -380,6 +380,13 @@ impl Problem {
             FileError::InvalidField { path, detail } => {
                 Problem::new(path, ProblemCode::InvalidField).with("detail", detail)
             }
+            // A circuit file has no `kind`: never read as a tournament.
+            FileError::WrongKind { expected, found } => {
+                Problem::new("kind", ProblemCode::InvalidField).with(
+                    "detail",
+                    format!("{found:?} where {expected:?} was expected"),
+                )
+            }
         }
     }
 

@@ -6,6 +6,8 @@
 //!   advances), with plan validation, withdrawn and late pairs.
 //! - [`danish`]: the Danish movement (pairs matched by standings), pure or
 //!   modified.
+//! - [`teams`]: team tournaments: round robin (in groups or not), Danish
+//!   for teams, line-ups.
 //! - [`cli`]: the JSON printed by `burraco-td movement mitchell`.
 //!
 //! Vocabulary (RULES.md §7): NS is the fixed line of a Mitchell, EW the moving
@@ -18,6 +20,7 @@ pub mod cli;
 pub mod danish;
 pub mod draw;
 pub mod mitchell;
+pub mod teams;
 
 #[cfg(test)]
 mod proptests;
@@ -29,6 +32,12 @@ pub use cli::{mitchell_json, MitchellJson, MitchellJsonRound, MitchellJsonTable}
 pub use danish::{danish_round, ensure_previous_round_complete, entries_from_history, DanishEntry};
 pub use draw::{ensure_redraw_allowed, first_round_draw, new_seed, seat_of, tables_for, Layout};
 pub use mitchell::{max_rounds, round_seating, schedule, MitchellPlan, RosterChange};
+pub use teams::{
+    check_lineup, default_lineup, draw_order, drop_withdrawn, group_name, lineup_in, match_tables,
+    round_robin, round_robin_groups, round_robin_rounds, seat_match, split_into_groups,
+    team_danish_round, team_entries_from_history, Group, LineUp, TeamDanishEntry, TeamDanishRound,
+    TeamMatch, TeamMovementError, TeamNo, TeamRoundPlan,
+};
 
 /// A pair's number in the tournament (1, 2, …).
 pub type PairNo = u32;
@@ -412,7 +421,10 @@ mod tests {
             let italian = e.message(Lang::It);
             assert!(!italian.contains('{'), "unfilled placeholder in {italian}");
         }
-        let movement_keys = it.keys().filter(|k| k.starts_with("movement.")).count();
+        let movement_keys = it
+            .keys()
+            .filter(|k| k.starts_with("movement.error."))
+            .count();
         assert_eq!(movement_keys, errors.len(), "no stale movement keys");
     }
 

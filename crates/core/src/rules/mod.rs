@@ -7,6 +7,7 @@
 //! - [`score_sheet`]: scoring and checking a round's score sheet;
 //! - [`seat_draw`]: the seat draw at the table;
 //! - [`prize_pool`]: the prize pool and each entry's prize;
+//! - [`teams`]: team matches (two tables → match VP, team bye award);
 //! - [`api`]: the JSON contract shared by the CLI and the HTTP API.
 //!
 //! The engine never panics on any input: arithmetic on user numbers
@@ -27,6 +28,7 @@ pub mod profile;
 pub mod score_sheet;
 pub mod seat_draw;
 pub mod spoken_card;
+pub mod teams;
 pub mod totals;
 pub mod vp;
 
@@ -46,6 +48,7 @@ pub use score_sheet::{
 };
 pub use seat_draw::{resolve_draws, resolve_redraw, SeatDraw, SuitOrder};
 pub use spoken_card::{parse_spoken_card, spoken_name};
+pub use teams::{match_score, MatchScore, TableResult, TableScore, TeamScoring};
 pub use totals::{check_totals, hand_total_bounds, HandTotals, TotalsSheet};
 pub use vp::{ScaleError, VpScale, DEFAULT_BYE_VP};
 

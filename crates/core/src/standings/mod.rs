@@ -1,5 +1,6 @@
 //! The standings (RULES.md §5, §9, §10): one computation for the whole
-//! program. The public page, the pair cards, the prize list, the CSV export
+//! program. Team tournaments (§12) have theirs in [`teams`], sharing the
+//! order, the head-to-head rule, the penalties' cards and the prizes. The public page, the pair cards, the prize list, the CSV export
 //! and `burraco-td standings` all call [`compute`]. Pure Rust: no web,
 //! database or template code here.
 //!
@@ -55,15 +56,27 @@ mod cli;
 #[cfg(test)]
 mod proptests;
 #[cfg(test)]
+mod team_proptests;
+#[cfg(test)]
+mod team_tests;
+pub mod teams;
+#[cfg(test)]
 mod tests;
 
-pub use cli::{run_cli, CliPrize, CliRow, CliStandings};
+pub use cli::{
+    run_cli, CliPrize, CliRow, CliStandings, TeamCliPrize, TeamCliRow, TeamCliStandings,
+};
+pub use teams::{
+    compute_teams, compute_teams_file, split_evenly, BrokenTeamSheet, MatchOutcome, MatchResult,
+    MatchTableResult, RoundResults, TeamCard, TeamCardRound, TeamCardTable, TeamPrize, TeamRow,
+    TeamStandings,
+};
 
 use crate::i18n::{tf, Lang};
 use crate::rules::prize_pool::{self, PayoutTier, PrizeError, PrizeInput};
 use crate::rules::score_sheet::{check, Line, Violation, ViolationCode};
 use crate::tournament_file::{
-    payout_tiers, validate, FileProblem, PenaltyKind, TournamentFile, ValidFile,
+    tiers_of, validate, FileProblem, PayoutTierFile, PenaltyKind, TournamentFile, ValidFile,
 };
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
@@ -306,6 +319,9 @@ pub enum StandingsError {
     Invalid(Vec<FileProblem>),
     /// One or more sheets break a rule (CLI exit code 1).
     SheetRuleBroken(Vec<BrokenSheet>),
+    /// One or more sheets of a team tournament break a rule (CLI exit
+    /// code 1).
+    TeamSheetRuleBroken(Vec<BrokenTeamSheet>),
     /// The prizes cannot be computed (cannot happen for a validated file;
     /// CLI exit code 2).
     Prize(PrizeError),
@@ -315,7 +331,7 @@ impl StandingsError {
     /// CLI exit code: 1 for a broken sheet, 2 otherwise.
     pub fn exit_code(&self) -> i32 {
         match self {
-            StandingsError::SheetRuleBroken(_) => 1,
+            StandingsError::SheetRuleBroken(_) | StandingsError::TeamSheetRuleBroken(_) => 1,
             StandingsError::Invalid(_) | StandingsError::Prize(_) => 2,
         }
     }
@@ -324,7 +340,9 @@ impl StandingsError {
     pub fn code(&self) -> &'static str {
         match self {
             StandingsError::Invalid(_) => "invalid_file",
-            StandingsError::SheetRuleBroken(_) => "sheet_rule_broken",
+            StandingsError::SheetRuleBroken(_) | StandingsError::TeamSheetRuleBroken(_) => {
+                "sheet_rule_broken"
+            }
             StandingsError::Prize(_) => "prize_error",
         }
     }
@@ -345,6 +363,19 @@ impl StandingsError {
                 }
             }
             StandingsError::SheetRuleBroken(sheets) => {
+                out.push_str(&tf(
+                    lang,
+                    "file.cli.sheet_rule_broken",
+                    &[("count", &sheets.len())],
+                ));
+                for s in sheets {
+                    for line in s.lines(lang) {
+                        out.push_str("\n  ");
+                        out.push_str(&line);
+                    }
+                }
+            }
+            StandingsError::TeamSheetRuleBroken(sheets) => {
                 out.push_str(&tf(
                     lang,
                     "file.cli.sheet_rule_broken",
@@ -686,11 +717,25 @@ fn tie_note(lang: Lang, won: bool, pair: u32, other: u32, vp_for: i64, vp_agains
     } else {
         "file.standings.head_to_head_lost"
     };
+    tie_key_note(lang, key, pair, other, vp_for, vp_against)
+}
+
+/// A head-to-head note from `key` (`{pair}` or `{team}`, `{other}`,
+/// `{vp_for}`, `{vp_against}`).
+pub(crate) fn tie_key_note(
+    lang: Lang,
+    key: &str,
+    me: u32,
+    other: u32,
+    vp_for: i64,
+    vp_against: i64,
+) -> String {
     tf(
         lang,
         key,
         &[
-            ("pair", &pair),
+            ("pair", &me),
+            ("team", &me),
             ("other", &other),
             ("vp_for", &vp_for),
             ("vp_against", &vp_against),
@@ -698,10 +743,94 @@ fn tie_note(lang: Lang, won: bool, pair: u32, other: u32, vp_for: i64, vp_agains
     )
 }
 
+/// Head-to-head decided the order of two tied entries (indexes into the
+/// list given to [`order_entries`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct HeadToHead {
+    pub other: usize,
+    pub vp_for: i64,
+    pub vp_against: i64,
+    pub won: bool,
+}
+
+/// One entry in the order: its index in the list given, its place and the
+/// head-to-head that placed it, if any.
+pub(crate) type Placed = (usize, u32, Option<HeadToHead>);
+
+/// The order of RULES.md §5 and §12: `(vp, mp_diff, mp)` higher first, then
+/// the number; when exactly two entries are tied and `h2h(a, b)` gives what
+/// `a` and `b` took in their meetings, the one with more goes first; still
+/// tied → the same place (1, 2, 2, 4…).
+pub(crate) fn order_entries(
+    entries: &[(u32, (i64, i64, i64))],
+    h2h: impl Fn(usize, usize) -> Option<(i64, i64)>,
+) -> Vec<Placed> {
+    let key = |i: usize| entries.get(i).map(|e| e.1).unwrap_or_default();
+    let number = |i: usize| entries.get(i).map_or(0, |e| e.0);
+    let mut out: Vec<Placed> = (0..entries.len()).map(|i| (i, 0, None)).collect();
+    out.sort_by(|x, y| key(y.0).cmp(&key(x.0)).then(number(x.0).cmp(&number(y.0))));
+    let mut start = 0usize;
+    while start < out.len() {
+        let k = out.get(start).map(|e| key(e.0));
+        let mut end = start.saturating_add(1);
+        while end < out.len() && out.get(end).map(|e| key(e.0)) == k {
+            end = end.saturating_add(1);
+        }
+        let place = u32::try_from(start.saturating_add(1)).unwrap_or(u32::MAX);
+        let mut places = [place; 2];
+        if end.saturating_sub(start) == 2 {
+            if let (Some(&(a, _, _)), Some(&(b, _, _))) = (out.get(start), out.get(start + 1)) {
+                if let Some((va, vb)) = h2h(a, b) {
+                    let order = va.cmp(&vb);
+                    if order != Ordering::Equal {
+                        let (hi, lo, vhi, vlo) = if order == Ordering::Greater {
+                            (a, b, va, vb)
+                        } else {
+                            (b, a, vb, va)
+                        };
+                        places = [place, place.saturating_add(1)];
+                        if let Some(e) = out.get_mut(start) {
+                            *e = (
+                                hi,
+                                0,
+                                Some(HeadToHead {
+                                    other: lo,
+                                    vp_for: vhi,
+                                    vp_against: vlo,
+                                    won: true,
+                                }),
+                            );
+                        }
+                        if let Some(e) = out.get_mut(start + 1) {
+                            *e = (
+                                lo,
+                                0,
+                                Some(HeadToHead {
+                                    other: hi,
+                                    vp_for: vlo,
+                                    vp_against: vhi,
+                                    won: false,
+                                }),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(group) = out.get_mut(start..end) {
+            for (offset, e) in group.iter_mut().enumerate() {
+                e.1 = places.get(offset).copied().unwrap_or(place);
+            }
+        }
+        start = end;
+    }
+    out
+}
+
 /// Orders the pairs and gives the places.
 fn rank(valid: &ValidFile<'_>, acc: &[Acc], cards: &[PairCard], lang: Lang) -> Vec<Row> {
     let file = valid.file();
-    let mut rows: Vec<(usize, Row)> = file
+    let rows: Vec<(usize, Row)> = file
         .pairs
         .iter()
         .enumerate()
@@ -725,71 +854,58 @@ fn rank(valid: &ValidFile<'_>, acc: &[Acc], cards: &[PairCard], lang: Lang) -> V
             )
         })
         .collect();
-    let key = |r: &Row| (r.vp, r.mp_diff, r.mp);
-    rows.sort_by(|(_, x), (_, y)| key(y).cmp(&key(x)).then(x.pair.cmp(&y.pair)));
-
-    let mut start = 0usize;
-    while start < rows.len() {
-        let k = rows.get(start).map(|(_, r)| key(r));
-        let mut end = start.saturating_add(1);
-        while end < rows.len() && rows.get(end).map(|(_, r)| key(r)) == k {
-            end = end.saturating_add(1);
-        }
-        let place = u32::try_from(start.saturating_add(1)).unwrap_or(u32::MAX);
-        let mut places = [place; 2];
-        if end.saturating_sub(start) == 2 {
-            if let (Some((ia, ra)), Some((_, rb))) = (rows.get(start), rows.get(start + 1)) {
-                let (ia, pa, pb) = (*ia, ra.pair, rb.pair);
-                if let Some((va, vb)) = head_to_head(cards, ia, pb) {
-                    let order = va.cmp(&vb);
-                    if order != Ordering::Equal {
-                        if order == Ordering::Less {
-                            rows.swap(start, start + 1);
-                        }
-                        let (hi, lo, vhi, vlo) = if order == Ordering::Greater {
-                            (pa, pb, va, vb)
-                        } else {
-                            (pb, pa, vb, va)
-                        };
-                        places = [place, place.saturating_add(1)];
-                        if let Some((_, r)) = rows.get_mut(start) {
-                            r.tie_break = Some(TieBreak {
-                                other: lo,
-                                vp_for: vhi,
-                                vp_against: vlo,
-                                won: true,
-                                note: tie_note(lang, true, hi, lo, vhi, vlo),
-                            });
-                        }
-                        if let Some((_, r)) = rows.get_mut(start + 1) {
-                            r.tie_break = Some(TieBreak {
-                                other: hi,
-                                vp_for: vlo,
-                                vp_against: vhi,
-                                won: false,
-                                note: tie_note(lang, false, lo, hi, vlo, vhi),
-                            });
-                        }
-                    }
-                }
-            }
-        }
-        if let Some(group) = rows.get_mut(start..end) {
-            for (offset, (_, r)) in group.iter_mut().enumerate() {
-                r.place = places.get(offset).copied().unwrap_or(place);
-            }
-        }
-        start = end;
-    }
-    rows.into_iter().map(|(_, r)| r).collect()
+    let keys: Vec<(u32, (i64, i64, i64))> = rows
+        .iter()
+        .map(|(_, r)| (r.pair, (r.vp, r.mp_diff, r.mp)))
+        .collect();
+    let h2h = |a: usize, b: usize| {
+        let (ia, _) = rows.get(a)?;
+        let (_, rb) = rows.get(b)?;
+        head_to_head(cards, *ia, rb.pair)
+    };
+    order_entries(&keys, h2h)
+        .into_iter()
+        .filter_map(|(k, place, tie)| {
+            let mut row = rows.get(k)?.1.clone();
+            row.place = place;
+            row.tie_break = tie.and_then(|t| {
+                let other = rows.get(t.other)?.1.pair;
+                Some(TieBreak {
+                    other,
+                    vp_for: t.vp_for,
+                    vp_against: t.vp_against,
+                    won: t.won,
+                    note: tie_note(lang, t.won, row.pair, other, t.vp_for, t.vp_against),
+                })
+            });
+            Some(row)
+        })
+        .collect()
 }
 
 type PrizeParts = (Decimal, Decimal, Vec<Decimal>, Vec<Prize>);
 
-/// Pool, organiser's fee, the scheme applied and the pairs that win money.
-fn prizes(valid: &ValidFile<'_>, rows: &[Row]) -> Result<PrizeParts, StandingsError> {
-    let file = valid.file();
-    let entries = u32::try_from(rows.len()).unwrap_or(u32::MAX);
+/// The money settings of a tournament (pairs or teams).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Money<'a> {
+    pub entry_fee: Decimal,
+    pub prize_share_percent: Decimal,
+    pub guaranteed_pool: Decimal,
+    pub payout: &'a [PayoutTierFile],
+}
+
+/// Pool, organiser's fee, the scheme applied, and per entry (in the order
+/// of `places`) its prize and the two-way split, for the entries that win.
+pub(crate) type Payout = (
+    Decimal,
+    Decimal,
+    Vec<Decimal>,
+    Vec<(usize, Decimal, [Decimal; 2])>,
+);
+
+/// The prizes for entries at `places` (RULES.md §10).
+pub(crate) fn pay(money: Money<'_>, places: &[u32]) -> Result<Payout, StandingsError> {
+    let entries = u32::try_from(places.len()).unwrap_or(u32::MAX);
     if entries == 0 {
         return Ok((
             Decimal::new(0, 2),
@@ -806,15 +922,15 @@ fn prizes(valid: &ValidFile<'_>, rows: &[Row]) -> Result<PrizeParts, StandingsEr
     };
     let mut input = PrizeInput {
         entries,
-        entry_fee: file.entry_fee,
-        prize_share_percent: file.prize_share_percent,
-        guaranteed_pool: file.guaranteed_pool,
-        payout: if file.payout.is_empty() {
+        entry_fee: money.entry_fee,
+        prize_share_percent: money.prize_share_percent,
+        guaranteed_pool: money.guaranteed_pool,
+        payout: if money.payout.is_empty() {
             whole()
         } else {
-            payout_tiers(file)
+            tiers_of(money.payout)
         },
-        places: rows.iter().map(|r| r.place).collect(),
+        places: places.to_vec(),
     };
     let (computed, pay) = match prize_pool::compute(&input) {
         Ok(p) => (p, true),
@@ -826,23 +942,43 @@ fn prizes(valid: &ValidFile<'_>, rows: &[Row]) -> Result<PrizeParts, StandingsEr
         }
         Err(e) => return Err(StandingsError::Prize(e)),
     };
+    let paying = pay && !money.payout.is_empty();
     let mut list = Vec::new();
-    if pay && !file.payout.is_empty() {
-        for ((row, amount), split) in rows.iter().zip(&computed.prizes).zip(&computed.per_player) {
+    if paying {
+        for (k, (amount, split)) in computed.prizes.iter().zip(&computed.per_player).enumerate() {
             if !amount.is_zero() {
-                list.push(Prize {
-                    pair: row.pair,
-                    place: row.place,
-                    amount: *amount,
-                    per_player: *split,
-                });
+                list.push((k, *amount, *split));
             }
         }
     }
-    let scheme = if pay && !file.payout.is_empty() {
-        computed.scheme
-    } else {
-        Vec::new()
-    };
+    let scheme = if paying { computed.scheme } else { Vec::new() };
     Ok((computed.pool, computed.organiser_fee, scheme, list))
+}
+
+/// Pool, organiser's fee, the scheme applied and the pairs that win money.
+fn prizes(valid: &ValidFile<'_>, rows: &[Row]) -> Result<PrizeParts, StandingsError> {
+    let file = valid.file();
+    let places: Vec<u32> = rows.iter().map(|r| r.place).collect();
+    let (pool, fee, scheme, paid) = pay(
+        Money {
+            entry_fee: file.entry_fee,
+            prize_share_percent: file.prize_share_percent,
+            guaranteed_pool: file.guaranteed_pool,
+            payout: &file.payout,
+        },
+        &places,
+    )?;
+    let list = paid
+        .into_iter()
+        .filter_map(|(k, amount, per_player)| {
+            let row = rows.get(k)?;
+            Some(Prize {
+                pair: row.pair,
+                place: row.place,
+                amount,
+                per_player,
+            })
+        })
+        .collect();
+    Ok((pool, fee, scheme, list))
 }

@@ -1,4 +1,5 @@
-//! A generated tournament for tests, benchmarks and HTTP tests.
+//! A generated tournament for tests, benchmarks and HTTP tests (pairs:
+//! [`sample_tournament`]; teams: [`sample_team_tournament`]).
 //!
 //! [`sample_tournament`] is deterministic for a given (pairs, rounds, seed):
 //! Mitchell seating (fixed pairs 1…F at NS, the others moving one table a
@@ -7,6 +8,9 @@
 //! (declared totals equal to the computed ones), a few adjusted scores and a
 //! few penalties of every kind (one in eight withdrawn).
 
+use super::teams::{
+    TeamFile, TeamMovementKind, TeamPenaltyFile, TeamRoundFile, TeamTournamentFile,
+};
 use super::types::{
     Adjusted, MovementKind, PairFile, PayoutTierFile, PenaltyFile, PenaltyKind, Player, RoundFile,
     SheetFile, Status, TableFile, TournamentFile,
@@ -14,6 +18,7 @@ use super::types::{
 use crate::rules::profile::RuleProfile;
 use crate::rules::score_sheet::{score_line, Hand, HandEnd, LineHand, PerLine};
 use chrono::{Duration, NaiveDate, NaiveTime, TimeZone, Utc};
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rust_decimal::Decimal;
@@ -340,5 +345,223 @@ pub fn simple_sheet(ns: i64, ew: i64, hands: usize) -> SheetFile {
             .collect(),
         declared: Some(PerLine { ns, ew }),
         ..SheetFile::default()
+    }
+}
+
+/// A deterministic valid team tournament: `teams` teams of 4 to 6 players,
+/// `rounds` complete rounds (3 hands, codice profile, method `tables`),
+/// `seed` for everything random. The first rounds are a round robin (circle
+/// method over a drawn order); rounds beyond it are Danish, paired on the
+/// standings so far. Line-ups change now and then; a few adjusted tables
+/// and penalties of every kind (one in eight withdrawn).
+pub fn sample_team_tournament(teams: usize, rounds: usize, seed: u64) -> TeamTournamentFile {
+    use crate::movement::teams::{
+        default_lineup, draw_order, round_robin, seat_match, team_danish_round,
+        team_entries_from_history, LineUp, TeamRoundPlan,
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let profile = RuleProfile::default_profile();
+    let date = NaiveDate::from_ymd_opt(2026, 11, 21).unwrap_or_default();
+    let mut file = TeamTournamentFile::new(format!("Campionato a squadre {seed}"), date);
+    file.venue = Some("Circolo del Sole".to_string());
+    file.start_time = NaiveTime::from_hms_opt(15, 0, 0);
+    file.minutes_per_round = Some(40);
+    file.entry_fee = money(8000);
+    file.prize_share_percent = Decimal::from(70);
+    let pct = |v: &[i64]| v.iter().map(|&p| Decimal::from(p)).collect::<Vec<_>>();
+    file.payout = vec![
+        PayoutTierFile {
+            min_entries: 1,
+            scheme: pct(&[100]),
+        },
+        PayoutTierFile {
+            min_entries: 4,
+            scheme: pct(&[60, 40]),
+        },
+        PayoutTierFile {
+            min_entries: 10,
+            scheme: pct(&[50, 30, 20]),
+        },
+    ];
+    file.suit_order = Some("HDCS".to_string());
+    file.draw_seed = Some(seed >> 1);
+    let number = |i: usize| u32::try_from(i + 1).unwrap_or(u32::MAX);
+    for i in 0..teams {
+        let size = 4 + rng.gen_range(0..=2usize);
+        file.teams.push(TeamFile {
+            number: number(i),
+            name: format!("{} {}", pick(&mut rng, &SURNAMES), number(i)),
+            players: (0..size).map(|_| player(&mut rng, true)).collect(),
+            checked_in: Some(true),
+            withdrawn_from_round: None,
+            no_show: false,
+        });
+    }
+    let numbers: Vec<u32> = (0..teams).map(number).collect();
+    let order = draw_order(&numbers, seed);
+    let robin = round_robin(&order, 1).unwrap_or_default();
+    let planned: Vec<TeamMovementKind> = (0..rounds)
+        .map(|r| {
+            if r < robin.len() {
+                TeamMovementKind::RoundRobin
+            } else {
+                TeamMovementKind::Danish
+            }
+        })
+        .collect();
+    if rounds > 0 {
+        file.planned_rounds = Some(u32::try_from(rounds).unwrap_or(u32::MAX));
+        file.movements = Some(planned.clone());
+        file.status = Some(Status::Finished);
+    }
+    let start = Utc.from_utc_datetime(&date.and_hms_opt(15, 0, 0).unwrap_or_default());
+    let mut history: Vec<TeamRoundPlan> = Vec::new();
+    let mut last_lineup: Vec<Option<LineUp>> = vec![None; teams];
+    for r in 0..rounds {
+        let rn = u32::try_from(r + 1).unwrap_or(u32::MAX);
+        let movement = planned.get(r).copied().unwrap_or(TeamMovementKind::Danish);
+        let plan = if let Some(p) = robin.get(r) {
+            p.clone()
+        } else if teams >= 2 {
+            let ranking: Vec<u32> =
+                crate::standings::compute_teams_file(&file, crate::i18n::Lang::En)
+                    .map(|s| s.rows.iter().map(|row| row.team).collect())
+                    .unwrap_or_else(|_| numbers.clone());
+            let entries = team_entries_from_history(&ranking, &history);
+            match team_danish_round(rn, &entries) {
+                Ok(d) => d.plan,
+                Err(_) => break,
+            }
+        } else {
+            TeamRoundPlan {
+                round: rn,
+                matches: Vec::new(),
+                byes: numbers.clone(),
+            }
+        };
+        let mut round = TeamRoundFile {
+            number: rn,
+            movement: Some(movement),
+            matches: Vec::with_capacity(plan.matches.len()),
+            byes: plan.byes.clone(),
+        };
+        for game in &plan.matches {
+            let mut lineup = |team: u32| {
+                let i = usize::try_from(team).unwrap_or(1).saturating_sub(1);
+                let size = file.teams.get(i).map_or(4, |t| t.players.len());
+                let previous = last_lineup.get(i).copied().flatten();
+                let l = if previous.is_none() || rng.gen_range(0..3) == 0 {
+                    let mut idx: Vec<u32> = (0..u32::try_from(size).unwrap_or(4)).collect();
+                    idx.shuffle(&mut rng);
+                    match idx.as_slice() {
+                        [a, b, c, d, ..] => LineUp {
+                            pairs: [[*a, *b], [*c, *d]],
+                        },
+                        _ => LineUp::FIRST_FOUR,
+                    }
+                } else {
+                    default_lineup(previous.as_ref(), size)
+                };
+                if let Some(slot) = last_lineup.get_mut(i) {
+                    *slot = Some(l);
+                }
+                l
+            };
+            let home = lineup(game.home);
+            let away = lineup(game.away);
+            let mut m = seat_match(game, &home, &away);
+            for t in &mut m.tables {
+                if rng.gen_range(0..60) == 0 {
+                    let ns_vp = rng.gen_range(6..=14);
+                    t.adjusted = Some(Adjusted {
+                        ns_vp,
+                        ew_vp: if rng.gen_bool(0.5) { 20 - ns_vp } else { 6 },
+                        ns_mp_diff: rng.gen_bool(0.5).then_some(0),
+                        ew_mp_diff: None,
+                    });
+                } else {
+                    t.sheet = Some(sheet(&mut rng, 3, profile));
+                }
+            }
+            round.matches.push(m);
+        }
+        // A few penalties: about one draw per 6 teams.
+        let at = start + Duration::minutes(45 * i64::try_from(r).unwrap_or(0));
+        for _ in 0..(teams / 6).max(1) {
+            let Some(game) = round
+                .matches
+                .get(rng.gen_range(0..round.matches.len().max(1)))
+            else {
+                break;
+            };
+            let team = if rng.gen_bool(0.5) {
+                game.home
+            } else {
+                game.away
+            };
+            let table = game
+                .tables
+                .get(rng.gen_range(0..game.tables.len().max(1)))
+                .map(|t| t.table);
+            let (kind, amount, reason) = match rng.gen_range(0..10) {
+                0..=3 => (
+                    PenaltyKind::Warning,
+                    None,
+                    "formazione consegnata in ritardo",
+                ),
+                4 => (PenaltyKind::Mp, Some(100), "ritardo di 7 minuti"),
+                5 => (PenaltyKind::Vp, Some(1), "uso del telefono"),
+                _ => continue,
+            };
+            let withdrawn = rng.gen_range(0..8) == 0;
+            file.penalties.push(TeamPenaltyFile {
+                round: rn,
+                team,
+                table: if kind == PenaltyKind::Mp || rng.gen_bool(0.5) {
+                    table
+                } else {
+                    None
+                },
+                kind,
+                amount,
+                reason: reason.to_string(),
+                withdrawn,
+                by: Some("Arbitro Verdi".to_string()),
+                at: Some(at),
+                withdrawn_by: withdrawn.then(|| "Direttore Neri".to_string()),
+                withdrawn_at: withdrawn.then(|| at + Duration::minutes(10)),
+                withdrawn_reason: if withdrawn {
+                    "errore di trascrizione".to_string()
+                } else {
+                    String::new()
+                },
+            });
+        }
+        history.push(TeamRoundPlan::from_file(&round));
+        file.rounds.push(round);
+    }
+    file
+}
+
+/// A registered team `number` of `players` made-up players.
+pub fn team(number: u32, players: usize) -> TeamFile {
+    let base = pair(number);
+    let names = base.players.iter().cycle();
+    TeamFile {
+        number,
+        name: format!("Squadra {number}"),
+        players: names
+            .enumerate()
+            .take(players)
+            .map(|(k, p)| Player {
+                surname: p.surname.clone(),
+                name: format!("{} {}", p.name, k + 1),
+                card: None,
+                club: None,
+            })
+            .collect(),
+        checked_in: None,
+        withdrawn_from_round: None,
+        no_show: false,
     }
 }

@@ -1,7 +1,10 @@
 //! Reading and writing the JSON text.
 
+use super::teams::{FileKind, TeamTournamentFile};
 use super::types::TournamentFile;
 use crate::i18n::{tf, Lang};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
 
 /// The text cannot be read as a tournament file (CLI exit code 2).
 ///
@@ -20,14 +23,19 @@ pub enum FileError {
     /// format does not know.
     #[error("{path}: {detail}")]
     InvalidField { path: String, detail: String },
+    /// A readable file of the other kind: a team tournament given where a
+    /// pairs tournament is read, or the other way round (place: `kind`).
+    #[error("kind: the file is a {found} tournament, not a {expected} tournament")]
+    WrongKind { expected: FileKind, found: FileKind },
 }
 
 impl FileError {
-    /// Stable code: `invalid_json` or `invalid_field`.
+    /// Stable code: `invalid_json`, `invalid_field` or `wrong_kind`.
     pub fn code(&self) -> &'static str {
         match self {
             FileError::InvalidJson { .. } => "invalid_json",
             FileError::InvalidField { .. } => "invalid_field",
+            FileError::WrongKind { .. } => "wrong_kind",
         }
     }
 
@@ -36,6 +44,7 @@ impl FileError {
         match self {
             FileError::InvalidJson { .. } => ".",
             FileError::InvalidField { path, .. } => path,
+            FileError::WrongKind { .. } => "kind",
         }
     }
 
@@ -56,6 +65,13 @@ impl FileError {
                 "file.error.invalid_field",
                 &[("path", path), ("detail", detail)],
             ),
+            FileError::WrongKind { found, .. } => {
+                let key = match found {
+                    FileKind::Teams => "file.error.wrong_kind_teams",
+                    FileKind::Pairs => "file.error.wrong_kind_pairs",
+                };
+                tf(lang, key, &[("path", &"kind")])
+            }
         }
     }
 
@@ -63,7 +79,7 @@ impl FileError {
     pub fn http_status(&self) -> u16 {
         match self {
             FileError::InvalidJson { .. } => 400,
-            FileError::InvalidField { .. } => 422,
+            FileError::InvalidField { .. } | FileError::WrongKind { .. } => 422,
         }
     }
 }
@@ -88,16 +104,127 @@ fn strip_position(detail: &str) -> &str {
     }
 }
 
-/// Reads a tournament file. Unknown fields are ignored. Does not validate
-/// references and ranges: see [`super::validate`].
+/// Only the top-level `kind` of a JSON object (every other field skipped;
+/// anything but an object is left to the full read).
+struct KindProbe {
+    kind: FileKind,
+}
+
+impl<'de> Deserialize<'de> for KindProbe {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<KindProbe, D::Error> {
+        struct Probe;
+        impl<'de> serde::de::Visitor<'de> for Probe {
+            type Value = KindProbe;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a tournament file (a JSON object)")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<KindProbe, A::Error> {
+                let mut kind = FileKind::default();
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    if key == "kind" {
+                        kind = map.next_value()?;
+                    } else {
+                        map.next_value::<serde::de::IgnoredAny>()?;
+                    }
+                }
+                Ok(KindProbe { kind })
+            }
+        }
+        d.deserialize_map(Probe)
+    }
+}
+
+/// The file's `kind` (absent: pairs). A `kind` the format does not know is
+/// an error naming `kind`; any other fault is left to the full read, which
+/// names it better (`Ok(None)`).
+fn probe_kind(json: &str) -> Result<Option<FileKind>, FileError> {
+    let mut de = serde_json::Deserializer::from_str(json);
+    let result: Result<KindProbe, _> = serde_path_to_error::deserialize(&mut de);
+    match result {
+        Ok(p) => Ok(Some(p.kind)),
+        Err(e)
+            if e.path().to_string() == "kind"
+                && e.inner().classify() == serde_json::error::Category::Data =>
+        {
+            let detail = strip_position(&e.into_inner().to_string()).to_string();
+            Err(FileError::InvalidField {
+                path: "kind".to_string(),
+                detail,
+            })
+        }
+        Err(_) => Ok(None),
+    }
+}
+
+/// Reads a pairs tournament file (`kind` absent or `"pairs"`). Unknown
+/// fields are ignored. Does not validate references and ranges: see
+/// [`super::validate`]. A team file is refused with
+/// [`FileError::WrongKind`] (read it with [`parse_any`]).
 pub fn parse(json: &str) -> Result<TournamentFile, FileError> {
+    if let Some(FileKind::Teams) = probe_kind(json)? {
+        return Err(FileError::WrongKind {
+            expected: FileKind::Pairs,
+            found: FileKind::Teams,
+        });
+    }
     from_json(json)
 }
 
+/// Reads a team tournament file (`"kind": "teams"`); a pairs file is refused
+/// with [`FileError::WrongKind`]. Does not validate: see
+/// [`super::validate_teams`].
+pub fn parse_teams(json: &str) -> Result<TeamTournamentFile, FileError> {
+    if let Some(FileKind::Pairs) = probe_kind(json)? {
+        return Err(FileError::WrongKind {
+            expected: FileKind::Teams,
+            found: FileKind::Pairs,
+        });
+    }
+    from_json(json)
+}
+
+/// A tournament file of either kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnyTournamentFile {
+    Pairs(TournamentFile),
+    Teams(TeamTournamentFile),
+}
+
+impl AnyTournamentFile {
+    pub fn kind(&self) -> FileKind {
+        match self {
+            AnyTournamentFile::Pairs(_) => FileKind::Pairs,
+            AnyTournamentFile::Teams(_) => FileKind::Teams,
+        }
+    }
+
+    /// The export of either kind (pretty, deterministic).
+    pub fn to_json(&self) -> Result<String, serde_json::Error> {
+        match self {
+            AnyTournamentFile::Pairs(f) => to_json(f),
+            AnyTournamentFile::Teams(f) => teams_to_json(f),
+        }
+    }
+}
+
+/// Reads a tournament file of either kind, by its `kind`.
+pub fn parse_any(json: &str) -> Result<AnyTournamentFile, FileError> {
+    match probe_kind(json)? {
+        Some(FileKind::Teams) => from_json(json).map(AnyTournamentFile::Teams),
+        // Pairs, or a fault the pairs read names.
+        _ => from_json(json).map(AnyTournamentFile::Pairs),
+    }
+}
+
+/// Reads a document as `T`, naming the place of a missing or ill-typed field.
 /// Reads one JSON document into `T`, naming the place of a missing or
-/// ill-typed field (shared with the other file formats, e.g. the circuit
-/// file).
-pub(crate) fn from_json<T: serde::de::DeserializeOwned>(json: &str) -> Result<T, FileError> {
+/// ill-typed field (every file format: tournaments of both kinds, circuits).
+pub(crate) fn from_json<T: DeserializeOwned>(json: &str) -> Result<T, FileError> {
     let mut de = serde_json::Deserializer::from_str(json);
     let result: Result<T, _> = serde_path_to_error::deserialize(&mut de);
     match result {
@@ -140,5 +267,16 @@ pub fn to_json(file: &TournamentFile) -> Result<String, serde_json::Error> {
 
 /// Writes the file as compact JSON (one line).
 pub fn to_json_compact(file: &TournamentFile) -> Result<String, serde_json::Error> {
+    serde_json::to_string(file)
+}
+
+/// Writes a team file as pretty JSON (fields in a fixed order): export →
+/// import → export gives the same text.
+pub fn teams_to_json(file: &TeamTournamentFile) -> Result<String, serde_json::Error> {
+    serde_json::to_string_pretty(file)
+}
+
+/// Writes a team file as compact JSON (one line).
+pub fn teams_to_json_compact(file: &TeamTournamentFile) -> Result<String, serde_json::Error> {
     serde_json::to_string(file)
 }

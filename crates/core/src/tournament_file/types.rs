@@ -239,15 +239,15 @@ pub struct PenaltyFile {
     pub withdrawn_reason: String,
 }
 
-fn is_false(b: &bool) -> bool {
+pub(super) fn is_false(b: &bool) -> bool {
     !*b
 }
 
-fn default_profile() -> String {
+pub(super) fn default_profile() -> String {
     DEFAULT_PROFILE.to_string()
 }
 
-fn default_bye_vp() -> i64 {
+pub(super) fn default_bye_vp() -> i64 {
     i64::from(crate::rules::vp::DEFAULT_BYE_VP)
 }
 
@@ -349,7 +349,7 @@ impl TournamentFile {
 }
 
 /// `"HH:MM"` for an optional time of day.
-mod hhmm {
+pub(super) mod hhmm {
     use chrono::NaiveTime;
     use serde::{Deserialize, Deserializer, Serializer};
 
@@ -378,8 +378,8 @@ mod hhmm {
     }
 }
 
-/// `bye`: null, a pair number or a list of pair numbers.
-mod bye_serde {
+/// `bye`: null, a pair (or team) number or a list of them.
+pub(super) mod bye_serde {
     use serde::de::{SeqAccess, Visitor};
     use serde::{Deserializer, Serializer};
     use std::fmt;
@@ -398,7 +398,7 @@ mod bye_serde {
         type Value = Vec<u32>;
 
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a pair number, null or a list of pair numbers")
+            f.write_str("a number, null or a list of numbers")
         }
 
         fn visit_unit<E: serde::de::Error>(self) -> Result<Vec<u32>, E> {

@@ -6,7 +6,9 @@
 //! Score sheets are not checked against the rules here: that is the
 //! standings step's job (`SheetRuleBroken`, CLI exit code 1).
 
-use super::types::{PenaltyKind, Status, TournamentFile};
+use super::types::{
+    Adjusted, PayoutTierFile, PenaltyKind, Player, SheetFile, Status, TournamentFile,
+};
 use crate::i18n::{t, tf, Lang};
 use crate::rules::prize_pool::{compute, PayoutTier, PrizeError, PrizeInput, MONEY_DECIMALS};
 use crate::rules::profile::RuleProfile;
@@ -86,10 +88,30 @@ pub enum ProblemCode {
     PenaltyMpNotSeated,
     ControlCharacter,
     MoneyTooLarge,
+    TooManyTeams,
+    TeamNumberDuplicate,
+    TeamNameEmpty,
+    TeamSize,
+    TeamUnknown,
+    TeamSeatedTwice,
+    TeamWithdrawnSeated,
+    TeamNoShow,
+    MatchSameTeam,
+    MatchTablesCount,
+    LineTeamNotInMatch,
+    MatchLinesUnbalanced,
+    PlayerNotInTeam,
+    PlayerSeatedTwice,
+    GroupEmpty,
+    TeamGroupChanged,
+    TeamByeVpOutOfRange,
+    PenaltyTeamUnknown,
+    PenaltyTeamTableMismatch,
+    PenaltyTableMissing,
 }
 
 impl ProblemCode {
-    pub const ALL: [ProblemCode; 42] = [
+    pub const ALL: [ProblemCode; 62] = [
         ProblemCode::NameEmpty,
         ProblemCode::TextTooLong,
         ProblemCode::OutOfRange,
@@ -132,6 +154,26 @@ impl ProblemCode {
         ProblemCode::PenaltyMpNotSeated,
         ProblemCode::ControlCharacter,
         ProblemCode::MoneyTooLarge,
+        ProblemCode::TooManyTeams,
+        ProblemCode::TeamNumberDuplicate,
+        ProblemCode::TeamNameEmpty,
+        ProblemCode::TeamSize,
+        ProblemCode::TeamUnknown,
+        ProblemCode::TeamSeatedTwice,
+        ProblemCode::TeamWithdrawnSeated,
+        ProblemCode::TeamNoShow,
+        ProblemCode::MatchSameTeam,
+        ProblemCode::MatchTablesCount,
+        ProblemCode::LineTeamNotInMatch,
+        ProblemCode::MatchLinesUnbalanced,
+        ProblemCode::PlayerNotInTeam,
+        ProblemCode::PlayerSeatedTwice,
+        ProblemCode::GroupEmpty,
+        ProblemCode::TeamGroupChanged,
+        ProblemCode::TeamByeVpOutOfRange,
+        ProblemCode::PenaltyTeamUnknown,
+        ProblemCode::PenaltyTeamTableMismatch,
+        ProblemCode::PenaltyTableMissing,
     ];
 
     /// The stable snake_case code (`pair_seated_twice`…).
@@ -179,6 +221,26 @@ impl ProblemCode {
             ProblemCode::PenaltyMpNotSeated => "penalty_mp_not_seated",
             ProblemCode::ControlCharacter => "control_character",
             ProblemCode::MoneyTooLarge => "money_too_large",
+            ProblemCode::TooManyTeams => "too_many_teams",
+            ProblemCode::TeamNumberDuplicate => "team_number_duplicate",
+            ProblemCode::TeamNameEmpty => "team_name_empty",
+            ProblemCode::TeamSize => "team_size",
+            ProblemCode::TeamUnknown => "team_unknown",
+            ProblemCode::TeamSeatedTwice => "team_seated_twice",
+            ProblemCode::TeamWithdrawnSeated => "team_withdrawn_seated",
+            ProblemCode::TeamNoShow => "team_no_show",
+            ProblemCode::MatchSameTeam => "match_same_team",
+            ProblemCode::MatchTablesCount => "match_tables_count",
+            ProblemCode::LineTeamNotInMatch => "line_team_not_in_match",
+            ProblemCode::MatchLinesUnbalanced => "match_lines_unbalanced",
+            ProblemCode::PlayerNotInTeam => "player_not_in_team",
+            ProblemCode::PlayerSeatedTwice => "player_seated_twice",
+            ProblemCode::GroupEmpty => "group_empty",
+            ProblemCode::TeamGroupChanged => "team_group_changed",
+            ProblemCode::TeamByeVpOutOfRange => "team_bye_vp_out_of_range",
+            ProblemCode::PenaltyTeamUnknown => "penalty_team_unknown",
+            ProblemCode::PenaltyTeamTableMismatch => "penalty_team_table_mismatch",
+            ProblemCode::PenaltyTableMissing => "penalty_table_missing",
         }
     }
 
@@ -198,6 +260,8 @@ impl fmt::Display for ProblemCode {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ProblemCause {
     Scale(ScaleError),
+    /// The team scale of `team_scoring` (team tournaments).
+    TeamScale(ScaleError),
     Prize(PrizeError),
 }
 
@@ -207,6 +271,11 @@ impl ProblemCause {
             ProblemCause::Scale(e) => {
                 let (key, mut params) = e.catalog();
                 params.push(("field", t(lang, "file.field.vp_scale").to_string()));
+                render(lang, key, &params)
+            }
+            ProblemCause::TeamScale(e) => {
+                let (key, mut params) = e.catalog();
+                params.push(("field", t(lang, "file.field.team_scale").to_string()));
                 render(lang, key, &params)
             }
             ProblemCause::Prize(e) => crate::rules::api::prize_error_message(e, lang),
@@ -234,7 +303,7 @@ pub struct FileProblem {
 }
 
 impl FileProblem {
-    fn new(path: impl Into<String>, code: ProblemCode) -> FileProblem {
+    pub(super) fn new(path: impl Into<String>, code: ProblemCode) -> FileProblem {
         FileProblem {
             path: path.into(),
             code,
@@ -243,7 +312,7 @@ impl FileProblem {
         }
     }
 
-    fn with(mut self, name: &'static str, value: impl ToString) -> FileProblem {
+    pub(super) fn with(mut self, name: &'static str, value: impl ToString) -> FileProblem {
         self.params.push((name, value.to_string()));
         self
     }
@@ -309,7 +378,11 @@ impl<'a> ValidFile<'a> {
 }
 
 /// Checks an amount as the settings form does (the same limits).
-fn money_problems(limit: MoneyField, value: Decimal, out: &mut Vec<FileProblem>) -> bool {
+pub(super) fn money_problems(
+    limit: MoneyField,
+    value: Decimal,
+    out: &mut Vec<FileProblem>,
+) -> bool {
     let before = out.len();
     let path = limit.field;
     if value > limit.max {
@@ -333,14 +406,14 @@ fn money_problems(limit: MoneyField, value: Decimal, out: &mut Vec<FileProblem>)
 /// A place in the document, written only when a problem needs it (no
 /// allocation for the places that are fine): `rounds[1].tables[0].ns`.
 #[derive(Clone, Copy)]
-struct At<'a> {
+pub(super) struct At<'a> {
     parent: Option<&'a At<'a>>,
     name: &'static str,
     index: Option<usize>,
 }
 
 impl<'a> At<'a> {
-    fn root(name: &'static str, index: usize) -> At<'static> {
+    pub(super) fn root(name: &'static str, index: usize) -> At<'static> {
         At {
             parent: None,
             name,
@@ -348,7 +421,7 @@ impl<'a> At<'a> {
         }
     }
 
-    fn field(&'a self, name: &'static str) -> At<'a> {
+    pub(super) fn field(&'a self, name: &'static str) -> At<'a> {
         At {
             parent: Some(self),
             name,
@@ -356,7 +429,7 @@ impl<'a> At<'a> {
         }
     }
 
-    fn item(&'a self, name: &'static str, index: usize) -> At<'a> {
+    pub(super) fn item(&'a self, name: &'static str, index: usize) -> At<'a> {
         At {
             parent: Some(self),
             name,
@@ -379,7 +452,12 @@ impl fmt::Display for At<'_> {
 }
 
 /// A text's length, and no control characters (as the forms check it).
-fn too_long(path: impl fmt::Display, text: &str, max: usize, out: &mut Vec<FileProblem>) {
+pub(super) fn too_long(
+    path: impl fmt::Display,
+    text: &str,
+    max: usize,
+    out: &mut Vec<FileProblem>,
+) {
     if has_control(text) {
         out.push(FileProblem::new(
             path.to_string(),
@@ -390,13 +468,14 @@ fn too_long(path: impl fmt::Display, text: &str, max: usize, out: &mut Vec<FileP
     }
 }
 
-fn not_positive(path: impl Into<String>) -> FileProblem {
+pub(super) fn not_positive(path: impl Into<String>) -> FileProblem {
     FileProblem::new(path, ProblemCode::NotPositive)
 }
 
-/// Where a prize error points in the document.
-fn payout_path(file: &TournamentFile, e: &PrizeError) -> String {
-    let tier = |m: u32| file.payout.iter().position(|p| p.min_entries == m);
+/// Where a prize error points in the document (`entries`: the list of
+/// entries, `pairs` or `teams`).
+fn payout_path(payout: &[PayoutTierFile], entries: &'static str, e: &PrizeError) -> String {
+    let tier = |m: u32| payout.iter().position(|p| p.min_entries == m);
     match e {
         PrizeError::EmptyScheme { min_entries }
         | PrizeError::SchemeNotHundred { min_entries, .. } => match tier(*min_entries) {
@@ -413,8 +492,7 @@ fn payout_path(file: &TournamentFile, e: &PrizeError) -> String {
             None => "payout".to_string(),
         },
         PrizeError::DuplicateTier { min_entries } => {
-            let second = file
-                .payout
+            let second = payout
                 .iter()
                 .enumerate()
                 .filter(|(_, p)| p.min_entries == *min_entries)
@@ -434,13 +512,18 @@ fn payout_path(file: &TournamentFile, e: &PrizeError) -> String {
         PrizeError::NoScheme | PrizeError::NoTierFor { .. } => "payout".to_string(),
         PrizeError::PlacesCountMismatch { .. }
         | PrizeError::ImpossiblePlace { .. }
-        | PrizeError::TooManyEntries { .. } => "pairs".to_string(),
+        | PrizeError::TooManyEntries { .. } => entries.to_string(),
     }
 }
 
 /// The payout tiers as the prize engine takes them.
 pub fn payout_tiers(file: &TournamentFile) -> Vec<PayoutTier> {
-    file.payout
+    tiers_of(&file.payout)
+}
+
+/// The payout tiers of a file's `payout` as the prize engine takes them.
+pub fn tiers_of(payout: &[PayoutTierFile]) -> Vec<PayoutTier> {
+    payout
         .iter()
         .map(|p| PayoutTier {
             min_entries: p.min_entries,
@@ -452,32 +535,90 @@ pub fn payout_tiers(file: &TournamentFile) -> Vec<PayoutTier> {
 /// True when the pool is certainly zero (no fee share and no guarantee): a
 /// tournament without prizes may then leave `payout` empty.
 pub fn pool_is_zero(file: &TournamentFile) -> bool {
-    (file.entry_fee.is_zero() || file.prize_share_percent.is_zero())
-        && file.guaranteed_pool.is_zero()
+    Settings::of_pairs(file).pool_is_zero()
 }
 
-fn check_payout(file: &TournamentFile, out: &mut Vec<FileProblem>) {
-    if file.payout.is_empty() && pool_is_zero(file) {
+/// The settings every tournament file has (pairs or teams), as the checks
+/// take them: one set of checks for both kinds.
+pub(super) struct Settings<'a> {
+    pub name: &'a str,
+    pub venue: Option<&'a str>,
+    pub profile: &'a str,
+    pub hands_per_round: i64,
+    pub vp_scale: Option<&'a [i64]>,
+    pub bye_vp: i64,
+    pub entry_fee: Decimal,
+    pub prize_share_percent: Decimal,
+    pub guaranteed_pool: Decimal,
+    pub payout: &'a [PayoutTierFile],
+    pub minutes_per_round: Option<u32>,
+    pub planned_rounds: Option<u32>,
+    /// How many planned movements are listed.
+    pub movements: Option<usize>,
+    pub mitchell_advance: Option<u32>,
+    pub suit_order: Option<&'a str>,
+    /// Registered entries (pairs or teams) and the name of their list.
+    pub registered: usize,
+    pub entries_field: &'static str,
+    /// At least one round exists.
+    pub started: bool,
+}
+
+impl<'a> Settings<'a> {
+    pub(super) fn of_pairs(file: &'a TournamentFile) -> Settings<'a> {
+        Settings {
+            name: &file.name,
+            venue: file.venue.as_deref(),
+            profile: &file.profile,
+            hands_per_round: file.hands_per_round,
+            vp_scale: file.vp_scale.as_deref(),
+            bye_vp: file.bye_vp,
+            entry_fee: file.entry_fee,
+            prize_share_percent: file.prize_share_percent,
+            guaranteed_pool: file.guaranteed_pool,
+            payout: &file.payout,
+            minutes_per_round: file.minutes_per_round,
+            planned_rounds: file.planned_rounds,
+            movements: file.movements.as_ref().map(Vec::len),
+            mitchell_advance: file.mitchell_advance,
+            suit_order: file.suit_order.as_deref(),
+            registered: file.pairs.len(),
+            entries_field: "pairs",
+            started: !file.rounds.is_empty(),
+        }
+    }
+
+    /// True when the pool is certainly zero (no fee share, no guarantee).
+    pub(super) fn pool_is_zero(&self) -> bool {
+        (self.entry_fee.is_zero() || self.prize_share_percent.is_zero())
+            && self.guaranteed_pool.is_zero()
+    }
+}
+
+fn check_payout(s: &Settings<'_>, out: &mut Vec<FileProblem>) {
+    if s.payout.is_empty() && s.pool_is_zero() {
         return;
     }
-    let pairs = u32::try_from(file.pairs.len()).unwrap_or(u32::MAX);
+    let registered = u32::try_from(s.registered).unwrap_or(u32::MAX);
     // A draft (no round yet) need not have a scheme for its current number
     // of entries: registrations are still open.
-    let started = !file.rounds.is_empty();
-    let entries = pairs.max(1);
+    let entries = registered.max(1);
     let input = PrizeInput {
         entries,
-        entry_fee: file.entry_fee,
-        prize_share_percent: file.prize_share_percent,
-        guaranteed_pool: file.guaranteed_pool,
-        payout: payout_tiers(file),
+        entry_fee: s.entry_fee,
+        prize_share_percent: s.prize_share_percent,
+        guaranteed_pool: s.guaranteed_pool,
+        payout: tiers_of(s.payout),
         places: (1..=entries).collect(),
     };
     if let Err(e) = compute(&input) {
-        if matches!(e, PrizeError::NoTierFor { .. }) && (!started || pairs == 0) {
+        if matches!(e, PrizeError::NoTierFor { .. }) && (!s.started || registered == 0) {
             return;
         }
-        let mut p = FileProblem::new(payout_path(file, &e), ProblemCode::PayoutInvalid);
+        let mut p = FileProblem::new(
+            payout_path(s.payout, s.entries_field, &e),
+            ProblemCode::PayoutInvalid,
+        );
         p.cause = Some(ProblemCause::Prize(e));
         out.push(p);
     }
@@ -485,18 +626,18 @@ fn check_payout(file: &TournamentFile, out: &mut Vec<FileProblem>) {
 
 /// The payout's size within the settings form's limits (lines, entries,
 /// places), checked before any prize is computed.
-fn check_payout_limits(file: &TournamentFile, out: &mut Vec<FileProblem>) -> bool {
+fn check_payout_limits(payout: &[PayoutTierFile], out: &mut Vec<FileProblem>) -> bool {
     let before = out.len();
-    if file.payout.len() > MAX_PAYOUT_TIERS {
+    if payout.len() > MAX_PAYOUT_TIERS {
         out.push(
             FileProblem::new("payout", ProblemCode::OutOfRange)
-                .with("value", file.payout.len())
+                .with("value", payout.len())
                 .with("min", 1)
                 .with("max", MAX_PAYOUT_TIERS),
         );
         return false;
     }
-    for (i, tier) in file.payout.iter().enumerate() {
+    for (i, tier) in payout.iter().enumerate() {
         if tier.min_entries > MAX_PAYOUT_ENTRIES {
             out.push(
                 FileProblem::new(format!("payout[{i}].min_entries"), ProblemCode::OutOfRange)
@@ -518,18 +659,18 @@ fn check_payout_limits(file: &TournamentFile, out: &mut Vec<FileProblem>) -> boo
 }
 
 /// Checks the settings; returns the profile, scale and bye VP when usable.
-fn check_settings(
-    file: &TournamentFile,
+pub(super) fn check_settings(
+    file: &Settings<'_>,
     out: &mut Vec<FileProblem>,
 ) -> (Option<&'static RuleProfile>, Option<VpScale>, Option<u8>) {
     if file.name.trim().is_empty() {
         out.push(FileProblem::new("name", ProblemCode::NameEmpty));
     }
-    too_long("name", &file.name, MAX_TOURNAMENT_NAME_CHARS, out);
-    if let Some(venue) = &file.venue {
+    too_long("name", file.name, MAX_TOURNAMENT_NAME_CHARS, out);
+    if let Some(venue) = file.venue {
         too_long("venue", venue, MAX_TOURNAMENT_NAME_CHARS, out);
     }
-    let profile = RuleProfile::by_name(&file.profile);
+    let profile = RuleProfile::by_name(file.profile);
     if profile.is_none() {
         out.push(
             FileProblem::new("profile", ProblemCode::ProfileUnknown)
@@ -547,8 +688,8 @@ fn check_settings(
                 .with("max", MAX_HANDS_PER_ROUND),
         );
     }
-    let scale = match &file.vp_scale {
-        Some(bounds) => match VpScale::parse(bounds.clone()) {
+    let scale = match file.vp_scale {
+        Some(bounds) => match VpScale::parse(bounds.to_vec()) {
             Ok(s) => Some(s),
             Err(e) => {
                 let mut p = FileProblem::new("vp_scale", ProblemCode::VpScaleInvalid);
@@ -580,7 +721,7 @@ fn check_settings(
     };
     let fee_ok = money_problems(ENTRY_FEE, file.entry_fee, out);
     let pool_ok = money_problems(GUARANTEED_POOL, file.guaranteed_pool, out);
-    let payout_ok = check_payout_limits(file, out);
+    let payout_ok = check_payout_limits(file.payout, out);
     let share = file.prize_share_percent;
     let share_ok = share >= Decimal::ZERO && share <= Decimal::ONE_HUNDRED;
     if !share_ok {
@@ -611,7 +752,7 @@ fn check_settings(
             );
         }
     }
-    if let Some(count) = file.movements.as_ref().map(Vec::len) {
+    if let Some(count) = file.movements {
         if count > MAX_ROUNDS {
             out.push(
                 FileProblem::new("movements", ProblemCode::TooManyRounds)
@@ -620,7 +761,7 @@ fn check_settings(
             );
         }
     }
-    if let Some(text) = &file.suit_order {
+    if let Some(text) = file.suit_order {
         if let Err(e) = SuitOrder::parse(text) {
             out.push(
                 FileProblem::new("suit_order", ProblemCode::SuitOrderInvalid).with("text", e.text),
@@ -628,6 +769,48 @@ fn check_settings(
         }
     }
     (profile, scale, bye_vp)
+}
+
+/// Each player's names, club and card (`{at}.players[j]…`), as the forms
+/// check them.
+pub(super) fn check_players(at: &At<'_>, players: &[Player], out: &mut Vec<FileProblem>) {
+    for (j, player) in players.iter().enumerate() {
+        if player.surname.trim().is_empty() {
+            out.push(FileProblem::new(
+                format!("{at}.players[{j}].surname"),
+                ProblemCode::PlayerSurnameEmpty,
+            ));
+        }
+        if player.name.trim().is_empty() {
+            out.push(FileProblem::new(
+                format!("{at}.players[{j}].name"),
+                ProblemCode::PlayerNameEmpty,
+            ));
+        }
+        let pat = at.item("players", j);
+        too_long(
+            pat.field("surname"),
+            &player.surname,
+            MAX_PLAYER_NAME_CHARS,
+            out,
+        );
+        too_long(pat.field("name"), &player.name, MAX_PLAYER_NAME_CHARS, out);
+        if let Some(club) = &player.club {
+            too_long(pat.field("club"), club, MAX_CLUB_CHARS, out);
+        }
+        if let Some(card) = &player.card {
+            let allowed = card
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '-' || c == '/');
+            if !allowed {
+                out.push(FileProblem::new(
+                    format!("{pat}.card"),
+                    ProblemCode::CardInvalid,
+                ));
+            }
+            too_long(pat.field("card"), card, MAX_CARD_CHARS, out);
+        }
+    }
 }
 
 fn check_pairs(file: &TournamentFile, out: &mut Vec<FileProblem>) -> HashMap<u32, usize> {
@@ -659,43 +842,7 @@ fn check_pairs(file: &TournamentFile, out: &mut Vec<FileProblem>) -> HashMap<u32
                     .with("count", pair.players.len()),
             );
         }
-        for (j, player) in pair.players.iter().enumerate() {
-            if player.surname.trim().is_empty() {
-                out.push(FileProblem::new(
-                    format!("{at}.players[{j}].surname"),
-                    ProblemCode::PlayerSurnameEmpty,
-                ));
-            }
-            if player.name.trim().is_empty() {
-                out.push(FileProblem::new(
-                    format!("{at}.players[{j}].name"),
-                    ProblemCode::PlayerNameEmpty,
-                ));
-            }
-            let pat = at.item("players", j);
-            too_long(
-                pat.field("surname"),
-                &player.surname,
-                MAX_PLAYER_NAME_CHARS,
-                out,
-            );
-            too_long(pat.field("name"), &player.name, MAX_PLAYER_NAME_CHARS, out);
-            if let Some(club) = &player.club {
-                too_long(pat.field("club"), club, MAX_CLUB_CHARS, out);
-            }
-            if let Some(card) = &player.card {
-                let allowed = card
-                    .chars()
-                    .all(|c| c.is_alphanumeric() || c == '-' || c == '/');
-                if !allowed {
-                    out.push(FileProblem::new(
-                        format!("{pat}.card"),
-                        ProblemCode::CardInvalid,
-                    ));
-                }
-                too_long(pat.field("card"), card, MAX_CARD_CHARS, out);
-            }
-        }
+        check_players(&at, &pair.players, out);
         if pair.withdrawn_from_round == Some(0) {
             out.push(not_positive(format!("{at}.withdrawn_from_round")));
         }
@@ -716,6 +863,82 @@ impl Seats {
             .get(round.saturating_mul(self.pairs).saturating_add(pair))
             .copied()
             .flatten()
+    }
+}
+
+/// Where a table sits, for [`check_table_score`].
+#[derive(Clone, Copy)]
+pub(super) struct TableContext {
+    /// The table is in the last round.
+    pub last: bool,
+    pub status: Option<Status>,
+    /// The round's number.
+    pub round: u32,
+}
+
+/// A table's score: not both a sheet and an adjusted score; scored unless
+/// the tournament may still have tables to play there; an adjusted score's
+/// VP and MP differences in range.
+pub(super) fn check_table_score(
+    tat: &At<'_>,
+    sheet: Option<&SheetFile>,
+    adjusted: Option<&Adjusted>,
+    ctx: TableContext,
+    out: &mut Vec<FileProblem>,
+) {
+    match (sheet, adjusted) {
+        (Some(_), Some(_)) => {
+            out.push(FileProblem::new(
+                tat.to_string(),
+                ProblemCode::SheetAndAdjusted,
+            ));
+        }
+        // A running tournament may have tables still to score in
+        // any round (Mitchell rounds do not wait for the scores);
+        // a finished one may not (below); a file with no status
+        // keeps the strict rule: only the last round is in play.
+        (None, None) if !ctx.last && ctx.status != Some(Status::Running) => {
+            out.push(
+                FileProblem::new(tat.to_string(), ProblemCode::TableNotPlayed)
+                    .with("round", ctx.round),
+            );
+        }
+        (None, None) if ctx.status == Some(Status::Finished) => {
+            out.push(FileProblem::new(
+                tat.to_string(),
+                ProblemCode::TableNotPlayedFinished,
+            ));
+        }
+        _ => {}
+    }
+    if let Some(adj) = adjusted {
+        for (field, vp) in [("ns_vp", adj.ns_vp), ("ew_vp", adj.ew_vp)] {
+            if !(0..=i64::from(TOTAL_VP)).contains(&vp) {
+                out.push(
+                    FileProblem::new(
+                        format!("{tat}.adjusted.{field}"),
+                        ProblemCode::AdjustedVpOutOfRange,
+                    )
+                    .with("value", vp)
+                    .with("max", TOTAL_VP),
+                );
+            }
+        }
+        for (field, diff) in [
+            ("ns_mp_diff", adj.ns_mp_diff),
+            ("ew_mp_diff", adj.ew_mp_diff),
+        ] {
+            if let Some(d) = diff.filter(|d| d.unsigned_abs() > MAX_MP_AMOUNT.unsigned_abs()) {
+                out.push(
+                    FileProblem::new(
+                        format!("{tat}.adjusted.{field}"),
+                        ProblemCode::ValueTooLarge,
+                    )
+                    .with("value", d)
+                    .with("max", MAX_MP_AMOUNT),
+                );
+            }
+        }
     }
 }
 
@@ -744,7 +967,6 @@ fn check_rounds(
         pairs: n,
         table: vec![None; size],
     };
-    let finished = file.status == Some(Status::Finished);
     let mut numbers: HashSet<u32> = HashSet::new();
     for (r, round) in file.rounds.iter().enumerate() {
         let at = At::root("rounds", r);
@@ -800,62 +1022,17 @@ fn check_rounds(
             }
             seat(tat.field("ns"), table.ns, table.table, out);
             seat(tat.field("ew"), table.ew, table.table, out);
-            match (&table.sheet, &table.adjusted) {
-                (Some(_), Some(_)) => {
-                    out.push(FileProblem::new(
-                        tat.to_string(),
-                        ProblemCode::SheetAndAdjusted,
-                    ));
-                }
-                // A running tournament may have tables still to score in
-                // any round (Mitchell rounds do not wait for the scores);
-                // a finished one may not (below); a file with no status
-                // keeps the strict rule: only the last round is in play.
-                (None, None) if !last && file.status != Some(Status::Running) => {
-                    out.push(
-                        FileProblem::new(tat.to_string(), ProblemCode::TableNotPlayed)
-                            .with("round", expected),
-                    );
-                }
-                (None, None) if finished => {
-                    out.push(FileProblem::new(
-                        tat.to_string(),
-                        ProblemCode::TableNotPlayedFinished,
-                    ));
-                }
-                _ => {}
-            }
-            if let Some(adj) = &table.adjusted {
-                for (field, vp) in [("ns_vp", adj.ns_vp), ("ew_vp", adj.ew_vp)] {
-                    if !(0..=i64::from(TOTAL_VP)).contains(&vp) {
-                        out.push(
-                            FileProblem::new(
-                                format!("{tat}.adjusted.{field}"),
-                                ProblemCode::AdjustedVpOutOfRange,
-                            )
-                            .with("value", vp)
-                            .with("max", TOTAL_VP),
-                        );
-                    }
-                }
-                for (field, diff) in [
-                    ("ns_mp_diff", adj.ns_mp_diff),
-                    ("ew_mp_diff", adj.ew_mp_diff),
-                ] {
-                    if let Some(d) =
-                        diff.filter(|d| d.unsigned_abs() > MAX_MP_AMOUNT.unsigned_abs())
-                    {
-                        out.push(
-                            FileProblem::new(
-                                format!("{tat}.adjusted.{field}"),
-                                ProblemCode::ValueTooLarge,
-                            )
-                            .with("value", d)
-                            .with("max", MAX_MP_AMOUNT),
-                        );
-                    }
-                }
-            }
+            check_table_score(
+                &tat,
+                table.sheet.as_ref(),
+                table.adjusted.as_ref(),
+                TableContext {
+                    last,
+                    status: file.status,
+                    round: expected,
+                },
+                out,
+            );
         }
         let several = round.byes.len() > 1;
         for (k, &pair) in round.byes.iter().enumerate() {
@@ -868,6 +1045,71 @@ fn check_rounds(
         }
     }
     seats
+}
+
+/// The fields every penalty has (pairs or teams).
+#[derive(Clone, Copy)]
+pub(super) struct PenaltyFields<'a> {
+    pub kind: PenaltyKind,
+    pub amount: Option<i64>,
+    pub reason: &'a str,
+    pub by: Option<&'a str>,
+    pub withdrawn_by: Option<&'a str>,
+}
+
+/// A penalty's amount (required and in range for `mp` and `vp`, absent for
+/// a warning), its reason and who gave or withdrew it.
+pub(super) fn check_penalty_fields(at: &At<'_>, f: PenaltyFields<'_>, out: &mut Vec<FileProblem>) {
+    match (f.kind, f.amount) {
+        (PenaltyKind::Warning, Some(_)) => {
+            out.push(FileProblem::new(
+                format!("{at}.amount"),
+                ProblemCode::PenaltyAmountNotAllowed,
+            ));
+        }
+        (PenaltyKind::Warning, None) => {}
+        (kind, None) => {
+            out.push(
+                FileProblem::new(format!("{at}.amount"), ProblemCode::PenaltyAmountMissing)
+                    .with("kind", kind),
+            );
+        }
+        (kind, Some(a)) => {
+            let max = if kind == PenaltyKind::Mp {
+                MAX_MP_AMOUNT
+            } else {
+                MAX_VP_AMOUNT
+            };
+            if a <= 0 {
+                out.push(
+                    FileProblem::new(
+                        format!("{at}.amount"),
+                        ProblemCode::PenaltyAmountNotPositive,
+                    )
+                    .with("value", a),
+                );
+            } else if a > max {
+                out.push(
+                    FileProblem::new(format!("{at}.amount"), ProblemCode::ValueTooLarge)
+                        .with("value", a)
+                        .with("max", max),
+                );
+            }
+        }
+    }
+    if f.reason.trim().is_empty() {
+        out.push(FileProblem::new(
+            format!("{at}.reason"),
+            ProblemCode::PenaltyReasonEmpty,
+        ));
+    } else {
+        too_long(at.field("reason"), f.reason, MAX_REASON_CHARS, out);
+    }
+    for (field, who) in [("by", f.by), ("withdrawn_by", f.withdrawn_by)] {
+        if let Some(who) = who {
+            too_long(at.field(field), who, MAX_REASON_CHARS, out);
+        }
+    }
 }
 
 fn check_penalties(
@@ -903,56 +1145,17 @@ fn check_penalties(
                     .with("pair", p.pair),
             );
         }
-        match (p.kind, p.amount) {
-            (PenaltyKind::Warning, Some(_)) => {
-                out.push(FileProblem::new(
-                    format!("{at}.amount"),
-                    ProblemCode::PenaltyAmountNotAllowed,
-                ));
-            }
-            (PenaltyKind::Warning, None) => {}
-            (kind, None) => {
-                out.push(
-                    FileProblem::new(format!("{at}.amount"), ProblemCode::PenaltyAmountMissing)
-                        .with("kind", kind),
-                );
-            }
-            (kind, Some(a)) => {
-                let max = if kind == PenaltyKind::Mp {
-                    MAX_MP_AMOUNT
-                } else {
-                    MAX_VP_AMOUNT
-                };
-                if a <= 0 {
-                    out.push(
-                        FileProblem::new(
-                            format!("{at}.amount"),
-                            ProblemCode::PenaltyAmountNotPositive,
-                        )
-                        .with("value", a),
-                    );
-                } else if a > max {
-                    out.push(
-                        FileProblem::new(format!("{at}.amount"), ProblemCode::ValueTooLarge)
-                            .with("value", a)
-                            .with("max", max),
-                    );
-                }
-            }
-        }
-        if p.reason.trim().is_empty() {
-            out.push(FileProblem::new(
-                format!("{at}.reason"),
-                ProblemCode::PenaltyReasonEmpty,
-            ));
-        } else {
-            too_long(at.field("reason"), &p.reason, MAX_REASON_CHARS, out);
-        }
-        for (field, who) in [("by", &p.by), ("withdrawn_by", &p.withdrawn_by)] {
-            if let Some(who) = who {
-                too_long(at.field(field), who, MAX_REASON_CHARS, out);
-            }
-        }
+        check_penalty_fields(
+            &at,
+            PenaltyFields {
+                kind: p.kind,
+                amount: p.amount,
+                reason: &p.reason,
+                by: p.by.as_deref(),
+                withdrawn_by: p.withdrawn_by.as_deref(),
+            },
+            out,
+        );
         let (Some(r), Some(pi)) = (round_index, pair_index) else {
             continue;
         };
@@ -981,7 +1184,7 @@ fn check_penalties(
 /// in document order (settings, pairs, rounds, penalties).
 pub fn validate(file: &TournamentFile) -> Result<ValidFile<'_>, Vec<FileProblem>> {
     let mut out = Vec::new();
-    let (profile, scale, bye_vp) = check_settings(file, &mut out);
+    let (profile, scale, bye_vp) = check_settings(&Settings::of_pairs(file), &mut out);
     let index = check_pairs(file, &mut out);
     let seats = check_rounds(file, &index, &mut out);
     check_penalties(file, &index, &seats, &mut out);
