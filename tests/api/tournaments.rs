@@ -48,11 +48,20 @@ pub async fn create_tournament(b: &Browser, name: &str) -> String {
 }
 
 /// A tournament with the usual settings but for `changes` (field, value).
-pub async fn create_tournament_with(b: &Browser, name: &str, changes: &[(&str, &str)]) -> String {
+pub async fn create_tournament_with(
+    b: &Browser,
+    name: &str,
+    changes: &[(&'static str, &str)],
+) -> String {
     let mut fields = settings(name);
     for (k, v) in fields.iter_mut() {
         if let Some((_, new)) = changes.iter().find(|(c, _)| c == k) {
             *v = new.to_string();
+        }
+    }
+    for (k, v) in changes {
+        if !fields.iter().any(|(f, _)| f == k) {
+            fields.push((k, v.to_string()));
         }
     }
     let res = b

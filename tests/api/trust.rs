@@ -823,3 +823,72 @@ async fn movement_cards_say_withdrawn_and_not_yet_rather_than_rest() {
     assert!(card(3).contains("ritirata"), "{}", card(3));
     assert!(card(9).contains("non ancora iscritta"), "{}", card(9));
 }
+
+#[tokio::test]
+async fn players_enter_hand_totals_when_the_tournament_takes_totals() {
+    let (app, dora) = crate::tournaments::with_director().await;
+    let t =
+        crate::tournaments::create_tournament_with(&dora, "Totali", &[("sheet_mode", "totals")])
+            .await;
+    crate::tournaments::import(&dora, &t, &crate::tournaments::csv(6)).await;
+    crate::tournaments::check_in_all(&app, &dora, &t).await;
+    let res = dora
+        .submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
+        .await;
+    assert_eq!(res.status(), 303);
+    let tid = tid_of(&t);
+    let table = tables_of(&app, 1)[0];
+    let (code, ns, ew) = codes(&app, tid, 1, table);
+    let page = app.another_browser().get_html(&format!("/s/{code}")).await;
+    assert!(
+        page.contains("name=\"h1_ns_total\""),
+        "one box per line and hand"
+    );
+    assert!(!page.contains("name=\"h1_ns_melded_points\""));
+    assert!(page.contains("name=\"mode\" value=\"totals\""));
+    // The desk opens in the tournament's mode too.
+    let desk = dora
+        .get_html(&format!("/desk/t/{tid}/rounds/1/tables/{table}"))
+        .await;
+    assert!(desk.contains("name=\"h1_ns_total\""));
+    // The same checks as the desk's totals mode: a closer below what a
+    // closing line scores is refused, named at its box.
+    let bad = phone()
+        .post(app.url(&format!("/s/{code}/sheet")))
+        .form(&[
+            ("mode", "totals"),
+            ("pair_code", ns.as_str()),
+            ("h1_end", "closure_ns"),
+            ("h1_ns_total", "50"),
+            ("h1_ew_total", "-20"),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad.status(), 422);
+    // NS 545 / EW −135, 120 / 410, 80 / 60: entered and confirmed.
+    let res = phone()
+        .post(app.url(&format!("/s/{code}/sheet")))
+        .form(&[
+            ("mode", "totals"),
+            ("pair_code", ns.as_str()),
+            ("h1_end", "closure_ns"),
+            ("h1_ns_total", "545"),
+            ("h1_ew_total", "-135"),
+            ("h2_end", "closure_ew"),
+            ("h2_ns_total", "120"),
+            ("h2_ew_total", "410"),
+            ("h3_end", "stock_exhausted"),
+            ("h3_ns_total", "80"),
+            ("h3_ew_total", "60"),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 303, "{}", res.text().await.unwrap());
+    let v = get_view(&app, &code).await;
+    assert_eq!(v.body["sheet"]["mode"], "totals");
+    assert_eq!(v.body["totals"], json!({"ns": 745, "ew": 335}));
+    let r = crate::table_side::answer(&app, &code, &ew, true, "").await;
+    assert_eq!(r.body["status"], "confirmed");
+}

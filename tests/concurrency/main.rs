@@ -22,6 +22,7 @@ mod helpers;
 
 mod support;
 
+mod confirm;
 mod ownership;
 mod processes;
 mod races;
