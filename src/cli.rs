@@ -144,6 +144,20 @@ pub enum Command {
         #[arg(long)]
         lang: Option<String>,
     },
+    /// A circuit's season standings and finalists (FORMAT.md "The circuit
+    /// file"), as JSON: the circuit file, then its stages' tournament files
+    /// in stage order (unfinished ones count nowhere). Exit 1 when a file is
+    /// invalid (the problems named with their file), 2 when one cannot be
+    /// read.
+    Circuit {
+        /// The circuit file (`burraco-td/circuit@1`).
+        circuit: std::path::PathBuf,
+        /// The stages' tournament files, in order.
+        stages: Vec<std::path::PathBuf>,
+        /// Language of the messages (it or en; default from LANG, else en).
+        #[arg(long)]
+        lang: Option<String>,
+    },
     /// The rules engine, JSON on stdin/stdout. Exit 0: valid; 1: valid input
     /// that breaks a rule; 2: unreadable input.
     Rules {
@@ -243,6 +257,15 @@ pub fn run(cli: Cli) -> ExitCode {
             accept_encoding,
         }),
         Some(Command::Standings { file, lang }) => Ok(standings(file, cli_lang(lang.as_deref()))),
+        Some(Command::Circuit {
+            circuit,
+            stages,
+            lang,
+        }) => Ok(circuit_standings(
+            &circuit,
+            &stages,
+            cli_lang(lang.as_deref()),
+        )),
         Some(Command::Export {
             tournament,
             timezone,
@@ -493,6 +516,38 @@ fn standings(file: Option<std::path::PathBuf>, lang: crate::i18n::Lang) -> ExitC
         }
     };
     let (code, stdout, stderr) = crate::standings::run_cli(&input, lang);
+    print!("{stdout}");
+    eprint!("{stderr}");
+    ExitCode::from(u8::try_from(code).unwrap_or(2))
+}
+
+fn circuit_standings(
+    circuit: &std::path::Path,
+    stages: &[std::path::PathBuf],
+    lang: crate::i18n::Lang,
+) -> ExitCode {
+    let read = |p: &std::path::Path| {
+        std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
+    };
+    let circuit_text = match read(circuit) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut files = Vec::with_capacity(stages.len());
+    for p in stages {
+        match read(p) {
+            Ok(t) => files.push((p.display().to_string(), t)),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let (code, stdout, stderr) =
+        crate::circuit::run_cli(&circuit.display().to_string(), &circuit_text, &files, lang);
     print!("{stdout}");
     eprint!("{stderr}");
     ExitCode::from(u8::try_from(code).unwrap_or(2))

@@ -6,7 +6,7 @@
 //! - `web`: handlers, forms and templates.
 //! - `cli`: the command line (`serve`, `create-user`, `rules …`).
 
-pub use burraco_core::{i18n, movement, rules, standings, tournament, tournament_file};
+pub use burraco_core::{circuit, i18n, movement, rules, standings, tournament, tournament_file};
 
 pub mod auth;
 pub mod bench_render;
