@@ -100,9 +100,20 @@ pub enum Command {
     Import {
         /// The tournament file; standard input when absent.
         file: Option<std::path::PathBuf>,
+        /// The director who owns the imported tournament (default: the
+        /// first administrator, whom the command line acts as).
+        #[arg(long)]
+        owner: Option<String>,
         /// Time zone of the file's date and start time.
         #[arg(long, env = "BURRACO_TIMEZONE", default_value = Settings::DEFAULT_TIMEZONE)]
         timezone: String,
+    },
+    /// A consistent copy of the live SQLite database into FILE (a new
+    /// file), while the server takes writes. Restore: stop the server and
+    /// copy FILE over the database file. PostgreSQL: use pg_dump (README).
+    Backup {
+        /// Where the copy goes (must not exist).
+        file: std::path::PathBuf,
     },
     /// Write a generated, valid tournament file (for benchmarks and demos):
     /// `pairs` pairs, `rounds` complete rounds, deterministic for a seed.
@@ -270,7 +281,12 @@ pub fn run(cli: Cli) -> ExitCode {
             tournament,
             timezone,
         }) => export(&cli.serve.db, tournament, &timezone),
-        Some(Command::Import { file, timezone }) => import(&cli.serve.db, file, &timezone),
+        Some(Command::Import {
+            file,
+            owner,
+            timezone,
+        }) => import(&cli.serve.db, file, owner, &timezone),
+        Some(Command::Backup { file }) => backup(&cli.serve.db, file),
         Some(Command::Rules { lang, command }) => Ok(rules(command, cli_lang(lang.as_deref()))),
     };
     match result {
@@ -565,10 +581,18 @@ fn read_input(file: &Option<std::path::PathBuf>) -> anyhow::Result<String> {
 fn export(db: &DbArgs, tournament: i64, timezone: &str) -> anyhow::Result<ExitCode> {
     crate::telemetry::init("warn");
     let tz = parse_timezone(timezone).map_err(anyhow::Error::msg)?;
-    let settings = Settings::for_database(&db.database_url);
-    let pool = prepare_database(&settings.database_url, 1)?;
-    let file = crate::db::export::load_file(&mut *pool.get()?, tournament, tz)?
-        .ok_or_else(|| anyhow::anyhow!("no tournament {tournament}"))?;
+    let db = cli_db(db)?;
+    let file = block_on(async {
+        let actor = command_line_actor(&db).await?;
+        crate::services::files::export(&db, actor, tournament, tz)
+            .await
+            .map_err(|e| match e {
+                crate::services::ServiceError::NotFound => {
+                    anyhow::anyhow!("no tournament {tournament}")
+                }
+                other => other.into(),
+            })
+    })?;
     println!("{}", crate::tournament_file::to_json(&file)?);
     Ok(ExitCode::SUCCESS)
 }
@@ -576,13 +600,14 @@ fn export(db: &DbArgs, tournament: i64, timezone: &str) -> anyhow::Result<ExitCo
 fn import(
     db: &DbArgs,
     file: Option<std::path::PathBuf>,
+    owner: Option<String>,
     timezone: &str,
 ) -> anyhow::Result<ExitCode> {
     crate::telemetry::init("warn");
     let tz = parse_timezone(timezone).map_err(anyhow::Error::msg)?;
     let lang = cli_lang(None);
     let text = read_input(&file)?;
-    let parsed = match crate::web::import::check(&text, lang) {
+    let parsed = match crate::services::files::check_text(&text, lang) {
         Ok(f) => f,
         Err(problems) => {
             for p in problems {
@@ -591,20 +616,62 @@ fn import(
             return Ok(ExitCode::from(2));
         }
     };
+    let db = cli_db(db)?;
+    block_on(async {
+        let actor = command_line_actor(&db).await?;
+        match crate::services::files::import(&db, actor, owner, parsed, tz).await {
+            Ok(id) => {
+                println!("imported as tournament {id}");
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(crate::services::ServiceError::Invalid(problems)) => {
+                for p in problems {
+                    eprintln!("{}: {}", p.field, p.message(lang));
+                }
+                Ok(ExitCode::from(2))
+            }
+            Err(e) => Err(e.into()),
+        }
+    })
+}
+
+fn backup(db: &DbArgs, file: std::path::PathBuf) -> anyhow::Result<ExitCode> {
+    crate::telemetry::init("warn");
+    let db = cli_db(db)?;
+    match block_on(crate::services::files::backup(&db, file.clone())) {
+        Ok(()) => {
+            eprintln!("backup written to {}", file.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Ok(ExitCode::from(2))
+        }
+    }
+}
+
+/// The database for a command (migrated), as the services take it.
+fn cli_db(db: &DbArgs) -> anyhow::Result<crate::db::Db> {
     let settings = Settings::for_database(&db.database_url);
-    let pool = prepare_database(&settings.database_url, 1)?;
-    let mut conn = pool.get()?;
-    // The CLI acts as the first administrator (the record needs a user).
-    let admin = users::list(&mut conn)?
-        .into_iter()
-        .find(|u| u.role() == Role::Admin && u.active)
-        .ok_or_else(|| {
+    let pool = prepare_database(&settings.database_url, 2)?;
+    Ok(crate::db::Db::new(pool, &settings.database_url))
+}
+
+/// Runs a service call from the command line.
+fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    match tokio::runtime::Builder::new_current_thread().build() {
+        Ok(rt) => rt.block_on(f),
+        Err(e) => panic!("cannot start the command line's runtime: {e}"),
+    }
+}
+
+/// The first administrator, whom the command line acts as.
+async fn command_line_actor(db: &crate::db::Db) -> anyhow::Result<crate::services::Actor> {
+    crate::services::users::command_line_actor(db)
+        .await
+        .map_err(|_| {
             anyhow::anyhow!(
                 "create an administrator first (burraco-td create-user --role admin NAME)"
             )
-        })?;
-    let id = crate::db::export::import_file(&mut conn, &parsed, tz, admin.id)
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
-    println!("imported as tournament {id}");
-    Ok(ExitCode::SUCCESS)
+        })
 }

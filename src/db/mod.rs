@@ -2,6 +2,7 @@
 //! PostgreSQL (when the URL says `postgres://`), one code path through
 //! [`DbConn`], an r2d2 pool, and migrations embedded per backend.
 
+pub mod backup;
 pub mod directory;
 pub mod export;
 pub mod login_throttle;

@@ -71,11 +71,30 @@ pub async fn public_standings(
     Ok((file, st))
 }
 
-/// Writes a checked file as a new tournament owned by the actor, all or
-/// nothing. `Err(Invalid)` carries the settings problem.
+/// Reads and checks a tournament file as strictly as the forms (its sheets
+/// through the rules engine); the problems in words, each with its place.
+pub fn check_text(json: &str, lang: Lang) -> Result<TournamentFile, Vec<String>> {
+    let file = crate::tournament_file::parse(json)
+        .map_err(|e| vec![format!("{}: {}", e.path(), e.message(lang))])?;
+    crate::standings::compute_file(&file, lang).map_err(|e| match e {
+        crate::standings::StandingsError::Invalid(problems) => {
+            problems.iter().map(|p| p.line(lang)).collect()
+        }
+        other => vec![other.message(lang)],
+    })?;
+    Ok(file)
+}
+
+/// Writes a checked file as a new tournament, all or nothing, owned by the
+/// actor or by the director `owner` names (an administrator imports for
+/// someone else: `burraco-td import --owner dora`). A running tournament
+/// gets its table and pair codes exactly as one imported on the web; the
+/// import is on the tournament's record. `Err(Invalid)` names the settings
+/// problem or an owner who cannot own a tournament.
 pub async fn import(
     db: &Db,
     actor: Actor,
+    owner: Option<String>,
     file: TournamentFile,
     tz: chrono_tz::Tz,
 ) -> Result<i64, ServiceError> {
@@ -83,7 +102,17 @@ pub async fn import(
         return Err(ServiceError::Forbidden);
     }
     db.write(move |c| {
-        let tid = match crate::db::export::import_file(c, &file, tz, actor.user_id) {
+        let owner_id = match &owner {
+            None => actor.user_id,
+            Some(name) => {
+                let user =
+                    crate::db::users::find_by_username(c, &name.trim().to_ascii_lowercase())?
+                        .filter(|u| u.active && u.role().allows(Role::Director))
+                        .ok_or_else(|| ServiceError::invalid("owner", "import.error.owner"))?;
+                user.id
+            }
+        };
+        let tid = match crate::db::export::import_file(c, &file, tz, owner_id) {
             Ok(tid) => tid,
             Err(ImportError::Settings(msg)) => {
                 return Err(ServiceError::Invalid(vec![
@@ -95,7 +124,29 @@ pub async fn import(
         };
         // A running tournament gets its table and pair codes (never in a file).
         super::table_side::ensure_codes(c, tid)?;
+        super::audit::record(
+            c,
+            tid,
+            &actor,
+            super::audit::Entry::new(super::audit::Action::TournamentImported).after(
+                super::audit::values([
+                    ("name", serde_json::Value::from(file.name.clone())),
+                    ("owner_id", serde_json::Value::from(owner_id)),
+                ]),
+            ),
+        )?;
         Ok(tid)
     })
     .await
+}
+
+/// A consistent copy of the live SQLite database into a new file, while the
+/// server takes writes (the command line's `backup`: whoever runs it holds
+/// the database file already).
+pub async fn backup(
+    db: &Db,
+    target: std::path::PathBuf,
+) -> Result<(), crate::db::backup::BackupError> {
+    db.read(move |c| crate::db::backup::sqlite_into(c, &target))
+        .await
 }

@@ -184,6 +184,22 @@ pub async fn set_referees_see_all(db: &Db, actor: Actor, all: bool) -> Result<()
     .await
 }
 
+/// Who the command line acts as: the first active administrator (the
+/// record needs a user). `NotFound` when there is none yet.
+pub async fn command_line_actor(db: &Db) -> Result<Actor, ServiceError> {
+    db.read(|c| {
+        udb::list(c)?
+            .into_iter()
+            .find(|u| u.role() == Role::Admin && u.active)
+            .map(|u| Actor {
+                user_id: u.id,
+                role: Role::Admin,
+            })
+            .ok_or(ServiceError::NotFound)
+    })
+    .await
+}
+
 /// The `app_settings` key of the public address (see [`set_public_url`]).
 pub const PUBLIC_URL: &str = "public_url";
 

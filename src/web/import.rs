@@ -8,7 +8,6 @@ use askama::Template;
 use super::context::PageCtx;
 use super::{render, render_status, see_other, AppState};
 use crate::auth::Role;
-use crate::i18n::Lang;
 use crate::web::error::AppError;
 
 #[derive(Template)]
@@ -26,22 +25,6 @@ pub async fn form(ctx: PageCtx) -> Result<HttpResponse, AppError> {
         json: String::new(),
         problems: Vec::new(),
     })
-}
-
-/// Checks a file and writes it; the problems in plain words otherwise.
-pub fn check(
-    json: &str,
-    lang: Lang,
-) -> Result<crate::tournament_file::TournamentFile, Vec<String>> {
-    let file = crate::tournament_file::parse(json)
-        .map_err(|e| vec![format!("{}: {}", e.path(), e.message(lang))])?;
-    crate::standings::compute_file(&file, lang).map_err(|e| match e {
-        crate::standings::StandingsError::Invalid(problems) => {
-            problems.iter().map(|p| p.line(lang)).collect()
-        }
-        other => vec![other.message(lang)],
-    })?;
-    Ok(file)
 }
 
 #[derive(Debug, Default, serde::Deserialize)]
@@ -67,11 +50,13 @@ pub async fn submit(
             StatusCode::UNPROCESSABLE_ENTITY,
         )
     };
-    let file = match check(&json, ctx.lang) {
+    let file = match crate::services::files::check_text(&json, ctx.lang) {
         Ok(f) => f,
         Err(problems) => return bad(problems),
     };
-    match crate::services::files::import(&state.db, actor, file, state.settings.timezone).await {
+    match crate::services::files::import(&state.db, actor, None, file, state.settings.timezone)
+        .await
+    {
         Ok(tid) => {
             tracing::info!(tournament_id = tid, "tournament imported");
             Ok(see_other(&format!(

@@ -101,3 +101,146 @@ fn standings_of_a_team_tournament_name_teams() {
     assert!(rows[0]["team"].is_number(), "{out}");
     assert!(rows[0].get("pair").is_none());
 }
+
+/// The file of a test's SQLite database (the CLI opens it as the server does).
+fn sqlite_path(app: &crate::helpers::TestApp) -> String {
+    match &app.db {
+        crate::helpers::TestDb::Sqlite(p) => p.display().to_string(),
+        crate::helpers::TestDb::Postgres { .. } => unreachable!("a SQLite test"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn backup_copies_a_live_database_with_every_acknowledged_write() {
+    let db = crate::helpers::TestDb::sqlite();
+    let app = crate::helpers::spawn_app_with(db, |_| {}).await;
+    app.setup_admin().await;
+    app.create_user("dora", "director", "director pass").await;
+    let dora = app.another_browser();
+    dora.login("dora", "director pass").await;
+    let t = crate::tournaments::create_tournament(&dora, "Copia").await;
+    crate::tournaments::import(&dora, &t, &crate::tournaments::csv(30)).await;
+    let path = sqlite_path(&app);
+    // More pairs registered while the copy is made.
+    let writer = {
+        let dora = app.another_browser();
+        dora.login("dora", "director pass").await;
+        let t = t.clone();
+        tokio::spawn(async move {
+            for i in 0..20 {
+                let res = dora
+                    .submit(
+                        &format!("{t}/pairs/new"),
+                        &format!("{t}/pairs"),
+                        &[
+                            ("p1_surname", &format!("Tardi{i}")),
+                            ("p1_name", "Anna"),
+                            ("p2_surname", &format!("Ultimi{i}")),
+                            ("p2_name", "Carlo"),
+                        ],
+                    )
+                    .await;
+                assert_eq!(res.status(), 303);
+            }
+        })
+    };
+    let dir = Dir::new();
+    let target = dir.0.join("copy.db").display().to_string();
+    let out = tokio::task::spawn_blocking({
+        let (path, target) = (path.clone(), target.clone());
+        move || {
+            Command::new(bin())
+                .args(["backup", &target])
+                .env("DATABASE_URL", &path)
+                .output()
+                .unwrap()
+        }
+    })
+    .await
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    writer.await.unwrap();
+    // The copy opens, is whole, and has every pair acknowledged before it.
+    use diesel::prelude::*;
+    let mut c = diesel::SqliteConnection::establish(&target).unwrap();
+    #[derive(QueryableByName)]
+    struct N {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    let n = diesel::sql_query("SELECT COUNT(*) AS n FROM pairs")
+        .get_result::<N>(&mut c)
+        .unwrap()
+        .n;
+    assert!((30..=50).contains(&n), "{n} pairs in the copy");
+    #[derive(QueryableByName)]
+    struct Check {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        integrity_check: String,
+    }
+    let ok = diesel::sql_query("PRAGMA integrity_check")
+        .get_result::<Check>(&mut c)
+        .unwrap();
+    assert_eq!(ok.integrity_check, "ok");
+    // A second backup into the same file is refused.
+    let out = Command::new(bin())
+        .args(["backup", &target])
+        .env("DATABASE_URL", &path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn import_from_the_shell_gives_the_owner_and_the_codes() {
+    let db = crate::helpers::TestDb::sqlite();
+    let app = crate::helpers::spawn_app_with(db, |_| {}).await;
+    app.setup_admin().await;
+    app.create_user("dora", "director", "director pass").await;
+    let dir = Dir::new();
+    let mut f = fixtures::sample_tournament(8, 2, 5);
+    f.status = Some(Status::Running);
+    let file = dir.write("t.json", &tournament_file::to_json(&f).unwrap());
+    let path = sqlite_path(&app);
+    let run_import = |owner: &str| {
+        Command::new(bin())
+            .args(["import", "--owner", owner, &file])
+            .env("DATABASE_URL", &path)
+            .output()
+            .unwrap()
+    };
+    let out = run_import("nobody");
+    assert_eq!(out.status.code(), Some(2), "an unknown owner is named");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("owner"));
+    let out = run_import("Dora");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let tid: i64 = stdout.trim().rsplit(' ').next().unwrap().parse().unwrap();
+    // Dora owns it: it is on her list; the running tournament has its codes.
+    let dora = app.another_browser();
+    dora.login("dora", "director pass").await;
+    let list = dora.get_html("/director/tournaments").await;
+    assert!(list.contains(&format!("/director/t/{tid}\"")), "{list}");
+    let cards = dora
+        .get_html(&format!("/director/t/{tid}/rounds/1/cards"))
+        .await;
+    assert!(
+        cards.contains("data-table-code=\""),
+        "table codes from the shell"
+    );
+    let moves = dora
+        .get_html(&format!("/director/t/{tid}/movement-cards"))
+        .await;
+    assert!(
+        moves.contains("data-pair-code=\""),
+        "pair codes from the shell"
+    );
+}

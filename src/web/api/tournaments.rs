@@ -488,7 +488,7 @@ pub async fn import_tournament(
         };
         ApiError::invalid("the file does not add up", fields)
     })?;
-    let id = services::files::import(&state.db, actor, file, state.settings.timezone)
+    let id = services::files::import(&state.db, actor, None, file, state.settings.timezone)
         .await
         .map_err(service_error(ctx.lang))?;
     Ok(json(StatusCode::CREATED, &Created { id }))
