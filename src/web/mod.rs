@@ -80,108 +80,144 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(
             web::scope("/director")
                 .wrap(from_fn(middleware::director_only))
-                .route("/tournaments", web::get().to(director::list))
-                .route("/tournaments", web::post().to(director::create))
-                .route("/tournaments/new", web::get().to(director::new_form))
+                .route("/tournaments", web::get().to(director::tournaments::list))
+                .route(
+                    "/tournaments",
+                    web::post().to(director::tournaments::create),
+                )
+                .route(
+                    "/tournaments/new",
+                    web::get().to(director::tournaments::new_form),
+                )
                 .route("/t/{id}", web::get().to(director::show))
-                .route("/t/{id}/edit", web::get().to(director::edit_form))
-                .route("/t/{id}/edit", web::post().to(director::update))
-                .route("/t/{id}/pairs", web::post().to(director::add_pair))
-                .route("/t/{id}/pairs/new", web::get().to(director::new_pair))
+                .route(
+                    "/t/{id}/edit",
+                    web::get().to(director::tournaments::edit_form),
+                )
+                .route(
+                    "/t/{id}/edit",
+                    web::post().to(director::tournaments::update),
+                )
+                .route("/t/{id}/pairs", web::post().to(director::pairs::add_pair))
+                .route(
+                    "/t/{id}/pairs/new",
+                    web::get().to(director::pairs::new_pair),
+                )
                 .route("/t/{id}/players", web::get().to(directory::search))
                 .route(
                     "/t/{id}/players.json",
                     web::get().to(directory::search_json),
                 )
-                .route("/t/{id}/pairs/{pid}", web::get().to(director::edit_pair))
-                .route("/t/{id}/pairs/{pid}", web::post().to(director::update_pair))
+                .route(
+                    "/t/{id}/pairs/{pid}",
+                    web::get().to(director::pairs::edit_pair),
+                )
+                .route(
+                    "/t/{id}/pairs/{pid}",
+                    web::post().to(director::pairs::update_pair),
+                )
                 .route(
                     "/t/{id}/pairs/{pid}/checkin",
-                    web::post().to(director::check_in),
+                    web::post().to(director::pairs::check_in),
                 )
-                .route("/t/{id}/checkin", web::post().to(director::check_in_many))
+                .route(
+                    "/t/{id}/checkin",
+                    web::post().to(director::pairs::check_in_many),
+                )
                 .route(
                     "/t/{id}/pairs/{pid}/withdraw",
-                    web::post().to(director::withdraw),
+                    web::post().to(director::pairs::withdraw),
                 )
                 .route(
                     "/t/{id}/pairs/{pid}/no-show",
-                    web::post().to(director::no_show),
+                    web::post().to(director::pairs::no_show),
                 )
                 .route(
                     "/t/{id}/pairs/{pid}/delete",
-                    web::get().to(director::delete_pair_confirm),
+                    web::get().to(director::pairs::delete_pair_confirm),
                 )
                 .route(
                     "/t/{id}/pairs/{pid}/delete",
-                    web::post().to(director::delete_pair),
+                    web::post().to(director::pairs::delete_pair),
                 )
                 .service(
                     web::resource("/t/{id}/import")
                         .app_data(limits::form(limits::PAIRS_CSV))
-                        .route(web::get().to(director::import_form))
-                        .route(web::post().to(director::import)),
+                        .route(web::get().to(director::csv::import_form))
+                        .route(web::post().to(director::csv::import)),
                 )
-                .route("/t/{id}/staff", web::post().to(director::add_staff))
+                .route("/t/{id}/staff", web::post().to(director::staff::add_staff))
                 .route(
                     "/t/{id}/staff/{uid}/remove",
-                    web::post().to(director::remove_staff),
+                    web::post().to(director::staff::remove_staff),
                 )
-                .route("/t/{id}/draw", web::post().to(director::draw))
-                .route("/t/{id}/redraw", web::post().to(director::redraw))
+                .route("/t/{id}/draw", web::post().to(director::rounds::draw))
+                .route("/t/{id}/redraw", web::post().to(director::rounds::redraw))
                 .route(
                     "/t/{id}/confirm-start",
-                    web::get().to(director::confirm_start),
+                    web::get().to(director::rounds::confirm_start),
                 )
                 .route(
                     "/t/{id}/confirm-redraw",
-                    web::get().to(director::confirm_redraw),
+                    web::get().to(director::rounds::confirm_redraw),
                 )
                 .route(
                     "/t/{id}/confirm-round",
-                    web::get().to(director::confirm_round),
+                    web::get().to(director::rounds::confirm_round),
                 )
                 .route(
                     "/t/{id}/confirm-close",
-                    web::get().to(director::confirm_close),
+                    web::get().to(director::close::confirm_close),
                 )
                 .route(
                     "/t/{id}/rounds/{n}/confirm-time-out",
-                    web::get().to(director::confirm_time_out),
+                    web::get().to(director::clock::confirm_time_out),
                 )
                 .route(
                     "/t/{id}/rounds/{n}/confirm-undo",
-                    web::get().to(director::confirm_undo),
+                    web::get().to(director::rounds::confirm_undo),
                 )
                 .route(
                     "/t/{id}/rounds/{n}/undo",
-                    web::post().to(director::undo_round),
+                    web::post().to(director::rounds::undo_round),
                 )
-                .route("/t/{id}/rounds", web::post().to(director::next_round))
-                .route("/t/{id}/rounds/{n}", web::get().to(director::round))
+                .route(
+                    "/t/{id}/rounds",
+                    web::post().to(director::rounds::next_round),
+                )
+                .route(
+                    "/t/{id}/rounds/{n}",
+                    web::get().to(director::printouts::round),
+                )
                 .route(
                     "/t/{id}/rounds/{n}/cards",
-                    web::get().to(director::table_cards),
+                    web::get().to(director::printouts::table_cards),
                 )
                 .route(
                     "/t/{id}/rounds/{n}/score-cards",
-                    web::get().to(desk::score_cards),
+                    web::get().to(desk::cards::score_cards),
                 )
                 .route(
                     "/t/{id}/movement-cards",
-                    web::get().to(director::movement_cards),
+                    web::get().to(director::printouts::movement_cards),
                 )
-                .route("/t/{id}/rounds/{n}/clock", web::post().to(director::clock))
-                .route("/t/{id}/close", web::post().to(director::close))
-                .route("/t/{id}/reopen", web::post().to(director::reopen))
-                .route("/t/{id}/export.json", web::get().to(director::export_json))
+                .route(
+                    "/t/{id}/rounds/{n}/clock",
+                    web::post().to(director::clock::clock),
+                )
+                .route("/t/{id}/close", web::post().to(director::close::close))
+                .route("/t/{id}/reopen", web::post().to(director::close::reopen))
+                .route(
+                    "/t/{id}/export.json",
+                    web::get().to(director::exports::export_json),
+                )
                 .route(
                     "/t/{id}/standings.csv",
-                    web::get().to(director::export_standings_csv),
+                    web::get().to(director::exports::export_standings_csv),
                 )
                 .route(
                     "/t/{id}/sheets.csv",
-                    web::get().to(director::export_sheets_csv),
+                    web::get().to(director::exports::export_sheets_csv),
                 ),
         )
         .service(
@@ -189,47 +225,53 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .wrap(from_fn(middleware::referee_only))
                 .route("/seat-draw", web::get().to(public::seat_draw_form))
                 .route("/seat-draw", web::post().to(public::seat_draw))
-                .route("/t/{id}/rounds/{n}", web::get().to(desk::round_desk))
+                .route("/t/{id}/rounds/{n}", web::get().to(desk::round::round_desk))
                 .route(
                     "/t/{id}/rounds/{n}/states",
-                    web::get().to(desk::round_states),
+                    web::get().to(desk::round::round_states),
                 )
                 .route(
                     "/t/{id}/rounds/{n}/tables/{table}/confirm",
-                    web::post().to(desk::confirm_entry),
+                    web::post().to(desk::round::confirm_entry),
                 )
-                .route("/t/{id}/rounds/{n}/go", web::get().to(desk::jump))
+                .route("/t/{id}/rounds/{n}/go", web::get().to(desk::round::jump))
                 .route(
                     "/t/{id}/rounds/{n}/score-cards",
-                    web::get().to(desk::score_cards),
+                    web::get().to(desk::cards::score_cards),
                 )
                 .route(
                     "/t/{id}/rounds/{n}/tables/{table}/preview",
-                    web::get().to(desk::preview),
+                    web::get().to(desk::save::preview),
                 )
                 .route(
                     "/t/{id}/rounds/{n}/tables/{table}",
-                    web::get().to(desk::sheet_form),
+                    web::get().to(desk::save::sheet_form),
                 )
                 .route(
                     "/t/{id}/rounds/{n}/tables/{table}",
-                    web::post().to(desk::save_sheet),
+                    web::post().to(desk::save::save_sheet),
                 )
                 .route(
                     "/t/{id}/rounds/{n}/tables/{table}/adjusted",
-                    web::post().to(desk::adjusted),
+                    web::post().to(desk::save::adjusted),
                 )
-                .route("/t/{id}/penalties", web::get().to(desk::penalties))
-                .route("/t/{id}/penalties", web::post().to(desk::add_penalty))
+                .route(
+                    "/t/{id}/penalties",
+                    web::get().to(desk::penalties::penalties),
+                )
+                .route(
+                    "/t/{id}/penalties",
+                    web::post().to(desk::penalties::add_penalty),
+                )
                 .route(
                     "/t/{id}/penalties/{pid}/withdraw",
-                    web::post().to(desk::withdraw_penalty),
+                    web::post().to(desk::penalties::withdraw_penalty),
                 )
                 .route(
                     "/t/{id}/penalties/{pid}/reinstate",
-                    web::post().to(desk::reinstate_penalty),
+                    web::post().to(desk::penalties::reinstate_penalty),
                 )
-                .route("/t/{id}/audit", web::get().to(desk::audit)),
+                .route("/t/{id}/audit", web::get().to(desk::audit::audit)),
         )
         .service(
             web::scope("/admin")

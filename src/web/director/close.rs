@@ -1,0 +1,105 @@
+//! Closing (final standings) and reopening a tournament.
+
+use super::*;
+
+/// What closing will do; the tables still without a score keep it open.
+pub async fn confirm_close(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    close_page(&ctx, &state, *id, false).await
+}
+
+pub(super) async fn close_page(
+    ctx: &PageCtx,
+    state: &AppState,
+    tid: i64,
+    stale: bool,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let l = load(state, actor, tid).await?;
+    let missing = services::rounds::missing_by_round(&state.db, actor, tid).await?;
+    let lang = ctx.lang;
+    let mut page = ConfirmPage::new(
+        ctx,
+        &l,
+        ctx.t("states.close.title").to_string(),
+        format!("/director/t/{tid}/close"),
+    );
+    page.lines.push(ctx.t("states.close.final").to_string());
+    page.lines.push(ctx.t("states.close.reopen").to_string());
+    let played = l.rounds.len();
+    if u32::try_from(played).unwrap_or(u32::MAX) < l.settings.planned_rounds {
+        page.warnings.push(tf(
+            lang,
+            "states.close.rounds",
+            &[("played", &played), ("planned", &l.settings.planned_rounds)],
+        ));
+    }
+    page.submit = ctx.t("states.close.submit").to_string();
+    page.stale = stale;
+    page.blocked = if l.status() != Status::Running {
+        Some(ctx.t("close.error.not_running").to_string())
+    } else if let Some((round, tables)) = missing.first() {
+        Some(tf(
+            lang,
+            "close.error.missing",
+            &[("round", round), ("tables", &numbers(tables))],
+        ))
+    } else {
+        None
+    };
+    render_status(&page, page.status())
+}
+
+/// Closes the tournament: final standings (every sheet must be in).
+/// Without `confirm=1` the confirmation page answers instead.
+pub async fn close(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    form: web::Form<ConfirmForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let tid = *id;
+    if !confirmed(&form.confirm) {
+        return Ok(see_other(&format!("/director/t/{tid}/confirm-close")));
+    }
+    match services::tournaments::close(&state.db, actor, tid, form.seen()).await {
+        Err(ServiceError::Conflict(Conflict::Stale)) => close_page(&ctx, &state, tid, true).await,
+        Ok(()) => {
+            tracing::info!(tournament_id = tid, "tournament closed");
+            Ok(see_other(&format!(
+                "/director/t/{tid}?done=tournament_closed"
+            )))
+        }
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
+    }
+}
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct ReopenForm {
+    reason: String,
+}
+
+/// Reopens a closed tournament, with a reason.
+pub async fn reopen(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    form: web::Form<ReopenForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let tid = *id;
+    match services::tournaments::reopen(&state.db, actor, tid, form.into_inner().reason).await {
+        Ok(()) => {
+            tracing::info!(tournament_id = tid, "tournament reopened");
+            Ok(see_other(&format!(
+                "/director/t/{tid}?done=tournament_reopened"
+            )))
+        }
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
+    }
+}

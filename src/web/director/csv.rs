@@ -1,0 +1,123 @@
+//! Pairs from a CSV file: a preview, then all or nothing.
+
+use super::*;
+
+// ---- CSV import ----
+
+#[derive(Template)]
+#[template(path = "director/import.html")]
+pub(super) struct ImportPage<'a> {
+    ctx: &'a PageCtx,
+    t: &'a TournamentRow,
+    csv: String,
+    preview: Option<Preview>,
+    error: Option<String>,
+}
+
+impl ImportPage<'_> {
+    fn line_messages(&self, line: &csv_import::LineProblem) -> String {
+        line.message(self.ctx.lang)
+    }
+}
+
+pub async fn import_form(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let l = load(&state, actor, *id).await?;
+    render(&ImportPage {
+        ctx: &ctx,
+        t: &l.t,
+        csv: String::new(),
+        preview: None,
+        error: None,
+    })
+}
+
+/// First the preview (nothing saved); with `confirm`, the same text is read
+/// again and saved all or nothing.
+pub async fn import(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    upload: crate::web::upload::ImportUpload,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let l = load(&state, actor, *id).await?;
+    let tid = l.t.id;
+    if l.status() != Status::Draft {
+        return refused(
+            &ctx,
+            &state,
+            actor,
+            tid,
+            ServiceError::conflict("import.error.started"),
+        )
+        .await;
+    }
+    let (text, decoded) = match upload.text {
+        Ok(text) => (text, None),
+        Err(problem) => (String::new(), Some(problem)),
+    };
+    // Withdrawn and no-show registrations do not hold their players (the
+    // import's own check agrees).
+    let existing: Vec<PairEntry> = l
+        .pairs
+        .iter()
+        .filter(|p| p.holds_players())
+        .map(PairRow::entry)
+        .collect();
+    let page = |preview: Option<Preview>, error: Option<String>, status: StatusCode| {
+        render_status(
+            &ImportPage {
+                ctx: &ctx,
+                t: &l.t,
+                csv: text.clone(),
+                preview,
+                error,
+            },
+            status,
+        )
+    };
+    let preview = match decoded.map_or_else(|| csv_import::preview(&text, &existing), Err) {
+        Ok(p) => p,
+        Err(problem) => {
+            return page(
+                None,
+                Some(problem.message(ctx.lang)),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            )
+        }
+    };
+    if !upload.confirm || !preview.is_clean() {
+        let status = if preview.is_clean() {
+            StatusCode::OK
+        } else {
+            StatusCode::UNPROCESSABLE_ENTITY
+        };
+        return page(Some(preview), None, status);
+    }
+    let entries: Vec<PairEntry> = preview.pairs.iter().map(|(_, e)| e.clone()).collect();
+    match services::pairs::import(&state.db, actor, tid, entries).await {
+        Ok(n) => {
+            tracing::info!(tournament_id = tid, pairs = n, "pairs imported");
+            Ok(see_other(&format!(
+                "/director/t/{tid}?done=pairs_imported#pairs"
+            )))
+        }
+        Err(ServiceError::Invalid(problems)) => page(
+            Some(preview),
+            Some(
+                problems
+                    .iter()
+                    .map(|p| p.message(ctx.lang))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
+    }
+}

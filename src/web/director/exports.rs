@@ -1,0 +1,71 @@
+//! Downloads: the tournament file, the standings and the sheets as CSV.
+
+use super::*;
+
+// ---- exports ----
+
+pub(super) fn download(body: String, content_type: &str, filename: &str) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(content_type)
+        .insert_header((
+            actix_web::http::header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{filename}\""),
+        ))
+        .body(body)
+}
+
+/// The whole tournament as `burraco-td/tournament@1`.
+pub async fn export_json(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let tid = *id;
+    let file = services::files::export(&state.db, actor, tid, state.settings.timezone).await?;
+    let json = crate::tournament_file::to_json(&file)
+        .map_err(|e| AppError::Corrupt(format!("tournament {tid}: export: {e}")))?;
+    Ok(download(
+        json,
+        "application/json",
+        &format!("tournament-{tid}.json"),
+    ))
+}
+
+/// The standings as CSV (semicolons, UTF-8 with BOM: opens in a spreadsheet).
+pub async fn export_standings_csv(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let tid = *id;
+    let (file, st) =
+        services::files::standings(&state.db, actor, tid, state.settings.timezone, ctx.lang)
+            .await?;
+    let out = crate::tournament::csv_export::standings_csv(&file, &st, ctx.lang)
+        .map_err(|e| AppError::Internal(e.into()))?;
+    Ok(download(
+        out,
+        "text/csv; charset=utf-8",
+        &format!("standings-{tid}.csv"),
+    ))
+}
+
+/// Every sheet as CSV: one line per hand and table.
+pub async fn export_sheets_csv(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let tid = *id;
+    let file = services::files::export(&state.db, actor, tid, state.settings.timezone).await?;
+    let out = crate::tournament::csv_export::sheets_csv(&file, ctx.lang)
+        .map_err(|e| AppError::Internal(e.into()))?;
+    Ok(download(
+        out,
+        "text/csv; charset=utf-8",
+        &format!("sheets-{tid}.csv"),
+    ))
+}

@@ -1,0 +1,235 @@
+//! The director's pages: tournaments, settings, staff, pairs, check-in, the
+//! draw and the Mitchell/Danish rounds, printouts, exports. The `/director`
+//! scope is role-guarded; each handler parses, calls one service, renders.
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
+
+use super::context::{FieldErrors, PageCtx};
+use super::error::AppError;
+use super::{render, render_status, see_other, AppState};
+use crate::auth::Role;
+use crate::db::tournaments::{PairRow, RoundRow, SeatingRow, TournamentRow};
+use crate::i18n::tf;
+use crate::movement;
+use crate::services::rounds::DrawKind;
+use crate::services::tournaments::StaffMember;
+use crate::services::{self, Actor, Conflict, Loaded, Need, ServiceError};
+use crate::tournament::csv_import::{self, Preview};
+use crate::tournament::pairs::{PairEntry, PairForm};
+use crate::tournament::settings::SettingsForm;
+use crate::tournament::{FieldProblem, Status};
+
+pub mod clock;
+pub mod close;
+pub mod csv;
+pub mod exports;
+pub mod pairs;
+pub mod printouts;
+pub mod rounds;
+pub mod staff;
+pub mod tournaments;
+
+fn errors_of(ctx: &PageCtx, problems: &[FieldProblem]) -> FieldErrors {
+    let mut e = FieldErrors::default();
+    for p in problems {
+        e.add(p.field, p.message(ctx.lang));
+    }
+    e
+}
+
+async fn load(state: &AppState, actor: Actor, tid: i64) -> Result<Loaded, AppError> {
+    Ok(services::tournaments::load(&state.db, actor, tid, Need::Direct).await?)
+}
+
+// ---- the tournament's page ----
+
+#[derive(Template)]
+#[template(path = "director/tournament.html")]
+struct TournamentPage<'a> {
+    ctx: &'a PageCtx,
+    l: &'a Loaded,
+    error: Option<String>,
+    checked_in: usize,
+    active: usize,
+    /// Entries (RULES.md §10) and the registrations that are not.
+    entries: usize,
+    no_shows: usize,
+    owner: Option<String>,
+    staff: Vec<StaffMember>,
+    staff_error: Option<String>,
+    /// Tables of the last round still without a score.
+    missing: Vec<u32>,
+    /// Registrations still to check in.
+    to_check_in: usize,
+    /// Accounts the staff form offers (username, role).
+    candidates: Vec<(String, Role)>,
+}
+
+/// The director's page of a tournament, with an error if one is given.
+async fn tournament_page(
+    ctx: &PageCtx,
+    state: &AppState,
+    actor: Actor,
+    tid: i64,
+    error: Option<String>,
+    staff_error: Option<String>,
+    status: StatusCode,
+) -> Result<HttpResponse, AppError> {
+    let l = load(state, actor, tid).await?;
+    let staff = services::tournaments::staff(&state.db, actor, tid).await?;
+    let candidates = services::tournaments::staff_candidates(&state.db, actor, tid).await?;
+    let owner = services::tournaments::owner_name(&state.db, &l.t).await?;
+    let missing = services::rounds::missing_in_last_round(&state.db, actor, tid).await?;
+    render_status(
+        &TournamentPage {
+            ctx,
+            l: &l,
+            error,
+            checked_in: l.drawable().count(),
+            to_check_in: l.not_checked_in().count(),
+            candidates,
+            active: l
+                .pairs
+                .iter()
+                .filter(|p| p.withdrawn_from_round.is_none() && !p.no_show)
+                .count(),
+            entries: l.pairs.iter().filter(|p| p.is_entry()).count(),
+            no_shows: l.pairs.iter().filter(|p| !p.is_entry()).count(),
+            owner,
+            staff,
+            staff_error,
+            missing,
+        },
+        status,
+    )
+}
+
+pub async fn show(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    tournament_page(&ctx, &state, actor, *id, None, None, StatusCode::OK).await
+}
+
+/// An action the tournament's state does not allow: the tournament page
+/// with the reason (409), or the input's problems (422). Anything else is
+/// an error page.
+async fn refused(
+    ctx: &PageCtx,
+    state: &AppState,
+    actor: Actor,
+    tid: i64,
+    e: ServiceError,
+) -> Result<HttpResponse, AppError> {
+    let (message, status) = match &e {
+        ServiceError::Conflict(c) => (c.message(ctx.lang), StatusCode::CONFLICT),
+        ServiceError::Invalid(p) => (
+            p.iter()
+                .map(|p| p.message(ctx.lang))
+                .collect::<Vec<_>>()
+                .join(" "),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        _ => return Err(e.into()),
+    };
+    tournament_page(ctx, state, actor, tid, Some(message), None, status).await
+}
+
+// ---- the draw and the rounds ----
+
+// ---- confirmations of the irreversible actions ----
+
+/// A confirmation page: what an action will do, what to look at first, and
+/// a form that carries `confirm=1` (plain HTML: works without JavaScript).
+/// A POST without the confirmation comes here instead of acting.
+#[derive(Template)]
+#[template(path = "director/confirm.html")]
+struct ConfirmPage<'a> {
+    ctx: &'a PageCtx,
+    l: &'a Loaded,
+    title: String,
+    lines: Vec<String>,
+    warnings: Vec<String>,
+    /// Why the action cannot happen now (then there is no form).
+    blocked: Option<String>,
+    action: String,
+    hidden: Vec<(&'static str, String)>,
+    /// A reason the action needs: (field, label key, value).
+    reason: Option<(&'static str, &'static str, String)>,
+    submit: String,
+    danger: bool,
+    back: String,
+    /// The form posted was shown before the tournament last changed: this
+    /// page (409) says so above what the action does now.
+    stale: bool,
+}
+
+impl<'a> ConfirmPage<'a> {
+    fn new(ctx: &'a PageCtx, l: &'a Loaded, title: String, action: String) -> ConfirmPage<'a> {
+        ConfirmPage {
+            ctx,
+            l,
+            title,
+            lines: Vec::new(),
+            warnings: Vec::new(),
+            blocked: None,
+            action,
+            // The revision the page shows: the action refuses a form
+            // posted after anything changed (a Back button, another director).
+            hidden: vec![("revision", l.t.revision.to_string())],
+            reason: None,
+            submit: String::new(),
+            danger: false,
+            back: format!("/director/t/{}#rounds", l.t.id),
+            stale: false,
+        }
+    }
+
+    /// 409 when the page answers a stale form, else 200.
+    fn status(&self) -> StatusCode {
+        if self.stale {
+            StatusCode::CONFLICT
+        } else {
+            StatusCode::OK
+        }
+    }
+}
+
+/// `confirm=1` on an action's form, and the revision its page showed.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct ConfirmForm {
+    confirm: String,
+    revision: String,
+}
+
+impl ConfirmForm {
+    /// The revision the confirmation page was shown at.
+    fn seen(&self) -> Option<i64> {
+        self.revision.trim().parse().ok()
+    }
+}
+
+fn confirmed(value: &str) -> bool {
+    value.trim() == "1"
+}
+
+fn numbers<T: std::fmt::Display>(items: &[T]) -> String {
+    items
+        .iter()
+        .map(T::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Why a confirmation page has no form: a conflict's message.
+fn blocked_reason(e: &ServiceError, lang: crate::i18n::Lang) -> String {
+    match e {
+        ServiceError::Conflict(c) => c.message(lang),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,268 @@
+//! A round's page and printouts: seating by table and by player, table cards with QR codes, movement cards.
+
+use super::*;
+
+/// One table of a round, with the pairs' names.
+pub struct TableView<'a> {
+    pub table_no: i32,
+    pub ns: Option<&'a PairRow>,
+    pub ew: Option<&'a PairRow>,
+    /// On the table cards: the table's code, its player page's address and
+    /// that address as a QR code (inline SVG).
+    pub code: Option<String>,
+    pub url: Option<String>,
+    pub qr: Option<String>,
+}
+
+/// Where a player sits, for the alphabetical list.
+pub struct PlayerSeat {
+    pub player: String,
+    pub pair: i32,
+    pub table: Option<i32>,
+    pub line: &'static str,
+}
+
+#[derive(Template)]
+#[template(path = "director/round.html")]
+pub(super) struct RoundPage<'a> {
+    ctx: &'a PageCtx,
+    l: &'a Loaded,
+    round: &'a RoundRow,
+    tables: Vec<TableView<'a>>,
+    resting: Vec<&'a PairRow>,
+    by_player: Vec<PlayerSeat>,
+    /// The round clock (staff only).
+    clock: crate::web::clock::ClockView,
+    clock_back: &'static str,
+    /// The last round, with nothing recorded yet: it can be undone.
+    can_undo: bool,
+}
+
+#[derive(Template)]
+#[template(path = "director/table_cards.html")]
+pub(super) struct TableCardsPage<'a> {
+    ctx: &'a PageCtx,
+    l: &'a Loaded,
+    round: &'a RoundRow,
+    tables: Vec<TableView<'a>>,
+    loopback: Option<LoopbackWarning>,
+}
+
+/// The table cards would print an address only this machine can open.
+pub struct LoopbackWarning {
+    pub base: String,
+    /// This machine's network addresses (a phone on the hall's network can
+    /// open one of them).
+    pub addresses: Vec<String>,
+    /// The reader may save the public address (an administrator).
+    pub admin: bool,
+    /// `PUBLIC_URL` itself is the loopback address.
+    pub from_env: bool,
+}
+
+pub(super) async fn round_data(
+    state: &AppState,
+    actor: Actor,
+    tid: i64,
+    n: i32,
+) -> Result<(Loaded, usize, Vec<SeatingRow>, Vec<i64>), AppError> {
+    Ok(services::rounds::seating(&state.db, actor, tid, n, Need::Direct).await?)
+}
+
+pub(super) fn table_views<'a>(l: &'a Loaded, tables: &[SeatingRow]) -> Vec<TableView<'a>> {
+    tables
+        .iter()
+        .map(|s| TableView {
+            table_no: s.table_no,
+            ns: l.pair(s.ns_pair),
+            ew: l.pair(s.ew_pair),
+            code: None,
+            url: None,
+            qr: None,
+        })
+        .collect()
+}
+
+pub(super) fn players_alphabetical(
+    ctx: &PageCtx,
+    l: &Loaded,
+    tables: &[SeatingRow],
+    resting: &[i64],
+) -> Vec<PlayerSeat> {
+    let mut out = Vec::new();
+    let mut add = |p: &PairRow, table: Option<i32>, line: &'static str| {
+        for (surname, name) in [(&p.p1_surname, &p.p1_name), (&p.p2_surname, &p.p2_name)] {
+            out.push(PlayerSeat {
+                player: format!("{surname} {name}"),
+                pair: p.number,
+                table,
+                line,
+            });
+        }
+    };
+    for s in tables {
+        if let Some(p) = l.pair(s.ns_pair) {
+            add(p, Some(s.table_no), "NS");
+        }
+        if let Some(p) = l.pair(s.ew_pair) {
+            add(p, Some(s.table_no), crate::rules::Line::Ew.label(ctx.lang));
+        }
+    }
+    for id in resting {
+        if let Some(p) = l.pair(Some(*id)) {
+            add(p, None, "");
+        }
+    }
+    out.sort_by_key(|a| crate::tournament::pairs::fold(&a.player));
+    out
+}
+
+pub async fn round(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let (tid, n) = path.into_inner();
+    let (l, idx, tables, resting) = round_data(&state, actor, tid, n).await?;
+    let by_player = players_alphabetical(&ctx, &l, &tables, &resting);
+    let round = &l.rounds[idx];
+    let can_undo = l.status() == Status::Running
+        && idx + 1 == l.rounds.len()
+        && services::rounds::results_of(&state.db, actor, tid, n)
+            .await?
+            .is_empty();
+    let page = RoundPage {
+        ctx: &ctx,
+        l: &l,
+        round,
+        tables: table_views(&l, &tables),
+        resting: resting.iter().filter_map(|id| l.pair(Some(*id))).collect(),
+        by_player,
+        clock: crate::web::clock::ClockView::of(&ctx, &l, round, crate::db::now()),
+        clock_back: "director",
+        can_undo,
+    };
+    render(&page)
+}
+
+pub async fn table_cards(
+    ctx: PageCtx,
+    req: actix_web::HttpRequest,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let (tid, n) = path.into_inner();
+    let (l, idx, tables, _) = round_data(&state, actor, tid, n).await?;
+    let codes = services::table_side::codes(&state.db, actor, tid).await?;
+    let base = crate::web::qr::base_url(&state, &req).await?;
+    // A card printed with an address only this machine opens is useless:
+    // say so above the cards and offer this machine's network addresses.
+    let loopback = crate::tournament::text::is_loopback_url(&base).then(|| LoopbackWarning {
+        base: base.clone(),
+        addresses: crate::web::qr::network_addresses(&req),
+        admin: ctx.is_role("admin"),
+        from_env: state.settings.public_url.is_some(),
+    });
+    let mut views = table_views(&l, &tables);
+    for v in &mut views {
+        if let Some(code) = codes.table(v.table_no) {
+            let url = format!("{base}/s/{code}");
+            v.qr = Some(
+                crate::web::qr::svg(&url)
+                    .map_err(|e| AppError::Internal(anyhow::anyhow!("QR code: {e}")))?,
+            );
+            v.code = Some(code.to_string());
+            v.url = Some(url);
+        }
+    }
+    let page = TableCardsPage {
+        ctx: &ctx,
+        l: &l,
+        round: &l.rounds[idx],
+        tables: views,
+        loopback,
+    };
+    render(&page)
+}
+
+/// Where a pair plays each Mitchell round.
+pub struct MovementCard<'a> {
+    pub pair: &'a PairRow,
+    /// The pair's private code (to enter and confirm scores at the table).
+    pub code: Option<String>,
+    /// (round, table, line, what the card says without a table: resting,
+    /// not yet registered, withdrawn).
+    pub rounds: Vec<(u32, Option<u32>, &'static str, &'static str)>,
+}
+
+#[derive(Template)]
+#[template(path = "director/movement_cards.html")]
+pub(super) struct MovementCardsPage<'a> {
+    ctx: &'a PageCtx,
+    l: &'a Loaded,
+    cards: Vec<MovementCard<'a>>,
+}
+
+pub async fn movement_cards(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let tid = *id;
+    let l = load(&state, actor, tid).await?;
+    let codes = services::table_side::codes(&state.db, actor, tid).await?;
+    let Some((layout, schedule)) = services::rounds::mitchell_schedule(&l)? else {
+        return refused(
+            &ctx,
+            &state,
+            actor,
+            tid,
+            ServiceError::conflict("round.error.not_started"),
+        )
+        .await;
+    };
+    let ew = crate::rules::Line::Ew.label(ctx.lang);
+    let cards = l
+        .pairs
+        .iter()
+        .filter(|p| layout.pairs().any(|q| q == p.pair_no()) || p.joined_from_round.is_some())
+        .map(|p| MovementCard {
+            pair: p,
+            code: codes.pair(p.number).map(str::to_string),
+            rounds: schedule
+                .iter()
+                .map(|r| {
+                    let no = p.pair_no();
+                    let round = i32::try_from(r.round).unwrap_or(i32::MAX);
+                    // Not a rest: a late pair before it joined, a withdrawn
+                    // pair once it left.
+                    if p.joined_from_round.is_some_and(|j| round < j) {
+                        return (r.round, None, "", "movement_cards.not_yet");
+                    }
+                    if p.withdrawn_from_round.is_some_and(|w| round >= w) {
+                        return (r.round, None, "", "movement_cards.withdrawn");
+                    }
+                    let line = match r.line(no) {
+                        Some(movement::Line::Ns) => "NS",
+                        Some(movement::Line::Ew) => ew,
+                        None => "",
+                    };
+                    (
+                        r.round,
+                        r.table_of(no).filter(|_| !r.rests(no)),
+                        line,
+                        "round.rests",
+                    )
+                })
+                .collect(),
+        })
+        .collect();
+    render(&MovementCardsPage {
+        ctx: &ctx,
+        l: &l,
+        cards,
+    })
+}

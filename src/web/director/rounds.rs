@@ -1,0 +1,350 @@
+//! The draw and the rounds: start, round 1 again, the next round, undo — each behind its confirmation page.
+
+use super::*;
+
+/// What starting (`redraw` false) or drawing round 1 again will do. The
+/// precondition is the action's own ([`services::rounds::plan_draw`]).
+pub(super) async fn draw_page(
+    ctx: &PageCtx,
+    state: &AppState,
+    tid: i64,
+    kind: DrawKind,
+    stale: bool,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let l = load(state, actor, tid).await?;
+    let lang = ctx.lang;
+    let redraw = kind == DrawKind::Redraw;
+    let (title, action) = if redraw {
+        (ctx.t("states.redraw.title"), "redraw")
+    } else {
+        (ctx.t("states.start.title"), "draw")
+    };
+    let mut page = ConfirmPage::new(
+        ctx,
+        &l,
+        title.to_string(),
+        format!("/director/t/{tid}/{action}"),
+    );
+    page.stale = stale;
+    let present = l.drawable().count();
+    let absent: Vec<i32> = l.not_checked_in().map(|p| p.number).collect();
+    let tables = present.div_ceil(2);
+    page.lines.push(tf(
+        lang,
+        "states.start.drawn",
+        &[("pairs", &present), ("tables", &tables)],
+    ));
+    if redraw {
+        page.lines.push(ctx.t("states.redraw.changes").to_string());
+        if l.round(1).is_some_and(|r| r.started_at.is_some()) {
+            page.warnings.push(ctx.t("states.redraw.clock").to_string());
+        }
+        page.submit = ctx.t("states.redraw.submit").to_string();
+    } else {
+        page.lines.push(ctx.t("states.start.locks").to_string());
+        page.submit = ctx.t("states.start.submit").to_string();
+    }
+    page.lines.push(ctx.t("states.start.undo").to_string());
+    if !absent.is_empty() {
+        page.warnings.push(tf(
+            lang,
+            "states.start.not_checked_in",
+            &[("pairs", &numbers(&absent))],
+        ));
+    }
+    if present % 2 == 1 {
+        page.warnings.push(ctx.t("states.start.odd").to_string());
+    }
+    page.blocked = services::rounds::plan_draw(&l, kind)
+        .err()
+        .map(|e| blocked_reason(&e, lang));
+    render_status(&page, page.status())
+}
+
+/// What starting will do.
+pub async fn confirm_start(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    draw_page(&ctx, &state, *id, DrawKind::Start, false).await
+}
+
+/// What drawing round 1 again will do.
+pub async fn confirm_redraw(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    draw_page(&ctx, &state, *id, DrawKind::Redraw, false).await
+}
+
+/// Starts the tournament: checked-in pairs drawn at random to tables and
+/// lines; the seed is stored. Without `confirm=1` the confirmation page
+/// answers instead; a tournament that has started is a conflict (drawing
+/// round 1 again is its own action, [`redraw`]).
+pub async fn draw(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    form: web::Form<ConfirmForm>,
+) -> Result<HttpResponse, AppError> {
+    draw_action(&ctx, &state, *id, form.into_inner(), DrawKind::Start).await
+}
+
+/// Draws round 1 again (nothing recorded for it yet).
+pub async fn redraw(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    form: web::Form<ConfirmForm>,
+) -> Result<HttpResponse, AppError> {
+    draw_action(&ctx, &state, *id, form.into_inner(), DrawKind::Redraw).await
+}
+
+pub(super) async fn draw_action(
+    ctx: &PageCtx,
+    state: &AppState,
+    tid: i64,
+    form: ConfirmForm,
+    kind: DrawKind,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let page = match kind {
+        DrawKind::Start => "confirm-start",
+        DrawKind::Redraw => "confirm-redraw",
+    };
+    if !confirmed(&form.confirm) {
+        return Ok(see_other(&format!("/director/t/{tid}/{page}")));
+    }
+    match services::rounds::draw(&state.db, actor, tid, kind, form.seen()).await {
+        Ok(()) => Ok(see_other(&format!(
+            "/director/t/{tid}/rounds/1?done=round_drawn"
+        ))),
+        Err(ServiceError::Conflict(Conflict::Stale)) => {
+            draw_page(ctx, state, tid, kind, true).await
+        }
+        Err(e) => refused(ctx, state, actor, tid, e).await,
+    }
+}
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct NextRoundForm {
+    /// The round the form creates (its page showed "Generate round N").
+    round: String,
+    /// Why the round is generated with tables of the last round unscored.
+    force_reason: String,
+    confirm: String,
+    /// The revision the confirmation page was shown at.
+    revision: String,
+}
+
+/// What generating the next round will do: the tables of the last round
+/// still without a score (then a reason is asked), a round without time-out.
+pub async fn confirm_round(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    query: web::Query<NextRoundForm>,
+) -> Result<HttpResponse, AppError> {
+    round_page(&ctx, &state, *id, &query, false).await
+}
+
+pub(super) async fn round_page(
+    ctx: &PageCtx,
+    state: &AppState,
+    tid: i64,
+    query: &NextRoundForm,
+    stale: bool,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let l = load(state, actor, tid).await?;
+    let missing = services::rounds::missing_in_last_round(&state.db, actor, tid).await?;
+    let lang = ctx.lang;
+    let n = l.next_round();
+    let mut page = ConfirmPage::new(
+        ctx,
+        &l,
+        tf(lang, "states.round.title", &[("round", &n)]),
+        format!("/director/t/{tid}/rounds"),
+    );
+    let kind = l.settings.movement_of(u32::try_from(n).unwrap_or(1));
+    let movement = ctx.t(kind.label_key());
+    // A Danish round follows the standings: every sheet must be in first.
+    let danish_waits = if kind == crate::tournament::RoundMovement::Mitchell {
+        None
+    } else {
+        movement::ensure_previous_round_complete(&missing)
+            .err()
+            .map(|e| e.message(lang))
+    };
+    page.lines.push(tf(
+        lang,
+        "states.round.seated",
+        &[("round", &n), ("movement", &movement)],
+    ));
+    page.lines.push(ctx.t("states.round.undo").to_string());
+    if let Some(last) = l.rounds.last() {
+        if last.time_out_at.is_none() {
+            page.warnings.push(tf(
+                lang,
+                "states.round.no_time_out",
+                &[("round", &last.number)],
+            ));
+        }
+        if !missing.is_empty() {
+            page.warnings.push(tf(
+                lang,
+                "states.round.missing",
+                &[("round", &last.number), ("tables", &numbers(&missing))],
+            ));
+            page.reason = Some((
+                "force_reason",
+                "rounds.force_reason",
+                query.force_reason.clone(),
+            ));
+        }
+    }
+    page.hidden.push(("round", n.to_string()));
+    page.submit = tf(lang, "states.round.submit", &[("round", &n)]);
+    page.stale = stale;
+    page.blocked = if l.status() != Status::Running {
+        Some(ctx.t("round.error.not_started").to_string())
+    } else if u32::try_from(n).unwrap_or(u32::MAX) > l.settings.planned_rounds {
+        Some(ctx.t("round.error.all_generated").to_string())
+    } else {
+        danish_waits
+    };
+    render_status(&page, page.status())
+}
+
+/// Generates the next round by the tournament's plan. The form names the
+/// round it creates: posting it twice answers with that round. Without
+/// `confirm=1` the confirmation page answers instead (the reason typed on
+/// the tournament page comes along).
+pub async fn next_round(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    form: web::Form<NextRoundForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let tid = *id;
+    if !confirmed(&form.confirm) {
+        let query = serde_urlencoded::to_string([
+            ("round", form.round.as_str()),
+            ("force_reason", form.force_reason.as_str()),
+        ])
+        .map_err(|e| AppError::Internal(e.into()))?;
+        return Ok(see_other(&format!(
+            "/director/t/{tid}/confirm-round?{query}"
+        )));
+    }
+    let requested = form.round.trim().parse::<i32>().ok();
+    let force = Some(form.force_reason.clone());
+    let seen = form.revision.trim().parse().ok();
+    let tz = state.settings.timezone;
+    match services::rounds::next_round(&state.db, actor, tid, requested, force, seen, tz).await {
+        Ok(n) => Ok(see_other(&format!(
+            "/director/t/{tid}/rounds/{n}?done=round_generated"
+        ))),
+        Err(ServiceError::Conflict(Conflict::Stale)) => {
+            round_page(&ctx, &state, tid, &form, true).await
+        }
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
+    }
+}
+
+/// What undoing a round will do (round 1: the start is undone).
+pub async fn confirm_undo(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+) -> Result<HttpResponse, AppError> {
+    undo_page(&ctx, &state, path.into_inner(), false).await
+}
+
+pub(super) async fn undo_page(
+    ctx: &PageCtx,
+    state: &AppState,
+    (tid, n): (i64, i32),
+    stale: bool,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let l = load(state, actor, tid).await?;
+    let round = l.round(n).ok_or(AppError::NotFound)?;
+    let results = services::rounds::results_of(&state.db, actor, tid, n).await?;
+    let lang = ctx.lang;
+    let mut page = ConfirmPage::new(
+        ctx,
+        &l,
+        tf(lang, "states.undo.title", &[("round", &n)]),
+        format!("/director/t/{tid}/rounds/{n}/undo"),
+    );
+    page.back = format!("/director/t/{tid}/rounds/{n}");
+    if n == 1 {
+        page.lines.push(ctx.t("states.undo.start").to_string());
+    } else {
+        page.lines.push(tf(
+            lang,
+            "states.undo.deletes",
+            &[("round", &n), ("previous", &(n - 1))],
+        ));
+    }
+    page.lines.push(ctx.t("states.undo.codes").to_string());
+    if round.started_at.is_some() {
+        page.warnings
+            .push(tf(lang, "states.undo.clock", &[("round", &n)]));
+    }
+    page.submit = tf(lang, "states.undo.submit", &[("round", &n)]);
+    page.danger = true;
+    page.stale = stale;
+    page.blocked = if l.status() != Status::Running {
+        Some(ctx.t("tournament.error.not_running").to_string())
+    } else if l.rounds.last().map(|r| r.number) != Some(n) {
+        Some(tf(lang, "states.undo.error.not_last", &[("round", &n)]))
+    } else if !results.is_empty() {
+        Some(tf(
+            lang,
+            "states.undo.error.results",
+            &[
+                ("round", &n),
+                ("sheets", &results.sheets),
+                ("entries", &results.entries),
+                ("penalties", &results.penalties),
+            ],
+        ))
+    } else {
+        None
+    };
+    render_status(&page, page.status())
+}
+
+/// Undoes the last round while nothing is recorded for it (round 1: the
+/// tournament is back in preparation).
+pub async fn undo_round(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i32)>,
+    form: web::Form<ConfirmForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let (tid, n) = path.into_inner();
+    if !confirmed(&form.confirm) {
+        return Ok(see_other(&format!(
+            "/director/t/{tid}/rounds/{n}/confirm-undo"
+        )));
+    }
+    match services::rounds::undo_round(&state.db, actor, tid, n, form.seen()).await {
+        Err(ServiceError::Conflict(Conflict::Stale)) => {
+            undo_page(&ctx, &state, (tid, n), true).await
+        }
+        Ok(0) => Ok(see_other(&format!("/director/t/{tid}?done=start_undone"))),
+        Ok(last) => Ok(see_other(&format!(
+            "/director/t/{tid}/rounds/{last}?done=round_undone"
+        ))),
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
+    }
+}

@@ -1,0 +1,67 @@
+//! A tournament's staff: co-directors and referees.
+
+use super::*;
+
+// ---- staff ----
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct StaffForm {
+    username: String,
+    role: String,
+}
+
+/// Adds a co-director or a referee.
+pub async fn add_staff(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    form: web::Form<StaffForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let tid = *id;
+    let role = match form.role.as_str() {
+        "director" => Role::Director,
+        _ => Role::Referee,
+    };
+    match services::tournaments::add_staff(&state.db, actor, tid, form.username.clone(), role).await
+    {
+        Ok(()) => Ok(see_other(&format!(
+            "/director/t/{tid}?done=staff_added#staff"
+        ))),
+        Err(ServiceError::Invalid(p)) => {
+            let message = p
+                .iter()
+                .map(|p| p.message(ctx.lang))
+                .collect::<Vec<_>>()
+                .join(" ");
+            tournament_page(
+                &ctx,
+                &state,
+                actor,
+                tid,
+                None,
+                Some(message),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            )
+            .await
+        }
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
+    }
+}
+
+/// Removes a member of the staff.
+pub async fn remove_staff(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    path: web::Path<(i64, i64)>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let (tid, uid) = path.into_inner();
+    match services::tournaments::remove_staff(&state.db, actor, tid, uid).await {
+        Ok(()) => Ok(see_other(&format!(
+            "/director/t/{tid}?done=staff_removed#staff"
+        ))),
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
+    }
+}

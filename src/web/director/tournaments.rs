@@ -1,0 +1,150 @@
+//! A director's tournaments: the list, a new tournament and its settings.
+
+use super::*;
+
+// ---- tournaments ----
+
+#[derive(Template)]
+#[template(path = "director/tournaments.html")]
+pub(super) struct ListPage<'a> {
+    ctx: &'a PageCtx,
+    tournaments: Vec<TournamentRow>,
+}
+
+pub async fn list(ctx: PageCtx, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let tournaments = services::tournaments::list(&state.db, actor).await?;
+    render(&ListPage {
+        ctx: &ctx,
+        tournaments,
+    })
+}
+
+#[derive(Template)]
+#[template(path = "director/settings_form.html")]
+pub(super) struct SettingsPage<'a> {
+    ctx: &'a PageCtx,
+    /// None for a new tournament.
+    id: Option<i64>,
+    locked: bool,
+    /// The tournament's state (None for a new one): closed, the whole
+    /// form is read-only.
+    status: Option<Status>,
+    form: SettingsForm,
+    errors: FieldErrors,
+    profiles: Vec<&'static str>,
+}
+
+impl SettingsPage<'_> {
+    fn read_only(&self) -> bool {
+        self.status == Some(Status::Finished)
+    }
+    fn status_code(&self) -> &'static str {
+        self.status.map_or("", Status::as_str)
+    }
+}
+
+pub(super) fn settings_page<'a>(
+    ctx: &'a PageCtx,
+    id: Option<i64>,
+    status: Option<Status>,
+    form: SettingsForm,
+    errors: FieldErrors,
+) -> SettingsPage<'a> {
+    SettingsPage {
+        ctx,
+        id,
+        locked: status.is_some_and(|s| s != Status::Draft),
+        status,
+        form: form.localised(ctx.lang),
+        errors,
+        profiles: crate::rules::RuleProfile::names(),
+    }
+}
+
+pub async fn new_form(ctx: PageCtx) -> Result<HttpResponse, AppError> {
+    ctx.require(Role::Director)?;
+    let today = chrono::Utc::now().with_timezone(&ctx.timezone).date_naive();
+    render(&settings_page(
+        &ctx,
+        None,
+        None,
+        SettingsForm::defaults(today),
+        FieldErrors::default(),
+    ))
+}
+
+pub async fn create(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    form: web::Form<SettingsForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let form = form.into_inner();
+    match services::tournaments::create(&state.db, actor, form.clone(), ctx.timezone).await {
+        Ok(id) => {
+            tracing::info!(tournament_id = id, "tournament created");
+            Ok(see_other(&format!(
+                "/director/t/{id}?done=tournament_created"
+            )))
+        }
+        Err(ServiceError::Invalid(problems)) => render_status(
+            &settings_page(&ctx, None, None, form, errors_of(&ctx, &problems)),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        Err(e) => Err(e.into()),
+    }
+}
+
+pub async fn edit_form(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let l = load(&state, actor, *id).await?;
+    let form = SettingsForm::from_settings(&l.settings, ctx.timezone);
+    render(&settings_page(
+        &ctx,
+        Some(l.t.id),
+        Some(l.status()),
+        form,
+        FieldErrors::default(),
+    ))
+}
+
+pub async fn update(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    form: web::Form<SettingsForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let tid = *id;
+    let form = form.into_inner();
+    match services::tournaments::update_settings(&state.db, actor, tid, form.clone(), ctx.timezone)
+        .await
+    {
+        Ok(()) => Ok(see_other(&format!("/director/t/{tid}?done=settings_saved"))),
+        Err(ServiceError::Invalid(problems)) => {
+            let l = load(&state, actor, tid).await?;
+            let locked = l.status() != Status::Draft;
+            let form = if locked {
+                form.with_locked_fields_of(&SettingsForm::from_settings(&l.settings, ctx.timezone))
+            } else {
+                form
+            };
+            render_status(
+                &settings_page(
+                    &ctx,
+                    Some(tid),
+                    Some(l.status()),
+                    form,
+                    errors_of(&ctx, &problems),
+                ),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            )
+        }
+        Err(e) => refused(&ctx, &state, actor, tid, e).await,
+    }
+}
