@@ -128,7 +128,7 @@ async fn measure(o: &Options, url: &str) -> anyhow::Result<(Report, &'static str
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         let mut file = crate::tournament_file::fixtures::sample_tournament(o.pairs, o.rounds, 1);
         file.status = Some(crate::tournament_file::Status::Running);
-        let tid = crate::db::export::import_file(&mut conn, &file, settings.timezone, uid)
+        let tid = crate::db::import::import_file(&mut conn, &file, settings.timezone, uid)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         (
             Actor {

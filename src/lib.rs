@@ -20,3 +20,5 @@ pub mod web;
 
 #[cfg(test)]
 mod i18n_usage_tests;
+#[cfg(test)]
+mod layers_tests;

@@ -9,10 +9,13 @@ use chrono::TimeZone;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
-use super::schema::{byes, pairs, rounds, seatings, sheets, tournaments, users};
-use super::scoring::{self, PenaltyRow, SheetRow};
-use super::tournaments::{self as tdb, PairRow, SeatingRow};
-use super::{now, DbConn};
+use super::pairs::PairRow;
+use super::penalties::{self, PenaltyRow};
+use super::rounds::SeatingRow;
+use super::schema::{byes, rounds, seatings, sheets, users};
+use super::scoring::{self, SheetRow};
+use super::tournaments::{self as tdb};
+use super::{unreadable, DbConn};
 use crate::rules::ScoreSheet;
 use crate::tournament::{RoundMovement, Status};
 use crate::tournament_file::{
@@ -54,8 +57,8 @@ pub fn load_file(
     let Some(t) = tdb::find(conn, tournament_id)? else {
         return Ok(None);
     };
-    let pair_rows = tdb::list_pairs(conn, tournament_id)?;
-    let round_rows = tdb::list_rounds(conn, tournament_id)?;
+    let pair_rows = super::pairs::list_pairs(conn, tournament_id)?;
+    let round_rows = super::rounds::list_rounds(conn, tournament_id)?;
     load_file_of(conn, None, &t, &pair_rows, &round_rows, tz).map(Some)
 }
 
@@ -315,7 +318,7 @@ pub fn load_file_of(
     versions: Option<&SheetVersions>,
     t: &tdb::TournamentRow,
     pair_rows: &[PairRow],
-    round_rows: &[tdb::RoundRow],
+    round_rows: &[super::rounds::RoundRow],
     tz: chrono_tz::Tz,
 ) -> Result<TournamentFile, DieselError> {
     let tournament_id = t.id;
@@ -436,7 +439,7 @@ pub fn load_file_of(
         file.rounds.push(round);
     }
 
-    let penalty_rows = scoring::penalties_of(conn, tournament_id)?;
+    let penalty_rows = penalties::penalties_of(conn, tournament_id)?;
     let mut staff: Vec<i64> = penalty_rows
         .iter()
         .flat_map(|p| [p.given_by, p.withdrawn_by])
@@ -486,367 +489,12 @@ pub fn load_file_of(
     Ok(file)
 }
 
-/// A stored row that cannot be read: an error that names it, never a
-/// result quietly missing from the standings.
-pub fn unreadable(what: impl std::fmt::Display) -> DieselError {
-    DieselError::DeserializationError(format!("stored data cannot be read: {what}").into())
-}
-
-/// Why an import was refused.
-#[derive(Debug, thiserror::Error)]
-pub enum ImportError {
-    #[error("the file's settings are not valid: {0}")]
-    Settings(String),
-    #[error(transparent)]
-    Db(#[from] DieselError),
-}
-
-/// Writes a validated file as a new tournament, all or nothing. Returns its id.
-pub fn import_file(
-    conn: &mut DbConn,
-    file: &TournamentFile,
-    tz: chrono_tz::Tz,
-    user_id: i64,
-) -> Result<i64, ImportError> {
-    use crate::tournament::settings::{format_payout, Settings, SettingsForm};
-    let mitchell_rounds = file
-        .movements
-        .as_ref()
-        .map(|m| {
-            m.iter()
-                .take_while(|k| **k == MovementKind::Mitchell)
-                .count()
-        })
-        .unwrap_or(file.rounds.len().max(1));
-    let danish_modified = !file
-        .movements
-        .as_ref()
-        .is_some_and(|m| m.contains(&MovementKind::Danish));
-    let planned = file
-        .planned_rounds
-        .unwrap_or(u32::try_from(file.rounds.len()).unwrap_or(1))
-        .max(1);
-    let form = SettingsForm {
-        name: file.name.clone(),
-        date: file.date.format("%Y-%m-%d").to_string(),
-        start_time: file
-            .start_time
-            .map(|t| t.format("%H:%M").to_string())
-            .unwrap_or_else(|| "00:00".into()),
-        venue: file.venue.clone().unwrap_or_default(),
-        profile: file.profile.clone(),
-        planned_rounds: planned.to_string(),
-        hands_per_round: file.hands_per_round.to_string(),
-        vp_scale: file
-            .vp_scale
-            .as_ref()
-            .map(|v| {
-                v.iter()
-                    .map(|n| n.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .unwrap_or_default(),
-        minutes_per_round: file
-            .minutes_per_round
-            .map(|m| m.to_string())
-            .unwrap_or_default(),
-        mitchell_rounds: mitchell_rounds.max(1).min(planned as usize).to_string(),
-        danish_form: if danish_modified { "modified" } else { "pure" }.into(),
-        mitchell_advance: file.mitchell_advance.unwrap_or(1).to_string(),
-        allow_repeats: if file.allow_repeats == Some(true) {
-            "on".into()
-        } else {
-            String::new()
-        },
-        bye_vp: file.bye_vp.to_string(),
-        entry_fee: file.entry_fee.to_string(),
-        prize_share_percent: file.prize_share_percent.to_string(),
-        guaranteed_pool: file.guaranteed_pool.to_string(),
-        payout: format_payout(
-            &file
-                .payout
-                .iter()
-                .map(|t| crate::rules::PayoutTier {
-                    min_entries: t.min_entries,
-                    scheme: t.scheme.clone(),
-                })
-                .collect::<Vec<_>>(),
-        ),
-        suit_order: file.suit_order.clone().unwrap_or_default(),
-        // Not in the file: the default (on).
-        table_entry: String::new(),
-        sheet_mode: file
-            .sheet_mode
-            .map(|m| m.code().to_string())
-            .unwrap_or_default(),
-    };
-    let settings = Settings::parse(&form, tz).map_err(|problems| {
-        ImportError::Settings(
-            problems
-                .iter()
-                .map(|p| format!("{}: {}", p.field, p.message(crate::i18n::Lang::En)))
-                .collect::<Vec<_>>()
-                .join("; "),
-        )
-    })?;
-    conn.transaction(|conn| {
-        let tid = tdb::create(conn, &settings, user_id)?;
-        let status = match file.status {
-            Some(crate::tournament_file::Status::Finished) => Status::Finished,
-            Some(crate::tournament_file::Status::Draft) => Status::Draft,
-            Some(crate::tournament_file::Status::Running) => Status::Running,
-            None if file.rounds.is_empty() => Status::Draft,
-            None => Status::Running,
-        };
-        tdb::set_status(conn, tid, status)?;
-        let mut id_of: HashMap<u32, i64> = HashMap::new();
-        for p in &file.pairs {
-            let player = |i: usize| file_player(p, i);
-            let (a, b) = (player(0), player(1));
-            let id: i64 = diesel::insert_into(pairs::table)
-                .values((
-                    pairs::tournament_id.eq(tid),
-                    pairs::number.eq(i32::try_from(p.number).unwrap_or(i32::MAX)),
-                    pairs::p1_surname.eq(&a.surname),
-                    pairs::p1_name.eq(&a.name),
-                    pairs::p1_card.eq(a.card.clone().unwrap_or_default()),
-                    pairs::p1_club.eq(a.club.clone().unwrap_or_default()),
-                    pairs::p2_surname.eq(&b.surname),
-                    pairs::p2_name.eq(&b.name),
-                    pairs::p2_card.eq(b.card.clone().unwrap_or_default()),
-                    pairs::p2_club.eq(b.club.clone().unwrap_or_default()),
-                    pairs::checked_in.eq(p.checked_in.unwrap_or(!file.rounds.is_empty())),
-                    pairs::withdrawn_from_round
-                        .eq(p.withdrawn_from_round.and_then(|w| i32::try_from(w).ok())),
-                    pairs::no_show.eq(p.no_show),
-                    pairs::created_at.eq(now()),
-                ))
-                .returning(pairs::id)
-                .get_result(conn)?;
-            id_of.insert(p.number, id);
-        }
-        for r in &file.rounds {
-            let movement = match r.movement {
-                Some(MovementKind::Danish) => RoundMovement::Danish,
-                Some(MovementKind::DanishModified) => RoundMovement::DanishModified,
-                _ => RoundMovement::Mitchell,
-            };
-            let round_no = i32::try_from(r.number).unwrap_or(i32::MAX);
-            let round_id: i64 = diesel::insert_into(rounds::table)
-                .values((
-                    rounds::tournament_id.eq(tid),
-                    rounds::number.eq(round_no),
-                    rounds::movement.eq(movement.as_str()),
-                    rounds::created_at.eq(now()),
-                ))
-                .returning(rounds::id)
-                .get_result(conn)?;
-            // The file was validated: a pair it names that is not among its
-            // pairs is an error, never a seat or a bye quietly dropped.
-            let pair_id = |n: &u32| {
-                id_of.get(n).copied().ok_or_else(|| {
-                    unreadable(format!("round {}: pair {n} is not in the file", r.number))
-                })
-            };
-            for tf in &r.tables {
-                let seating_id: i64 = diesel::insert_into(seatings::table)
-                    .values((
-                        seatings::round_id.eq(round_id),
-                        seatings::table_no.eq(i32::try_from(tf.table).unwrap_or(i32::MAX)),
-                        seatings::ns_pair.eq(Some(pair_id(&tf.ns)?)),
-                        seatings::ew_pair.eq(Some(pair_id(&tf.ew)?)),
-                    ))
-                    .returning(seatings::id)
-                    .get_result(conn)?;
-                if let Some(write) = table_write(file, tf)? {
-                    scoring::insert_sheet(conn, seating_id, &write, user_id)?;
-                }
-            }
-            for b in &r.byes {
-                diesel::insert_into(byes::table)
-                    .values((byes::round_id.eq(round_id), byes::pair_id.eq(pair_id(b)?)))
-                    .execute(conn)?;
-            }
-        }
-        for p in &file.penalties {
-            let pair_id = id_of.get(&p.pair).copied().ok_or_else(|| {
-                unreadable(format!("a penalty names pair {}, not in the file", p.pair))
-            })?;
-            let by =
-                p.by.as_deref()
-                    .and_then(|name| user_id_named(conn, name).ok().flatten());
-            let withdrawn_by = p
-                .withdrawn_by
-                .as_deref()
-                .and_then(|name| user_id_named(conn, name).ok().flatten());
-            diesel::insert_into(super::schema::penalties::table)
-                .values((
-                    super::schema::penalties::tournament_id.eq(tid),
-                    super::schema::penalties::round_no
-                        .eq(i32::try_from(p.round).unwrap_or(i32::MAX)),
-                    super::schema::penalties::pair_id.eq(pair_id),
-                    super::schema::penalties::table_no
-                        .eq(p.table.and_then(|t| i32::try_from(t).ok())),
-                    super::schema::penalties::kind.eq(p.kind.code()),
-                    super::schema::penalties::amount.eq(p.amount),
-                    super::schema::penalties::reason.eq(&p.reason),
-                    super::schema::penalties::given_by.eq(by),
-                    super::schema::penalties::given_at
-                        .eq(p.at.map(|a| a.naive_utc()).unwrap_or_else(now)),
-                    super::schema::penalties::withdrawn_by.eq(withdrawn_by),
-                    super::schema::penalties::withdrawn_at.eq(if p.withdrawn {
-                        Some(p.withdrawn_at.map(|a| a.naive_utc()).unwrap_or_else(now))
-                    } else {
-                        None
-                    }),
-                    super::schema::penalties::withdrawn_reason.eq(if p.withdrawn {
-                        p.withdrawn_reason.as_str()
-                    } else {
-                        ""
-                    }),
-                ))
-                .execute(conn)?;
-        }
-        // The Mitchell draw: the seed replays it when the round-1 pairs are
-        // the same; otherwise round 1 itself is the layout.
-        if let Some(layout) = restore_layout(file) {
-            let json = serde_json::to_string(&layout)
-                .map_err(|e| DieselError::SerializationError(Box::new(e)))?;
-            diesel::update(tournaments::table.find(tid))
-                .set((
-                    tournaments::layout.eq(Some(json)),
-                    tournaments::draw_seed.eq(file.draw_seed.and_then(|s| i64::try_from(s).ok())),
-                ))
-                .execute(conn)?;
-        }
-        scoring::audit(
-            conn,
-            tid,
-            None,
-            None,
-            "tournament.imported",
-            None,
-            None,
-            "",
-            user_id,
-        )?;
-        Ok(tid)
-    })
-}
-
-fn file_player(p: &PairFile, i: usize) -> Player {
-    p.players.get(i).cloned().unwrap_or(Player {
-        surname: String::new(),
-        name: String::new(),
-        card: None,
-        club: None,
-    })
-}
-
-fn user_id_named(conn: &mut DbConn, name: &str) -> QueryResult<Option<i64>> {
-    users::table
-        .filter(users::username.eq(name))
-        .select(users::id)
-        .first(conn)
-        .optional()
-}
-
-/// The stored row of a table of a (validated) file, with its computed
-/// totals: None for a table without a score; an error when the file's
-/// rules cannot be read (validation lets no such file through).
-fn table_write(
-    file: &TournamentFile,
-    tf: &TableFile,
-) -> Result<Option<scoring::SheetWrite>, DieselError> {
-    if let Some(a) = tf.adjusted {
-        let vp = |v: i64| i32::try_from(v).unwrap_or(0);
-        return Ok(Some(scoring::SheetWrite {
-            sheet: None,
-            adjusted: Some((vp(a.ns_vp), vp(a.ew_vp), a.ns_mp_diff, a.ew_mp_diff)),
-            ns_total: 0,
-            ew_total: 0,
-            ns_vp: vp(a.ns_vp),
-            ew_vp: vp(a.ew_vp),
-            accepted_mismatch: false,
-            note: String::new(),
-        }));
-    }
-    let Some(sheet) = tf.sheet.as_ref() else {
-        return Ok(None);
-    };
-    let bad = |what: &str| unreadable(format!("table {}: {what}", tf.table));
-    let profile =
-        crate::rules::RuleProfile::by_name(&file.profile).ok_or_else(|| bad("rule profile"))?;
-    let hands = usize::try_from(file.hands_per_round).map_err(|_| bad("hands per round"))?;
-    let scale = match &file.vp_scale {
-        Some(v) => crate::rules::VpScale::parse(v.clone()).map_err(|_| bad("VP scale"))?,
-        None => u32::try_from(hands)
-            .ok()
-            .and_then(crate::rules::VpScale::preset)
-            .ok_or_else(|| bad("VP scale"))?,
-    };
-    let score: ScoreSheet = sheet.to_score_sheet();
-    let report = crate::rules::check(&score, profile, hands, &scale);
-    Ok(Some(scoring::SheetWrite {
-        sheet: Some(serde_json::to_string(&score).map_err(|e| bad(&e.to_string()))?),
-        adjusted: None,
-        ns_total: report.totals.ns,
-        ew_total: report.totals.ew,
-        ns_vp: i32::from(report.vp.ns),
-        ew_vp: i32::from(report.vp.ew),
-        accepted_mismatch: report.has(crate::rules::ViolationCode::DeclaredTotalMismatch),
-        note: String::new(),
-    }))
-}
-
-fn restore_layout(file: &TournamentFile) -> Option<crate::movement::Layout> {
-    let r1 = file.rounds.first()?;
-    let mut players: Vec<u32> = r1
-        .tables
-        .iter()
-        .flat_map(|t| [t.ns, t.ew])
-        .chain(r1.byes.iter().copied())
-        .collect();
-    players.sort_unstable();
-    if let Some(seed) = file.draw_seed {
-        if let Ok(layout) = crate::movement::first_round_draw(&players, seed) {
-            let first = layout.first_round();
-            let same = r1.tables.iter().all(|t| {
-                first
-                    .tables
-                    .iter()
-                    .any(|s| s.table == t.table && s.ns == Some(t.ns) && s.ew == Some(t.ew))
-            });
-            if same {
-                return Some(layout);
-            }
-        }
-    }
-    // Round 1 itself: fixed = NS, moving = EW; a resting pair sits as the
-    // moving pair of a phantom table at the end.
-    let mut tables: Vec<&TableFile> = r1.tables.iter().collect();
-    tables.sort_by_key(|t| t.table);
-    let mut fixed: Vec<Option<u32>> = tables.iter().map(|t| Some(t.ns)).collect();
-    let mut moving: Vec<Option<u32>> = tables.iter().map(|t| Some(t.ew)).collect();
-    for b in &r1.byes {
-        fixed.push(None);
-        moving.push(Some(*b));
-    }
-    Some(crate::movement::Layout {
-        seed: file.draw_seed.unwrap_or(0),
-        tables: u32::try_from(fixed.len()).ok()?,
-        fixed,
-        moving,
-    })
-}
-
 /// Seating rows and sheets of one round keyed by table number (for pages).
 pub fn round_tables(
     conn: &mut DbConn,
     round_id: i64,
 ) -> QueryResult<Vec<(SeatingRow, Option<SheetRow>)>> {
-    let (tables, _) = tdb::seating_of(conn, round_id)?;
+    let (tables, _) = super::rounds::seating_of(conn, round_id)?;
     let sheet_rows = scoring::sheets_of_round(conn, round_id)?;
     Ok(tables
         .into_iter()

@@ -2,11 +2,16 @@
 //! PostgreSQL (when the URL says `postgres://`), one code path through
 //! [`DbConn`], an r2d2 pool, and migrations embedded per backend.
 
+pub mod audit;
 pub mod backup;
 pub mod directory;
 pub mod export;
+pub mod import;
 pub mod login_throttle;
+pub mod pairs;
+pub mod penalties;
 pub mod revisions;
+pub mod rounds;
 pub mod schema;
 pub mod scoring;
 pub mod settings;
@@ -514,4 +519,12 @@ mod tests {
             }
         }
     }
+}
+
+/// A stored row that cannot be read: an error that names it, never a
+/// result quietly missing from the standings.
+pub fn unreadable(what: impl std::fmt::Display) -> diesel::result::Error {
+    diesel::result::Error::DeserializationError(
+        format!("stored data cannot be read: {what}").into(),
+    )
 }

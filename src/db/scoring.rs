@@ -5,7 +5,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
-use super::schema::{audit_log, penalties, seatings, sheets};
+use super::schema::{seatings, sheets};
 use super::{now, DbConn};
 
 #[derive(Debug, Clone, Queryable, Selectable, serde::Serialize)]
@@ -41,7 +41,7 @@ impl SheetRow {
             .as_deref()
             .map(|s| {
                 serde_json::from_str(s).map_err(|e| {
-                    super::export::unreadable(format!(
+                    super::unreadable(format!(
                         "sheet {} (seating {}): {e}",
                         self.id, self.seating_id
                     ))
@@ -233,7 +233,7 @@ pub fn save_sheet(
             Some(s) => s.clone(),
             None => serde_json::json!({"adjusted": write.adjusted}).to_string(),
         };
-        audit(
+        super::audit::audit(
             conn,
             place.tournament_id,
             Some(place.round_no),
@@ -246,239 +246,4 @@ pub fn save_sheet(
         )?;
         Ok(version)
     })
-}
-
-#[allow(clippy::too_many_arguments)]
-pub fn audit(
-    conn: &mut DbConn,
-    tournament_id: i64,
-    round_no: Option<i32>,
-    table_no: Option<i32>,
-    action: &str,
-    before: Option<String>,
-    after: Option<String>,
-    reason: &str,
-    user_id: i64,
-) -> QueryResult<()> {
-    diesel::insert_into(audit_log::table)
-        .values((
-            audit_log::tournament_id.eq(tournament_id),
-            audit_log::round_no.eq(round_no),
-            audit_log::table_no.eq(table_no),
-            audit_log::action.eq(action),
-            audit_log::before_value.eq(before),
-            audit_log::after_value.eq(after),
-            audit_log::reason.eq(reason),
-            audit_log::user_id.eq(Some(user_id)),
-            audit_log::at.eq(now()),
-        ))
-        .execute(conn)
-        .map(|_| ())
-}
-
-#[derive(Debug, Clone, Queryable, Selectable)]
-#[diesel(table_name = audit_log)]
-pub struct AuditRow {
-    pub id: i64,
-    pub tournament_id: i64,
-    pub round_no: Option<i32>,
-    pub table_no: Option<i32>,
-    pub action: String,
-    pub before_value: Option<String>,
-    pub after_value: Option<String>,
-    pub reason: String,
-    pub user_id: Option<i64>,
-    pub at: NaiveDateTime,
-}
-
-/// The audit log of a tournament (optionally one table of one round), newest first.
-pub fn audit_of(
-    conn: &mut DbConn,
-    tournament_id: i64,
-    table: Option<(i32, i32)>,
-) -> QueryResult<Vec<(AuditRow, Option<String>)>> {
-    use super::schema::users;
-    let mut q = audit_log::table
-        .left_join(users::table)
-        .filter(audit_log::tournament_id.eq(tournament_id))
-        .select((AuditRow::as_select(), users::username.nullable()))
-        .order(audit_log::id.desc())
-        .into_boxed();
-    if let Some((round, table_no)) = table {
-        q = q
-            .filter(audit_log::round_no.eq(round))
-            .filter(audit_log::table_no.eq(table_no));
-    }
-    q.load(conn)
-}
-
-// ---- penalties ----
-
-#[derive(Debug, Clone, Queryable, Selectable)]
-#[diesel(table_name = penalties)]
-pub struct PenaltyRow {
-    pub id: i64,
-    pub tournament_id: i64,
-    pub round_no: i32,
-    pub pair_id: i64,
-    pub table_no: Option<i32>,
-    pub kind: String,
-    pub amount: Option<i64>,
-    pub reason: String,
-    pub given_by: Option<i64>,
-    pub given_at: NaiveDateTime,
-    pub withdrawn_by: Option<i64>,
-    pub withdrawn_at: Option<NaiveDateTime>,
-    pub withdrawn_reason: String,
-    pub reinstated_by: Option<i64>,
-    pub reinstated_at: Option<NaiveDateTime>,
-    pub reinstated_reason: String,
-}
-
-pub fn penalties_of(conn: &mut DbConn, tournament_id: i64) -> QueryResult<Vec<PenaltyRow>> {
-    penalties::table
-        .filter(penalties::tournament_id.eq(tournament_id))
-        .order((penalties::round_no.asc(), penalties::id.asc()))
-        .select(PenaltyRow::as_select())
-        .load(conn)
-}
-
-/// A tournament's penalties with the names of who gave, withdrew and
-/// reinstated each (the penalty list at the desk).
-pub fn penalties_with_names(
-    conn: &mut DbConn,
-    tournament_id: i64,
-) -> QueryResult<Vec<(PenaltyRow, PenaltyNames)>> {
-    use super::schema::users;
-    use std::collections::HashMap;
-    let rows = penalties_of(conn, tournament_id)?;
-    let ids: Vec<i64> = rows
-        .iter()
-        .flat_map(|p| [p.given_by, p.withdrawn_by, p.reinstated_by])
-        .flatten()
-        .collect();
-    let names: HashMap<i64, String> = users::table
-        .filter(users::id.eq_any(&ids))
-        .select((users::id, users::username))
-        .load::<(i64, String)>(conn)?
-        .into_iter()
-        .collect();
-    let name = |id: Option<i64>| id.and_then(|id| names.get(&id).cloned());
-    Ok(rows
-        .into_iter()
-        .map(|p| {
-            let n = PenaltyNames {
-                given_by: name(p.given_by),
-                withdrawn_by: name(p.withdrawn_by),
-                reinstated_by: name(p.reinstated_by),
-            };
-            (p, n)
-        })
-        .collect())
-}
-
-/// The usernames on a penalty's record (None: unknown or deleted user).
-#[derive(Debug, Clone, Default)]
-pub struct PenaltyNames {
-    pub given_by: Option<String>,
-    pub withdrawn_by: Option<String>,
-    pub reinstated_by: Option<String>,
-}
-
-/// One penalty of a tournament.
-pub fn penalty_of(
-    conn: &mut DbConn,
-    tournament_id: i64,
-    id: i64,
-) -> QueryResult<Option<PenaltyRow>> {
-    penalties::table
-        .filter(penalties::tournament_id.eq(tournament_id))
-        .filter(penalties::id.eq(id))
-        .select(PenaltyRow::as_select())
-        .first(conn)
-        .optional()
-}
-
-/// A new penalty (warning, mp, vp), on the record.
-#[derive(Debug, Clone)]
-pub struct NewPenalty {
-    pub round_no: i32,
-    pub pair_id: i64,
-    pub table_no: Option<i32>,
-    pub kind: crate::tournament::penalty::PenaltyKind,
-    pub amount: Option<i64>,
-    pub reason: String,
-}
-
-pub fn add_penalty(
-    conn: &mut DbConn,
-    tournament_id: i64,
-    p: &NewPenalty,
-    user_id: i64,
-) -> QueryResult<i64> {
-    diesel::insert_into(penalties::table)
-        .values((
-            penalties::tournament_id.eq(tournament_id),
-            penalties::round_no.eq(p.round_no),
-            penalties::pair_id.eq(p.pair_id),
-            penalties::table_no.eq(p.table_no),
-            penalties::kind.eq(p.kind.as_str()),
-            penalties::amount.eq(p.amount),
-            penalties::reason.eq(&p.reason),
-            penalties::given_by.eq(Some(user_id)),
-            penalties::given_at.eq(now()),
-        ))
-        .returning(penalties::id)
-        .get_result(conn)
-}
-
-/// Marks a penalty withdrawn (it stays on the record and no longer counts)
-/// if it still counts; whether it did.
-pub fn withdraw_penalty(
-    conn: &mut DbConn,
-    tournament_id: i64,
-    id: i64,
-    user_id: i64,
-    reason: &str,
-) -> QueryResult<bool> {
-    let n = diesel::update(
-        penalties::table
-            .filter(penalties::tournament_id.eq(tournament_id))
-            .filter(penalties::id.eq(id))
-            .filter(penalties::withdrawn_at.is_null()),
-    )
-    .set((
-        penalties::withdrawn_by.eq(Some(user_id)),
-        penalties::withdrawn_at.eq(Some(now())),
-        penalties::withdrawn_reason.eq(reason),
-    ))
-    .execute(conn)?;
-    Ok(n == 1)
-}
-
-/// Makes a withdrawn penalty count again (who, when and why kept) if it
-/// was withdrawn; whether it was.
-pub fn reinstate_penalty(
-    conn: &mut DbConn,
-    tournament_id: i64,
-    id: i64,
-    user_id: i64,
-    reason: &str,
-) -> QueryResult<bool> {
-    let n = diesel::update(
-        penalties::table
-            .filter(penalties::tournament_id.eq(tournament_id))
-            .filter(penalties::id.eq(id))
-            .filter(penalties::withdrawn_at.is_not_null()),
-    )
-    .set((
-        penalties::withdrawn_by.eq(None::<i64>),
-        penalties::withdrawn_at.eq(None::<NaiveDateTime>),
-        penalties::withdrawn_reason.eq(""),
-        penalties::reinstated_by.eq(Some(user_id)),
-        penalties::reinstated_at.eq(Some(now())),
-        penalties::reinstated_reason.eq(reason),
-    ))
-    .execute(conn)?;
-    Ok(n == 1)
 }

@@ -158,13 +158,13 @@ pub fn seatings_of_table(
     conn: &mut DbConn,
     tid: i64,
     table_no: i32,
-) -> QueryResult<Vec<(i32, super::tournaments::SeatingRow)>> {
+) -> QueryResult<Vec<(i32, super::rounds::SeatingRow)>> {
     seatings::table
         .inner_join(rounds::table)
         .filter(rounds::tournament_id.eq(tid))
         .filter(seatings::table_no.eq(table_no))
         .order(rounds::number.asc())
-        .select((rounds::number, super::tournaments::SeatingRow::as_select()))
+        .select((rounds::number, super::rounds::SeatingRow::as_select()))
         .load(conn)
 }
 

@@ -151,7 +151,7 @@ pub fn record(
     entry: Entry,
 ) -> Result<(), ServiceError> {
     let text = |m: Option<Map<String, Value>>| m.map(|m| Value::Object(m).to_string());
-    crate::db::scoring::audit(
+    crate::db::audit::audit(
         conn,
         tournament_id,
         entry.round,

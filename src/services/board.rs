@@ -2,9 +2,9 @@
 //! referee acts on, read in one go.
 
 use super::{read, Actor, Loaded, Need, ServiceError};
+use crate::db::rounds::SeatingRow;
 use crate::db::scoring::SheetRow;
 use crate::db::table_side::EntryRow;
-use crate::db::tournaments::SeatingRow;
 use crate::db::Db;
 
 /// Where a table of the round stands.

@@ -2,7 +2,7 @@
 
 use super::{read, Actor, Need, ServiceError};
 use crate::auth::Role;
-use crate::db::export::ImportError;
+use crate::db::import::ImportError;
 use crate::db::{Db, DbConn};
 use crate::i18n::Lang;
 use crate::standings::Standings;
@@ -112,7 +112,7 @@ pub async fn import(
                 user.id
             }
         };
-        let tid = match crate::db::export::import_file(c, &file, tz, owner_id) {
+        let tid = match crate::db::import::import_file(c, &file, tz, owner_id) {
             Ok(tid) => tid,
             Err(ImportError::Settings(msg)) => {
                 return Err(ServiceError::Invalid(vec![

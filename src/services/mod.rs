@@ -24,8 +24,10 @@ pub mod users;
 use diesel::prelude::*;
 
 use crate::auth::Role;
+use crate::db::pairs::PairRow;
+use crate::db::rounds::RoundRow;
 use crate::db::schema::{app_settings, tournament_staff, tournaments as tournaments_t};
-use crate::db::tournaments::{self as tdb, PairRow, RoundRow, TournamentRow};
+use crate::db::tournaments::{self as tdb, TournamentRow};
 use crate::db::{DbConn, DbError};
 use crate::i18n::{tf, Lang};
 use crate::movement::MovementError;
@@ -202,8 +204,8 @@ pub fn load_state(conn: &mut DbConn, t: TournamentRow) -> Result<Loaded, Service
     let status = Status::parse(&t.status).ok_or_else(|| {
         ServiceError::corrupt(format!("tournament {}: status {:?}", t.id, t.status))
     })?;
-    let pairs = tdb::list_pairs(conn, t.id)?;
-    let rounds = tdb::list_rounds(conn, t.id)?;
+    let pairs = crate::db::pairs::list_pairs(conn, t.id)?;
+    let rounds = crate::db::rounds::list_rounds(conn, t.id)?;
     Ok(Loaded {
         t,
         settings,

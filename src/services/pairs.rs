@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use super::audit::{self, Action, Entry};
 use super::rounds::{mitchell_plan, roster_changes};
 use super::{lock, Actor, Conflict, Loaded, Need, ServiceError};
-use crate::db::tournaments::{self as tdb, PairError, PairRow};
+use crate::db::pairs::{PairError, PairRow};
 use crate::db::{Db, DbConn};
 use crate::movement::{self, RosterChange};
 use crate::tournament::pairs::PairEntry;
@@ -70,7 +70,7 @@ pub async fn register(
                     .map_err(|e| ServiceError::Conflict(Conflict::Movement(e)))?;
             }
         }
-        let (_, number) = tdb::add_pair(c, tid, &entry, joined).map_err(pair_error)?;
+        let (_, number) = crate::db::pairs::add_pair(c, tid, &entry, joined).map_err(pair_error)?;
         // A pair added to a running tournament gets its pair code now.
         super::table_side::ensure_codes(c, tid)?;
         let mut after = pair_values(&entry);
@@ -97,7 +97,7 @@ pub async fn update(
         let l = lock(c, &actor, tid, Need::Direct)?;
         l.ensure_not_finished()?;
         let before = find_pair(&l, pid)?.entry();
-        tdb::update_pair(c, tid, pid, &entry).map_err(pair_error)?;
+        crate::db::pairs::update_pair(c, tid, pid, &entry).map_err(pair_error)?;
         audit::record(
             c,
             tid,
@@ -132,7 +132,7 @@ pub async fn delete(db: &Db, actor: Actor, tid: i64, pid: i64) -> Result<i32, Se
         ensure_not_started(&l)?;
         let pair = find_pair(&l, pid)?;
         let (number, before) = (pair.number, pair_values(&pair.entry()));
-        tdb::delete_pair(c, tid, pid)?;
+        crate::db::pairs::delete_pair(c, tid, pid)?;
         let mut before = before;
         before.insert("number".into(), Value::from(number));
         audit::record(
@@ -166,12 +166,12 @@ pub async fn set_no_show(
         }
         let number = pair.number;
         if !value && pair.withdrawn_from_round.is_none() {
-            tdb::check_clash(c, tid, &pair.entry(), Some(pid)).map_err(pair_error)?;
+            crate::db::pairs::check_clash(c, tid, &pair.entry(), Some(pid)).map_err(pair_error)?;
         }
         if value && pair.checked_in {
-            tdb::set_checked_in(c, tid, pid, false)?;
+            crate::db::pairs::set_checked_in(c, tid, pid, false)?;
         }
-        tdb::set_no_show(c, tid, pid, value)?;
+        crate::db::pairs::set_no_show(c, tid, pid, value)?;
         let action = if value {
             Action::PairNoShow
         } else {
@@ -229,7 +229,7 @@ fn check_in_one(
         )));
     }
     let number = pair.number;
-    tdb::set_checked_in(c, l.t.id, pid, value)?;
+    crate::db::pairs::set_checked_in(c, l.t.id, pid, value)?;
     let action = if value {
         Action::PairCheckedIn
     } else {
@@ -309,14 +309,14 @@ pub async fn set_withdrawn(
         }
         // Reinstated: its players must not have registered again meanwhile.
         if from.is_none() && !pair.no_show {
-            tdb::check_clash(c, tid, &pair.entry(), Some(pid)).map_err(pair_error)?;
+            crate::db::pairs::check_clash(c, tid, &pair.entry(), Some(pid)).map_err(pair_error)?;
         }
         if from.is_none() && pair.withdrawn_by(l.next_round() - 1) && l.status() == Status::Running
         {
             return Err(ServiceError::conflict("pairs.error.reinstate_after_rounds"));
         }
         let number = pair.number;
-        tdb::set_withdrawn(c, tid, pid, from)?;
+        crate::db::pairs::set_withdrawn(c, tid, pid, from)?;
         let (action, values) = match from {
             Some(r) => (
                 Action::PairWithdrawn,
@@ -347,7 +347,7 @@ pub async fn import(
         if l.status() != Status::Draft {
             return Err(ServiceError::conflict("import.error.started"));
         }
-        let n = tdb::import_pairs(c, tid, &entries).map_err(pair_error)?;
+        let n = crate::db::pairs::import_pairs(c, tid, &entries).map_err(pair_error)?;
         audit::record(
             c,
             tid,

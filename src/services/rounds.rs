@@ -6,7 +6,9 @@ use serde_json::Value;
 
 use super::audit::{self, Action, Entry};
 use super::{lock, Actor, Conflict, Loaded, Need, ServiceError};
-use crate::db::tournaments::{self as tdb, DrawError, PairRow};
+use crate::db::pairs::PairRow;
+use crate::db::rounds::DrawError;
+use crate::db::tournaments::{self as tdb};
 use crate::db::{Db, DbConn};
 use crate::i18n::Lang;
 use crate::movement::{self, Layout, MitchellPlan, PairNo, RosterChange};
@@ -121,7 +123,7 @@ pub async fn draw(
         if redraw && crate::db::table_side::any_entry(c, tid)? {
             return Err(ServiceError::conflict("draw.error.scores_in"));
         }
-        match tdb::save_draw(c, tid, &layout, &round1, &pair_ids(&l)) {
+        match crate::db::rounds::save_draw(c, tid, &layout, &round1, &pair_ids(&l)) {
             Ok(_) => {}
             Err(DrawError::ScoresIn) => return Err(ServiceError::conflict("draw.error.scores_in")),
             Err(DrawError::Db(e)) => return Err(e.into()),
@@ -137,7 +139,7 @@ pub async fn draw(
             .filter(|p| players.contains(&p.pair_no()))
             .map(|p| p.id)
             .collect();
-        let no_shows = tdb::mark_undrawn_no_show(c, tid, &drawn)?;
+        let no_shows = crate::db::pairs::mark_undrawn_no_show(c, tid, &drawn)?;
         // Table and pair codes for the table-side entry (a redraw keeps them).
         super::table_side::ensure_codes(c, tid)?;
         audit::record(
@@ -237,7 +239,7 @@ pub async fn next_round(
                 tz,
             )?,
         };
-        tdb::insert_round(c, tid, movement_kind, &seating, &pair_ids(&l))?;
+        crate::db::rounds::insert_round(c, tid, movement_kind, &seating, &pair_ids(&l))?;
         super::table_side::ensure_codes(c, tid)?;
         audit::record(
             c,
@@ -277,7 +279,7 @@ fn history(c: &mut DbConn, l: &Loaded) -> Result<Vec<movement::RoundSeating>, Se
     let number_of: HashMap<i64, PairNo> = l.pairs.iter().map(|p| (p.id, p.pair_no())).collect();
     let mut out = Vec::new();
     for r in &l.rounds {
-        let (tables, resting) = tdb::seating_of(c, r.id)?;
+        let (tables, resting) = crate::db::rounds::seating_of(c, r.id)?;
         out.push(movement::RoundSeating {
             round: u32::try_from(r.number).unwrap_or(0),
             tables: tables
@@ -417,9 +419,9 @@ pub async fn clock(
                     let total = round
                         .paused_seconds
                         .saturating_add(seconds_between(since, now));
-                    tdb::set_pause(c, round.id, None, total)?;
+                    crate::db::rounds::set_pause(c, round.id, None, total)?;
                 }
-                tdb::record_clock(
+                crate::db::rounds::record_clock(
                     c,
                     tid,
                     round.id,
@@ -432,7 +434,7 @@ pub async fn clock(
                 if !open || round.paused_at.is_some() {
                     return Ok(());
                 }
-                tdb::set_pause(c, round.id, Some(now), round.paused_seconds)?;
+                crate::db::rounds::set_pause(c, round.id, Some(now), round.paused_seconds)?;
                 let left = round.clock_times(l.settings.minutes_per_round).state(now);
                 let left = match left {
                     crate::tournament::clock::ClockState::Running { left, .. } => left,
@@ -455,7 +457,7 @@ pub async fn clock(
                     return Ok(());
                 };
                 let pause = seconds_between(since, now);
-                tdb::set_pause(
+                crate::db::rounds::set_pause(
                     c,
                     round.id,
                     None,
@@ -512,7 +514,7 @@ pub async fn undo_round(
                 vec![("round", n.to_string())],
             )));
         }
-        let results = tdb::round_results(c, tid, round.id, n)?;
+        let results = crate::db::rounds::round_results(c, tid, round.id, n)?;
         if !results.is_empty() {
             return Err(ServiceError::Conflict(Conflict::Key(
                 "states.undo.error.results",
@@ -524,8 +526,8 @@ pub async fn undo_round(
                 ],
             )));
         }
-        let (tables, _) = tdb::seating_of(c, round.id)?;
-        tdb::delete_round(c, round.id)?;
+        let (tables, _) = crate::db::rounds::seating_of(c, round.id)?;
+        crate::db::rounds::delete_round(c, round.id)?;
         let back_to_draft = n == 1;
         if back_to_draft {
             tdb::unstart(c, tid)?;
@@ -562,11 +564,11 @@ pub async fn results_of(
     actor: Actor,
     tid: i64,
     n: i32,
-) -> Result<tdb::RoundResults, ServiceError> {
+) -> Result<crate::db::rounds::RoundResults, ServiceError> {
     db.read(move |c| {
         let l = super::read(c, &actor, tid, Need::Referee)?;
         let round = l.round(n).ok_or(ServiceError::NotFound)?;
-        Ok(tdb::round_results(c, tid, round.id, n)?)
+        Ok(crate::db::rounds::round_results(c, tid, round.id, n)?)
     })
     .await
 }
@@ -616,15 +618,7 @@ pub async fn seating(
     tid: i64,
     n: i32,
     need: Need,
-) -> Result<
-    (
-        Loaded,
-        usize,
-        Vec<crate::db::tournaments::SeatingRow>,
-        Vec<i64>,
-    ),
-    ServiceError,
-> {
+) -> Result<(Loaded, usize, Vec<crate::db::rounds::SeatingRow>, Vec<i64>), ServiceError> {
     db.read(move |c| {
         let l = super::read(c, &actor, tid, need)?;
         let idx = l
@@ -632,7 +626,7 @@ pub async fn seating(
             .iter()
             .position(|r| r.number == n)
             .ok_or(ServiceError::NotFound)?;
-        let (tables, resting) = tdb::seating_of(c, l.rounds[idx].id)?;
+        let (tables, resting) = crate::db::rounds::seating_of(c, l.rounds[idx].id)?;
         Ok((l, idx, tables, resting))
     })
     .await

@@ -3,11 +3,10 @@
 
 use super::audit::{self, Action, Entry};
 use super::{lock, read, Actor, Conflict, Loaded, Need, ServiceError};
-use crate::db::scoring::{
-    self as sdb, AuditRow, NewPenalty, PenaltyNames, PenaltyRow, SaveError, SheetRow, SheetWrite,
-    TablePlace,
-};
-use crate::db::tournaments::{RoundRow, SeatingRow};
+use crate::db::audit::{self as adb, AuditRow};
+use crate::db::penalties::{self as pdb, NewPenalty, PenaltyNames, PenaltyRow};
+use crate::db::rounds::{RoundRow, SeatingRow};
+use crate::db::scoring::{self as sdb, SaveError, SheetRow, SheetWrite, TablePlace};
 use crate::db::{Db, DbConn};
 use crate::i18n::{t, Lang};
 use crate::rules::vp::TOTAL_VP;
@@ -33,7 +32,7 @@ fn table_state(
     table_no: i32,
 ) -> Result<TableState, ServiceError> {
     let round = l.round(n).ok_or(ServiceError::NotFound)?.clone();
-    let (tables, _) = crate::db::tournaments::seating_of(c, round.id)?;
+    let (tables, _) = crate::db::rounds::seating_of(c, round.id)?;
     let seating = tables
         .into_iter()
         .find(|s| s.table_no == table_no)
@@ -65,7 +64,7 @@ pub async fn table(
     db.read(move |c| {
         let l = read(c, &actor, tid, Need::Referee)?;
         let ts = table_state(c, &l, n, table_no)?;
-        let audit = sdb::audit_of(c, tid, Some((n, table_no)))?;
+        let audit = adb::audit_of(c, tid, Some((n, table_no)))?;
         Ok((l, ts, audit))
     })
     .await
@@ -407,7 +406,7 @@ pub async fn add_penalty(
         });
         let mut table_no = None;
         if let (Some(p), Some(r), Some(k)) = (pair, round, kind) {
-            let (tables, _) = crate::db::tournaments::seating_of(c, r.id)?;
+            let (tables, _) = crate::db::rounds::seating_of(c, r.id)?;
             table_no = tables
                 .iter()
                 .find(|s| s.ns_pair == Some(p.id) || s.ew_pair == Some(p.id))
@@ -428,7 +427,7 @@ pub async fn add_penalty(
             amount,
             reason,
         };
-        let id = sdb::add_penalty(c, tid, &p, actor.user_id)?;
+        let id = pdb::add_penalty(c, tid, &p, actor.user_id)?;
         audit::record(
             c,
             tid,
@@ -496,7 +495,7 @@ pub async fn change_penalty(
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Referee)?;
         l.ensure_running()?;
-        let p = sdb::penalty_of(c, tid, penalty_id)?.ok_or(ServiceError::NotFound)?;
+        let p = pdb::penalty_of(c, tid, penalty_id)?.ok_or(ServiceError::NotFound)?;
         let withdrawn = p.withdrawn_at.is_some();
         match (change, withdrawn) {
             (PenaltyChange::Withdraw, true) => {
@@ -515,11 +514,11 @@ pub async fn change_penalty(
         .map_err(|p| ServiceError::Invalid(vec![p]))?;
         let (done, action) = match change {
             PenaltyChange::Withdraw => (
-                sdb::withdraw_penalty(c, tid, penalty_id, actor.user_id, &reason)?,
+                pdb::withdraw_penalty(c, tid, penalty_id, actor.user_id, &reason)?,
                 Action::PenaltyWithdrawn,
             ),
             PenaltyChange::Reinstate => (
-                sdb::reinstate_penalty(c, tid, penalty_id, actor.user_id, &reason)?,
+                pdb::reinstate_penalty(c, tid, penalty_id, actor.user_id, &reason)?,
                 Action::PenaltyReinstated,
             ),
         };
@@ -556,7 +555,7 @@ pub async fn penalties(
 ) -> Result<(Loaded, Vec<(PenaltyRow, PenaltyNames)>), ServiceError> {
     db.read(move |c| {
         let l = read(c, &actor, tid, Need::Referee)?;
-        let p = sdb::penalties_with_names(c, tid)?;
+        let p = pdb::penalties_with_names(c, tid)?;
         for (row, _) in &p {
             if PenaltyKind::parse(&row.kind).is_none() {
                 return Err(ServiceError::corrupt(format!(
@@ -578,7 +577,7 @@ pub async fn audit_log(
 ) -> Result<(Loaded, Vec<(AuditRow, Option<String>)>), ServiceError> {
     db.read(move |c| {
         let l = read(c, &actor, tid, Need::Referee)?;
-        let entries = sdb::audit_of(c, tid, None)?;
+        let entries = adb::audit_of(c, tid, None)?;
         Ok((l, entries))
     })
     .await

@@ -18,9 +18,11 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use super::{load_state, lock, Actor, Loaded, Need, ServiceError};
+use crate::db::pairs::PairRow;
+use crate::db::rounds::{RoundRow, SeatingRow};
 use crate::db::scoring::{self as sdb, SaveError, SheetWrite, TablePlace};
 use crate::db::table_side::{self as tsdb, EntryRow};
-use crate::db::tournaments::{self as tdb, PairRow, RoundRow, SeatingRow};
+use crate::db::tournaments::{self as tdb};
 use crate::db::{now, Db, DbConn, DbError};
 use crate::rules::api::InputError;
 use crate::rules::{Line, PerLine, ScoreSheet, SheetReport};
@@ -275,7 +277,7 @@ fn view_on(c: &mut DbConn, code: &str, round: Option<i32>) -> Result<TableView, 
         l,
     };
     if let Some(next) = v.l.round(round.number + 1) {
-        let (tables, _) = tdb::seating_of(c, next.id)?;
+        let (tables, _) = crate::db::rounds::seating_of(c, next.id)?;
         v.next_round = Some(next.number);
         v.next = [&v.ns, &v.ew]
             .into_iter()
@@ -506,7 +508,7 @@ fn relock(c: &mut DbConn, s: &mut Seat, lock: Lock) -> Result<(), TableSideError
     s.l.status = Status::parse(&t.status).ok_or_else(|| {
         ServiceError::corrupt(format!("tournament {}: status {:?}", t.id, t.status))
     })?;
-    s.l.rounds = tdb::list_rounds(c, t.id)?;
+    s.l.rounds = crate::db::rounds::list_rounds(c, t.id)?;
     s.l.t = t;
     ensure_open(s)
 }
@@ -1042,7 +1044,7 @@ pub async fn desk_confirm(
         let l = lock(c, &actor, tid, Need::Referee)?;
         l.ensure_running()?;
         let round = l.round(n).ok_or(ServiceError::NotFound)?.clone();
-        let (tables, _) = tdb::seating_of(c, round.id)?;
+        let (tables, _) = crate::db::rounds::seating_of(c, round.id)?;
         let seating = tables
             .into_iter()
             .find(|s| s.table_no == table_no)

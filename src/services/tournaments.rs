@@ -379,7 +379,7 @@ pub async fn staff_home(db: &Db, actor: Actor) -> Result<Vec<HomeEntry>, Service
     db.read(move |c| {
         list.into_iter()
             .map(|t| {
-                let round_rows = tdb::list_rounds(c, t.id)?;
+                let round_rows = crate::db::rounds::list_rounds(c, t.id)?;
                 let rounds = round_rows.iter().map(|r| r.number).collect();
                 let directs = check_access(c, &actor, &t, Need::Direct).is_ok();
                 let mut disputed = Vec::new();

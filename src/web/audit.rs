@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::db::scoring::AuditRow;
+use crate::db::audit::AuditRow;
 use crate::i18n::{t, Lang};
 use crate::services::Loaded;
 

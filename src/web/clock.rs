@@ -6,7 +6,7 @@
 use chrono::NaiveDateTime;
 
 use super::context::PageCtx;
-use crate::db::tournaments::RoundRow;
+use crate::db::rounds::RoundRow;
 use crate::i18n::tf;
 use crate::services::Loaded;
 use crate::tournament::clock::{format_left, ClockState, Warning};

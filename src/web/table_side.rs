@@ -22,7 +22,7 @@ use super::score_card::{
 };
 use super::{render_status, see_other, AppState};
 use crate::auth::throttle::client_ip;
-use crate::db::tournaments::PairRow;
+use crate::db::pairs::PairRow;
 use crate::i18n::{t, tf, Lang};
 use crate::rules::api::{parse_json, CheckSheetOutput, InputError};
 use crate::rules::{Line, RuleProfile, ScoreSheet, SheetMode, SheetReport};

@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 
 use super::{done, json, parse_body, service_error, Done};
 use crate::auth::Role;
-use crate::db::tournaments::PairRow;
+use crate::db::pairs::PairRow;
 use crate::services::rounds::DrawKind;
 use crate::services::{self, Loaded, Need};
 use crate::tournament::pairs::{PairEntry, PairForm};

@@ -42,7 +42,7 @@ impl PenaltyLine {
         ctx: &PageCtx,
         l: &Loaded,
         row: PenaltyRow,
-        names: crate::db::scoring::PenaltyNames,
+        names: crate::db::penalties::PenaltyNames,
     ) -> PenaltyLine {
         let who = |n: Option<String>| n.unwrap_or_else(|| "—".to_string());
         let withdrawn = row.withdrawn_at.map(|at| {
