@@ -354,6 +354,7 @@ fn no_two_files_import_each_other() {
     let mut stack = Vec::new();
     let mut next = 0;
     let mut cycles: Vec<Vec<String>> = Vec::new();
+    #[allow(clippy::too_many_arguments)]
     fn strong(
         v: usize,
         adj: &[Vec<usize>],

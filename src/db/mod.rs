@@ -457,6 +457,14 @@ pub fn now() -> chrono::NaiveDateTime {
         .naive_utc()
 }
 
+/// A stored row that cannot be read: an error that names it, never a
+/// result quietly missing from the standings.
+pub fn unreadable(what: impl std::fmt::Display) -> diesel::result::Error {
+    diesel::result::Error::DeserializationError(
+        format!("stored data cannot be read: {what}").into(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -519,12 +527,4 @@ mod tests {
             }
         }
     }
-}
-
-/// A stored row that cannot be read: an error that names it, never a
-/// result quietly missing from the standings.
-pub fn unreadable(what: impl std::fmt::Display) -> diesel::result::Error {
-    diesel::result::Error::DeserializationError(
-        format!("stored data cannot be read: {what}").into(),
-    )
 }
