@@ -155,17 +155,25 @@
     var bar = form.querySelector(".step-bar");
     if (bar) { bar.hidden = false; bar.querySelector(".step-label").textContent = steps[current].querySelector("legend").textContent; }
   }
+  // The last step is where the pair code goes: arriving there by a tap or
+  // the keyboard's Enter puts the cursor in it (the keyboard stays open).
+  function arrive() {
+    var code = document.getElementById("pair_code");
+    if (current === steps.length - 1 && code && !code.value) { code.focus(); }
+  }
+  function next() {
+    // A hand not played ends the sheet: on to the totals.
+    var end = steps[current].querySelector("input[type=radio]:checked");
+    show(end && end.value === "" ? steps.length - 1 : current + 1);
+  }
   form.addEventListener("click", function (ev) {
     var b = ev.target.closest && ev.target.closest("[data-step]");
     if (!b) { return; }
     ev.preventDefault();
-    var i = current + (b.getAttribute("data-step") === "next" ? 1 : -1);
-    // A hand not played ends the sheet: on to the totals.
-    var end = steps[current].querySelector("input[type=radio]:checked");
-    if (b.getAttribute("data-step") === "next" && end && end.value === "") { i = steps.length - 1; }
-    show(i);
+    if (b.getAttribute("data-step") === "next") { next(); } else { show(current - 1); }
     saveDraft();
     window.scrollTo(0, form.getBoundingClientRect().top + window.pageYOffset - 8);
+    arrive();
   });
   // Choosing the end of a hand moves to its first box (no extra tap).
   form.addEventListener("change", function (ev) {
@@ -176,15 +184,24 @@
       if (first && el.value !== "") { first.focus(); }
     }
   });
-  // Enter in a box goes to the next box of the hand; on the last, next step.
+  // Enter (the keyboard's Next) in a box goes to the next box of the hand
+  // in card order, past the rare rows (semi-clean, royal…: a tap reaches
+  // them), as the desk's Enter does; after the hand's last box, on to the
+  // next step (the totals and the pair code after the last hand).
   form.addEventListener("keydown", function (ev) {
     if (ev.key !== "Enter" || ev.target.tagName !== "INPUT" || ev.target.type !== "text") { return; }
     if (ev.target.name === "pair_code") { return; }
     ev.preventDefault();
     var boxes = Array.prototype.slice.call(steps[current].querySelectorAll("input[type=text]"));
     var i = boxes.indexOf(ev.target);
-    if (i >= 0 && i + 1 < boxes.length) { boxes[i + 1].focus(); }
-    else { show(current + 1); var f = steps[current].querySelector("input[type=text], input[type=radio]"); if (f) { f.focus(); } }
+    for (var k = i + 1; i >= 0 && k < boxes.length; k++) {
+      if (!boxes[k].closest(".rare")) { boxes[k].focus(); return; }
+    }
+    next();
+    saveDraft();
+    window.scrollTo(0, form.getBoundingClientRect().top + window.pageYOffset - 8);
+    if (current === steps.length - 1) { arrive(); }
+    else { var f = steps[current].querySelector("input[type=radio]:checked") || steps[current].querySelector("input[type=radio]"); if (f) { f.focus(); } }
   });
 
   // A sign key for the boxes that may be negative (phone keypads have none).

@@ -5,6 +5,7 @@
 
 mod browser;
 mod entries;
+mod phone_sheet;
 mod phones;
 mod players;
 mod referee;
@@ -179,11 +180,13 @@ async fn live_total_is(p: &Page<'_>, ns: &str) {
 /// hand 1 NS closes (245 melded, a clean burraco), EW 40 melded, 75 in hand,
 /// pozzetto NOT taken; hand 2 EW closes (210 melded, a dirty burraco), NS 150
 /// melded, 30 in hand; hand 3 stock exhausted, NS 60 melded, 80 in hand, a
-/// dirty burraco, EW 85 melded, 25 in hand. No written totals.
+/// dirty burraco, EW 85 melded, 25 in hand. No written totals. The digit of
+/// the end of hand chooses it and stays put: a Tab goes on to the first box.
 fn typical_full() -> Vec<Stroke> {
     use Stroke::*;
     vec![
         Text("1"),
+        Tab,
         Text("245"),
         Tab,
         Tab,
@@ -199,6 +202,7 @@ fn typical_full() -> Vec<Stroke> {
         Space,
         Enter,
         Text("2"),
+        Tab,
         Text("150"),
         Tab,
         Text("30"),
@@ -210,6 +214,7 @@ fn typical_full() -> Vec<Stroke> {
         Text("1"),
         Enter,
         Text("3"),
+        Tab,
         Text("60"),
         Tab,
         Text("80"),
@@ -230,16 +235,19 @@ fn typical_totals() -> Vec<Stroke> {
     use Stroke::*;
     vec![
         Text("1"),
+        Tab,
         Text("545"),
         Tab,
         Text("-135"),
         Tab,
         Text("2"),
+        Tab,
         Text("120"),
         Tab,
         Text("410"),
         Tab,
         Text("3"),
+        Tab,
         Text("80"),
         Tab,
         Text("60"),
@@ -416,23 +424,18 @@ async fn scenario(p: &Page<'_>) {
     p.go("/director/t/1").await;
     assert!(!p.html().await.contains("Intruso"), "nothing saved");
 
-    // Check in every pair, then start: round 1 is drawn.
-    loop {
-        let buttons =
-            p.c.find_all(fantoccini::Locator::Css(
-                "form[action$='/checkin'] button:not(.on)",
-            ))
-            .await
-            .expect("buttons");
-        let Some(b) = buttons.into_iter().next() else {
-            break;
-        };
-        p.c.execute("window.__btd_old_page = true", vec![])
-            .await
-            .expect("mark page");
-        b.click().await.expect("check in");
-        p.wait_new_page().await;
-    }
+    // Check in every pair at once, then start: round 1 is drawn.
+    p.submit("#bulk-checkin button[name=all]").await;
+    let html = p.html().await;
+    assert!(
+        !html.contains("id=\"bulk-checkin\""),
+        "nobody left to check in"
+    );
+    assert_eq!(
+        html.matches("class=\"present\"").count(),
+        PAIRS as usize,
+        "every pair present"
+    );
     p.shot("06-tournament").await;
     // Starting asks for confirmation on its own page first.
     p.submit("a[href$='/confirm-start']").await;

@@ -55,20 +55,21 @@ async fn stage(db: &burraco_td::db::Db) -> (i64, Vec<(i32, String, String, Strin
     (tid, tables)
 }
 
-/// The phone of the pair that enters: three hands, NS closes each with a
-/// clean burraco (NS 3 × (ns + 300), EW 3 × (ew − 20)), then its code.
+/// The phone of the pair that enters: three hands, one step each, NS
+/// closes each with a clean burraco (NS 3 × (ns + 300), EW 3 × (ew − 20));
+/// both lines took the pozzetto (its box, "NOT taken", stays blank); then
+/// its code.
 async fn enter_sheet(p: &Page<'_>, code: &str, pair_code: &str, ns: u32, ew: u32) {
     p.go(&format!("/s/{code}")).await;
     for h in 1..=3 {
-        p.select(&format!("#h{h}_end"), "closure").await;
-        p.click(&format!("input[name=h{h}_closed][value=ns]")).await;
+        p.click(&format!("input[name=h{h}_end][value=closure_ns]"))
+            .await;
         p.fill(&format!("input[name=h{h}_ns_clean]"), "1").await;
         p.fill(
             &format!("input[name=h{h}_ns_melded_points]"),
             &ns.to_string(),
         )
         .await;
-        p.click(&format!("input[name=h{h}_ns_pozzetto]")).await;
         p.fill(
             &format!("input[name=h{h}_ew_melded_points]"),
             &ew.to_string(),
@@ -76,10 +77,10 @@ async fn enter_sheet(p: &Page<'_>, code: &str, pair_code: &str, ns: u32, ew: u32
         .await;
         p.fill(&format!("input[name=h{h}_ew_hand_points]"), "20")
             .await;
-        p.click(&format!("input[name=h{h}_ew_pozzetto]")).await;
+        p.click(&format!("#hand-{h} [data-step=next]")).await;
     }
     p.fill("#pair_code", pair_code).await;
-    p.submit("form#sheet-form button[type=submit]").await;
+    p.submit("#send-sheet").await;
     assert!(
         p.html().await.contains(t(Lang::It, "table.notice.entered")),
         "entered at table {code}"
@@ -93,6 +94,7 @@ async fn answer(p: &Page<'_>, code: &str, pair_code: &str, note: Option<&str>) {
     match note {
         None => p.submit("form.answer-form button[value=yes]").await,
         Some(n) => {
+            p.click("form.answer-form details summary").await;
             p.fill("#note", n).await;
             p.submit("form.answer-form button[value=no]").await
         }
@@ -180,12 +182,15 @@ async fn a_round_scored_from_phones() {
             Some("1")
         );
         desk.shot("23-desk-dispute").await;
-        // The referee settles it: the entry counts as it stands.
+        // The referee settles it: she opens the entry (the table's page,
+        // the entry read-only above the form), and counts it as it stands.
         let (last, ..) = &tables[3];
         desk.submit(&format!(
-            "form[action='/desk/t/{tid}/rounds/1/tables/{last}/confirm'] button"
+            "a[href='/desk/t/{tid}/rounds/1/tables/{last}#pending']"
         ))
         .await;
+        assert!(desk.html().await.contains("la terza smazzata era 80"));
+        desk.submit("#pending #confirm-entry").await;
         assert_eq!(
             desk_count(&desk, &round, "board.state.disputed").await,
             None
@@ -196,10 +201,13 @@ async fn a_round_scored_from_phones() {
             "every table counts"
         );
         desk.shot("24-desk-all-in").await;
-        // The phone that confirmed sees its table read-only.
+        // The phone that confirmed sees its table's result, no form.
         let (_, code, ..) = &tables[0];
         b.go(&format!("/s/{code}")).await;
-        assert!(b.html().await.contains(t(Lang::It, "table.page.read_only")));
+        let html = b.html().await;
+        assert!(html.contains("data-status=\"confirmed\""), "{html}");
+        assert!(html.contains("id=\"result\""), "{html}");
+        assert!(!html.contains("id=\"phone-sheet\""), "{html}");
         b.shot_as_is("25-player-confirmed-phone").await;
 
         // The printouts: table cards with their QR codes, score cards.
