@@ -264,7 +264,10 @@ impl SheetForm {
                     ("melded_points", lh.melded_points),
                     ("hand_points", lh.hand_points),
                 ] {
-                    v.insert(field_name(n, line, f), value.to_string());
+                    // A blank box is 0, as on the paper card.
+                    if value != 0 {
+                        v.insert(field_name(n, line, f), value.to_string());
+                    }
                 }
                 if !lh.took_pozzetto {
                     v.insert(field_name(n, line, "no_pozzetto"), "on".into());
