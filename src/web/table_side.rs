@@ -16,9 +16,9 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::context::{web_query_value, FieldErrors, PageCtx};
+use super::doors::client_ip;
 use super::error::AppError;
 use super::{render_status, see_other, AppState};
-use crate::auth::throttle::client_ip;
 use crate::db::tournaments::PairRow;
 use crate::i18n::{t, tf, Lang};
 use crate::rules::api::{parse_json, CheckSheetOutput, InputError};

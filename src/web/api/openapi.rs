@@ -77,6 +77,128 @@ fn error_response(description: &str) -> Value {
     })
 }
 
+/// The whole document as JSON, built once.
+pub fn document_value() -> &'static Value {
+    static DOC: OnceLock<Value> = OnceLock::new();
+    DOC.get_or_init(document)
+}
+
+/// Sets the bounds of the settings' numbers in their schemas.
+fn set_bounds(v: &mut Value) {
+    for (schema, field, min, max) in super::tournaments::schema_bounds() {
+        let prop = &mut v["components"]["schemas"][schema]["properties"][field];
+        if prop.is_object() {
+            prop["minimum"] = json!(min);
+            prop["maximum"] = json!(max);
+        }
+    }
+}
+
+/// The numbers of a request body outside the bounds its operation's
+/// schema gives them (`minimum`, `maximum`, an `int32` format): each
+/// field's path with a message. `pattern` is the route's path pattern.
+pub fn check_bounds(
+    pattern: Option<&str>,
+    method: &actix_web::http::Method,
+    body: &Value,
+) -> Vec<(String, String)> {
+    let doc = document_value();
+    let Some(schema) = pattern.and_then(|p| {
+        doc["paths"][p][method.as_str().to_ascii_lowercase()]["requestBody"]["content"]
+            ["application/json"]["schema"]
+            .as_object()
+    }) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut path = Vec::new();
+    walk(
+        doc,
+        &Value::Object(schema.clone()),
+        body,
+        &mut path,
+        &mut out,
+        0,
+    );
+    out
+}
+
+/// The schema a `$ref` names (`#/components/schemas/Name`).
+fn resolve<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
+    match schema.get("$ref").and_then(Value::as_str) {
+        Some(r) => r
+            .strip_prefix("#/")
+            .map_or(&Value::Null, |p| p.split('/').fold(doc, |v, seg| &v[seg])),
+        None => schema,
+    }
+}
+
+fn walk(
+    doc: &Value,
+    schema: &Value,
+    value: &Value,
+    path: &mut Vec<String>,
+    out: &mut Vec<(String, String)>,
+    depth: usize,
+) {
+    if depth > 32 || value.is_null() {
+        return;
+    }
+    let schema = resolve(doc, schema);
+    for key in ["allOf", "oneOf", "anyOf"] {
+        if let Some(branches) = schema.get(key).and_then(Value::as_array) {
+            // An optional value (`oneOf: [null, X]`) or all branches at once.
+            let real: Vec<&Value> = branches
+                .iter()
+                .filter(|b| b.get("type").and_then(Value::as_str) != Some("null"))
+                .collect();
+            if key == "allOf" || real.len() == 1 {
+                for b in real {
+                    walk(doc, b, value, path, out, depth + 1);
+                }
+            }
+        }
+    }
+    match value {
+        Value::Number(n) => {
+            let Some(x) = n.as_f64() else { return };
+            let mut min = schema.get("minimum").and_then(Value::as_f64);
+            let mut max = schema.get("maximum").and_then(Value::as_f64);
+            if schema.get("format").and_then(Value::as_str) == Some("int32") {
+                min = Some(min.map_or(f64::from(i32::MIN), |m| m.max(f64::from(i32::MIN))));
+                max = Some(max.map_or(f64::from(i32::MAX), |m| m.min(f64::from(i32::MAX))));
+            }
+            let field = super::display_path(path);
+            if let Some(m) = min.filter(|m| x < *m) {
+                out.push((field, format!("must be at least {m}")));
+            } else if let Some(m) = max.filter(|m| x > *m) {
+                out.push((field, format!("must be at most {m}")));
+            }
+        }
+        Value::Object(map) => {
+            if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+                for (k, v) in map {
+                    if let Some(s) = props.get(k) {
+                        path.push(k.clone());
+                        walk(doc, s, v, path, out, depth + 1);
+                        path.pop();
+                    }
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(s) = schema.get("items") {
+                for (i, v) in items.iter().enumerate() {
+                    path.push(i.to_string());
+                    walk(doc, s, v, path, out, depth + 1);
+                    path.pop();
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 /// The whole document as JSON.
 pub fn document() -> Value {
     let mut doc = registered();
@@ -85,6 +207,7 @@ pub fn document() -> Value {
     doc.tags = ApiDoc::openapi().tags;
     let mut v = serde_json::to_value(doc).unwrap_or(Value::Null);
     v["info"]["version"] = json!(env!("CARGO_PKG_VERSION"));
+    set_bounds(&mut v);
     v["components"]["securitySchemes"] = json!({
         "bearer": {"type": "http", "scheme": "bearer",
             "description": "A personal API token: `burraco-td create-token USERNAME`."}
@@ -102,10 +225,28 @@ pub fn document() -> Value {
                 let mut extra: Vec<(&str, &str)> = Vec::new();
                 if has_body {
                     extra.push(("400", "The body is not JSON"));
+                    extra.push((
+                        "408",
+                        "The body did not arrive in time (the connection is closed)",
+                    ));
                     extra.push(("413", "The body is too large"));
                     extra.push(("415", "The body is not application/json"));
-                    extra.push(("422", "Invalid input: `fields` names each invalid field"));
+                    extra.push((
+                        "422",
+                        "Invalid input: `fields` names each invalid field \
+                         (a number outside its schema's bounds included)",
+                    ));
                 }
+                if path.starts_with("/api/v1/score/") {
+                    extra.push((
+                        "429",
+                        "Too many wrong codes from this address: wait `Retry-After` seconds",
+                    ));
+                }
+                extra.push((
+                    "405",
+                    "Another method on this path: `Allow` names the methods it takes",
+                ));
                 if secured {
                     extra.push(("401", "No token, or not a valid one"));
                     extra.push(("403", "The token's role does not allow this"));
@@ -137,7 +278,7 @@ pub fn document() -> Value {
 /// `GET /api/openapi.json`.
 pub async fn serve() -> HttpResponse {
     static DOC: OnceLock<String> = OnceLock::new();
-    let body = DOC.get_or_init(|| document().to_string());
+    let body = DOC.get_or_init(|| document_value().to_string());
     HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-cache"))
         .content_type("application/json")
