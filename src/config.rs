@@ -49,7 +49,7 @@ impl Settings {
     pub const DEFAULT_SESSION_MAX_HOURS: u64 = 12;
     pub const DEFAULT_TIMEZONE: &'static str = "Europe/Rome";
     pub const DEFAULT_MAX_CONNECTIONS: usize = 10_000;
-    pub const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS: usize = 256;
+    pub const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS: usize = 1024;
     pub const DEFAULT_HASH_QUEUE: usize = crate::auth::password::DEFAULT_QUEUE;
     pub const DEFAULT_BODY_TIMEOUT_SECS: u64 = 20;
 

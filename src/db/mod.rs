@@ -271,6 +271,14 @@ impl Db {
         }
     }
 
+    /// Gives back the attempt `key` took (a right answer), in a write of
+    /// its own.
+    pub async fn give_back_attempt(&self, key: rate_limits::Key) -> Result<(), DbError> {
+        let limiter = self.limiter.clone();
+        self.write(move |c| -> Result<(), DbError> { Ok(limiter.give_back(c, &key)?) })
+            .await
+    }
+
     /// Forgets `key` (its allowance is whole again).
     pub async fn forget_attempts(&self, key: rate_limits::Key) -> Result<(), DbError> {
         self.write(move |c| -> Result<(), DbError> { Ok(rate_limits::forget(c, &key)?) })

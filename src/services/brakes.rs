@@ -1,23 +1,28 @@
 //! The brakes on guessing, all over the one limiter (`db::rate_limits`):
 //! which targets an attempt counts against, and the table-code lookups.
 //!
+//! Every attempt is taken from the allowance before anything is checked;
+//! a right answer then gives back **the attempt it took, and only that**
+//! (a bucket never fills past its burst), so that only wrong guesses use
+//! the allowance, and someone who knows one right answer (her own pair
+//! code, her own password) cannot interleave it to reset the count of her
+//! wrong ones.
+//!
 //! - A login counts against its account from its client address and
 //!   against the address, never against the account alone: an attacker
 //!   hammering the administrator's account from one address is refused
 //!   there, and the administrator, from her own address, still gets in.
-//!   A successful login empties its account-and-address count (whoever
-//!   knows the password has nothing left to guess there); the address's
-//!   count is not given back (one good password must not reset a guesser
-//!   working through many accounts).
-//! - A pair code counts against its table from its address, right or
-//!   wrong: nothing is given back, so a player who knows her own code
-//!   cannot interleave it to reset the count (a table needs two or three
-//!   codes a round, far below the allowance).
+//!   A successful login gives the address its attempt back and empties
+//!   the account-and-address count (whoever knows that password has
+//!   nothing left to guess there).
+//! - A pair code counts against its table from its address; a code that
+//!   names a pair of the table gives its attempt back (also when the round
+//!   is over: the code was right).
 //! - A table-code lookup counts against its address, in one transaction
 //!   with the lookup itself, and a code that names a table gives its
-//!   attempt back: only unknown codes use the allowance, and a burst of
-//!   guesses gets at most the allowance answered, found or not. A code this
-//!   process has already found for an address is not counted again.
+//!   attempt back: a burst of guesses gets at most the allowance answered,
+//!   found or not. A code this process has already found for an address
+//!   is not counted again.
 
 use std::collections::HashSet;
 use std::net::IpAddr;
@@ -66,16 +71,15 @@ pub fn table_lookup_key(client: Option<IpAddr>) -> Key {
 }
 
 /// After a successful login, in its write transaction: the account's count
-/// from this address starts again.
+/// from this address starts again, and the address gets its attempt back.
 pub fn login_succeeded(
     c: &mut DbConn,
+    limiter: &rate_limits::Limiter,
     username: &str,
     client: Option<IpAddr>,
 ) -> Result<(), DbError> {
-    Ok(rate_limits::forget(
-        c,
-        &login_account_key(username, client),
-    )?)
+    rate_limits::forget(c, &login_account_key(username, client))?;
+    Ok(limiter.give_back(c, &login_address_key(client))?)
 }
 
 /// Whole seconds to wait, at least one (`Retry-After`).

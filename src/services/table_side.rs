@@ -15,6 +15,7 @@
 
 use std::net::IpAddr;
 
+use diesel::Connection;
 use serde_json::{json, Value};
 
 use super::{load_state, lock, Actor, Loaded, Need, ServiceError};
@@ -385,7 +386,7 @@ fn relock(c: &mut DbConn, s: &mut Seat, lock: Lock) -> Result<(), TableSideError
 
 /// Runs a table-side write in three steps: the brake takes an attempt from
 /// the (table, address) allowance in a short write of its own (refused:
-/// nothing is looked at), the table, the code and the round are found with
+/// nothing is looked at; a right code gives it back), the table, the code and the round are found with
 /// a read (many at once), then the write reads the table's rows, takes the
 /// tournament's lock ([`relock`], which checks the round again) and
 /// writes, so that the lock is held briefly (40 tables answering at once
@@ -401,18 +402,37 @@ async fn with_seat<T: Send + 'static>(
 ) -> Result<T, TableSideError> {
     let table_code = tsdb::normalize_code(&table_code);
     let key = super::brakes::pair_code_key(&table_code, client);
-    if let Verdict::Refused { retry_after } = db.take_attempts(vec![key]).await? {
+    if let Verdict::Refused { retry_after } = db.take_attempts(vec![key.clone()]).await? {
         return Err(TableSideError::Throttled {
             wait_seconds: super::brakes::wait_seconds(retry_after),
         });
     }
-    let mut s = db
+    let found = db
         .read(move |c| seat(c, &table_code, &pair_code, round))
-        .await?;
+        .await;
+    let mut s = match found {
+        Ok(s) => s,
+        Err(e @ (TableSideError::WrongCode | TableSideError::NotFound)) => return Err(e),
+        Err(e) => {
+            // The code was right (the round is over, entry is off): the
+            // attempt goes back.
+            db.give_back_attempt(key).await?;
+            return Err(e);
+        }
+    };
     // `f` reads the table, calls `relock` and then writes: the tournament's
     // lock is taken before any row of the table is written (the order every
-    // use case takes its locks in), and held only for the writes.
-    db.write(move |c| f(c, &mut s)).await
+    // use case takes its locks in), and held only for the writes. The right
+    // code's attempt goes back in the same transaction, kept when `f`
+    // refuses (its own writes are undone in a savepoint).
+    let limiter = db.limiter();
+    db.write(
+        move |c| -> Result<Result<T, TableSideError>, TableSideError> {
+            limiter.give_back(c, &key)?;
+            Ok(c.transaction(|c| f(c, &mut s)))
+        },
+    )
+    .await?
 }
 
 /// What an accepted entry or answer returns.

@@ -240,6 +240,7 @@ pub async fn login_submit(
     let (idle, max) = session_limits(&state);
     let user_id = user.id;
     let name = form.username.clone();
+    let limiter = state.db.limiter();
     let token = state
         .db
         .write(move |c| -> Result<String, AppError> {
@@ -251,7 +252,7 @@ pub async fn login_submit(
             users::delete_expired_sessions(c, now - idle, now - max)?;
             let token = session::new_token();
             users::insert_session(c, &session::token_id(&token), user_id)?;
-            brakes::login_succeeded(c, &name, client)?;
+            brakes::login_succeeded(c, &limiter, &name, client)?;
             Ok(token)
         })
         .await?;

@@ -258,13 +258,32 @@ fn wrong_body_type(req: &ServiceRequest) -> bool {
     has_body && essence != "application/json" && !essence.ends_with("+json")
 }
 
-/// Refusals made before any handler: 415 for a body a JSON endpoint cannot
-/// read, 429 for a table-code lookup past its address's allowance (see
-/// `services::brakes`). Runs inside the session layer (the language is known).
+/// Refusals made before any handler: 405 with `Allow` for a method a
+/// documented API path does not take (whichever module serves the path),
+/// 415 for a body a JSON endpoint cannot read, 429 for a table-code lookup
+/// past its address's allowance (see `services::brakes`). Runs inside the
+/// session layer (the language is known) and inside `head_as_get` (a `HEAD`
+/// arrives as a `GET`).
 pub async fn gate(
     req: ServiceRequest,
     next: Next<BoxBody>,
 ) -> Result<ServiceResponse<BoxBody>, Error> {
+    if req.path().starts_with("/api/") {
+        if let Some(allowed) = super::api::openapi::allowed_methods(req.path()) {
+            if !allowed.iter().any(|m| m == req.method().as_str()) {
+                let mut res = ApiError::new(
+                    StatusCode::METHOD_NOT_ALLOWED,
+                    "method_not_allowed",
+                    "this path does not take this method",
+                )
+                .error_response();
+                if let Ok(v) = HeaderValue::from_str(&allowed.join(", ")) {
+                    res.headers_mut().insert(header::ALLOW, v);
+                }
+                return Ok(req.into_response(res));
+            }
+        }
+    }
     if wrong_body_type(&req) {
         let e = ApiError::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,

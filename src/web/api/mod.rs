@@ -306,22 +306,6 @@ fn lenient<T: DeserializeOwned>(mut value: Value) -> Result<T, ApiError> {
     ))
 }
 
-/// A `405` with the methods a path allows, for every documented path
-/// (actix would answer 404 for a known path asked with another method).
-async fn method_not_allowed(allow: web::Data<String>) -> HttpResponse {
-    use actix_web::ResponseError;
-    let mut res = ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
-        "this path does not take this method",
-    )
-    .error_response();
-    if let Ok(v) = HeaderValue::from_str(&allow) {
-        res.headers_mut().insert(header::ALLOW, v);
-    }
-    res
-}
-
 /// Registers every documented operation (the app and the document both
 /// come from here).
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -358,18 +342,12 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(play::get_pair_card);
 }
 
-/// The API's routes: the operations, the document, and a JSON 405 for a
-/// known path asked with another method.
+/// The API's routes: the operations and the document. Another method on a
+/// documented path answers 405 with `Allow` (`web::doors::gate`, for every
+/// path under `/api/`, whichever module serves it).
 pub fn routes(cfg: &mut web::ServiceConfig) {
     register(&mut utoipa_actix_web::service_config::ServiceConfig::new(
         cfg,
     ));
     cfg.route("/api/openapi.json", web::get().to(openapi::serve));
-    for (path, methods) in openapi::own_paths() {
-        cfg.service(
-            web::resource(path)
-                .app_data(web::Data::new(methods.join(", ")))
-                .to(method_not_allowed),
-        );
-    }
 }

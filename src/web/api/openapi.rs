@@ -53,21 +53,61 @@ fn registered() -> utoipa::openapi::OpenApi {
     doc
 }
 
-/// The paths this module registers, with their methods (upper case).
-pub fn own_paths() -> Vec<(String, Vec<String>)> {
-    let doc = serde_json::to_value(registered()).unwrap_or(Value::Null);
-    let mut out = Vec::new();
-    if let Some(paths) = doc.get("paths").and_then(Value::as_object) {
-        for (path, item) in paths {
-            let methods = METHODS
-                .iter()
-                .filter(|m| item.get(**m).is_some())
-                .map(|m| m.to_ascii_uppercase())
-                .collect();
-            out.push((path.clone(), methods));
+/// The methods each path of the document takes (upper case; `HEAD` with
+/// `GET`), the document's own path included, as path templates split in
+/// segments (`{id}` matches any one segment).
+fn methods_by_path() -> &'static Vec<(Vec<String>, Vec<String>)> {
+    static PATHS: OnceLock<Vec<(Vec<String>, Vec<String>)>> = OnceLock::new();
+    PATHS.get_or_init(|| {
+        let mut out = vec![(segments_of("/api/openapi.json"), vec!["GET".to_string()])];
+        if let Some(paths) = document_value().get("paths").and_then(Value::as_object) {
+            for (path, item) in paths {
+                let methods = METHODS
+                    .iter()
+                    .filter(|m| item.get(**m).is_some())
+                    .map(|m| m.to_ascii_uppercase())
+                    .collect();
+                out.push((segments_of(path), methods));
+            }
+        }
+        out
+    })
+}
+
+fn segments_of(path: &str) -> Vec<String> {
+    path.split('/').map(str::to_string).collect()
+}
+
+/// The methods `path` takes when the document has it, `None` when it does
+/// not (a path of no operation: 404). When several templates match (a
+/// literal segment and a parameter), every method of any of them.
+pub fn allowed_methods(path: &str) -> Option<Vec<String>> {
+    let segs: Vec<&str> = path.split('/').collect();
+    let mut allowed: Option<Vec<String>> = None;
+    for (template, methods) in methods_by_path() {
+        let matches = template.len() == segs.len()
+            && template.iter().zip(&segs).all(|(t, s)| {
+                if t.starts_with('{') && t.ends_with('}') {
+                    !s.is_empty()
+                } else {
+                    t == s
+                }
+            });
+        if matches {
+            let list = allowed.get_or_insert_with(Vec::new);
+            for m in methods {
+                if !list.contains(m) {
+                    list.push(m.clone());
+                }
+            }
         }
     }
-    out
+    if let Some(list) = allowed.as_mut() {
+        if list.iter().any(|m| m == "GET") && !list.iter().any(|m| m == "HEAD") {
+            list.push("HEAD".to_string());
+        }
+    }
+    allowed
 }
 
 fn error_response(description: &str) -> Value {
