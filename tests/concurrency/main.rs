@@ -22,6 +22,7 @@ mod helpers;
 
 mod support;
 
+mod doors;
 mod ownership;
 mod processes;
 mod races;
