@@ -193,7 +193,7 @@ pub async fn login_submit(
         Ok(t) => t,
         Err(busy) => {
             let seconds = brakes::wait_seconds(busy.retry_after);
-            tracing::info!("login refused: too many password checks at once");
+            tracing::debug!("login refused: too many password checks at once");
             let message = crate::i18n::tf(ctx.lang, "error.busy.message", &[("seconds", &seconds)]);
             return page(message, StatusCode::SERVICE_UNAVAILABLE, Some(seconds));
         }
@@ -202,7 +202,7 @@ pub async fn login_submit(
     let keys = brakes::login_keys(&form.username, client);
     if let Verdict::Refused { retry_after } = state.db.take_attempts(keys).await? {
         let seconds = brakes::wait_seconds(retry_after);
-        tracing::info!("login refused: too many attempts");
+        tracing::debug!("login refused: too many attempts");
         let message = crate::i18n::tf(
             ctx.lang,
             "error.throttled.message",
@@ -227,7 +227,7 @@ pub async fn login_submit(
         .await
         .map_err(|e| AppError::Internal(e.into()))?;
     let Some(user) = user.filter(|_| matches) else {
-        tracing::info!("login failed");
+        tracing::debug!("login failed");
         return page(
             ctx.t("error.login_failed").to_string(),
             StatusCode::UNAUTHORIZED,

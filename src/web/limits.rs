@@ -200,7 +200,8 @@ pub async fn bodies(
     if res.status() == status {
         return Ok(res);
     }
-    tracing::info!(
+    // The request's own line (`middleware::request_span`) says 408 or 413.
+    tracing::debug!(
         status = status.as_u16(),
         answered = res.status().as_u16(),
         "request body refused"
