@@ -163,3 +163,37 @@ impl TableLookups {
         Ok(outcome)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_attempt_counts_against_its_targets() {
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        let b: IpAddr = "10.0.0.2".parse().unwrap();
+        // The account as typed at login: case and spaces do not make another target.
+        assert_eq!(login_keys(" Anna ", Some(a)), login_keys("anna", Some(a)));
+        assert_ne!(
+            login_account_key("anna", Some(a)),
+            login_account_key("anna", Some(b))
+        );
+        assert_ne!(
+            login_account_key("anna", Some(a)),
+            login_account_key("bea", Some(a))
+        );
+        assert_eq!(login_address_key(Some(a)), login_keys("bea", Some(a))[1]);
+        // A table code as typed on a phone.
+        assert_eq!(
+            pair_code_key("kx7-mpa", Some(a)),
+            pair_code_key("KX7MPA", Some(a))
+        );
+        assert_ne!(
+            pair_code_key("KX7MPA", Some(a)),
+            pair_code_key("KX7MPA", Some(b))
+        );
+        assert_ne!(table_lookup_key(Some(a)), table_lookup_key(Some(b)));
+        assert_eq!(wait_seconds(std::time::Duration::from_millis(1)), 1);
+        assert_eq!(wait_seconds(std::time::Duration::from_millis(59_001)), 60);
+    }
+}

@@ -489,3 +489,25 @@ pub async fn referee_only(
 ) -> Result<ServiceResponse<BoxBody>, Error> {
     guard(Role::Referee, req, next).await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tracing::Level;
+
+    #[test]
+    fn public_reads_stay_quiet_and_writes_refusals_errors_speak() {
+        assert_eq!(log_level(&Method::GET, 200, false), Level::DEBUG);
+        assert_eq!(log_level(&Method::GET, 304, false), Level::DEBUG);
+        assert_eq!(log_level(&Method::GET, 404, false), Level::DEBUG);
+        assert_eq!(log_level(&Method::HEAD, 200, false), Level::DEBUG);
+        assert_eq!(log_level(&Method::GET, 200, true), Level::DEBUG);
+        assert_eq!(log_level(&Method::POST, 303, false), Level::INFO);
+        assert_eq!(log_level(&Method::PUT, 200, true), Level::INFO);
+        for refusal in [408, 413, 415, 429, 503] {
+            assert_eq!(log_level(&Method::GET, refusal, false), Level::INFO);
+        }
+        assert_eq!(log_level(&Method::GET, 403, true), Level::INFO);
+        assert_eq!(log_level(&Method::GET, 500, false), Level::WARN);
+    }
+}

@@ -324,3 +324,94 @@ pub async fn serve() -> HttpResponse {
         .content_type("application/json")
         .body(body.clone())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::http::Method;
+
+    #[test]
+    fn numbers_outside_the_schema_are_named() {
+        let body = json!({
+            "name": "x",
+            "planned_rounds": 2_147_483_648_u64,
+            "hands_per_round": 3,
+            "minutes_per_round": 5,
+            "bye_vp": null,
+            "payout": [{"min_entries": 1, "percents": ["100"]}, {"min_entries": 4_294_967_295_u64}],
+        });
+        let mut found = check_bounds(Some("/api/v1/tournaments/{id}"), &Method::PUT, &body);
+        found.sort();
+        assert_eq!(
+            found,
+            vec![
+                (
+                    "minutes_per_round".to_string(),
+                    "must be at least 10".to_string()
+                ),
+                (
+                    "payout[1].min_entries".to_string(),
+                    "must be at most 1000".to_string()
+                ),
+                (
+                    "planned_rounds".to_string(),
+                    "must be at most 30".to_string()
+                ),
+            ]
+        );
+        // Within bounds, or a path without a body schema: nothing.
+        let ok = json!({"planned_rounds": 4, "hands_per_round": 3});
+        assert!(check_bounds(Some("/api/v1/tournaments/{id}"), &Method::PUT, &ok).is_empty());
+        assert!(check_bounds(Some("/nowhere"), &Method::PUT, &body).is_empty());
+        assert!(check_bounds(None, &Method::PUT, &body).is_empty());
+    }
+
+    #[test]
+    fn an_int32_field_refuses_what_a_u32_would_take() {
+        let doc = json!({});
+        let schema = json!({"type": ["integer", "null"], "format": "int32", "minimum": 0});
+        let mut out = Vec::new();
+        walk(
+            &doc,
+            &schema,
+            &json!(3_000_000_000_u64),
+            &mut vec!["n".into()],
+            &mut out,
+            0,
+        );
+        assert_eq!(
+            out,
+            vec![("n".to_string(), "must be at most 2147483647".to_string())]
+        );
+    }
+
+    #[test]
+    fn the_methods_of_a_path_come_from_the_document() {
+        assert_eq!(
+            allowed_methods("/api/v1/tournaments/7"),
+            Some(vec![
+                "GET".to_string(),
+                "PUT".to_string(),
+                "HEAD".to_string()
+            ])
+        );
+        assert_eq!(
+            allowed_methods("/api/v1/rules/vp"),
+            Some(vec!["POST".to_string()])
+        );
+        let score = allowed_methods("/api/v1/score/KX7MPA").unwrap();
+        assert!(score.contains(&"GET".to_string()));
+        assert_eq!(
+            allowed_methods("/api/openapi.json"),
+            Some(vec!["GET".to_string(), "HEAD".to_string()])
+        );
+        assert_eq!(allowed_methods("/api/v1/nothing"), None);
+        assert_eq!(allowed_methods("/api/v1/tournaments//pairs"), None);
+        // Every operation says what a refused body or method gets.
+        let doc = document_value();
+        let put = &doc["paths"]["/api/v1/tournaments/{id}"]["put"]["responses"];
+        for status in ["405", "408", "413", "415", "422"] {
+            assert!(put[status].is_object(), "{status}");
+        }
+    }
+}
