@@ -364,7 +364,7 @@ pub async fn session_layer(
     // The body limit, before anything reads the body (the CSRF check below).
     let limit = super::limits::body_limit(req.path(), user.is_some());
     if let Err(e) = super::limits::apply(&mut req, limit) {
-        tracing::warn!(limit, "refused a request body over the route's limit");
+        tracing::debug!(limit, "refused a request body over the route's limit");
         req.extensions_mut().insert(RequestCtx {
             lang,
             user: None,
@@ -395,7 +395,7 @@ pub async fn session_layer(
             Err(e) => return Ok(req.error_response(e)),
         };
         if !ok {
-            tracing::warn!("refused a request without a valid CSRF token");
+            tracing::debug!("refused a request without a valid CSRF token");
             req.extensions_mut().insert(RequestCtx {
                 lang,
                 user: None,
