@@ -140,13 +140,12 @@ async fn measure(o: &Options, url: &str) -> anyhow::Result<(Report, &'static str
     };
     let key = crate::db::settings::csrf_key(&mut *pool.get()?).context("the CSRF key")?;
     let tz = settings.timezone;
-    let state = Data::new(AppState {
-        db: Db::new(pool.clone(), &settings.database_url),
-        csrf_key: crate::auth::csrf::CsrfKey::from_bytes(key),
-        throttle: std::sync::Arc::new(crate::auth::throttle::LoginThrottle::new(settings.throttle)),
-        public: std::sync::Arc::default(),
+    let state = Data::new(AppState::new(
+        Db::new(pool.clone(), &settings.database_url),
+        crate::auth::csrf::CsrfKey::from_bytes(key),
         settings,
-    });
+        std::sync::Arc::default(),
+    ));
     let service = test::init_service(app(state.clone())).await;
     let change = || async {
         state

@@ -47,7 +47,7 @@ pub struct ServeArgs {
     /// Hours after login at which a staff session ends, however active.
     #[arg(long, env = "SESSION_MAX_HOURS", default_value_t = Settings::DEFAULT_SESSION_MAX_HOURS)]
     pub session_max_hours: u64,
-    /// Take the login brake's client address from X-Forwarded-For (only
+    /// Take the client address of the brakes from X-Forwarded-For (only
     /// behind a reverse proxy that sets it; otherwise clients could pick it).
     #[arg(long, env = "TRUST_FORWARDED_FOR", default_value_t = false)]
     pub trust_forwarded_for: bool,
@@ -59,6 +59,25 @@ pub struct ServeArgs {
     /// director's browser used.
     #[arg(long, env = "PUBLIC_URL")]
     pub public_url: Option<String>,
+    /// Open connections at most (kept below the open-file limit, whose
+    /// soft value is raised to the hard one at start).
+    #[arg(long, env = "MAX_CONNECTIONS", default_value_t = Settings::DEFAULT_MAX_CONNECTIONS)]
+    pub max_connections: usize,
+    /// Open connections at most from one client address (ignored with
+    /// --trust-forwarded-for: the proxy's own limit applies).
+    #[arg(long, env = "MAX_CONNECTIONS_PER_ADDRESS",
+        default_value_t = Settings::DEFAULT_MAX_CONNECTIONS_PER_ADDRESS)]
+    pub max_connections_per_address: usize,
+    /// Seconds a request body may take to arrive (plus one per 32 KiB
+    /// received); past it: 408 and the connection closed.
+    #[arg(long, env = "BODY_TIMEOUT_SECS", default_value_t = Settings::DEFAULT_BODY_TIMEOUT_SECS)]
+    pub body_timeout_secs: u64,
+    /// Password hashes at once (argon2, 19 MiB each); default: the cores.
+    #[arg(long, env = "HASH_CONCURRENCY")]
+    pub hash_concurrency: Option<usize>,
+    /// Logins that may wait for a password hash; beyond them: 503.
+    #[arg(long, env = "HASH_QUEUE", default_value_t = Settings::DEFAULT_HASH_QUEUE)]
+    pub hash_queue: usize,
     #[command(flatten)]
     pub db: DbArgs,
 }
@@ -332,6 +351,13 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .map(|u| u.trim().trim_end_matches('/').to_string())
         .filter(|u| !u.is_empty());
     settings.timezone = parse_timezone(&args.timezone).map_err(anyhow::Error::msg)?;
+    settings.max_connections = args.max_connections.max(1);
+    settings.max_connections_per_address = args.max_connections_per_address.max(1);
+    settings.body_deadline.base = Duration::from_secs(args.body_timeout_secs.max(1));
+    if let Some(n) = args.hash_concurrency {
+        settings.hash_concurrency = n.max(1);
+    }
+    settings.hash_queue = args.hash_queue;
     actix_web::rt::System::new().block_on(async move {
         let app = Application::build(settings)?;
         app.run_until_stopped()

@@ -2,8 +2,9 @@
 
 use std::time::Duration;
 
-use crate::auth::throttle::ThrottlePolicy;
+use crate::db::rate_limits::Policy;
 use crate::db::DbUrl;
+use crate::web::limits::BodyDeadline;
 
 /// Everything the server needs to start.
 #[derive(Debug, Clone)]
@@ -17,7 +18,7 @@ pub struct Settings {
     pub session_idle: Duration,
     /// A session is ended this long after its login, however active.
     pub session_max: Duration,
-    /// Take the client address of the login brake from the last entry of
+    /// Take the client address of the brakes from the last entry of
     /// `X-Forwarded-For` (set this only behind a reverse proxy that sets it).
     pub trust_forwarded_for: bool,
     /// The address players reach the server at (`https://club.example`),
@@ -26,7 +27,19 @@ pub struct Settings {
     pub pool_size: u32,
     /// The time zone shown to people (storage is always UTC).
     pub timezone: chrono_tz::Tz,
-    pub throttle: ThrottlePolicy,
+    /// The allowances of the one limiter (logins, pair codes, table codes).
+    pub rate_limits: Policy,
+    /// Password hashes (argon2, 19 MiB each) running at most at once.
+    pub hash_concurrency: usize,
+    /// Logins that may wait for a hash; beyond them: 503.
+    pub hash_queue: usize,
+    /// How long a request body may take to arrive (408 past it).
+    pub body_deadline: BodyDeadline,
+    /// Open connections at most (kept below the open-file limit).
+    pub max_connections: usize,
+    /// Open connections at most from one client address (not applied with
+    /// `trust_forwarded_for`: behind a proxy every peer is the proxy).
+    pub max_connections_per_address: usize,
 }
 
 impl Settings {
@@ -35,6 +48,10 @@ impl Settings {
     pub const DEFAULT_IDLE_MINUTES: u64 = 120;
     pub const DEFAULT_SESSION_MAX_HOURS: u64 = 12;
     pub const DEFAULT_TIMEZONE: &'static str = "Europe/Rome";
+    pub const DEFAULT_MAX_CONNECTIONS: usize = 10_000;
+    pub const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS: usize = 1024;
+    pub const DEFAULT_HASH_QUEUE: usize = crate::auth::password::DEFAULT_QUEUE;
+    pub const DEFAULT_BODY_TIMEOUT_SECS: u64 = 20;
 
     /// Defaults for a database URL (used by tests and the CLI).
     pub fn for_database(url: &str) -> Settings {
@@ -53,7 +70,12 @@ impl Settings {
             public_url: None,
             pool_size,
             timezone: chrono_tz::Europe::Rome,
-            throttle: ThrottlePolicy::default(),
+            rate_limits: Policy::default(),
+            hash_concurrency: crate::auth::password::default_concurrency(),
+            hash_queue: Self::DEFAULT_HASH_QUEUE,
+            body_deadline: BodyDeadline::default(),
+            max_connections: Self::DEFAULT_MAX_CONNECTIONS,
+            max_connections_per_address: Self::DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
         }
     }
 }

@@ -11,11 +11,10 @@ use actix_web::{web, App, HttpServer};
 use anyhow::Context;
 
 use crate::auth::csrf::CsrfKey;
-use crate::auth::throttle::LoginThrottle;
 use crate::config::Settings;
 use crate::db::{self, DbUrl, Pool};
 use crate::web::cache::PublicCache;
-use crate::web::{errors, middleware, routes, AppState};
+use crate::web::{doors, errors, limits, middleware, routes, AppState};
 
 pub struct Application {
     port: u16,
@@ -60,7 +59,9 @@ pub fn app(
 > {
     App::new()
         .app_data(state)
+        .wrap(from_fn(doors::gate))
         .wrap(from_fn(middleware::session_layer))
+        .wrap(from_fn(limits::bodies))
         .wrap(errors::handlers())
         .wrap(Compress::default())
         .wrap(from_fn(middleware::security_headers))
@@ -80,6 +81,7 @@ impl Application {
         settings: Settings,
         listener: TcpListener,
     ) -> anyhow::Result<Application> {
+        crate::auth::password::tune_allocator();
         let pool = prepare_database(&settings.database_url, settings.pool_size)?;
         let key = db::settings::csrf_key(&mut *pool.get()?).context("cannot read the CSRF key")?;
         let port = listener.local_addr()?.port();
@@ -92,18 +94,39 @@ impl Application {
             settings.database_url.backend_name(),
             settings.database_url.redacted(),
         );
-        let state = web::Data::new(AppState {
-            db: db::Db::new(pool.clone(), &settings.database_url),
-            csrf_key: CsrfKey::from_bytes(key),
-            throttle: Arc::new(LoginThrottle::new(settings.throttle)),
-            public: public.clone(),
+        let file_limit = doors::raise_file_limit();
+        let cap = doors::connection_cap(settings.max_connections, file_limit);
+        let per_address =
+            (!settings.trust_forwarded_for).then_some(settings.max_connections_per_address);
+        let conns = doors::Connections::new(cap, per_address);
+        tracing::info!(
+            open_files = file_limit,
+            max_connections = cap,
+            per_address = per_address,
+            hash_concurrency = settings.hash_concurrency,
+            "connection and hashing bounds"
+        );
+        let db = db::Db::new(pool.clone(), &settings.database_url)
+            .with_rate_policy(settings.rate_limits);
+        let state = web::Data::new(AppState::new(
+            db,
+            CsrfKey::from_bytes(key),
             settings,
-        });
+            public.clone(),
+        ));
         let server = HttpServer::new(move || app(state.clone()))
             // Phones poll the public pages: keep their connections open long
             // enough (as nginx does) that a reused connection is rarely one the
             // server is just closing.
             .keep_alive(std::time::Duration::from_secs(75))
+            // A request's headers must arrive within this (its body within
+            // `limits::BodyDeadline`).
+            .client_request_timeout(std::time::Duration::from_secs(5))
+            // Our own count shuts connections over the caps at once
+            // (`doors::Connections`); actix-web's per-worker bound is only
+            // a backstop above it.
+            .max_connections(cap + doors::RESERVED_FILES as usize)
+            .on_connect(move |conn, data| conns.on_connect(conn, data))
             .listen(listener)?
             .run();
         Ok(Application {

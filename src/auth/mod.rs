@@ -1,11 +1,11 @@
-//! Staff accounts: roles, usernames, passwords (argon2id), sessions, CSRF
-//! tokens and the brake on repeated failed logins.
+//! Staff accounts: roles, usernames, passwords (argon2id, under a memory
+//! bound), sessions and CSRF tokens. The brake on failed logins is the one
+//! limiter's (`services::brakes`).
 
 mod common;
 pub mod csrf;
 pub mod password;
 pub mod session;
-pub mod throttle;
 pub mod tokens;
 
 use std::fmt;

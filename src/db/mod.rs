@@ -7,9 +7,9 @@ pub mod backup;
 pub mod directory;
 pub mod export;
 pub mod import;
-pub mod login_throttle;
 pub mod pairs;
 pub mod penalties;
+pub mod rate_limits;
 pub mod revisions;
 pub mod rounds;
 pub mod schema;
@@ -197,6 +197,26 @@ pub struct Db {
     /// The sheets the public pages have read, by version (see
     /// [`export::SheetVersions`]).
     sheet_versions: Arc<export::SheetVersions>,
+    /// The one limiter of every door (see [`rate_limits`]).
+    limiter: Arc<rate_limits::Limiter>,
+}
+
+/// Why [`Db::take_attempts`] rolls its transaction back.
+enum TakeFailed {
+    Refused(rate_limits::Verdict),
+    Db(DbError),
+}
+
+impl From<DbError> for TakeFailed {
+    fn from(e: DbError) -> Self {
+        TakeFailed::Db(e)
+    }
+}
+
+impl From<diesel::result::Error> for TakeFailed {
+    fn from(e: diesel::result::Error) -> Self {
+        TakeFailed::Db(e.into())
+    }
 }
 
 impl Db {
@@ -218,6 +238,74 @@ impl Db {
             fresh: Arc::default(),
             revision_pool,
             sheet_versions: Arc::default(),
+            limiter: Arc::default(),
+        }
+    }
+
+    /// The same database with the limiter's allowances of `policy`.
+    pub fn with_rate_policy(mut self, policy: rate_limits::Policy) -> Db {
+        self.limiter = Arc::new(rate_limits::Limiter::new(policy));
+        self
+    }
+
+    /// The limiter, for use cases that take an attempt inside a transaction
+    /// of their own.
+    pub fn limiter(&self) -> Arc<rate_limits::Limiter> {
+        self.limiter.clone()
+    }
+
+    /// Takes one attempt from each key's allowance, in one write
+    /// transaction, before the caller checks anything; when any key has
+    /// nothing left the transaction is rolled back (a refused attempt
+    /// takes nothing) and the answer says how long to wait.
+    pub async fn take_attempts(
+        &self,
+        keys: Vec<rate_limits::Key>,
+    ) -> Result<rate_limits::Verdict, DbError> {
+        let limiter = self.limiter.clone();
+        let now = rate_limits::now_ms();
+        let taken = self
+            .write(move |c| match limiter.take_all(c, &keys, now)? {
+                rate_limits::Verdict::Granted => Ok(rate_limits::Verdict::Granted),
+                refused => Err(TakeFailed::Refused(refused)),
+            })
+            .await;
+        self.prune_attempts_when_due().await;
+        match taken {
+            Ok(v) | Err(TakeFailed::Refused(v)) => Ok(v),
+            Err(TakeFailed::Db(e)) => Err(e),
+        }
+    }
+
+    /// Gives back the attempt `key` took (a right answer), in a write of
+    /// its own.
+    pub async fn give_back_attempt(&self, key: rate_limits::Key) -> Result<(), DbError> {
+        let limiter = self.limiter.clone();
+        self.write(move |c| -> Result<(), DbError> { Ok(limiter.give_back(c, &key)?) })
+            .await
+    }
+
+    /// Forgets `key` (its allowance is whole again).
+    pub async fn forget_attempts(&self, key: rate_limits::Key) -> Result<(), DbError> {
+        self.write(move |c| -> Result<(), DbError> { Ok(rate_limits::forget(c, &key)?) })
+            .await
+    }
+
+    /// Every so many attempts, the limiter's table is pruned in a
+    /// transaction of its own (a failure only leaves rows for next time).
+    pub async fn prune_attempts_when_due(&self) {
+        if !self.limiter.prune_due() {
+            return;
+        }
+        let max_rows = self.limiter.policy().max_rows;
+        let pruned = self
+            .write(move |c| -> Result<usize, DbError> {
+                Ok(rate_limits::prune(c, rate_limits::now_ms(), max_rows)?)
+            })
+            .await;
+        match pruned {
+            Ok(n) => tracing::debug!(rows = n, "rate limits pruned"),
+            Err(e) => tracing::warn!(error = %e, "rate limits not pruned"),
         }
     }
 

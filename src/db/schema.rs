@@ -246,10 +246,15 @@ diesel::allow_tables_to_appear_in_same_query!(
 );
 
 diesel::table! {
-    login_throttle (key) {
+    /// One limiter for every door (`db::rate_limits`): a token bucket per
+    /// action and hashed target; instants in milliseconds since 1970.
+    rate_limits (action, key) {
+        action -> Text,
         key -> Text,
-        failures -> Integer,
-        last_failure_at -> Timestamp,
+        tokens -> BigInt,
+        refilled_at -> BigInt,
+        granted -> Integer,
+        expires_at -> BigInt,
     }
 }
 
@@ -273,15 +278,6 @@ diesel::table! {
         entered_at -> Timestamp,
         decided_by -> Nullable<Text>,
         decided_at -> Nullable<Timestamp>,
-    }
-}
-
-diesel::table! {
-    score_throttle (key) {
-        key -> Text,
-        failures -> Integer,
-        first_failure_at -> Timestamp,
-        last_failure_at -> Timestamp,
     }
 }
 

@@ -8,7 +8,7 @@ use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use rand::rngs::OsRng;
 use rand::Rng;
 
-use super::schema::{audit_log, pairs, rounds, score_throttle, seatings, sheet_entries, sheets};
+use super::schema::{audit_log, pairs, rounds, seatings, sheet_entries, sheets};
 use super::schema::{idempotency_keys, table_codes, tournaments};
 use super::scoring::SheetWrite;
 use super::{now, DbConn};
@@ -442,100 +442,6 @@ pub fn remember_answer(
 pub fn forget_answers_before(conn: &mut DbConn, before: NaiveDateTime) -> QueryResult<usize> {
     diesel::delete(idempotency_keys::table.filter(idempotency_keys::created_at.lt(before)))
         .execute(conn)
-}
-
-// ---- the brake on wrong pair codes ----
-
-#[derive(Debug, Clone, Queryable, Selectable)]
-#[diesel(table_name = score_throttle)]
-pub struct ThrottleRow {
-    pub key: String,
-    pub failures: i32,
-    pub first_failure_at: NaiveDateTime,
-    pub last_failure_at: NaiveDateTime,
-}
-
-pub fn throttle_row(conn: &mut DbConn, key: &str) -> QueryResult<Option<ThrottleRow>> {
-    score_throttle::table
-        .find(key)
-        .select(ThrottleRow::as_select())
-        .first(conn)
-        .optional()
-}
-
-/// Counts a wrong code for `key`; a count whose first failure is before
-/// `window_start` starts again from one. Returns the count.
-pub fn record_wrong_code(
-    conn: &mut DbConn,
-    key: &str,
-    at: NaiveDateTime,
-    window_start: NaiveDateTime,
-) -> QueryResult<i32> {
-    for _ in 0..2 {
-        let bumped = diesel::update(
-            score_throttle::table
-                .filter(score_throttle::key.eq(key))
-                .filter(score_throttle::first_failure_at.ge(window_start)),
-        )
-        .set((
-            score_throttle::failures.eq(score_throttle::failures + 1),
-            score_throttle::last_failure_at.eq(at),
-        ))
-        .execute(conn)?;
-        if bumped == 0 {
-            let restarted =
-                diesel::update(score_throttle::table.filter(score_throttle::key.eq(key)))
-                    .set((
-                        score_throttle::failures.eq(1),
-                        score_throttle::first_failure_at.eq(at),
-                        score_throttle::last_failure_at.eq(at),
-                    ))
-                    .execute(conn)?;
-            if restarted == 0 {
-                let inserted = conn.transaction(|c| {
-                    diesel::insert_into(score_throttle::table)
-                        .values((
-                            score_throttle::key.eq(key),
-                            score_throttle::failures.eq(1),
-                            score_throttle::first_failure_at.eq(at),
-                            score_throttle::last_failure_at.eq(at),
-                        ))
-                        .execute(c)
-                });
-                match inserted {
-                    Ok(_) => {}
-                    Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
-                        continue
-                    }
-                    Err(e) => return Err(e),
-                }
-            }
-        }
-        return Ok(throttle_row(conn, key)?.map_or(1, |r| r.failures));
-    }
-    Ok(throttle_row(conn, key)?.map_or(1, |r| r.failures))
-}
-
-/// Keeps the brake's table small: rows last touched before `before` go,
-/// then the oldest beyond `max_rows`.
-pub fn prune_throttle(conn: &mut DbConn, before: NaiveDateTime, max_rows: i64) -> QueryResult<()> {
-    diesel::delete(score_throttle::table.filter(score_throttle::last_failure_at.lt(before)))
-        .execute(conn)?;
-    let count: i64 = score_throttle::table.count().get_result(conn)?;
-    let excess = count - max_rows.max(0);
-    if excess > 0 {
-        let oldest: Vec<String> = score_throttle::table
-            .order((
-                score_throttle::last_failure_at.asc(),
-                score_throttle::key.asc(),
-            ))
-            .select(score_throttle::key)
-            .limit(excess)
-            .load(conn)?;
-        diesel::delete(score_throttle::table.filter(score_throttle::key.eq_any(oldest)))
-            .execute(conn)?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

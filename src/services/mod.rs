@@ -9,6 +9,7 @@
 
 pub mod audit;
 pub mod board;
+pub mod brakes;
 pub mod directory;
 pub mod files;
 pub mod pairs;

@@ -6,19 +6,23 @@
 //! confirm or override (`services::scoring`, [`desk_confirm`]).
 //!
 //! Every answer has a fixed precedence (issue 13's interface): an unknown
-//! table code (404), then the brake on wrong codes (429), then a wrong pair
+//! table code (404), then the brake on pair codes (429), then a wrong pair
 //! code (403), then a round that is over (409 `round_closed`), then the
-//! rest. Wrong codes are counted per (table code, client address) in the
-//! database (`score_throttle`, hashed keys), in their own short transaction.
+//! rest. Every pair code typed at a table is counted per (table code,
+//! client address) by the one limiter (`services::brakes`), in a write of
+//! its own that commits before the code is looked at, so that a burst of
+//! guesses gets at most the allowance checked.
 
 use std::net::IpAddr;
 use std::time::Duration;
 
+use diesel::Connection;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use super::{load_state, lock, Actor, Loaded, Need, ServiceError};
 use crate::db::pairs::PairRow;
+use crate::db::rate_limits::Verdict;
 use crate::db::rounds::{RoundRow, SeatingRow};
 use crate::db::scoring::{self as sdb, SaveError, SheetWrite, TablePlace};
 use crate::db::table_side::{self as tsdb, EntryRow};
@@ -27,16 +31,6 @@ use crate::db::{now, Db, DbConn, DbError};
 use crate::rules::api::InputError;
 use crate::rules::{Line, PerLine, ScoreSheet, SheetReport};
 use crate::tournament::{FieldProblem, Status};
-
-/// Wrong pair codes allowed per (table, address) within [`WRONG_CODE_WINDOW`].
-pub const WRONG_CODES_ALLOWED: i32 = 10;
-/// How long wrong codes are remembered (counted from the first).
-pub const WRONG_CODE_WINDOW: Duration = Duration::from_secs(10 * 60);
-/// How long a table is closed to an address after too many wrong codes
-/// (from its last wrong code).
-pub const BLOCK: Duration = Duration::from_secs(5 * 60);
-/// The most rows the brake keeps.
-const MAX_THROTTLE_ROWS: i64 = 50_000;
 
 /// Why a table-side request is refused.
 #[derive(Debug, thiserror::Error)]
@@ -339,57 +333,6 @@ pub async fn table_view_of(
     db.read(move |c| view_on(c, &code, round)).await
 }
 
-// ---- the brake on wrong codes ----
-
-fn throttle_key(table_code: &str, client: Option<IpAddr>) -> String {
-    let addr = client.map_or_else(|| "unknown".to_string(), |a| a.to_string());
-    let mut h = Sha256::new();
-    h.update(b"burraco-td score throttle v1");
-    for p in [table_code, addr.as_str()] {
-        h.update((p.len() as u64).to_be_bytes());
-        h.update(p.as_bytes());
-    }
-    hex::encode(h.finalize())
-}
-
-fn chrono_of(d: Duration) -> chrono::Duration {
-    chrono::Duration::from_std(d).unwrap_or(chrono::Duration::MAX)
-}
-
-/// Refuses every attempt from a blocked (table, address).
-fn ensure_not_blocked(c: &mut DbConn, key: &str) -> Result<(), TableSideError> {
-    let Some(row) = tsdb::throttle_row(c, key)? else {
-        return Ok(());
-    };
-    if row.failures < WRONG_CODES_ALLOWED {
-        return Ok(());
-    }
-    let until = row.last_failure_at + chrono_of(BLOCK);
-    let t = now();
-    if until > t {
-        let wait = (until - t).num_seconds().max(1);
-        return Err(TableSideError::Throttled {
-            wait_seconds: u64::try_from(wait).unwrap_or(1),
-        });
-    }
-    Ok(())
-}
-
-/// Counts a wrong code, in its own transaction.
-async fn record_wrong_code(db: &Db, key: String) -> Result<(), TableSideError> {
-    db.write(move |c| -> Result<(), TableSideError> {
-        let t = now();
-        tsdb::record_wrong_code(c, &key, t, t - chrono_of(WRONG_CODE_WINDOW))?;
-        tsdb::prune_throttle(
-            c,
-            t - chrono_of(WRONG_CODE_WINDOW) - chrono_of(BLOCK),
-            MAX_THROTTLE_ROWS,
-        )?;
-        Ok(())
-    })
-    .await
-}
-
 // ---- entering and confirming ----
 
 /// The table, the pair that a code names there and the round it plays.
@@ -404,17 +347,15 @@ struct Seat {
 
 /// Finds the pair of `pair_code` at the table of `table_code` (in round
 /// `round` when the client names it, else in the last round the pair sat
-/// there), after the brake. A read: [`with_seat`] checks it again under the
-/// tournament's lock.
+/// there); the brake took its attempt before. A read: [`with_seat`] checks
+/// it again under the tournament's lock.
 fn seat(
     c: &mut DbConn,
     table_code: &str,
     pair_code: &str,
     round: Option<i32>,
-    key: &str,
 ) -> Result<Seat, TableSideError> {
     let (tid, table_no) = tsdb::find_table(c, table_code)?.ok_or(TableSideError::NotFound)?;
-    ensure_not_blocked(c, key)?;
     let t = tdb::find(c, tid)?.ok_or(TableSideError::NotFound)?;
     let l = load_state(c, t)?;
     let pair_code: String = pair_code.chars().filter(|c| !c.is_whitespace()).collect();
@@ -513,12 +454,14 @@ fn relock(c: &mut DbConn, s: &mut Seat, lock: Lock) -> Result<(), TableSideError
     ensure_open(s)
 }
 
-/// Runs a table-side write in two steps: the table, the code and the round
-/// are found with a read (many at once), then the write reads the table's
-/// rows, takes the tournament's lock ([`relock`], which checks the round
-/// again) and writes, so that the lock is held briefly (40 tables
-/// answering at once wait on it in turn). Writes are also guarded row by
-/// row (entry versions, unique keys). A wrong code is counted in its own short transaction.
+/// Runs a table-side write in three steps: the brake takes an attempt from
+/// the (table, address) allowance in a short write of its own (refused:
+/// nothing is looked at; a right code gives it back), the table, the code and the round are found with
+/// a read (many at once), then the write reads the table's rows, takes the
+/// tournament's lock ([`relock`], which checks the round again) and
+/// writes, so that the lock is held briefly (40 tables answering at once
+/// wait on it in turn). Writes are also guarded row by row (entry
+/// versions, unique keys).
 async fn with_seat<T: Send + 'static>(
     db: &Db,
     table_code: String,
@@ -528,23 +471,38 @@ async fn with_seat<T: Send + 'static>(
     f: impl FnOnce(&mut DbConn, &mut Seat) -> Result<T, TableSideError> + Send + 'static,
 ) -> Result<T, TableSideError> {
     let table_code = tsdb::normalize_code(&table_code);
-    let key = throttle_key(&table_code, client);
-    let k = key.clone();
+    let key = super::brakes::pair_code_key(&table_code, client);
+    if let Verdict::Refused { retry_after } = db.take_attempts(vec![key.clone()]).await? {
+        return Err(TableSideError::Throttled {
+            wait_seconds: super::brakes::wait_seconds(retry_after),
+        });
+    }
     let found = db
-        .read(move |c| seat(c, &table_code, &pair_code, round, &k))
+        .read(move |c| seat(c, &table_code, &pair_code, round))
         .await;
     let mut s = match found {
         Ok(s) => s,
-        Err(TableSideError::WrongCode) => {
-            record_wrong_code(db, key).await?;
-            return Err(TableSideError::WrongCode);
+        Err(e @ (TableSideError::WrongCode | TableSideError::NotFound)) => return Err(e),
+        Err(e) => {
+            // The code was right (the round is over, entry is off): the
+            // attempt goes back.
+            db.give_back_attempt(key).await?;
+            return Err(e);
         }
-        Err(e) => return Err(e),
     };
     // `f` reads the table, calls `relock` and then writes: the tournament's
     // lock is taken before any row of the table is written (the order every
-    // use case takes its locks in), and held only for the writes.
-    db.write(move |c| f(c, &mut s)).await
+    // use case takes its locks in), and held only for the writes. The right
+    // code's attempt goes back in the same transaction, kept when `f`
+    // refuses (its own writes are undone in a savepoint).
+    let limiter = db.limiter();
+    db.write(
+        move |c| -> Result<Result<T, TableSideError>, TableSideError> {
+            limiter.give_back(c, &key)?;
+            Ok(c.transaction(|c| f(c, &mut s)))
+        },
+    )
+    .await?
 }
 
 /// What an accepted entry or answer returns (and what a repeated
@@ -635,6 +593,10 @@ pub fn parse_idempotency_key(text: &str) -> Result<Option<String>, TableSideErro
             "table.error.idempotency_key",
         )]))
     }
+}
+
+fn chrono_of(d: Duration) -> chrono::Duration {
+    chrono::Duration::from_std(d).unwrap_or(chrono::Duration::MAX)
 }
 
 /// How long a submission's first answer is kept.

@@ -1,5 +1,6 @@
 //! First-run setup, login and logout.
 
+use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
@@ -8,9 +9,10 @@ use serde::Deserialize;
 use super::context::{web_query_value, FieldErrors, PageCtx};
 use super::middleware::{cookie, removal_cookie};
 use super::{render, render_status, safe_next, see_other, AppState};
-use crate::auth::throttle::{client_ip, LoginKeys};
-use crate::auth::{password, session, NewPassword, Role, Username};
+use crate::auth::{session, NewPassword, Role, Username};
+use crate::db::rate_limits::Verdict;
 use crate::db::users::{self, UserError};
+use crate::services::brakes;
 use crate::web::error::AppError;
 
 // ---- setup ----
@@ -82,9 +84,13 @@ pub async fn setup_submit(
             StatusCode::UNPROCESSABLE_ENTITY,
         );
     };
-    // Hash off the async workers and outside the write transaction.
-    let hash = web::block(move || password::hash_password(password.expose()))
-        .await?
+    // Hash under the hasher's bound, outside the write transaction.
+    let hash = state
+        .hasher
+        .admit()
+        .map_err(AppError::from)?
+        .hash(password.expose().to_string())
+        .await
         .map_err(|e| AppError::Internal(e.into()))?;
     let name = username.as_str().to_string();
     let created = state
@@ -154,22 +160,12 @@ pub async fn login_form(
     })
 }
 
-/// The client address the login brake counts by: the connection's peer
-/// (`X-Forwarded-For` only when the `trust_forwarded_for` setting is on).
-fn client_addr(req: &HttpRequest, state: &AppState) -> Option<std::net::IpAddr> {
-    let forwarded = req
-        .headers()
-        .get("x-forwarded-for")
-        .and_then(|v| v.to_str().ok());
-    client_ip(
-        req.peer_addr(),
-        forwarded,
-        state.settings.trust_forwarded_for,
-    )
-}
-
-/// Checks the password off the async workers; the same cost whether or not
-/// the username exists. On success the session is new (any old one is ended).
+/// Checks the password; the same cost whether or not the username exists.
+/// In this order, so that a burst costs little: a place in the hasher's
+/// queue (none left: 503, nothing else done), an attempt from the brakes'
+/// allowances (none left: 429, the password is not looked at), then the
+/// user and the password. On success the session is new (any old one is
+/// ended).
 pub async fn login_submit(
     ctx: PageCtx,
     req: HttpRequest,
@@ -178,9 +174,8 @@ pub async fn login_submit(
 ) -> Result<HttpResponse, AppError> {
     let form = form.into_inner();
     let next = safe_next(Some(&form.next)).unwrap_or_default();
-    let keys = LoginKeys::new(&form.username, client_addr(&req, &state));
-    let page = |error: String, status: StatusCode| {
-        render_status(
+    let page = |error: String, status: StatusCode, wait: Option<u64>| {
+        let mut res = render_status(
             &LoginPage {
                 ctx: &ctx,
                 username: &form.username,
@@ -188,68 +183,64 @@ pub async fn login_submit(
                 error: Some(error),
             },
             status,
-        )
-    };
-    let throttle = state.throttle.clone();
-    let k = keys.clone();
-    let wait = state
-        .db
-        .read(move |c| -> Result<_, AppError> { Ok(throttle.wait(c, &k, crate::db::now())?) })
-        .await?;
-    if let Some(wait) = wait {
-        let seconds = wait.as_secs().max(1);
-        tracing::warn!("login refused: too many failed attempts");
-        let mut res = page(
-            crate::i18n::tf(
-                ctx.lang,
-                "error.throttled.message",
-                &[("seconds", &seconds)],
-            ),
-            StatusCode::TOO_MANY_REQUESTS,
         )?;
-        if let Ok(v) = actix_web::http::header::HeaderValue::from_str(&seconds.to_string()) {
-            res.headers_mut()
-                .insert(actix_web::http::header::RETRY_AFTER, v);
+        if let Some(v) = wait.and_then(|w| HeaderValue::from_str(&w.to_string()).ok()) {
+            res.headers_mut().insert(header::RETRY_AFTER, v);
         }
-        return Ok(res);
+        Ok::<_, AppError>(res)
+    };
+    let ticket = match state.hasher.admit() {
+        Ok(t) => t,
+        Err(busy) => {
+            let seconds = brakes::wait_seconds(busy.retry_after);
+            tracing::debug!("login refused: too many password checks at once");
+            let message = crate::i18n::tf(ctx.lang, "error.busy.message", &[("seconds", &seconds)]);
+            return page(message, StatusCode::SERVICE_UNAVAILABLE, Some(seconds));
+        }
+    };
+    let client = super::doors::client_addr(&req, state.settings.trust_forwarded_for);
+    let keys = brakes::login_keys(&form.username, client);
+    if let Verdict::Refused { retry_after } = state.db.take_attempts(keys).await? {
+        let seconds = brakes::wait_seconds(retry_after);
+        tracing::debug!("login refused: too many attempts");
+        let message = crate::i18n::tf(
+            ctx.lang,
+            "error.throttled.message",
+            &[("seconds", &seconds)],
+        );
+        return page(message, StatusCode::TOO_MANY_REQUESTS, Some(seconds));
     }
     let username = form.username.trim().to_ascii_lowercase();
     let user = state
         .db
         .read(move |c| -> Result<_, AppError> { Ok(users::find_by_username(c, &username)?) })
         .await?;
-    // The password check is slow on purpose: off the async workers, outside
-    // any transaction, and as slow for an unknown user as for a known one.
-    let password = form.password.clone();
-    let user = web::block(move || {
-        let (hash, candidate) = match &user {
-            Some(u) if u.active => (u.password_hash.as_str(), true),
-            _ => (password::dummy_hash(), false),
-        };
-        let matches = password::verify_password(&password, hash);
-        user.filter(|_| candidate && matches)
-    })
-    .await?;
-    let Some(user) = user else {
-        let throttle = state.throttle.clone();
-        state
-            .db
-            .write(move |c| -> Result<(), AppError> {
-                Ok(throttle.record_failure(c, &keys, crate::db::now())?)
-            })
-            .await?;
-        tracing::info!("login failed");
+    // The password check is slow on purpose: under the hasher's bound,
+    // outside any transaction, and as slow for an unknown user as for a
+    // known one.
+    let stored = user
+        .as_ref()
+        .filter(|u| u.active)
+        .map(|u| u.password_hash.clone());
+    let matches = ticket
+        .verify(form.password.clone(), stored)
+        .await
+        .map_err(|e| AppError::Internal(e.into()))?;
+    let Some(user) = user.filter(|_| matches) else {
+        tracing::debug!("login failed");
         return page(
             ctx.t("error.login_failed").to_string(),
             StatusCode::UNAUTHORIZED,
+            None,
         );
     };
     let old_session = req
         .cookie(session::COOKIE)
         .map(|c| session::token_id(c.value()));
     let (idle, max) = session_limits(&state);
-    let throttle = state.throttle.clone();
     let user_id = user.id;
+    let name = form.username.clone();
+    let limiter = state.db.limiter();
     let token = state
         .db
         .write(move |c| -> Result<String, AppError> {
@@ -261,7 +252,7 @@ pub async fn login_submit(
             users::delete_expired_sessions(c, now - idle, now - max)?;
             let token = session::new_token();
             users::insert_session(c, &session::token_id(&token), user_id)?;
-            throttle.record_success(c, &keys)?;
+            brakes::login_succeeded(c, &limiter, &name, client)?;
             Ok(token)
         })
         .await?;

@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use super::context::{FieldErrors, PageCtx};
 use super::{render, render_status, see_other, AppState};
-use crate::auth::{password, CredentialError, NewPassword, Role, Username};
+use crate::auth::{CredentialError, NewPassword, Role, Username};
 use crate::db::users::{self, UserRow};
 use crate::services::{self, ServiceError};
 use crate::web::error::AppError;
@@ -189,10 +189,14 @@ fn password_error(ctx: &PageCtx, errors: &mut FieldErrors, e: CredentialError) {
     errors.add(field, ctx.t(e.key()));
 }
 
-/// Hashes a password off the async workers (argon2 is slow on purpose).
-async fn hash(password: NewPassword) -> Result<String, AppError> {
-    web::block(move || password::hash_password(password.expose()))
-        .await?
+/// Hashes a password under the hasher's bound (argon2 is slow on purpose).
+async fn hash(state: &AppState, password: NewPassword) -> Result<String, AppError> {
+    state
+        .hasher
+        .admit()
+        .map_err(AppError::from)?
+        .hash(password.expose().to_string())
+        .await
         .map_err(|e| AppError::Internal(e.into()))
 }
 
@@ -212,7 +216,7 @@ pub async fn create_user(
         .map_err(|e| password_error(&ctx, &mut errors, e));
     if let (Ok(username), Ok(role), Ok(password)) = (username, role, password) {
         let name = username.as_str().to_string();
-        let hash = hash(password).await?;
+        let hash = hash(&state, password).await?;
         match services::users::create(&state.db, actor, name, hash, role).await {
             Ok(id) => {
                 tracing::info!(user_id = id, role = %role, "user created");
@@ -366,7 +370,7 @@ pub async fn reset_password(
             return user_page_with_error(&ctx, &state, id, field, e.key()).await;
         }
     };
-    let hash = hash(password).await?;
+    let hash = hash(&state, password).await?;
     services::users::reset_password(&state.db, actor, id, hash).await?;
     tracing::info!(user_id = id, "password reset by an administrator");
     Ok(see_other("/admin/users?done=password_reset"))

@@ -147,7 +147,7 @@ async fn resolve(req: &HttpRequest) -> Result<Bearer, actix_web::Error> {
         },
     };
     if let Bearer::Invalid = found {
-        tracing::info!("refused an API request with an invalid bearer token");
+        tracing::debug!("refused an API request with an invalid bearer token");
     }
     req.extensions_mut().insert(found);
     Ok(found)

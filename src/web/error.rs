@@ -53,6 +53,9 @@ pub enum AppError {
     Csrf,
     #[error("too many failed attempts")]
     TooManyAttempts { wait_seconds: u64 },
+    /// Too many password checks at once (the hasher's bound): 503.
+    #[error("too many password checks at once")]
+    Busy { wait_seconds: u64 },
     #[error("bad request: {0}")]
     BadRequest(&'static str),
     #[error("conflict: {0:?}")]
@@ -91,6 +94,14 @@ impl From<ServiceError> for AppError {
     }
 }
 
+impl From<crate::auth::password::Busy> for AppError {
+    fn from(b: crate::auth::password::Busy) -> Self {
+        AppError::Busy {
+            wait_seconds: crate::services::brakes::wait_seconds(b.retry_after),
+        }
+    }
+}
+
 impl From<diesel::r2d2::PoolError> for AppError {
     fn from(e: diesel::r2d2::PoolError) -> Self {
         AppError::Db(DbError::Pool(e))
@@ -109,6 +120,7 @@ impl AppError {
             AppError::TooManyAttempts { .. } => {
                 ("error.throttled.title", "error.throttled.message")
             }
+            AppError::Busy { .. } => ("error.busy.title", "error.busy.message"),
             AppError::BadRequest(key) => ("error.bad_request.title", *key),
             AppError::Conflict(_) => ("error.conflict.title", "error.conflict.message"),
             AppError::Invalid(_) => ("error.bad_request.title", "error.bad_request.message"),
@@ -121,7 +133,9 @@ impl AppError {
             title_key,
             message_key,
             wait_seconds: match self {
-                AppError::TooManyAttempts { wait_seconds } => Some(*wait_seconds),
+                AppError::TooManyAttempts { wait_seconds } | AppError::Busy { wait_seconds } => {
+                    Some(*wait_seconds)
+                }
                 _ => None,
             },
             detail: match self {
@@ -140,6 +154,7 @@ impl ResponseError for AppError {
             AppError::LoginRequired { .. } => StatusCode::SEE_OTHER,
             AppError::Forbidden | AppError::Csrf => StatusCode::FORBIDDEN,
             AppError::TooManyAttempts { .. } => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
@@ -150,7 +165,7 @@ impl ResponseError for AppError {
 
     fn error_response(&self) -> HttpResponse {
         let status = self.status_code();
-        if status.is_server_error() {
+        if status.is_server_error() && !matches!(self, AppError::Busy { .. }) {
             tracing::error!(error = %self, "request failed");
         }
         if let AppError::LoginRequired { next } = self {
@@ -160,7 +175,7 @@ impl ResponseError for AppError {
                 .finish();
         }
         let mut res = HttpResponse::build(status);
-        if let AppError::TooManyAttempts { wait_seconds } = self {
+        if let AppError::TooManyAttempts { wait_seconds } | AppError::Busy { wait_seconds } = self {
             if let Ok(v) = HeaderValue::from_str(&wait_seconds.to_string()) {
                 res.insert_header((header::RETRY_AFTER, v));
             }

@@ -23,6 +23,7 @@ struct ErrorPage<'a> {
 
 fn info_for_status(status: StatusCode) -> ErrorInfo {
     let (title_key, message_key) = match status.as_u16() {
+        408 => ("error.timeout.title", "error.timeout.message"),
         409 => ("error.conflict.title", "error.conflict.message"),
         413 => ("error.too_large.title", "error.too_large.message"),
         400 | 415 => ("error.bad_request.title", "error.bad_request.message"),
@@ -61,13 +62,20 @@ fn render_error<B>(res: ServiceResponse<B>) -> actix_web::Result<ErrorHandlerRes
             403 => "forbidden".to_string(),
             404 => "not_found".to_string(),
             405 => "method_not_allowed".to_string(),
+            408 => "request_timeout".to_string(),
             413 => "payload_too_large".to_string(),
             415 => "unsupported_media_type".to_string(),
             429 => "too_many_requests".to_string(),
+            503 => "unavailable".to_string(),
             n => format!("http_{n}"),
         };
         let body = serde_json::json!({"error": {"code": code, "message": status.canonical_reason().unwrap_or("error")}});
-        let new = HttpResponse::build(status).json(body);
+        let mut new = HttpResponse::build(status).json(body);
+        for name in [header::RETRY_AFTER, header::ALLOW] {
+            for v in old.headers().get_all(&name) {
+                new.headers_mut().append(name.clone(), v.clone());
+            }
+        }
         return Ok(ErrorHandlerResponse::Response(
             ServiceResponse::new(req, new).map_into_right_body(),
         ));

@@ -7,16 +7,34 @@
 //! The large limits are for signed-in staff only (their routes refuse
 //! everyone else anyway): a visitor without a session never gets past the
 //! form limit, even on a route that allows more.
+//!
+//! A body must also arrive in time ([`BodyDeadline`]): within 20 s, plus
+//! one second for each `min_rate` bytes received (a large upload over a
+//! slow line goes on as long as it keeps that pace); past it the body's
+//! reader gets an error, the request is answered 408 and the connection
+//! closed ([`bodies`]), so a client sending a byte now and then cannot
+//! hold a connection, or a worker's attention, for long. Whatever layer
+//! read the body and however it reported the failure, [`bodies`] answers
+//! with the status it deserves: 413 for a body over its limit (chunked
+//! ones included), 408 for one too slow.
 
+use std::cell::Cell;
+use std::future::Future;
 use std::pin::Pin;
+use std::rc::Rc;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
-use actix_web::dev::{Payload, ServiceRequest};
+use actix_web::body::BoxBody;
+use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::error::PayloadError;
 use actix_web::http::header::CONTENT_LENGTH;
+use actix_web::http::StatusCode;
+use actix_web::middleware::Next;
 use actix_web::web::{self, Bytes, BytesMut};
-use actix_web::HttpMessage;
+use actix_web::{Error, HttpMessage, HttpResponse};
 use futures_util::Stream;
+use tokio::time::{Instant, Sleep};
 
 /// Every HTML form (login, setup, staff forms).
 pub const FORM: usize = 64 * 1024;
@@ -69,15 +87,139 @@ pub fn form(limit: usize) -> web::FormConfig {
 
 type BoxedStream = Pin<Box<dyn Stream<Item = Result<Bytes, PayloadError>>>>;
 
+/// How long a body may take to arrive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BodyDeadline {
+    /// Time for the whole body (from the moment its headers were read).
+    pub base: Duration,
+    /// Bytes per second that earn a body one more second.
+    pub min_rate: u64,
+}
+
+impl Default for BodyDeadline {
+    fn default() -> Self {
+        BodyDeadline {
+            base: Duration::from_secs(20),
+            min_rate: 32 * 1024,
+        }
+    }
+}
+
+impl BodyDeadline {
+    /// The time allowed once `received` bytes have arrived.
+    pub fn allowed(&self, received: u64) -> Duration {
+        let rate = self.min_rate.max(1);
+        self.base + Duration::from_millis(received.saturating_mul(1000) / rate)
+    }
+}
+
+/// Why a request's body was not read whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyFailure {
+    /// Over the route's limit (413).
+    TooLarge,
+    /// Did not arrive in time (408, and the connection is closed).
+    TooSlow,
+}
+
+/// What became of a request's body, noted by the body's stream for the
+/// layers that answer (in the request's extensions).
+#[derive(Debug, Default)]
+pub struct BodyState(Cell<Option<BodyFailure>>);
+
+impl BodyState {
+    pub fn failure(&self) -> Option<BodyFailure> {
+        self.0.get()
+    }
+
+    fn fail(&self, f: BodyFailure) {
+        if self.0.get().is_none() {
+            self.0.set(Some(f));
+        }
+    }
+}
+
+/// The body state of a request, made on first use.
+pub fn body_state(req: &ServiceRequest) -> Rc<BodyState> {
+    if let Some(s) = req.extensions().get::<Rc<BodyState>>() {
+        return s.clone();
+    }
+    let s = Rc::new(BodyState::default());
+    req.extensions_mut().insert(s.clone());
+    s
+}
+
+/// Whether a request's body came too slowly (its connection must close).
+pub fn too_slow(req: &actix_web::HttpRequest) -> bool {
+    req.extensions()
+        .get::<Rc<BodyState>>()
+        .is_some_and(|s| s.failure() == Some(BodyFailure::TooSlow))
+}
+
+/// Puts the deadline on the request's body (every reader after this point
+/// reads through it), and answers a body that failed with its status: 408
+/// for one too slow, 413 for one too large, whatever the reader made of the
+/// error. Wraps the session layer (which applies the size limit).
+pub async fn bodies(
+    mut req: ServiceRequest,
+    next: Next<BoxBody>,
+) -> Result<ServiceResponse<BoxBody>, Error> {
+    let deadline = req
+        .app_data::<web::Data<super::AppState>>()
+        .map(|s| s.settings.body_deadline)
+        .unwrap_or_default();
+    let state = body_state(&req);
+    let has_body = req
+        .headers()
+        .contains_key(actix_web::http::header::TRANSFER_ENCODING)
+        || req
+            .headers()
+            .get(CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim() != "0");
+    if !has_body {
+        return next.call(req).await;
+    }
+    let inner = req.take_payload();
+    let timed: BoxedStream = Box::pin(Timed {
+        inner,
+        deadline,
+        received: 0,
+        sleep: Box::pin(tokio::time::sleep(deadline.base)),
+        started: Instant::now(),
+        state: state.clone(),
+        done: false,
+    });
+    req.set_payload(Payload::from(timed));
+    let res = next.call(req).await?;
+    let status = match state.failure() {
+        Some(BodyFailure::TooSlow) => StatusCode::REQUEST_TIMEOUT,
+        Some(BodyFailure::TooLarge) => StatusCode::PAYLOAD_TOO_LARGE,
+        None => return Ok(res),
+    };
+    if res.status() == status {
+        return Ok(res);
+    }
+    // The request's own line (`middleware::request_span`) says 408 or 413.
+    tracing::debug!(
+        status = status.as_u16(),
+        answered = res.status().as_u16(),
+        "request body refused"
+    );
+    Ok(res.into_response(HttpResponse::build(status).finish()))
+}
+
 /// Refuses a declared length over `limit`, and caps the body's stream at
 /// `limit` for every reader after this point (the CSRF check, extractors).
 pub fn apply(req: &mut ServiceRequest, limit: usize) -> Result<(), PayloadError> {
+    let state = body_state(req);
     let declared = req
         .headers()
         .get(CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
     if declared.is_some_and(|n| n > limit as u64) {
+        state.fail(BodyFailure::TooLarge);
         return Err(PayloadError::Overflow);
     }
     let inner = req.take_payload();
@@ -85,6 +227,7 @@ pub fn apply(req: &mut ServiceRequest, limit: usize) -> Result<(), PayloadError>
         inner,
         left: limit,
         done: false,
+        state,
     });
     req.set_payload(Payload::from(limited));
     Ok(())
@@ -105,6 +248,48 @@ struct Limited {
     inner: Payload,
     left: usize,
     done: bool,
+    state: Rc<BodyState>,
+}
+
+/// A body stream that fails once its deadline passes (see [`BodyDeadline`]).
+struct Timed {
+    inner: Payload,
+    deadline: BodyDeadline,
+    received: u64,
+    sleep: Pin<Box<Sleep>>,
+    started: Instant,
+    state: Rc<BodyState>,
+    done: bool,
+}
+
+impl Stream for Timed {
+    type Item = Result<Bytes, PayloadError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        if self.done {
+            return Poll::Ready(None);
+        }
+        match Pin::new(&mut self.inner).poll_next(cx) {
+            Poll::Ready(Some(Ok(chunk))) => {
+                self.received += chunk.len() as u64;
+                let until = self.started + self.deadline.allowed(self.received);
+                self.sleep.as_mut().reset(until);
+                Poll::Ready(Some(Ok(chunk)))
+            }
+            Poll::Pending => {
+                if self.sleep.as_mut().poll(cx).is_ready() {
+                    self.done = true;
+                    self.state.fail(BodyFailure::TooSlow);
+                    return Poll::Ready(Some(Err(PayloadError::Io(std::io::Error::new(
+                        std::io::ErrorKind::TimedOut,
+                        "the body did not arrive in time",
+                    )))));
+                }
+                Poll::Pending
+            }
+            other => other,
+        }
+    }
 }
 
 impl Stream for Limited {
@@ -118,6 +303,7 @@ impl Stream for Limited {
             Poll::Ready(Some(Ok(chunk))) => {
                 if chunk.len() > self.left {
                     self.done = true;
+                    self.state.fail(BodyFailure::TooLarge);
                     Poll::Ready(Some(Err(PayloadError::Overflow)))
                 } else {
                     self.left -= chunk.len();
@@ -177,5 +363,49 @@ mod tests {
             apply(&mut sreq, 1000),
             Err(PayloadError::Overflow)
         ));
+        assert_eq!(body_state(&sreq).failure(), Some(BodyFailure::TooLarge));
+    }
+
+    #[test]
+    fn the_deadline_grows_with_what_arrived() {
+        let d = BodyDeadline {
+            base: Duration::from_secs(20),
+            min_rate: 1000,
+        };
+        assert_eq!(d.allowed(0), Duration::from_secs(20));
+        assert_eq!(d.allowed(500), Duration::from_millis(20_500));
+        assert_eq!(d.allowed(10_000), Duration::from_secs(30));
+    }
+
+    #[actix_web::test]
+    async fn a_body_that_stops_coming_is_cut_at_its_deadline() {
+        use actix_web::test::TestRequest;
+        let first: Vec<Result<Bytes, PayloadError>> = vec![Ok(Bytes::from_static(b"a=1"))];
+        let stalled: BoxedStream = Box::pin(futures_util::StreamExt::chain(
+            futures_util::stream::iter(first),
+            futures_util::stream::pending(),
+        ));
+        let (req, _) = TestRequest::default().to_http_parts();
+        let sreq = ServiceRequest::from_parts(req, Payload::from(stalled));
+        let state = body_state(&sreq);
+        let (req, payload) = sreq.into_parts();
+        let timed: BoxedStream = Box::pin(Timed {
+            inner: payload,
+            deadline: BodyDeadline {
+                base: Duration::from_millis(50),
+                min_rate: 1_000_000,
+            },
+            received: 0,
+            sleep: Box::pin(tokio::time::sleep(Duration::from_millis(50))),
+            started: Instant::now(),
+            state: state.clone(),
+            done: false,
+        });
+        let mut sreq = ServiceRequest::from_parts(req, Payload::from(timed));
+        match read_body(&mut sreq).await {
+            Err(PayloadError::Io(e)) => assert_eq!(e.kind(), std::io::ErrorKind::TimedOut),
+            other => panic!("cut, not {other:?}"),
+        }
+        assert_eq!(state.failure(), Some(BodyFailure::TooSlow));
     }
 }

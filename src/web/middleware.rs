@@ -29,7 +29,10 @@ use crate::web::error::AppError;
 pub struct RequestId(pub uuid::Uuid);
 
 /// One span per request: id, method and path (never the query string, which
-/// may carry a CSRF token), then one line with the status and duration.
+/// may carry a CSRF token), then one line with the status and duration, at
+/// a level a hall can afford ([`log_level`]): public reads, static files and
+/// health checks at `debug`; writes, refusals and errors at `info` or above,
+/// with the request id. A body that came too slowly closes its connection.
 pub async fn request_span(
     req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
@@ -42,11 +45,20 @@ pub async fn request_span(
         path = %req.path(),
     );
     req.extensions_mut().insert(RequestId(id));
+    let method = req.method().clone();
+    let staff = is_staff_path(req.path()) || is_bearer(&req);
     let started = Instant::now();
     let result = next.call(req).instrument(span.clone()).await;
     let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
     span.in_scope(|| match &result {
-        Ok(res) => tracing::info!(status = res.status().as_u16(), elapsed_ms, "done"),
+        Ok(res) => {
+            let status = res.status().as_u16();
+            match log_level(&method, status, staff) {
+                tracing::Level::WARN => tracing::warn!(status, elapsed_ms, "done"),
+                tracing::Level::INFO => tracing::info!(status, elapsed_ms, "done"),
+                _ => tracing::debug!(status, elapsed_ms, "done"),
+            }
+        }
         Err(e) => tracing::warn!(error = %e, elapsed_ms, "failed"),
     });
     let mut res = result?;
@@ -54,7 +66,28 @@ pub async fn request_span(
         res.headers_mut()
             .insert(HeaderName::from_static("x-request-id"), v);
     }
+    if super::limits::too_slow(res.request()) {
+        res.response_mut()
+            .head_mut()
+            .set_connection_type(actix_web::http::ConnectionType::Close);
+    }
     Ok(res)
+}
+
+/// The level of a request's log line: errors at `warn`; writes, refusals
+/// (a brake, a body too slow or too large, a busy server) and a staff
+/// member's 4xx at `info`; the rest (public reads, static files, health
+/// checks, a visitor's 404) at `debug`.
+pub fn log_level(method: &Method, status: u16, staff: bool) -> tracing::Level {
+    let read = matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS);
+    let refusal = matches!(status, 408 | 413 | 415 | 429 | 503);
+    if status >= 500 && status != 503 {
+        tracing::Level::WARN
+    } else if !read || refusal || (staff && status >= 400) {
+        tracing::Level::INFO
+    } else {
+        tracing::Level::DEBUG
+    }
 }
 
 /// The Content-Security-Policy of every response: no inline scripts or
@@ -331,7 +364,7 @@ pub async fn session_layer(
     // The body limit, before anything reads the body (the CSRF check below).
     let limit = super::limits::body_limit(req.path(), user.is_some());
     if let Err(e) = super::limits::apply(&mut req, limit) {
-        tracing::warn!(limit, "refused a request body over the route's limit");
+        tracing::debug!(limit, "refused a request body over the route's limit");
         req.extensions_mut().insert(RequestCtx {
             lang,
             user: None,
@@ -362,7 +395,7 @@ pub async fn session_layer(
             Err(e) => return Ok(req.error_response(e)),
         };
         if !ok {
-            tracing::warn!("refused a request without a valid CSRF token");
+            tracing::debug!("refused a request without a valid CSRF token");
             req.extensions_mut().insert(RequestCtx {
                 lang,
                 user: None,
@@ -455,4 +488,26 @@ pub async fn referee_only(
     next: Next<BoxBody>,
 ) -> Result<ServiceResponse<BoxBody>, Error> {
     guard(Role::Referee, req, next).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tracing::Level;
+
+    #[test]
+    fn public_reads_stay_quiet_and_writes_refusals_errors_speak() {
+        assert_eq!(log_level(&Method::GET, 200, false), Level::DEBUG);
+        assert_eq!(log_level(&Method::GET, 304, false), Level::DEBUG);
+        assert_eq!(log_level(&Method::GET, 404, false), Level::DEBUG);
+        assert_eq!(log_level(&Method::HEAD, 200, false), Level::DEBUG);
+        assert_eq!(log_level(&Method::GET, 200, true), Level::DEBUG);
+        assert_eq!(log_level(&Method::POST, 303, false), Level::INFO);
+        assert_eq!(log_level(&Method::PUT, 200, true), Level::INFO);
+        for refusal in [408, 413, 415, 429, 503] {
+            assert_eq!(log_level(&Method::GET, refusal, false), Level::INFO);
+        }
+        assert_eq!(log_level(&Method::GET, 403, true), Level::INFO);
+        assert_eq!(log_level(&Method::GET, 500, false), Level::WARN);
+    }
 }

@@ -13,6 +13,7 @@ pub mod context;
 pub mod desk;
 pub mod director;
 pub mod directory;
+pub mod doors;
 pub mod error;
 pub mod errors;
 pub mod import;
@@ -34,7 +35,7 @@ use actix_web::{web, HttpResponse};
 use askama::Template;
 
 use crate::auth::csrf::CsrfKey;
-use crate::auth::throttle::LoginThrottle;
+use crate::auth::password::Hasher;
 use crate::config::Settings;
 use crate::db::Db;
 use crate::web::error::AppError;
@@ -44,10 +45,32 @@ pub struct AppState {
     /// The database: reads, and writes in one transaction each.
     pub db: Db,
     pub csrf_key: CsrfKey,
-    pub throttle: Arc<LoginThrottle>,
     pub settings: Settings,
     /// Public pages, rendered once per tournament revision.
     pub public: Arc<cache::PublicCache>,
+    /// The bound on password hashing (memory and CPU).
+    pub hasher: Arc<Hasher>,
+    /// The brake on table-code lookups (and the codes found per address).
+    pub lookups: Arc<crate::services::brakes::TableLookups>,
+}
+
+impl AppState {
+    /// The state for `settings`: the hasher's bound comes from them.
+    pub fn new(
+        db: Db,
+        csrf_key: CsrfKey,
+        settings: Settings,
+        public: Arc<cache::PublicCache>,
+    ) -> AppState {
+        AppState {
+            db,
+            csrf_key,
+            hasher: Arc::new(Hasher::new(settings.hash_concurrency, settings.hash_queue)),
+            lookups: Arc::default(),
+            settings,
+            public,
+        }
+    }
 }
 
 /// Every route of the application. Staff scopes are guarded by role on the

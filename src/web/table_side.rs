@@ -16,12 +16,12 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::context::{web_query_value, FieldErrors, PageCtx};
+use super::doors::client_ip;
 use super::error::AppError;
 use super::score_card::{
     end_views, hand_views, line_label, read_hands, EndView, HandView, Placed, ReadHand,
 };
 use super::{render_status, see_other, AppState};
-use crate::auth::throttle::client_ip;
 use crate::db::pairs::PairRow;
 use crate::i18n::{t, tf, Lang};
 use crate::rules::api::{parse_json, CheckSheetOutput, InputError};

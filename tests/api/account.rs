@@ -325,19 +325,23 @@ async fn the_forwarded_address_is_ignored_unless_trusted() {
     assert_eq!(b.login(ADMIN, ADMIN_PW).await.status().as_u16(), 429);
 }
 
+/// The one limiter's table on both backends: rows are hashes, a bucket
+/// full again goes at the next pruning, the table keeps its bound, and a
+/// login counts per account and address (time passed in: no sleeps).
 #[tokio::test]
-async fn throttle_rows_are_hashed_and_stay_bounded() {
-    use burraco_td::auth::throttle::{LoginKeys, LoginThrottle, ThrottlePolicy};
-    use burraco_td::db::{self, login_throttle};
+async fn rate_limit_rows_are_hashed_and_stay_bounded() {
+    use burraco_td::db::rate_limits::{self, Allowance, Verdict};
+    use burraco_td::db::{self, DbError};
+    use burraco_td::services::brakes;
     let test_db = crate::helpers::TestDb::new();
     let url = db::DbUrl::parse(&test_db.url());
     let pool = burraco_td::startup::prepare_database(&url, 2).unwrap();
     let database = db::Db::new(pool, &url);
-    let throttle = LoginThrottle::new(ThrottlePolicy {
-        max_rows: 50,
-        ..ThrottlePolicy::default()
-    });
-    let now = db::now();
+    let login = Allowance {
+        burst: 5,
+        every: std::time::Duration::from_secs(240),
+    };
+    let t0 = 1_700_000_000_000;
     let addr = |i: u32| {
         Some(std::net::IpAddr::from([
             10,
@@ -347,64 +351,57 @@ async fn throttle_rows_are_hashed_and_stay_bounded() {
         ]))
     };
     for i in 0..200 {
-        let keys = LoginKeys::new(&format!("user{i}"), addr(i));
+        let key = brakes::login_account_key(&format!("user{i}"), addr(i));
         database
-            .write_blocking(|c| -> Result<(), db::DbError> {
-                Ok(throttle.record_failure(c, &keys, now)?)
+            .write_blocking(|c| -> Result<_, DbError> {
+                let v = rate_limits::take(c, &key, login, t0 + i64::from(i))?;
+                Ok(rate_limits::prune(c, t0, 50).map(|_| v)?)
             })
             .unwrap();
     }
     let (count, keys) = database
-        .read_blocking(|c| -> Result<_, db::DbError> {
-            let keys: Vec<String> = {
-                use burraco_td::db::schema::login_throttle::dsl;
-                use diesel::prelude::*;
-                dsl::login_throttle.select(dsl::key).load(c)?
-            };
-            Ok((login_throttle::count(c)?, keys))
+        .read_blocking(|c| -> Result<_, DbError> {
+            use burraco_td::db::schema::rate_limits::dsl;
+            use diesel::prelude::*;
+            let keys: Vec<String> = dsl::rate_limits.select(dsl::key).load(c)?;
+            Ok((rate_limits::count(c)?, keys))
         })
         .unwrap();
-    assert!(count <= 50, "{count} rows");
+    assert!(count <= 51, "{count} rows");
     assert!(count >= 40, "the newest are kept: {count}");
     assert!(keys
         .iter()
-        .all(|k| k.len() == 64 && k.bytes().all(|b| b.is_ascii_hexdigit())));
+        .all(|k| k.len() == 64 && k.bytes().all(|b| b.is_ascii_hexdigit()) && !k.contains("user")));
 
-    // Expired rows go at the next failure.
-    let old = now - chrono::Duration::hours(1);
-    let later = LoginKeys::new("late", addr(999));
-    database
-        .write_blocking(|c| -> Result<(), db::DbError> {
-            use burraco_td::db::schema::login_throttle::dsl;
-            use diesel::prelude::*;
-            diesel::update(dsl::login_throttle)
-                .set(dsl::last_failure_at.eq(old))
-                .execute(c)?;
-            Ok(throttle.record_failure(c, &later, now)?)
-        })
+    // A bucket one attempt short is full again one interval later.
+    let later = t0 + 1000 + 240_000;
+    let n = database
+        .write_blocking(|c| -> Result<_, DbError> { Ok(rate_limits::prune(c, later, 50)?) })
         .unwrap();
+    assert!(n >= 40, "the full buckets went: {n}");
     let count = database
-        .read_blocking(|c| -> Result<_, db::DbError> { Ok(login_throttle::count(c)?) })
+        .read_blocking(|c| -> Result<_, DbError> { Ok(rate_limits::count(c)?) })
         .unwrap();
-    assert_eq!(count, 2, "only the new failure's two rows are left");
+    assert_eq!(count, 0);
 
-    // Per account and address: one address braked, another free.
-    let a = LoginKeys::new("admin", addr(1));
-    let b = LoginKeys::new("admin", addr(2));
-    for _ in 0..6 {
+    // Per account and address: one address refused, another free.
+    let a = brakes::login_account_key("admin", addr(1));
+    let b = brakes::login_account_key("Admin ", addr(2));
+    let take = |k: &rate_limits::Key| {
         database
-            .write_blocking(|c| -> Result<(), db::DbError> {
-                Ok(throttle.record_failure(c, &a, now)?)
-            })
-            .unwrap();
+            .write_blocking(|c| -> Result<_, DbError> { Ok(rate_limits::take(c, k, login, t0)?) })
+            .unwrap()
+    };
+    for _ in 0..5 {
+        assert_eq!(take(&a), Verdict::Granted);
     }
-    let (wait_a, wait_b) = database
-        .read_blocking(|c| -> Result<_, db::DbError> {
-            Ok((throttle.wait(c, &a, now)?, throttle.wait(c, &b, now)?))
-        })
-        .unwrap();
-    assert_eq!(wait_a, Some(std::time::Duration::from_secs(4)));
-    assert_eq!(wait_b, None);
+    assert_eq!(
+        take(&a),
+        Verdict::Refused {
+            retry_after: std::time::Duration::from_secs(240)
+        }
+    );
+    assert_eq!(take(&b), Verdict::Granted);
 }
 
 #[tokio::test]

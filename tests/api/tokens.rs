@@ -389,15 +389,12 @@ fn state_of(app: &TestApp) -> web::Data<burraco_td::web::AppState> {
     let mut settings = burraco_td::config::Settings::for_database(&app.db.url());
     settings.bind = "127.0.0.1:0".into();
     let key = burraco_td::db::settings::csrf_key(&mut app.pool.get().unwrap()).unwrap();
-    web::Data::new(burraco_td::web::AppState {
-        db: db_of(app),
-        csrf_key: burraco_td::auth::csrf::CsrfKey::from_bytes(key),
-        throttle: Arc::new(burraco_td::auth::throttle::LoginThrottle::new(
-            settings.throttle,
-        )),
-        public: Arc::new(burraco_td::web::cache::PublicCache::default()),
+    web::Data::new(burraco_td::web::AppState::new(
+        db_of(app),
+        burraco_td::auth::csrf::CsrfKey::from_bytes(key),
         settings,
-    })
+        Arc::new(burraco_td::web::cache::PublicCache::default()),
+    ))
 }
 
 #[tokio::test]

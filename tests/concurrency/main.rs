@@ -23,6 +23,7 @@ mod helpers;
 mod support;
 
 mod confirm;
+mod doors;
 mod ownership;
 mod processes;
 mod races;

@@ -52,7 +52,7 @@ impl Answer {
     }
 }
 
-async fn answer_of(result: reqwest::Result<reqwest::Response>, clock: Instant) -> Answer {
+pub async fn answer_of(result: reqwest::Result<reqwest::Response>, clock: Instant) -> Answer {
     match result {
         Ok(res) => {
             let status = res.status().as_u16();
@@ -514,6 +514,12 @@ pub struct Server {
 impl Server {
     /// Starts `burraco-td` (serve) on a free port with `BIND`/`DATABASE_URL`.
     pub fn start(database_url: &str) -> Server {
+        Server::start_with(database_url, &[])
+    }
+
+    /// [`Server::start`] with more environment (settings such as
+    /// `BODY_TIMEOUT_SECS`).
+    pub fn start_with(database_url: &str, env: &[(&str, &str)]) -> Server {
         let port = free_port();
         let log = std::env::temp_dir().join(format!(
             "btd_conc_{}_{port}.log",
@@ -525,6 +531,7 @@ impl Server {
             .env("BIND", format!("127.0.0.1:{port}"))
             .env("DATABASE_URL", database_url)
             .env("RUST_LOG", "warn")
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::from(out))
             .stderr(Stdio::from(err))
@@ -563,6 +570,18 @@ impl Server {
         tail.into_iter().rev().collect::<Vec<_>>().join("\n")
     }
 
+    /// A memory figure of the process from `/proc` (`VmRSS`, `VmHWM`: the
+    /// peak), in MiB.
+    pub fn memory_mib(&self, field: &str) -> f64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .unwrap_or_default();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+            .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
+            .map_or(0.0, |kib| kib / 1024.0)
+    }
+
     /// SIGKILL (std's `Child::kill` on Unix), then reap.
     pub fn kill9(&mut self) {
         let _ = self.child.kill();
@@ -575,6 +594,34 @@ impl Drop for Server {
         self.kill9();
         let _ = std::fs::remove_file(&self.log);
     }
+}
+
+/// `burraco-td create-token USERNAME`: the token it prints.
+pub fn create_token_cli(database_url: &str, user: &str) -> String {
+    let out = Command::new(bin())
+        .args(["create-token", user, "--name", "tests"])
+        .env("DATABASE_URL", database_url)
+        .stdin(Stdio::null())
+        .output()
+        .expect("create-token");
+    assert!(
+        out.status.success(),
+        "create-token: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// A client whose connections leave from `local` (another loopback address
+/// is another client address for the server's brakes and caps).
+pub fn client_from(local: &str) -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(Policy::none())
+        .cookie_store(true)
+        .timeout(Duration::from_secs(60))
+        .local_address(local.parse::<std::net::IpAddr>().expect("an address"))
+        .build()
+        .expect("client")
 }
 
 /// `burraco-td create-user --role admin NAME`, the password on stdin.

@@ -73,17 +73,29 @@ pub fn service_error(lang: crate::i18n::Lang) -> impl Fn(ServiceError) -> ApiErr
 pub async fn read_payload(payload: web::Payload) -> Result<Bytes, ApiError> {
     match payload.to_bytes_limited(super::limits::API_JSON).await {
         Ok(Ok(b)) => Ok(b),
+        Ok(Err(e))
+            if matches!(
+                e.as_error::<actix_web::error::PayloadError>(),
+                Some(actix_web::error::PayloadError::Overflow)
+            ) =>
+        {
+            Err(too_large())
+        }
+        Err(_) => Err(too_large()),
         Ok(Err(_)) => Err(ApiError::new(
             StatusCode::BAD_REQUEST,
             "bad_request",
             "the body could not be read",
         )),
-        Err(_) => Err(ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "payload_too_large",
-            "the body is too large",
-        )),
     }
+}
+
+fn too_large() -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "payload_too_large",
+        "the body is too large",
+    )
 }
 
 /// Parses a JSON body into `T`, reporting **every** missing or mistyped
@@ -106,12 +118,35 @@ pub async fn parse_body<T: DeserializeOwned>(
         }
     }
     let body = read_payload(payload).await?;
-    parse_json(&body)
+    let value = json_value(&body)?;
+    // Numbers outside the document's bounds are refused, naming the field,
+    // even where the use case would not read them (a locked setting).
+    let bounds = openapi::check_bounds(req.match_pattern().as_deref(), req.method(), &value);
+    match from_value::<T>(value, body.len()) {
+        Ok(t) if bounds.is_empty() => Ok(t),
+        Ok(_) => Err(ApiError::invalid(
+            "some values are outside what the schema allows",
+            bounds,
+        )),
+        Err(mut e) => {
+            if let Some(fields) = e.fields.as_mut() {
+                for (path, message) in bounds {
+                    fields.entry(path).or_insert(message);
+                }
+            }
+            Err(e)
+        }
+    }
 }
 
 /// See [`parse_body`].
 pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    let value: Value = if body.iter().all(u8::is_ascii_whitespace) {
+    from_value(json_value(body)?, body.len())
+}
+
+/// The body as JSON (an empty body is `{}`).
+fn json_value(body: &[u8]) -> Result<Value, ApiError> {
+    Ok(if body.iter().all(u8::is_ascii_whitespace) {
         Value::Object(Default::default())
     } else {
         serde_json::from_slice(body).map_err(|e| {
@@ -121,8 +156,11 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
                 format!("the body is not valid JSON: {e}"),
             )
         })?
-    };
-    if body.len() > LENIENT_MAX_BYTES {
+    })
+}
+
+fn from_value<T: DeserializeOwned>(value: Value, body_len: usize) -> Result<T, ApiError> {
+    if body_len > LENIENT_MAX_BYTES {
         // A large body (a tournament file): the first problem only, so
         // that a hostile body cannot make the server parse it many times.
         return serde_path_to_error::deserialize::<_, T>(value).map_err(|e| {
@@ -268,22 +306,6 @@ fn lenient<T: DeserializeOwned>(mut value: Value) -> Result<T, ApiError> {
     ))
 }
 
-/// A `405` with the methods a path allows, for every documented path
-/// (actix would answer 404 for a known path asked with another method).
-async fn method_not_allowed(allow: web::Data<String>) -> HttpResponse {
-    use actix_web::ResponseError;
-    let mut res = ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "method_not_allowed",
-        "this path does not take this method",
-    )
-    .error_response();
-    if let Ok(v) = HeaderValue::from_str(&allow) {
-        res.headers_mut().insert(header::ALLOW, v);
-    }
-    res
-}
-
 /// Registers every documented operation (the app and the document both
 /// come from here).
 pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -321,18 +343,12 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(play::get_pair_card);
 }
 
-/// The API's routes: the operations, the document, and a JSON 405 for a
-/// known path asked with another method.
+/// The API's routes: the operations and the document. Another method on a
+/// documented path answers 405 with `Allow` (`web::doors::gate`, for every
+/// path under `/api/`, whichever module serves it).
 pub fn routes(cfg: &mut web::ServiceConfig) {
     register(&mut utoipa_actix_web::service_config::ServiceConfig::new(
         cfg,
     ));
     cfg.route("/api/openapi.json", web::get().to(openapi::serve));
-    for (path, methods) in openapi::own_paths() {
-        cfg.service(
-            web::resource(path)
-                .app_data(web::Data::new(methods.join(", ")))
-                .to(method_not_allowed),
-        );
-    }
 }

@@ -95,6 +95,42 @@ pub enum SheetModeIn {
     Totals,
 }
 
+/// The bounds of the settings' numbers, from the core's limits: the
+/// document states them (`openapi::document`) and a body outside them is
+/// refused with 422 naming the field, whether or not the use case reads
+/// the value (a locked setting of a running tournament).
+pub fn schema_bounds() -> Vec<(&'static str, &'static str, i64, i64)> {
+    use crate::tournament::settings::{
+        BYE_VP, HANDS_PER_ROUND, MAX_ADVANCE, MAX_PAYOUT_ENTRIES, MAX_ROUNDS, MINUTES_PER_ROUND,
+    };
+    let range = |r: std::ops::RangeInclusive<u32>| (i64::from(*r.start()), i64::from(*r.end()));
+    let t = "TournamentIn";
+    vec![
+        (t, "planned_rounds", 1, i64::from(MAX_ROUNDS)),
+        (
+            t,
+            "hands_per_round",
+            range(HANDS_PER_ROUND).0,
+            range(HANDS_PER_ROUND).1,
+        ),
+        (
+            t,
+            "minutes_per_round",
+            range(MINUTES_PER_ROUND).0,
+            range(MINUTES_PER_ROUND).1,
+        ),
+        (t, "mitchell_rounds", 1, i64::from(MAX_ROUNDS)),
+        (t, "mitchell_advance", 1, i64::from(MAX_ADVANCE)),
+        (t, "bye_vp", range(BYE_VP).0, range(BYE_VP).1),
+        (
+            "PayoutTier",
+            "min_entries",
+            0,
+            i64::from(MAX_PAYOUT_ENTRIES),
+        ),
+    ]
+}
+
 impl TournamentIn {
     /// The settings form the services parse (every value as typed).
     fn form(&self) -> SettingsForm {

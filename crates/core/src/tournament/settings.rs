@@ -17,6 +17,8 @@ pub const MAX_NAME_CHARS: usize = 120;
 pub const HANDS_PER_ROUND: std::ops::RangeInclusive<u32> = 2..=4;
 pub const MINUTES_PER_ROUND: std::ops::RangeInclusive<u32> = 10..=180;
 pub const MAX_ADVANCE: u32 = 10;
+/// The VP a bye may be given.
+pub const BYE_VP: std::ops::RangeInclusive<u32> = 0..=20;
 /// Most lines of a payout scheme, and the largest "from N entries" and
 /// number of paid places of a line (the most pairs a tournament file holds).
 pub const MAX_PAYOUT_TIERS: usize = 20;
@@ -324,7 +326,7 @@ impl Settings {
         let bye_vp = if form.bye_vp.trim().is_empty() {
             Some(u32::from(DEFAULT_BYE_VP))
         } else {
-            int_in(&mut p, "bye_vp", &form.bye_vp, 0..=20)
+            int_in(&mut p, "bye_vp", &form.bye_vp, BYE_VP)
         };
         let entry_fee = Money::parse(&form.entry_fee, ENTRY_FEE)
             .map_err(|e| p.push(e))

@@ -1,0 +1,199 @@
+//! The brakes on guessing, all over the one limiter (`db::rate_limits`):
+//! which targets an attempt counts against, and the table-code lookups.
+//!
+//! Every attempt is taken from the allowance before anything is checked;
+//! a right answer then gives back **the attempt it took, and only that**
+//! (a bucket never fills past its burst), so that only wrong guesses use
+//! the allowance, and someone who knows one right answer (her own pair
+//! code, her own password) cannot interleave it to reset the count of her
+//! wrong ones.
+//!
+//! - A login counts against its account from its client address and
+//!   against the address, never against the account alone: an attacker
+//!   hammering the administrator's account from one address is refused
+//!   there, and the administrator, from her own address, still gets in.
+//!   A successful login gives the address its attempt back and empties
+//!   the account-and-address count (whoever knows that password has
+//!   nothing left to guess there).
+//! - A pair code counts against its table from its address; a code that
+//!   names a pair of the table gives its attempt back (also when the round
+//!   is over: the code was right).
+//! - A table-code lookup counts against its address, in one transaction
+//!   with the lookup itself, and a code that names a table gives its
+//!   attempt back: a burst of guesses gets at most the allowance answered,
+//!   found or not. A code this process has already found for an address
+//!   is not counted again.
+
+use std::collections::HashSet;
+use std::net::IpAddr;
+use std::sync::Mutex;
+
+use crate::db::rate_limits::{self, Action, Key, Verdict};
+use crate::db::table_side as tsdb;
+use crate::db::{Db, DbConn, DbError};
+
+fn address(client: Option<IpAddr>) -> String {
+    client.map_or_else(|| "unknown".to_string(), |a| a.to_string())
+}
+
+/// The lower-cased, trimmed username, as at login.
+fn account(username: &str) -> String {
+    username.trim().to_ascii_lowercase()
+}
+
+/// What one login attempt counts against: the account from the address,
+/// and the address.
+pub fn login_keys(username: &str, client: Option<IpAddr>) -> Vec<Key> {
+    vec![
+        login_account_key(username, client),
+        login_address_key(client),
+    ]
+}
+
+pub fn login_account_key(username: &str, client: Option<IpAddr>) -> Key {
+    Key::new(Action::Login, &[&account(username), &address(client)])
+}
+
+pub fn login_address_key(client: Option<IpAddr>) -> Key {
+    Key::new(Action::LoginAddress, &[&address(client)])
+}
+
+/// What a pair code typed at a table counts against.
+pub fn pair_code_key(table_code: &str, client: Option<IpAddr>) -> Key {
+    Key::new(
+        Action::PairCode,
+        &[&tsdb::normalize_code(table_code), &address(client)],
+    )
+}
+
+pub fn table_lookup_key(client: Option<IpAddr>) -> Key {
+    Key::new(Action::TableLookup, &[&address(client)])
+}
+
+/// After a successful login, in its write transaction: the account's count
+/// from this address starts again, and the address gets its attempt back.
+pub fn login_succeeded(
+    c: &mut DbConn,
+    limiter: &rate_limits::Limiter,
+    username: &str,
+    client: Option<IpAddr>,
+) -> Result<(), DbError> {
+    rate_limits::forget(c, &login_account_key(username, client))?;
+    Ok(limiter.give_back(c, &login_address_key(client))?)
+}
+
+/// Whole seconds to wait, at least one (`Retry-After`).
+pub fn wait_seconds(retry_after: std::time::Duration) -> u64 {
+    retry_after.as_secs_f64().ceil().max(1.0) as u64
+}
+
+/// Table codes found, per client address, by this process.
+#[derive(Debug, Default)]
+pub struct TableLookups {
+    found: Mutex<HashSet<(Option<IpAddr>, String)>>,
+}
+
+/// The most (address, code) pairs remembered; then the memory starts again.
+const MAX_REMEMBERED: usize = 20_000;
+
+/// The outcome of a lookup through the brake.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lookup {
+    /// A table has this code (the attempt was given back).
+    Found,
+    /// No table has it (the attempt counted).
+    Unknown,
+    /// The address has no attempt left: nothing was looked up.
+    Refused { wait_seconds: u64 },
+}
+
+impl TableLookups {
+    fn remembered(&self, client: Option<IpAddr>, code: &str) -> bool {
+        self.found
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(&(client, code.to_string()))
+    }
+
+    fn remember(&self, client: Option<IpAddr>, code: String) {
+        let mut found = self.found.lock().unwrap_or_else(|p| p.into_inner());
+        if found.len() >= MAX_REMEMBERED {
+            found.clear();
+        }
+        found.insert((client, code));
+    }
+
+    /// Looks `code` up through the brake of `client`'s address: one write
+    /// transaction takes an attempt, looks the code up and gives the
+    /// attempt back when a table has it.
+    pub async fn check(
+        &self,
+        db: &Db,
+        code: &str,
+        client: Option<IpAddr>,
+    ) -> Result<Lookup, DbError> {
+        let code = tsdb::normalize_code(code);
+        if self.remembered(client, &code) {
+            return Ok(Lookup::Found);
+        }
+        let limiter = db.limiter();
+        let key = table_lookup_key(client);
+        let now = rate_limits::now_ms();
+        let c2 = code.clone();
+        let outcome = db
+            .write(move |c| -> Result<Lookup, DbError> {
+                if let Verdict::Refused { retry_after } =
+                    limiter.take_all(c, std::slice::from_ref(&key), now)?
+                {
+                    return Ok(Lookup::Refused {
+                        wait_seconds: wait_seconds(retry_after),
+                    });
+                }
+                if tsdb::find_table(c, &c2)?.is_some() {
+                    limiter.give_back(c, &key)?;
+                    return Ok(Lookup::Found);
+                }
+                Ok(Lookup::Unknown)
+            })
+            .await?;
+        db.prune_attempts_when_due().await;
+        if outcome == Lookup::Found {
+            self.remember(client, code);
+        }
+        Ok(outcome)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_attempt_counts_against_its_targets() {
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        let b: IpAddr = "10.0.0.2".parse().unwrap();
+        // The account as typed at login: case and spaces do not make another target.
+        assert_eq!(login_keys(" Anna ", Some(a)), login_keys("anna", Some(a)));
+        assert_ne!(
+            login_account_key("anna", Some(a)),
+            login_account_key("anna", Some(b))
+        );
+        assert_ne!(
+            login_account_key("anna", Some(a)),
+            login_account_key("bea", Some(a))
+        );
+        assert_eq!(login_address_key(Some(a)), login_keys("bea", Some(a))[1]);
+        // A table code as typed on a phone.
+        assert_eq!(
+            pair_code_key("kx7-mpa", Some(a)),
+            pair_code_key("KX7MPA", Some(a))
+        );
+        assert_ne!(
+            pair_code_key("KX7MPA", Some(a)),
+            pair_code_key("KX7MPA", Some(b))
+        );
+        assert_ne!(table_lookup_key(Some(a)), table_lookup_key(Some(b)));
+        assert_eq!(wait_seconds(std::time::Duration::from_millis(1)), 1);
+        assert_eq!(wait_seconds(std::time::Duration::from_millis(59_001)), 60);
+    }
+}
