@@ -57,6 +57,14 @@ impl PairRow {
     }
 
     /// "Rossi – Bianchi".
+    /// "Rossi Maria – Bianchi Luca".
+    pub fn names(&self) -> String {
+        format!(
+            "{} {} – {} {}",
+            self.p1_surname, self.p1_name, self.p2_surname, self.p2_name
+        )
+    }
+
     pub fn label(&self) -> String {
         format!("{} – {}", self.p1_surname, self.p2_surname)
     }

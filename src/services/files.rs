@@ -123,7 +123,7 @@ pub async fn import(
             Err(ImportError::Db(e)) => return Err(e.into()),
         };
         // A running tournament gets its table and pair codes (never in a file).
-        super::table_side::ensure_codes(c, tid)?;
+        super::entries::ensure_codes(c, tid)?;
         super::audit::record(
             c,
             tid,

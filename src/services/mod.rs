@@ -11,6 +11,7 @@ pub mod audit;
 pub mod board;
 pub mod brakes;
 pub mod directory;
+pub mod entries;
 pub mod files;
 pub mod pairs;
 pub mod players;
@@ -59,7 +60,7 @@ pub enum ServiceError {
     Invalid(Vec<FieldProblem>),
     /// A score sheet that breaks the rules (nothing saved).
     #[error("the sheet breaks the rules")]
-    Sheet(Box<scoring::SheetRejection>),
+    Sheet(Box<SheetRejection>),
     /// A stored row that cannot be read: named, never skipped.
     #[error("stored data cannot be read: {0}")]
     Corrupt(String),
@@ -85,6 +86,13 @@ impl ServiceError {
     pub fn corrupt(what: impl std::fmt::Display) -> ServiceError {
         ServiceError::Corrupt(what.to_string())
     }
+}
+
+/// Why a sheet was not saved: the engine's report, and what else is missing.
+#[derive(Debug, Clone)]
+pub struct SheetRejection {
+    pub report: crate::rules::SheetReport,
+    pub problems: Vec<FieldProblem>,
 }
 
 /// Why a use case cannot happen now.

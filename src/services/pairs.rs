@@ -72,7 +72,7 @@ pub async fn register(
         }
         let (_, number) = crate::db::pairs::add_pair(c, tid, &entry, joined).map_err(pair_error)?;
         // A pair added to a running tournament gets its pair code now.
-        super::table_side::ensure_codes(c, tid)?;
+        super::entries::ensure_codes(c, tid)?;
         let mut after = pair_values(&entry);
         after.insert("number".into(), Value::from(number));
         let mut e = Entry::new(Action::PairAdded).after(after);

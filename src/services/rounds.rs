@@ -141,7 +141,7 @@ pub async fn draw(
             .collect();
         let no_shows = crate::db::pairs::mark_undrawn_no_show(c, tid, &drawn)?;
         // Table and pair codes for the table-side entry (a redraw keeps them).
-        super::table_side::ensure_codes(c, tid)?;
+        super::entries::ensure_codes(c, tid)?;
         audit::record(
             c,
             tid,
@@ -240,7 +240,7 @@ pub async fn next_round(
             )?,
         };
         crate::db::rounds::insert_round(c, tid, movement_kind, &seating, &pair_ids(&l))?;
-        super::table_side::ensure_codes(c, tid)?;
+        super::entries::ensure_codes(c, tid)?;
         audit::record(
             c,
             tid,

@@ -2,7 +2,7 @@
 //! penalties, and what the desk reads.
 
 use super::audit::{self, Action, Entry};
-use super::{lock, read, Actor, Conflict, Loaded, Need, ServiceError};
+use super::{lock, read, Actor, Conflict, Loaded, Need, ServiceError, SheetRejection};
 use crate::db::audit::{self as adb, AuditRow};
 use crate::db::penalties::{self as pdb, NewPenalty, PenaltyNames, PenaltyRow};
 use crate::db::rounds::{RoundRow, SeatingRow};
@@ -22,7 +22,7 @@ pub struct TableState {
     pub seating: SeatingRow,
     pub sheet: Option<SheetRow>,
     /// A pair's entry that does not count yet (while no sheet counts).
-    pub pending: Option<super::table_side::Pending>,
+    pub pending: Option<super::entries::Pending>,
 }
 
 fn table_state(
@@ -40,7 +40,7 @@ fn table_state(
     let sheet = sdb::sheet_for(c, seating.id)?;
     let pending = match sheet {
         Some(_) => None,
-        None => super::table_side::pending_of(c, l, seating.id)?,
+        None => super::entries::pending_of(c, l, seating.id)?,
     };
     Ok(TableState {
         round,
@@ -101,13 +101,6 @@ pub fn read_form(
         hands,
         &l.settings.vp_scale,
     ))
-}
-
-/// Why a sheet was not saved: the engine's report, and what else is missing.
-#[derive(Debug, Clone)]
-pub struct SheetRejection {
-    pub report: SheetReport,
-    pub problems: Vec<FieldProblem>,
 }
 
 /// A sheet as the desk entered it.
@@ -216,7 +209,7 @@ fn save(
     match sdb::save_sheet(c, place, version, write, actor.user_id, reason) {
         Ok(v) => {
             // Saved at the desk: counts at once, whatever the table entered.
-            super::table_side::record_desk_save(c, ts.seating.id, write.sheet.as_deref())?;
+            super::entries::record_desk_save(c, ts.seating.id, write.sheet.as_deref())?;
             Ok(v)
         }
         Err(SaveError::Conflict { .. }) => Err(ServiceError::Conflict(Conflict::SheetChanged)),

@@ -20,10 +20,10 @@ pub mod import;
 pub mod limits;
 pub mod middleware;
 pub mod pages;
+pub mod player;
 pub mod public;
 pub mod qr;
 pub mod score_card;
-pub mod table_side;
 pub mod tokens;
 pub mod upload;
 
@@ -88,7 +88,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/logout", web::post().to(account::logout))
         .configure(api::routes)
         .configure(tokens::routes)
-        .configure(table_side::routes)
+        .configure(api::score::routes)
+        .configure(player::routes)
         .route("/t/{id}", web::get().to(public::tournament))
         .route("/t/{id}/pairs/{pair}", web::get().to(public::pair_card))
         .route("/t/{id}/find", web::get().to(public::players::find))
@@ -349,6 +350,14 @@ pub fn preview_response(report: Option<&crate::rules::SheetReport>) -> HttpRespo
     HttpResponse::Ok()
         .insert_header((header::CACHE_CONTROL, "no-store"))
         .json(body)
+}
+
+/// `Cache-Control: no-store` (pages with a form a pair types codes into).
+pub fn no_store(res: &mut HttpResponse) {
+    res.headers_mut().insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-store"),
+    );
 }
 
 /// A 303 redirect (after a successful POST).

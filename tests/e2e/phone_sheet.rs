@@ -79,7 +79,7 @@ async fn seating_rows(db: &Db, dora: Actor, tid: i64) -> Vec<(i64, i32, Option<i
 
 /// Round 1's tables with their codes.
 async fn tables(db: &Db, dora: Actor, tid: i64) -> Vec<Table> {
-    let codes = services::table_side::codes(db, dora, tid)
+    let codes = services::entries::codes(db, dora, tid)
         .await
         .expect("codes");
     let (l, _, rows, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)

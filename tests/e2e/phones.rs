@@ -36,7 +36,7 @@ async fn stage(db: &burraco_td::db::Db) -> (i64, Vec<(i32, String, String, Strin
     services::rounds::draw(db, dora, tid, services::rounds::DrawKind::Start, None)
         .await
         .expect("draw");
-    let codes = services::table_side::codes(db, dora, tid).await.unwrap();
+    let codes = services::entries::codes(db, dora, tid).await.unwrap();
     let (l, _, tables, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)
         .await
         .unwrap();

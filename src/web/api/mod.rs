@@ -9,6 +9,7 @@
 pub mod openapi;
 pub mod play;
 pub mod rules;
+pub mod score;
 pub mod tournaments;
 
 use std::collections::BTreeMap;

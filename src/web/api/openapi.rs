@@ -22,9 +22,9 @@ use utoipa_actix_web::AppExt;
     ),
     paths(
         crate::web::public::standings_json,
-        crate::web::table_side::api_view,
-        crate::web::table_side::api_sheet,
-        crate::web::table_side::api_confirm,
+        crate::web::api::score::api_view,
+        crate::web::api::score::api_sheet,
+        crate::web::api::score::api_confirm,
         crate::web::tokens::me,
     ),
     components(schemas(super::ErrorBody, super::ErrorDetail)),

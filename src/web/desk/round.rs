@@ -208,7 +208,7 @@ pub async fn confirm_entry(
     let Ok(seen) = form.entry_version.trim().parse::<i32>() else {
         return Ok(see_other(&format!("{table_page}#pending")));
     };
-    match services::table_side::desk_confirm(&state.db, actor, tid, n, table_no, seen).await {
+    match services::entries::desk_confirm(&state.db, actor, tid, n, table_no, seen).await {
         Ok(()) => Ok(see_other(&format!(
             "/desk/t/{tid}/rounds/{n}?done=sheet_saved#table-{table_no}"
         ))),

@@ -68,7 +68,7 @@ pub(super) struct TableCtx<'a> {
     /// The result the standings count when `mp` penalties change the sheet's.
     pub(super) counted: Option<services::board::Counted>,
     /// A pair's entry waiting (entered or disputed): the form opens with it.
-    pub(super) pending: Option<services::table_side::Pending>,
+    pub(super) pending: Option<services::entries::Pending>,
 }
 
 /// The tournament and the table, read together.

@@ -155,7 +155,7 @@ pub async fn table_cards(
     let actor = ctx.actor(Role::Director)?;
     let (tid, n) = path.into_inner();
     let (l, idx, tables, _) = round_data(&state, actor, tid, n).await?;
-    let codes = services::table_side::codes(&state.db, actor, tid).await?;
+    let codes = services::entries::codes(&state.db, actor, tid).await?;
     let base = crate::web::qr::base_url(&state, &req).await?;
     // A card printed with an address only this machine opens is useless:
     // say so above the cards and offer this machine's network addresses.
@@ -213,7 +213,7 @@ pub async fn movement_cards(
     let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     let l = load(&state, actor, tid).await?;
-    let codes = services::table_side::codes(&state.db, actor, tid).await?;
+    let codes = services::entries::codes(&state.db, actor, tid).await?;
     let Some((layout, schedule)) = services::rounds::mitchell_schedule(&l)? else {
         return refused(
             &ctx,

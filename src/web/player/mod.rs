@@ -1,9 +1,10 @@
-//! Table-side scoring for players: the JSON API (`/api/v1/score/{code}…`)
-//! and the player's page (`/s/{code}`, a phone at the table, no login,
-//! works without JavaScript). Both parse, call `services::table_side` and
-//! render. No cookie is read or set on these paths and their POSTs need no
-//! CSRF token (`middleware::cookieless`): the pair code typed into each
-//! request is the credential.
+//! The player's page at the table (`/s/{code}`, a phone, no login, works
+//! without JavaScript): the one score card as a form a hand at a time, the
+//! entry read in full by the other pair before it confirms, the table's
+//! result and where each pair plays next. The pair code typed into each
+//! request is the credential; no cookie is read or set here.
+
+#![allow(unused_imports)]
 
 use std::net::IpAddr;
 
@@ -15,376 +16,21 @@ use askama::Template;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use super::context::{web_query_value, FieldErrors, PageCtx};
-use super::doors::client_ip;
-use super::error::AppError;
-use super::score_card::{
-    end_views, hand_views, line_label, read_hands, EndView, HandView, Placed, ReadHand,
-};
-use super::{render_status, see_other, AppState};
-use crate::db::pairs::PairRow;
 use crate::i18n::{t, tf, Lang};
 use crate::rules::api::{parse_json, CheckSheetOutput, InputError};
 use crate::rules::{Line, RuleProfile, ScoreSheet, SheetMode, SheetReport};
-use crate::services::table_side::{self as ts, TableSideError, TableStatus, TableView};
+use crate::services::table_side::submit::{self as ts_submit, Answer, Outcome};
+use crate::services::table_side::view::SeatedPair;
+use crate::services::table_side::view::{self as ts_view, TableView};
+use crate::services::table_side::{TableSideError, TableStatus};
 use crate::tournament::sheet_form::{score_card, SheetForm};
-
-/// The address the wrong-code brake counts by: the connection's peer
-/// (`X-Forwarded-For` only when the `trust_forwarded_for` setting is on),
-/// as for the login brake.
-fn client(req: &HttpRequest, state: &AppState) -> Option<IpAddr> {
-    let forwarded = req
-        .headers()
-        .get("x-forwarded-for")
-        .and_then(|v| v.to_str().ok());
-    client_ip(
-        req.peer_addr(),
-        forwarded,
-        state.settings.trust_forwarded_for,
-    )
-}
-
-fn no_store(res: &mut HttpResponse) {
-    res.headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-}
-
-/// "Rossi Maria – Bianchi Luca".
-pub fn names(p: &PairRow) -> String {
-    format!(
-        "{} {} – {} {}",
-        p.p1_surname, p.p1_name, p.p2_surname, p.p2_name
-    )
-}
-
-// ---- JSON ----
-
-fn json_reply(status: StatusCode, body: Value) -> HttpResponse {
-    let mut res = HttpResponse::build(status).json(body);
-    no_store(&mut res);
-    res
-}
-
-fn violations(report: &SheetReport, lang: Lang) -> Value {
-    let out =
-        CheckSheetOutput::from_report(report.clone(), RuleProfile::default_profile(), 0, lang);
-    serde_json::to_value(&out.violations).unwrap_or(Value::Null)
-}
-
-/// A refusal as `{"error":{"code","message",…}}`, in the request's language.
-fn api_error(e: TableSideError, lang: Lang) -> HttpResponse {
-    let code = e.code();
-    let mut error = Map::new();
-    error.insert("code".into(), Value::from(code));
-    let (status, message) = match &e {
-        TableSideError::NotFound => (StatusCode::NOT_FOUND, t(lang, e.message_key()).to_string()),
-        TableSideError::WrongCode | TableSideError::SamePair => {
-            (StatusCode::FORBIDDEN, t(lang, e.message_key()).to_string())
-        }
-        TableSideError::Throttled { .. } => (
-            StatusCode::TOO_MANY_REQUESTS,
-            t(lang, e.message_key()).to_string(),
-        ),
-        TableSideError::Conflict(_) => (StatusCode::CONFLICT, t(lang, e.message_key()).to_string()),
-        TableSideError::Sheet(report) => {
-            let v = violations(report, lang);
-            error.insert("violations".into(), v);
-            (
-                StatusCode::UNPROCESSABLE_ENTITY,
-                t(lang, e.message_key()).to_string(),
-            )
-        }
-        TableSideError::Input(i) => (
-            StatusCode::from_u16(i.http_status()).unwrap_or(StatusCode::UNPROCESSABLE_ENTITY),
-            i.message.clone(),
-        ),
-        TableSideError::Invalid(problems) => {
-            let fields: Map<String, Value> = problems
-                .iter()
-                .map(|p| (p.field.to_string(), Value::from(p.message(lang))))
-                .collect();
-            let message = problems
-                .iter()
-                .map(|p| p.message(lang))
-                .collect::<Vec<_>>()
-                .join(" ");
-            error.insert("fields".into(), Value::Object(fields));
-            (StatusCode::UNPROCESSABLE_ENTITY, message)
-        }
-        TableSideError::Service(crate::services::ServiceError::NotFound) => (
-            StatusCode::NOT_FOUND,
-            t(lang, "table.error.not_found").to_string(),
-        ),
-        TableSideError::Replay => (
-            StatusCode::CONFLICT,
-            t(lang, "table.error.entry_changed").to_string(),
-        ),
-        TableSideError::Service(s) => {
-            tracing::error!(error = %s, "table-side request failed");
-            (
-                StatusCode::INTERNAL_SERVER_ERROR,
-                t(lang, "error.internal.message").to_string(),
-            )
-        }
-    };
-    error.insert("message".into(), Value::from(message));
-    let mut body = json!({ "error": Value::Object(error) });
-    if let (TableSideError::Sheet(report), Some(m)) = (&e, body.as_object_mut()) {
-        m.insert("violations".into(), violations(report, lang));
-        m.insert("totals".into(), json!(report.totals));
-        m.insert("vp".into(), json!(report.vp));
-    }
-    let mut res = json_reply(status, body);
-    if let TableSideError::Throttled { wait_seconds } = e {
-        if let Ok(v) = HeaderValue::from_str(&wait_seconds.to_string()) {
-            res.headers_mut().insert(header::RETRY_AFTER, v);
-        }
-    }
-    res
-}
-
-fn pair_json(p: Option<&PairRow>) -> Value {
-    match p {
-        Some(p) => json!({"pair": p.number, "names": names(p)}),
-        None => Value::Null,
-    }
-}
-
-/// The table as JSON (the shape of issue 13's interface, plus what the
-/// engine computes of the sheet).
-pub fn view_json(v: &TableView) -> Value {
-    json!({
-        "tournament": v.l.t.id,
-        "round": v.round,
-        "table": v.table_no,
-        "ns": pair_json(v.ns.as_ref()),
-        "ew": pair_json(v.ew.as_ref()),
-        "status": v.status.code(),
-        "entered_by": v.entered_by,
-        "sheet": v.sheet,
-        "totals": v.report.as_ref().map(|r| json!(r.totals)),
-        "vp": match (&v.report, v.adjusted) {
-            (_, Some((ns, ew))) => json!({"ns": ns, "ew": ew}),
-            (Some(r), None) => json!(r.vp),
-            (None, None) => Value::Null,
-        },
-        "adjusted": v.adjusted.is_some(),
-        "entry_version": v.entry_version,
-        "note": (!v.note.is_empty()).then(|| v.note.clone()),
-        "hands_per_round": v.l.settings.hands_per_round,
-    })
-}
-
-/// `GET /api/v1/score/{table_code}`.
-#[utoipa::path(get, path = "/api/v1/score/{code}", tag = "table-side", operation_id = "getTableScore",
-    params(("code" = String, Path, description = "The table's code (on its card)")),
-    responses((status = 200, description = "The table, its pairs and the sheet entered", body = Object),
-        (status = 404, description = "No such table", body = crate::web::api::ErrorBody),
-        (status = 409, description = "Table-side entry is off", body = crate::web::api::ErrorBody),
-        (status = 429, description = "Too many wrong codes: wait", body = crate::web::api::ErrorBody)))]
-pub async fn api_view(
-    ctx: PageCtx,
-    state: web::Data<AppState>,
-    path: web::Path<String>,
-) -> HttpResponse {
-    match ts::table_view(&state.db, path.into_inner()).await {
-        Ok(v) if !v.table_entry() => {
-            api_error(TableSideError::Conflict("table_entry_off"), ctx.lang)
-        }
-        Ok(v) => json_reply(StatusCode::OK, view_json(&v)),
-        Err(e) => api_error(e, ctx.lang),
-    }
-}
-
-/// The fields every score POST may carry; the rest is read per endpoint.
-#[derive(Debug, Deserialize)]
-struct ScoreBody {
-    #[serde(default)]
-    pair_code: Value,
-    /// The round the client scores (optional: the pair's last round at the table).
-    #[serde(default)]
-    round: Option<i32>,
-    #[serde(default)]
-    sheet: Option<Value>,
-    #[serde(default)]
-    agree: Option<bool>,
-    /// The version of the entry the confirming pair read (required to
-    /// answer).
-    #[serde(default)]
-    entry_version: Option<i32>,
-    #[serde(default)]
-    note: Option<String>,
-    /// Or the `Idempotency-Key` header: the same key again gets the first
-    /// answer, and nothing is stored twice.
-    #[serde(default)]
-    idempotency_key: Option<String>,
-}
-
-/// The submission's idempotency key: the `Idempotency-Key` header, else
-/// the body's `idempotency_key`.
-fn idempotency_of(req: &HttpRequest, body: &ScoreBody) -> Result<Option<String>, TableSideError> {
-    let header = req
-        .headers()
-        .get("idempotency-key")
-        .and_then(|v| v.to_str().ok());
-    ts::parse_idempotency_key(header.or(body.idempotency_key.as_deref()).unwrap_or(""))
-}
-
-fn code_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        Value::Number(n) => n.to_string(),
-        _ => String::new(),
-    }
-}
-
-fn read_body(body: &Bytes, lang: Lang) -> Result<ScoreBody, TableSideError> {
-    let text = std::str::from_utf8(body).map_err(|_| {
-        TableSideError::Input(InputError {
-            code: "invalid_json",
-            message: t(lang, "error.bad_request.message").to_string(),
-        })
-    })?;
-    parse_json::<ScoreBody>(text, lang).map_err(TableSideError::Input)
-}
-
-/// The sheet of a body: the body of `POST /api/v1/rules/check-sheet`
-/// (`hands`, `declared`); `profile`, `hands_per_round` and `vp_scale` are
-/// the tournament's and ignored if sent.
-fn sheet_of(v: Option<Value>, lang: Lang) -> Result<ScoreSheet, InputError> {
-    let Some(v) = v.filter(|v| !v.is_null()) else {
-        return Err(InputError {
-            code: "invalid_field",
-            message: tf(
-                lang,
-                "rules.input.invalid_field",
-                &[("path", &"sheet"), ("detail", &"missing")],
-            ),
-        });
-    };
-    parse_json::<ScoreSheet>(&v.to_string(), lang).map_err(|mut e| {
-        e.message = format!("sheet: {}", e.message);
-        e
-    })
-}
-
-fn outcome_json(o: &ts::Outcome) -> Value {
-    json!({
-        "status": o.status.code(),
-        "round": o.round,
-        "table": o.table_no,
-        "by": o.by.code(),
-        "entered_by": (o.status == TableStatus::Entered).then(|| o.by.code()),
-        "replaced": o.replaced,
-        "entry_version": o.entry_version,
-        "totals": o.totals,
-        "vp": o.vp,
-    })
-}
-
-/// An unreadable body: 404 when the table does not exist either.
-async fn unreadable(state: &AppState, code: String, e: TableSideError, lang: Lang) -> HttpResponse {
-    match ts::table_view(&state.db, code).await {
-        Err(TableSideError::NotFound) => api_error(TableSideError::NotFound, lang),
-        _ => api_error(e, lang),
-    }
-}
-
-/// `POST /api/v1/score/{table_code}/sheet`.
-#[utoipa::path(post, path = "/api/v1/score/{code}/sheet", tag = "table-side", operation_id = "submitTableSheet",
-    params(("code" = String, Path, description = "The table's code (on its card)")),
-    request_body(content = Object, description = "`pair_code`, `round` (optional) and the `sheet`",
-        example = json!({"pair_code": "K7WQ", "sheet": {"hands": [{"end": "closure", "ns": {"clean": 1, "melded_points": 120, "closed": true, "took_pozzetto": true}, "ew": {"hand_points": 30, "took_pozzetto": true}}]}})),
-    responses((status = 200, description = "Entered: the other pair confirms", body = Object),
-        (status = 400, description = "Not JSON", body = crate::web::api::ErrorBody),
-        (status = 403, description = "Wrong pair code", body = crate::web::api::ErrorBody),
-        (status = 404, description = "No such table", body = crate::web::api::ErrorBody),
-        (status = 409, description = "Not possible now", body = crate::web::api::ErrorBody),
-        (status = 413, description = "Body too large", body = crate::web::api::ErrorBody),
-        (status = 422, description = "The sheet breaks the rules", body = crate::web::api::ErrorBody),
-        (status = 429, description = "Too many wrong codes: wait", body = crate::web::api::ErrorBody)))]
-pub async fn api_sheet(
-    ctx: PageCtx,
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<String>,
-    body: Bytes,
-) -> HttpResponse {
-    let code = path.into_inner();
-    let body = match read_body(&body, ctx.lang) {
-        Ok(b) => b,
-        Err(e) => return unreadable(&state, code, e, ctx.lang).await,
-    };
-    let key = match idempotency_of(&req, &body) {
-        Ok(k) => k,
-        Err(e) => return api_error(e, ctx.lang),
-    };
-    let sheet = sheet_of(body.sheet, ctx.lang);
-    let result = ts::enter_sheet(
-        &state.db,
-        code,
-        code_text(&body.pair_code),
-        body.round,
-        sheet,
-        key,
-        client(&req, &state),
-    )
-    .await;
-    match result {
-        Ok(o) => json_reply(StatusCode::OK, outcome_json(&o)),
-        Err(e) => api_error(e, ctx.lang),
-    }
-}
-
-/// `POST /api/v1/score/{table_code}/confirm`.
-#[utoipa::path(post, path = "/api/v1/score/{code}/confirm", tag = "table-side", operation_id = "confirmTableSheet",
-    params(("code" = String, Path, description = "The table's code (on its card)")),
-    request_body(content = Object, description = "`pair_code` of the other pair, `agree`, `entry_version` (the version of the entry it read, from `getTableScore`; required), `note` (required to dispute); optional `idempotency_key` (or the `Idempotency-Key` header)",
-        example = json!({"pair_code": "551903", "agree": true, "entry_version": 1})),
-    responses((status = 200, description = "Confirmed (or disputed)", body = Object),
-        (status = 400, description = "Not JSON", body = crate::web::api::ErrorBody),
-        (status = 403, description = "Wrong pair code", body = crate::web::api::ErrorBody),
-        (status = 404, description = "No such table", body = crate::web::api::ErrorBody),
-        (status = 409, description = "Not possible now (`entry_changed`: the entry is not the one read)", body = crate::web::api::ErrorBody),
-        (status = 413, description = "Body too large", body = crate::web::api::ErrorBody),
-        (status = 422, description = "Invalid input (`entry_version` missing…)", body = crate::web::api::ErrorBody),
-        (status = 429, description = "Too many wrong codes: wait", body = crate::web::api::ErrorBody)))]
-pub async fn api_confirm(
-    ctx: PageCtx,
-    req: HttpRequest,
-    state: web::Data<AppState>,
-    path: web::Path<String>,
-    body: Bytes,
-) -> HttpResponse {
-    let code = path.into_inner();
-    let body = match read_body(&body, ctx.lang) {
-        Ok(b) => b,
-        Err(e) => return unreadable(&state, code, e, ctx.lang).await,
-    };
-    let key = match idempotency_of(&req, &body) {
-        Ok(k) => k,
-        Err(e) => return api_error(e, ctx.lang),
-    };
-    let answer = ts::Answer {
-        agree: body.agree,
-        entry_version: body.entry_version,
-        note: body.note.unwrap_or_default(),
-        idempotency_key: key,
-    };
-    let result = ts::confirm(
-        &state.db,
-        code,
-        code_text(&body.pair_code),
-        body.round,
-        answer,
-        client(&req, &state),
-    )
-    .await;
-    match result {
-        Ok(o) => json_reply(StatusCode::OK, outcome_json(&o)),
-        Err(e) => api_error(e, ctx.lang),
-    }
-}
+use crate::web::context::{web_query_value, FieldErrors, PageCtx};
+use crate::web::doors::client_ip;
+use crate::web::error::AppError;
+use crate::web::score_card::{
+    end_views, hand_views, line_label, read_hands, EndView, HandView, Placed, ReadHand,
+};
+use crate::web::{render_status, see_other, AppState};
 
 // ---- the player's page ----
 
@@ -440,7 +86,7 @@ impl PlayerPage<'_> {
             _ => None,
         }
     }
-    fn line_pair(&self, line: Line) -> Option<&PairRow> {
+    fn line_pair(&self, line: Line) -> Option<&SeatedPair> {
         match line {
             Line::Ns => self.v.ns.as_ref(),
             Line::Ew => self.v.ew.as_ref(),
@@ -486,11 +132,11 @@ impl PlayerPage<'_> {
             &[("round", &self.v.round)],
         )
     }
-    fn pair_label(&self, p: &PairRow) -> String {
+    fn pair_label(&self, p: &SeatedPair) -> String {
         tf(self.ctx.lang, "table.page.pair", &[("pair", &p.number)])
     }
-    fn names(&self, p: &PairRow) -> String {
-        names(p)
+    fn names(&self, p: &SeatedPair) -> String {
+        p.names.clone()
     }
     fn ew_label(&self) -> &'static str {
         line_label(Line::Ew, self.ctx.lang)
@@ -533,7 +179,7 @@ impl PlayerPage<'_> {
     fn standings_href(&self) -> String {
         format!("/t/{}", self.v.l.t.id)
     }
-    fn pair_href(&self, p: &PairRow) -> String {
+    fn pair_href(&self, p: &SeatedPair) -> String {
         format!("/t/{}/pairs/{}", self.v.l.t.id, p.number)
     }
 }
@@ -663,7 +309,7 @@ fn page(
         },
         status,
     )?;
-    no_store(&mut res);
+    crate::web::no_store(&mut res);
     Ok(res)
 }
 
@@ -676,7 +322,7 @@ struct OffPage<'a> {
 
 fn off_page(ctx: &PageCtx, v: &TableView) -> Result<HttpResponse, AppError> {
     let mut res = render_status(&OffPage { ctx, v }, StatusCode::CONFLICT)?;
-    no_store(&mut res);
+    crate::web::no_store(&mut res);
     Ok(res)
 }
 
@@ -695,7 +341,7 @@ pub async fn page_preview(
     path: web::Path<String>,
     query: web::Query<Vec<(String, String)>>,
 ) -> Result<HttpResponse, AppError> {
-    let v = ts::table_view(&state.db, path.into_inner())
+    let v = ts_view::table_view(&state.db, path.into_inner())
         .await
         .map_err(view_error)?;
     let form = crate::tournament::sheet_form::SheetForm::from_pairs(query.into_inner());
@@ -713,7 +359,7 @@ pub async fn page_view(
     path: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
     let round = web_query_value(req.query_string(), "round").and_then(|r| r.parse().ok());
-    let v = ts::table_view_of(&state.db, path.into_inner(), round)
+    let v = ts_view::table_view_of(&state.db, path.into_inner(), round)
         .await
         .map_err(view_error)?;
     if !v.table_entry() {
@@ -745,7 +391,9 @@ async fn refused(
     mut x: Extras,
     code_field: &'static str,
 ) -> Result<HttpResponse, AppError> {
-    let v = ts::table_view(&state.db, code).await.map_err(view_error)?;
+    let v = ts_view::table_view(&state.db, code)
+        .await
+        .map_err(view_error)?;
     if !v.table_entry() {
         return off_page(ctx, &v);
     }
@@ -816,7 +464,7 @@ pub async fn page_sheet(
 ) -> Result<HttpResponse, AppError> {
     let code = path.into_inner();
     let form = SheetForm::from_pairs(body.into_inner());
-    let v = ts::table_view(&state.db, code.clone())
+    let v = ts_view::table_view(&state.db, code.clone())
         .await
         .map_err(view_error)?;
     let hands = v.l.settings.hands_per_round as usize;
@@ -835,16 +483,16 @@ pub async fn page_sheet(
         }
     });
     let key_text = form.get("idempotency_key").to_string();
-    let result = match ts::parse_idempotency_key(&key_text) {
+    let result = match ts_submit::parse_idempotency_key(&key_text) {
         Ok(key) => {
-            ts::enter_sheet(
+            ts_submit::enter_sheet(
                 &state.db,
                 code.clone(),
                 form.get("pair_code").to_string(),
                 form.get("round").trim().parse().ok(),
                 sheet,
                 key,
-                client(&req, &state),
+                crate::web::doors::client_addr(&req, state.settings.trust_forwarded_for),
             )
             .await
         }
@@ -881,21 +529,21 @@ pub async fn page_confirm(
         _ => None,
     };
     let answer_code = form.get("answer_code").to_string();
-    let result = match ts::parse_idempotency_key(form.get("idempotency_key")) {
+    let result = match ts_submit::parse_idempotency_key(form.get("idempotency_key")) {
         Ok(key) => {
-            let answer = ts::Answer {
+            let answer = Answer {
                 agree,
                 entry_version: form.get("entry_version").trim().parse().ok(),
                 note: form.get("note").to_string(),
                 idempotency_key: key,
             };
-            ts::confirm(
+            ts_submit::confirm(
                 &state.db,
                 code.clone(),
                 answer_code.clone(),
                 form.get("round").trim().parse().ok(),
                 answer,
-                client(&req, &state),
+                crate::web::doors::client_addr(&req, state.settings.trust_forwarded_for),
             )
             .await
         }
@@ -906,7 +554,7 @@ pub async fn page_confirm(
         // drawn it shows where each pair goes).
         Ok(o) => Ok(see_other(&format!(
             "/s/{}?ok={}&round={}",
-            crate::db::table_side::normalize_code(&code),
+            crate::services::table_side::normalize_code(&code),
             o.status.code(),
             o.round
         ))),
@@ -922,13 +570,6 @@ pub async fn page_confirm(
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(
-        web::scope("/api/v1/score")
-            .app_data(web::PayloadConfig::new(super::limits::SCORE_JSON))
-            .route("/{code}", web::get().to(api_view))
-            .route("/{code}/sheet", web::post().to(api_sheet))
-            .route("/{code}/confirm", web::post().to(api_confirm)),
-    )
-    .service(
         web::scope("/s")
             .route("/{code}", web::get().to(page_view))
             .route("/{code}/preview", web::get().to(page_preview))

@@ -1,0 +1,175 @@
+//! Who acts at a table: the code of a pair seated there, found after the brake, and the tournament's lock taken before the table's rows are written.
+
+use super::*;
+
+// ---- entering and confirming ----
+
+/// The table, the pair that a code names there and the round it plays.
+pub(super) struct Seat {
+    pub(super) l: Loaded,
+    pub(super) table_no: i32,
+    pub(super) round: RoundRow,
+    pub(super) seating: SeatingRow,
+    pub(super) pair: PairRow,
+    pub(super) line: Line,
+}
+
+/// Finds the pair of `pair_code` at the table of `table_code` (in round
+/// `round` when the client names it, else in the last round the pair sat
+/// there); the brake took its attempt before. A read: [`with_seat`] checks
+/// it again under the tournament's lock.
+pub(super) fn seat(
+    c: &mut DbConn,
+    table_code: &str,
+    pair_code: &str,
+    round: Option<i32>,
+) -> Result<Seat, TableSideError> {
+    let (tid, table_no) = tsdb::find_table(c, table_code)?.ok_or(TableSideError::NotFound)?;
+    let t = tdb::find(c, tid)?.ok_or(TableSideError::NotFound)?;
+    let l = load_state(c, t)?;
+    let pair_code: String = pair_code.chars().filter(|c| !c.is_whitespace()).collect();
+    if pair_code.is_empty() {
+        return Err(TableSideError::WrongCode);
+    }
+    let pair_id = tsdb::pair_with_code(c, tid, &pair_code)?.ok_or(TableSideError::WrongCode)?;
+    let history = table_history(c, &l, table_no)?;
+    let mine: Vec<&(RoundRow, SeatingRow)> = history
+        .iter()
+        .filter(|(_, s)| s.ns_pair == Some(pair_id) || s.ew_pair == Some(pair_id))
+        .collect();
+    let found = match round {
+        Some(n) => mine.iter().find(|(r, _)| r.number == n),
+        None => mine.last(),
+    };
+    let Some((round, seating)) = found.map(|x| (*x).clone()) else {
+        return Err(TableSideError::WrongCode);
+    };
+    let line = if seating.ns_pair == Some(pair_id) {
+        Line::Ns
+    } else {
+        Line::Ew
+    };
+    let pair = l
+        .pair(Some(pair_id))
+        .cloned()
+        .ok_or(TableSideError::WrongCode)?;
+    let s = Seat {
+        l,
+        table_no,
+        round,
+        seating,
+        pair,
+        line,
+    };
+    ensure_open(&s)?;
+    Ok(s)
+}
+
+/// The round still takes entries from the table.
+pub(super) fn ensure_open(s: &Seat) -> Result<(), TableSideError> {
+    // A round drawn again is another round.
+    let same_round = s.l.round(s.round.number).map(|r| r.id) == Some(s.round.id);
+    if !same_round || round_over(&s.l, &s.round) || s.l.status() != Status::Running {
+        return Err(TableSideError::Conflict("round_closed"));
+    }
+    if !s.l.settings.table_entry {
+        return Err(TableSideError::Conflict("table_entry_off"));
+    }
+    Ok(())
+}
+
+/// How a table-side write locks its tournament.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Lock {
+    /// A result changes (a confirmation): the revision goes up, under the
+    /// tournament's row lock (PostgreSQL), like every use case that
+    /// changes results.
+    Revision,
+    /// Nothing that counts changes (an entry, a dispute): a shared lock on
+    /// the tournament's row (PostgreSQL), so that entries at different
+    /// tables do not wait for one another, while a new round, a close or a
+    /// redraw (which take the row lock) waits for them, and they for it.
+    Shared,
+}
+
+/// Takes the tournament's lock (on SQLite the file's write lock is already
+/// held by `Db::write`) and re-reads what may have changed since [`seat`]
+/// read it: the status, the settings and the rounds. A round closed
+/// meanwhile rolls the write back.
+pub(super) fn relock(c: &mut DbConn, s: &mut Seat, lock: Lock) -> Result<(), TableSideError> {
+    match lock {
+        Lock::Revision => {
+            if !tsdb::bump_revision(c, s.l.t.id)? {
+                return Err(TableSideError::NotFound);
+            }
+        }
+        Lock::Shared => tsdb::share_lock(c, s.l.t.id)?,
+    }
+    let t = tdb::find(c, s.l.t.id)?.ok_or(TableSideError::NotFound)?;
+    if lock == Lock::Revision {
+        // Published by `Db::write` after the commit, as `services::lock`
+        // does: without it this process kept serving the public pages of
+        // the revision before the confirmation.
+        crate::db::revisions::note_bump(t.id, t.revision);
+    }
+    s.l.settings = t
+        .settings()
+        .map_err(|e| ServiceError::corrupt(format!("tournament {}: settings: {e}", t.id)))?;
+    s.l.status = Status::parse(&t.status).ok_or_else(|| {
+        ServiceError::corrupt(format!("tournament {}: status {:?}", t.id, t.status))
+    })?;
+    s.l.rounds = crate::db::rounds::list_rounds(c, t.id)?;
+    s.l.t = t;
+    ensure_open(s)
+}
+
+/// Runs a table-side write in three steps: the brake takes an attempt from
+/// the (table, address) allowance in a short write of its own (refused:
+/// nothing is looked at; a right code gives it back), the table, the code and the round are found with
+/// a read (many at once), then the write reads the table's rows, takes the
+/// tournament's lock ([`relock`], which checks the round again) and
+/// writes, so that the lock is held briefly (40 tables answering at once
+/// wait on it in turn). Writes are also guarded row by row (entry
+/// versions, unique keys).
+pub(super) async fn with_seat<T: Send + 'static>(
+    db: &Db,
+    table_code: String,
+    pair_code: String,
+    round: Option<i32>,
+    client: Option<IpAddr>,
+    f: impl FnOnce(&mut DbConn, &mut Seat) -> Result<T, TableSideError> + Send + 'static,
+) -> Result<T, TableSideError> {
+    let table_code = tsdb::normalize_code(&table_code);
+    let key = crate::services::brakes::pair_code_key(&table_code, client);
+    if let Verdict::Refused { retry_after } = db.take_attempts(vec![key.clone()]).await? {
+        return Err(TableSideError::Throttled {
+            wait_seconds: crate::services::brakes::wait_seconds(retry_after),
+        });
+    }
+    let found = db
+        .read(move |c| seat(c, &table_code, &pair_code, round))
+        .await;
+    let mut s = match found {
+        Ok(s) => s,
+        Err(e @ (TableSideError::WrongCode | TableSideError::NotFound)) => return Err(e),
+        Err(e) => {
+            // The code was right (the round is over, entry is off): the
+            // attempt goes back.
+            db.give_back_attempt(key).await?;
+            return Err(e);
+        }
+    };
+    // `f` reads the table, calls `relock` and then writes: the tournament's
+    // lock is taken before any row of the table is written (the order every
+    // use case takes its locks in), and held only for the writes. The right
+    // code's attempt goes back in the same transaction, kept when `f`
+    // refuses (its own writes are undone in a savepoint).
+    let limiter = db.limiter();
+    db.write(
+        move |c| -> Result<Result<T, TableSideError>, TableSideError> {
+            limiter.give_back(c, &key)?;
+            Ok(c.transaction(|c| f(c, &mut s)))
+        },
+    )
+    .await?
+}

@@ -1,0 +1,421 @@
+//! A pair's submissions: entering a sheet, the other pair's answer (confirming exactly the entry it read, or disputing it), and one answer per submission (idempotency keys).
+
+use super::seat::{relock, with_seat, Lock, Seat};
+use super::*;
+use crate::services::entries::{check, parse_stored};
+
+/// What an accepted entry or answer returns (and what a repeated
+/// submission gets again: it is stored under its idempotency key).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Outcome {
+    pub status: TableStatus,
+    pub round: i32,
+    pub table_no: i32,
+    /// `ns` or `ew`: who acted.
+    pub by: Line,
+    /// The entry replaced an earlier one.
+    pub replaced: bool,
+    /// The version of the entry stored or answered.
+    pub entry_version: Option<i32>,
+    /// The engine's totals and VP of the sheet.
+    pub totals: Option<PerLine<i64>>,
+    pub vp: Option<PerLine<u8>>,
+}
+
+impl Outcome {
+    fn new(s: &Seat, status: TableStatus, version: i32, report: &SheetReport) -> Outcome {
+        Outcome {
+            status,
+            round: s.round.number,
+            table_no: s.table_no,
+            by: s.line,
+            replaced: false,
+            entry_version: Some(version),
+            totals: Some(report.totals),
+            vp: Some(report.vp),
+        }
+    }
+}
+
+pub(super) fn sheet_json(sheet: &ScoreSheet) -> Result<String, ServiceError> {
+    serde_json::to_string(sheet).map_err(|e| ServiceError::corrupt(format!("sheet: {e}")))
+}
+
+pub(super) fn audit_value(entry: &EntryRow, extra: Value) -> String {
+    let mut v = json!({
+        "entered_by": entry.entered_by,
+        "status": entry.status,
+        "version": entry.version,
+    });
+    if let (Some(m), Some(sheet)) = (v.as_object_mut(), entry.sheet.as_deref()) {
+        m.insert(
+            "sheet".into(),
+            serde_json::from_str(sheet).unwrap_or(Value::Null),
+        );
+    }
+    if let (Some(m), Value::Object(x)) = (v.as_object_mut(), extra) {
+        m.extend(x);
+    }
+    v.to_string()
+}
+
+// ---- one answer per submission ----
+
+/// A submission's idempotency key as stored: the SHA-256 of its scope (the
+/// action and the table) and the client's key, so that one phone's key
+/// cannot replay another table's answer.
+pub(super) fn idempotency_key(scope: &str, table_code: &str, key: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(b"burraco-td idempotency v1");
+    for p in [scope, table_code, key] {
+        h.update((p.len() as u64).to_be_bytes());
+        h.update(p.as_bytes());
+    }
+    hex::encode(h.finalize())
+}
+
+/// A client's idempotency key as typed: 8 to 100 letters, digits, `-`, `_`.
+pub fn parse_idempotency_key(text: &str) -> Result<Option<String>, TableSideError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let ok = (8..=100).contains(&text.len())
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if ok {
+        Ok(Some(text.to_string()))
+    } else {
+        Err(TableSideError::Invalid(vec![FieldProblem::new(
+            "idempotency_key",
+            "table.error.idempotency_key",
+        )]))
+    }
+}
+
+pub(super) fn chrono_of(d: Duration) -> chrono::Duration {
+    chrono::Duration::from_std(d).unwrap_or(chrono::Duration::MAX)
+}
+
+/// How long a submission's first answer is kept.
+pub(super) const IDEMPOTENCY_KEEP: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// The first answer to a submission with this key, if it was given.
+pub(super) fn replayed(
+    c: &mut DbConn,
+    key: Option<&str>,
+) -> Result<Option<Outcome>, TableSideError> {
+    let Some(key) = key else { return Ok(None) };
+    let Some(text) = tsdb::idempotent_answer(c, key)? else {
+        return Ok(None);
+    };
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| ServiceError::corrupt(format!("stored answer: {e}")).into())
+}
+
+/// Keeps the answer under its key, in the transaction that made it. A
+/// concurrent twin that stored it first makes this one roll back
+/// ([`TableSideError::Replay`]): the caller then reads the twin's answer.
+pub(super) fn remember(
+    c: &mut DbConn,
+    key: Option<&str>,
+    o: &Outcome,
+) -> Result<(), TableSideError> {
+    let Some(key) = key else { return Ok(()) };
+    let text =
+        serde_json::to_string(o).map_err(|e| ServiceError::corrupt(format!("answer: {e}")))?;
+    let t = now();
+    if !tsdb::remember_answer(c, key, &text, t)? {
+        return Err(TableSideError::Replay);
+    }
+    tsdb::forget_answers_before(c, t - chrono_of(IDEMPOTENCY_KEEP))?;
+    Ok(())
+}
+
+/// Runs a submission once per key: a repeated key (a phone sending again
+/// after the network came back, a double tap, a reload of the POST) gets
+/// the first answer and changes nothing.
+pub(super) async fn once(
+    db: &Db,
+    key: Option<String>,
+    run: impl std::future::Future<Output = Result<Outcome, TableSideError>>,
+) -> Result<Outcome, TableSideError> {
+    match run.await {
+        Err(TableSideError::Replay) => {
+            let key = key.ok_or(TableSideError::Conflict("entry_changed"))?;
+            db.read(move |c| replayed(c, Some(&key)))
+                .await?
+                .ok_or(TableSideError::Conflict("entry_changed"))
+        }
+        other => other,
+    }
+}
+
+// ---- entering and confirming ----
+
+/// The time-out end of hand of a sheet entered at the table when the round
+/// had no time-out called: the referee decides (the desk may accept it with
+/// a reason).
+pub(super) fn time_out_not_called(s: &Seat, sheet: &ScoreSheet) -> Option<FieldProblem> {
+    if s.round.time_out_at.is_some() {
+        return None;
+    }
+    let n = sheet
+        .hands
+        .iter()
+        .position(|h| h.end == crate::rules::HandEnd::TimeOut)?;
+    const ENDS: [&str; 8] = [
+        "h1_end", "h2_end", "h3_end", "h4_end", "h5_end", "h6_end", "h7_end", "h8_end",
+    ];
+    Some(FieldProblem::new(
+        ENDS.get(n).copied().unwrap_or("sheet"),
+        "table.error.time_out_not_called",
+    ))
+}
+
+/// A pair enters (or, before confirmation, enters again) its table's sheet.
+/// `sheet` is the parsed body, or why it could not be read: that answer
+/// comes only after the code, the round and the table's state were checked.
+/// `idempotency_key`: the same key again gets the first answer.
+#[allow(clippy::too_many_arguments)]
+pub async fn enter_sheet(
+    db: &Db,
+    table_code: String,
+    pair_code: String,
+    round: Option<i32>,
+    sheet: Result<ScoreSheet, InputError>,
+    idempotency_key_of_client: Option<String>,
+    client: Option<IpAddr>,
+) -> Result<Outcome, TableSideError> {
+    let key = idempotency_key_of_client
+        .map(|k| idempotency_key("sheet", &tsdb::normalize_code(&table_code), &k));
+    let k = key.clone();
+    let run = with_seat(db, table_code, pair_code, round, client, move |c, s| {
+        if let Some(o) = replayed(c, k.as_deref())? {
+            return Ok(o);
+        }
+        if sdb::sheet_for(c, s.seating.id)?.is_some() {
+            return Err(TableSideError::Conflict("already_confirmed"));
+        }
+        let sheet = sheet.map_err(TableSideError::Input)?;
+        let report = check(&s.l, &sheet);
+        if report.has_violations() {
+            return Err(TableSideError::Sheet(Box::new(report)));
+        }
+        if let Some(p) = time_out_not_called(s, &sheet) {
+            return Err(TableSideError::Invalid(vec![p]));
+        }
+        relock(c, s, Lock::Shared)?;
+        let text = sheet_json(&sheet)?;
+        let mut stored = None;
+        for _ in 0..3 {
+            let before = tsdb::entry_for(c, s.seating.id)?;
+            if before.as_ref().is_some_and(|e| e.status == "confirmed") {
+                return Err(TableSideError::Conflict("already_confirmed"));
+            }
+            let put = tsdb::put_entry(
+                c,
+                s.seating.id,
+                before.as_ref(),
+                "entered",
+                s.line.code(),
+                Some(&text),
+                false,
+            )?;
+            if let Some(v) = put {
+                stored = Some((v, before));
+                break;
+            }
+        }
+        let Some((version, before)) = stored else {
+            return Err(TableSideError::Conflict("entry_changed"));
+        };
+        let by = who(&s.pair, s.line);
+        let after = json!({
+            "entered_by": s.line.code(),
+            "pair": s.pair.number,
+            "status": "entered",
+            "version": version,
+            "sheet": serde_json::to_value(&sheet).unwrap_or(Value::Null),
+            "totals": report.totals,
+            "vp": report.vp,
+        })
+        .to_string();
+        let action = if before.is_some() {
+            "table.sheet_replaced"
+        } else {
+            "table.sheet_entered"
+        };
+        tsdb::audit_by_pair(
+            c,
+            s.l.t.id,
+            s.round.number,
+            s.table_no,
+            action,
+            before.as_ref().map(|e| audit_value(e, Value::Null)),
+            Some(after),
+            &by,
+        )?;
+        tracing::info!(
+            tournament_id = s.l.t.id,
+            round = s.round.number,
+            table = s.table_no,
+            by = s.line.code(),
+            replaced = before.is_some(),
+            version,
+            "table-side sheet entered"
+        );
+        let mut o = Outcome::new(s, TableStatus::Entered, version, &report);
+        o.replaced = before.is_some();
+        remember(c, k.as_deref(), &o)?;
+        Ok(o)
+    });
+    once(db, key, run).await
+}
+
+/// What the other pair answers: `agree` confirms the entry it saw
+/// (`entry_version`), otherwise it disputes it with a note.
+#[derive(Debug, Clone, Default)]
+pub struct Answer {
+    pub agree: Option<bool>,
+    /// The version of the entry shown to the pair (required).
+    pub entry_version: Option<i32>,
+    pub note: String,
+    pub idempotency_key: Option<String>,
+}
+
+/// The other pair's answer: `agree` confirms the entry (it counts from now
+/// on), otherwise it is disputed with a note (it does not count; a referee
+/// settles it). Only the entry the pair saw can be answered: a stale
+/// `entry_version` is `entry_changed` (409) and changes nothing.
+pub async fn confirm(
+    db: &Db,
+    table_code: String,
+    pair_code: String,
+    round: Option<i32>,
+    answer: Answer,
+    client: Option<IpAddr>,
+) -> Result<Outcome, TableSideError> {
+    let key = answer
+        .idempotency_key
+        .as_deref()
+        .map(|k| idempotency_key("confirm", &tsdb::normalize_code(&table_code), k));
+    let k = key.clone();
+    let run = with_seat(db, table_code, pair_code, round, client, move |c, s| {
+        if let Some(o) = replayed(c, k.as_deref())? {
+            return Ok(o);
+        }
+        if sdb::sheet_for(c, s.seating.id)?.is_some() {
+            return Err(TableSideError::Conflict("already_confirmed"));
+        }
+        let entry = tsdb::entry_for(c, s.seating.id)?
+            .filter(|e| e.status != "confirmed")
+            .ok_or(TableSideError::Conflict("nothing_entered"))?;
+        if entry.entered_by == s.line.code() {
+            return Err(TableSideError::SamePair);
+        }
+        let Some(agree) = answer.agree else {
+            return Err(TableSideError::Invalid(vec![FieldProblem::new(
+                "agree",
+                "table.error.agree_needed",
+            )]));
+        };
+        let Some(seen) = answer.entry_version else {
+            return Err(TableSideError::Invalid(vec![FieldProblem::new(
+                "entry_version",
+                "table.error.entry_version_needed",
+            )]));
+        };
+        if seen != entry.version {
+            return Err(TableSideError::Conflict("entry_changed"));
+        }
+        let by = who(&s.pair, s.line);
+        let sheet = parse_stored(
+            entry.sheet.as_deref(),
+            &format!("entry {}", entry.seating_id),
+        )?
+        .ok_or_else(|| ServiceError::corrupt(format!("entry {}: no sheet", entry.seating_id)))?;
+        let report = check(&s.l, &sheet);
+        let note = if agree {
+            String::new()
+        } else {
+            crate::tournament::text::clean_reason("note", &answer.note, "table.error.note_needed")
+                .map_err(|p| TableSideError::Invalid(vec![p]))?
+        };
+        relock(c, s, if agree { Lock::Revision } else { Lock::Shared })?;
+        let status = if agree {
+            if report.has_violations() {
+                // Stored entries passed the rules; settings cannot change
+                // after the start. Never count a sheet that breaks one.
+                return Err(TableSideError::Sheet(Box::new(report)));
+            }
+            let write = SheetWrite {
+                sheet: Some(sheet_json(&sheet)?),
+                adjusted: None,
+                ns_total: report.totals.ns,
+                ew_total: report.totals.ew,
+                ns_vp: i32::from(report.vp.ns),
+                ew_vp: i32::from(report.vp.ew),
+                accepted_mismatch: false,
+                note: String::new(),
+            };
+            if !tsdb::insert_counted_sheet(c, s.seating.id, &write)? {
+                return Err(TableSideError::Conflict("already_confirmed"));
+            }
+            // Conditional on the version the pair saw: a replacement that
+            // won the race rolls this confirmation back.
+            if !tsdb::decide(c, s.seating.id, seen, "confirmed", s.line.code(), "")? {
+                return Err(TableSideError::Conflict("entry_changed"));
+            }
+            tsdb::audit_by_pair(
+                c,
+                s.l.t.id,
+                s.round.number,
+                s.table_no,
+                "table.sheet_confirmed",
+                Some(audit_value(&entry, Value::Null)),
+                Some(
+                    json!({"status": "confirmed", "confirmed_by": s.line.code(),
+                        "pair": s.pair.number, "version": seen,
+                        "totals": report.totals, "vp": report.vp})
+                    .to_string(),
+                ),
+                &by,
+            )?;
+            TableStatus::Confirmed
+        } else {
+            if !tsdb::decide(c, s.seating.id, seen, "disputed", s.line.code(), &note)? {
+                return Err(TableSideError::Conflict("entry_changed"));
+            }
+            tsdb::audit_by_pair(
+                c,
+                s.l.t.id,
+                s.round.number,
+                s.table_no,
+                "table.sheet_disputed",
+                Some(audit_value(&entry, Value::Null)),
+                Some(
+                    json!({"status": "disputed", "disputed_by": s.line.code(),
+                        "pair": s.pair.number, "version": seen, "note": note})
+                    .to_string(),
+                ),
+                &format!("{by}: {note}"),
+            )?;
+            TableStatus::Disputed
+        };
+        tracing::info!(
+            tournament_id = s.l.t.id,
+            round = s.round.number,
+            table = s.table_no,
+            status = status.code(),
+            version = seen,
+            "table-side answer"
+        );
+        let o = Outcome::new(s, status, seen, &report);
+        remember(c, k.as_deref(), &o)?;
+        Ok(o)
+    });
+    once(db, key, run).await
+}
