@@ -360,9 +360,12 @@ pub async fn pair_ids(s: &Staff, tid: i64) -> Vec<i64> {
     for (i, _) in html.match_indices(&prefix) {
         let rest = &html[i + prefix.len()..];
         let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-        if rest[digits.len()..].starts_with("/checkin") {
+        // Every pair's row links to its form (`…/pairs/{id}"`).
+        if rest[digits.len()..].starts_with('"') {
             if let Ok(id) = digits.parse() {
-                ids.push(id);
+                if !ids.contains(&id) {
+                    ids.push(id);
+                }
             }
         }
     }
