@@ -194,13 +194,13 @@ async fn measure(o: &Options, url: &str) -> anyhow::Result<(Report, &'static str
                 let t0 = Instant::now();
                 let t = crate::db::tournaments::find(c, tid)?
                     .ok_or(services::ServiceError::NotFound)?;
-                let l = services::load_state(c, t)?;
+                let rows = services::load_rows(c, t)?;
                 let file = crate::db::export::load_file_of(
                     c,
                     Some(&versions),
-                    &l.t,
-                    &l.pairs,
-                    &l.rounds,
+                    &rows.t,
+                    &rows.pairs,
+                    &rows.rounds,
                     tz,
                 )?;
                 let t1 = Instant::now();

@@ -40,21 +40,15 @@ const KNOWN_WEB_DB: &[&str] = &[
     "web::account",
     "web::admin",
     "web::api::play",
-    "web::api::tournaments",
     "web::audit",
     "web::bearer",
-    "web::clock",
     "web::desk",
     "web::desk::penalties",
     "web::desk::round",
-    "web::director",
     "web::director::clock",
     "web::director::printouts",
-    "web::directory",
     "web::error",
     "web::middleware",
-    "web::pages",
-    "web::public",
 ];
 
 /// Every `.rs` file under `dir`.

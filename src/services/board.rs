@@ -2,10 +2,10 @@
 //! referee acts on, read in one go.
 
 use super::{read, Actor, Loaded, Need, ServiceError};
-use crate::db::rounds::SeatingRow;
 use crate::db::scoring::SheetRow;
 use crate::db::table_side::EntryRow;
 use crate::db::Db;
+use crate::services::view::Seating;
 
 /// Where a table of the round stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,7 +85,7 @@ impl DeskState {
 /// A table of the round at the desk.
 #[derive(Debug, Clone)]
 pub struct BoardTable {
-    pub seating: SeatingRow,
+    pub seating: Seating,
     pub sheet: Option<SheetRow>,
     pub entry: Option<EntryRow>,
     pub state: DeskState,
@@ -231,7 +231,7 @@ pub async fn round(
                     .filter(|s| !s.is_adjusted())
                     .and_then(|_| counted.remove(&seating.table_no));
                 BoardTable {
-                    seating,
+                    seating: Seating::from(&seating),
                     sheet,
                     entry,
                     state,

@@ -22,12 +22,11 @@ pub mod table_side;
 pub mod tokens;
 pub mod tournaments;
 pub mod users;
+pub mod view;
 
 use diesel::prelude::*;
 
 use crate::auth::Role;
-use crate::db::pairs::PairRow;
-use crate::db::rounds::RoundRow;
 use crate::db::schema::{app_settings, tournament_staff, tournaments as tournaments_t};
 use crate::db::tournaments::{self as tdb, TournamentRow};
 use crate::db::{DbConn, DbError};
@@ -137,41 +136,42 @@ impl Conflict {
     }
 }
 
-/// A tournament with its settings, pairs and rounds, read in one go.
+/// A tournament with its settings, pairs and rounds, read in one go (the
+/// services' views of the rows: `view`).
 #[derive(Debug, Clone)]
 pub struct Loaded {
-    pub t: TournamentRow,
+    pub t: view::Tournament,
     pub settings: Settings,
     pub status: Status,
-    pub pairs: Vec<PairRow>,
-    pub rounds: Vec<RoundRow>,
+    pub pairs: Vec<view::Pair>,
+    pub rounds: Vec<view::Round>,
 }
 
 impl Loaded {
     pub fn status(&self) -> Status {
         self.status
     }
-    pub fn pair(&self, id: Option<i64>) -> Option<&PairRow> {
+    pub fn pair(&self, id: Option<i64>) -> Option<&view::Pair> {
         id.and_then(|id| self.pairs.iter().find(|p| p.id == id))
     }
     pub fn next_round(&self) -> i32 {
         i32::try_from(self.rounds.len()).unwrap_or(i32::MAX) + 1
     }
-    pub fn round(&self, n: i32) -> Option<&RoundRow> {
+    pub fn round(&self, n: i32) -> Option<&view::Round> {
         self.rounds.iter().find(|r| r.number == n)
     }
 
     /// The pairs a draw of round 1 seats: checked in, not withdrawn, not
     /// marked no-show (the one predicate the confirmation page and the
     /// draw share).
-    pub fn drawable(&self) -> impl Iterator<Item = &PairRow> {
+    pub fn drawable(&self) -> impl Iterator<Item = &view::Pair> {
         self.pairs
             .iter()
             .filter(|p| p.checked_in && p.withdrawn_from_round.is_none() && !p.no_show)
     }
 
     /// Registrations a draw would leave out because they are not checked in.
-    pub fn not_checked_in(&self) -> impl Iterator<Item = &PairRow> {
+    pub fn not_checked_in(&self) -> impl Iterator<Item = &view::Pair> {
         self.pairs
             .iter()
             .filter(|p| !p.checked_in && p.withdrawn_from_round.is_none() && !p.no_show)
@@ -205,23 +205,41 @@ impl Loaded {
     }
 }
 
-/// Reads a tournament's state on `conn` (inside the caller's transaction).
-pub fn load_state(conn: &mut DbConn, t: TournamentRow) -> Result<Loaded, ServiceError> {
-    let settings = t
-        .settings()
-        .map_err(|e| ServiceError::corrupt(format!("tournament {}: settings: {e}", t.id)))?;
-    let status = Status::parse(&t.status).ok_or_else(|| {
-        ServiceError::corrupt(format!("tournament {}: status {:?}", t.id, t.status))
-    })?;
+/// A tournament's rows as read (the file's export reads the same rows).
+pub struct Rows {
+    pub t: TournamentRow,
+    pub pairs: Vec<crate::db::pairs::PairRow>,
+    pub rounds: Vec<crate::db::rounds::RoundRow>,
+}
+
+/// Reads a tournament's rows on `conn`.
+pub fn load_rows(conn: &mut DbConn, t: TournamentRow) -> Result<Rows, ServiceError> {
     let pairs = crate::db::pairs::list_pairs(conn, t.id)?;
     let rounds = crate::db::rounds::list_rounds(conn, t.id)?;
-    Ok(Loaded {
-        t,
-        settings,
-        status,
-        pairs,
-        rounds,
-    })
+    Ok(Rows { t, pairs, rounds })
+}
+
+impl Loaded {
+    /// The state of a tournament from its rows.
+    pub fn of(rows: &Rows) -> Result<Loaded, ServiceError> {
+        let t = &rows.t;
+        let settings = t
+            .settings()
+            .map_err(|e| ServiceError::corrupt(format!("tournament {}: settings: {e}", t.id)))?;
+        let t = view::Tournament::of(t)?;
+        Ok(Loaded {
+            status: t.status,
+            t,
+            settings,
+            pairs: view::pairs(&rows.pairs),
+            rounds: view::rounds(&rows.rounds)?,
+        })
+    }
+}
+
+/// Reads a tournament's state on `conn` (inside the caller's transaction).
+pub fn load_state(conn: &mut DbConn, t: TournamentRow) -> Result<Loaded, ServiceError> {
+    Loaded::of(&load_rows(conn, t)?)
 }
 
 /// What the caller needs on a tournament.
@@ -242,22 +260,47 @@ pub fn referees_see_all(conn: &mut DbConn) -> Result<bool, ServiceError> {
     Ok(crate::db::settings::get(conn, REFEREES_SEE_ALL)?.as_deref() == Some("true"))
 }
 
+/// Whose a tournament is: its id and its owner (a row's or a view's).
+pub trait Owned {
+    fn tournament_id(&self) -> i64;
+    fn owner(&self) -> Option<i64>;
+}
+
+impl Owned for TournamentRow {
+    fn tournament_id(&self) -> i64 {
+        self.id
+    }
+    fn owner(&self) -> Option<i64> {
+        self.created_by
+    }
+}
+
+impl Owned for view::Tournament {
+    fn tournament_id(&self) -> i64 {
+        self.id
+    }
+    fn owner(&self) -> Option<i64> {
+        self.created_by
+    }
+}
+
 /// Whether `actor` may do `need` on `t`. Tournaments of other directors do
 /// not exist for the caller (404, not 403: their ids are not confirmed).
 pub fn check_access(
     conn: &mut DbConn,
     actor: &Actor,
-    t: &TournamentRow,
+    t: &impl Owned,
     need: Need,
 ) -> Result<(), ServiceError> {
+    let (tid, owner) = (t.tournament_id(), t.owner());
     if actor.role == Role::Admin {
         return Ok(());
     }
-    if t.created_by == Some(actor.user_id) && actor.role.allows(Role::Director) {
+    if owner == Some(actor.user_id) && actor.role.allows(Role::Director) {
         return Ok(());
     }
     let staff: Option<String> = tournament_staff::table
-        .filter(tournament_staff::tournament_id.eq(t.id))
+        .filter(tournament_staff::tournament_id.eq(tid))
         .filter(tournament_staff::user_id.eq(actor.user_id))
         .select(tournament_staff::role)
         .first(conn)

@@ -13,9 +13,10 @@ use serde_json::{Map, Value};
 use super::audit::{self, Action, Entry};
 use super::rounds::{mitchell_plan, roster_changes};
 use super::{lock, Actor, Conflict, Loaded, Need, ServiceError};
-use crate::db::pairs::{PairError, PairRow};
+use crate::db::pairs::PairError;
 use crate::db::{Db, DbConn};
 use crate::movement::{self, RosterChange};
+use crate::services::view::Pair;
 use crate::tournament::pairs::PairEntry;
 use crate::tournament::{FieldProblem, Status};
 
@@ -41,7 +42,7 @@ fn pair_error(e: PairError) -> ServiceError {
     }
 }
 
-fn find_pair(l: &Loaded, pid: i64) -> Result<&PairRow, ServiceError> {
+fn find_pair(l: &Loaded, pid: i64) -> Result<&Pair, ServiceError> {
     l.pair(Some(pid)).ok_or(ServiceError::NotFound)
 }
 
@@ -60,7 +61,7 @@ pub async fn register(
         if let (Some(round), Some(layout)) = (joined, l.t.layout()) {
             let round_no = u32::try_from(round).unwrap_or(u32::MAX);
             if round_no <= l.settings.mitchell_rounds {
-                let next_no = l.pairs.iter().map(PairRow::pair_no).max().unwrap_or(0) + 1;
+                let next_no = l.pairs.iter().map(Pair::pair_no).max().unwrap_or(0) + 1;
                 let mut changes = roster_changes(&l);
                 changes.push(RosterChange::Joined {
                     pair: next_no,

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::{load_state, Loaded, ServiceError};
+use super::{Loaded, ServiceError};
 use crate::db::tournaments as tdb;
 use crate::db::Db;
 use crate::i18n::Lang;
@@ -70,7 +70,8 @@ pub async fn snapshot(
     let versions = db.sheet_versions();
     db.read(move |c| {
         let t = tdb::find(c, tid)?.ok_or(ServiceError::NotFound)?;
-        let loaded = load_state(c, t)?;
+        let rows = super::load_rows(c, t)?;
+        let loaded = super::Loaded::of(&rows)?;
         if loaded.status == Status::Draft {
             return Ok(Snapshot {
                 loaded,
@@ -84,9 +85,9 @@ pub async fn snapshot(
         let file = crate::db::export::load_file_of(
             c,
             Some(&versions),
-            &loaded.t,
-            &loaded.pairs,
-            &loaded.rounds,
+            &rows.t,
+            &rows.pairs,
+            &rows.rounds,
             tz,
         )?;
         let t1 = std::time::Instant::now();

@@ -6,12 +6,12 @@ use serde_json::Value;
 
 use super::audit::{self, Action, Entry};
 use super::{lock, Actor, Conflict, Loaded, Need, ServiceError};
-use crate::db::pairs::PairRow;
 use crate::db::rounds::DrawError;
 use crate::db::tournaments::{self as tdb};
 use crate::db::{Db, DbConn};
 use crate::i18n::Lang;
 use crate::movement::{self, Layout, MitchellPlan, PairNo, RosterChange};
+use crate::services::view::{Pair, Seating};
 use crate::tournament::{RoundMovement, Status};
 
 fn movement_conflict(e: movement::MovementError) -> ServiceError {
@@ -113,7 +113,7 @@ pub async fn draw(
         let l = lock(c, &actor, tid, Need::Direct)?;
         l.ensure_seen(seen)?;
         plan_draw(&l, kind)?;
-        let players: Vec<PairNo> = l.drawable().map(PairRow::pair_no).collect();
+        let players: Vec<PairNo> = l.drawable().map(Pair::pair_no).collect();
         let layout = movement::first_round_draw(&players, seed).map_err(movement_conflict)?;
         let plan = mitchell_plan(&l, &layout);
         plan.validate().map_err(movement_conflict)?;
@@ -336,7 +336,7 @@ fn danish_seating(
         .iter()
         .filter(|p| !p.withdrawn_by(n))
         .filter(|p| seen.contains(&p.pair_no()) || p.joined_from_round.is_some_and(|j| j <= n))
-        .map(PairRow::pair_no)
+        .map(Pair::pair_no)
         .collect();
     let ranking: Vec<PairNo> = standings
         .rows
@@ -618,7 +618,7 @@ pub async fn seating(
     tid: i64,
     n: i32,
     need: Need,
-) -> Result<(Loaded, usize, Vec<crate::db::rounds::SeatingRow>, Vec<i64>), ServiceError> {
+) -> Result<(Loaded, usize, Vec<Seating>, Vec<i64>), ServiceError> {
     db.read(move |c| {
         let l = super::read(c, &actor, tid, need)?;
         let idx = l
@@ -627,7 +627,7 @@ pub async fn seating(
             .position(|r| r.number == n)
             .ok_or(ServiceError::NotFound)?;
         let (tables, resting) = crate::db::rounds::seating_of(c, l.rounds[idx].id)?;
-        Ok((l, idx, tables, resting))
+        Ok((l, idx, super::view::seatings(&tables), resting))
     })
     .await
 }

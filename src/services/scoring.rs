@@ -5,12 +5,12 @@ use super::audit::{self, Action, Entry};
 use super::{lock, read, Actor, Conflict, Loaded, Need, ServiceError, SheetRejection};
 use crate::db::audit::{self as adb, AuditRow};
 use crate::db::penalties::{self as pdb, NewPenalty, PenaltyNames, PenaltyRow};
-use crate::db::rounds::{RoundRow, SeatingRow};
 use crate::db::scoring::{self as sdb, SaveError, SheetRow, SheetWrite, TablePlace};
 use crate::db::{Db, DbConn};
 use crate::i18n::{t, Lang};
 use crate::rules::vp::TOTAL_VP;
 use crate::rules::{ScoreSheet, SheetReport};
+use crate::services::view::{Round, Seating};
 use crate::tournament::penalty::{self, PenaltyKind, MAX_ADJUSTED_MP_DIFF};
 use crate::tournament::sheet_form;
 use crate::tournament::FieldProblem;
@@ -18,8 +18,8 @@ use crate::tournament::FieldProblem;
 /// A table of a round, with its sheet if any.
 #[derive(Debug, Clone)]
 pub struct TableState {
-    pub round: RoundRow,
-    pub seating: SeatingRow,
+    pub round: Round,
+    pub seating: Seating,
     pub sheet: Option<SheetRow>,
     /// A pair's entry that does not count yet (while no sheet counts).
     pub pending: Option<super::entries::Pending>,
@@ -34,8 +34,9 @@ fn table_state(
     let round = l.round(n).ok_or(ServiceError::NotFound)?.clone();
     let (tables, _) = crate::db::rounds::seating_of(c, round.id)?;
     let seating = tables
-        .into_iter()
+        .iter()
         .find(|s| s.table_no == table_no)
+        .map(Seating::from)
         .ok_or(ServiceError::NotFound)?;
     let sheet = sdb::sheet_for(c, seating.id)?;
     let pending = match sheet {
@@ -76,11 +77,14 @@ pub async fn round_tables(
     actor: Actor,
     tid: i64,
     n: i32,
-) -> Result<(Loaded, Vec<(SeatingRow, Option<SheetRow>)>), ServiceError> {
+) -> Result<(Loaded, Vec<(Seating, Option<SheetRow>)>), ServiceError> {
     db.read(move |c| {
         let l = read(c, &actor, tid, Need::Referee)?;
         let round = l.round(n).ok_or(ServiceError::NotFound)?;
-        let rows = crate::db::export::round_tables(c, round.id)?;
+        let rows = crate::db::export::round_tables(c, round.id)?
+            .into_iter()
+            .map(|(s, sheet)| (Seating::from(&s), sheet))
+            .collect();
         Ok((l, rows))
     })
     .await
@@ -222,7 +226,7 @@ const HAND_END_FIELDS: [&str; 6] = ["h1_end", "h2_end", "h3_end", "h4_end", "h5_
 
 /// A hand that ends in time-out while time-out was not called for the round
 /// (RULES.md §6: the time-out lap starts when the desk calls it).
-fn time_out_problem(round: &RoundRow, sheet: &ScoreSheet) -> Option<FieldProblem> {
+fn time_out_problem(round: &Round, sheet: &ScoreSheet) -> Option<FieldProblem> {
     if round.time_out_at.is_some() {
         return None;
     }

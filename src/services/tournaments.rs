@@ -7,8 +7,9 @@ use super::audit::{self, Action, Entry};
 use super::{check_access, lock, read, Actor, Conflict, Loaded, Need, ServiceError};
 use crate::auth::Role;
 use crate::db::schema::{tournament_staff, users};
-use crate::db::tournaments::{self as tdb, TournamentRow};
+use crate::db::tournaments::{self as tdb};
 use crate::db::{now, Db};
+use crate::services::view::Tournament;
 use crate::tournament::settings::{Settings, SettingsForm};
 use crate::tournament::{FieldProblem, Status};
 
@@ -23,11 +24,11 @@ fn settings_values(s: &Settings, tz: chrono_tz::Tz) -> Map<String, Value> {
 /// The tournaments the actor may see: all for an admin, their own and
 /// co-directed ones for a director, assigned ones for a referee (all when
 /// the admin setting says so).
-pub async fn list(db: &Db, actor: Actor) -> Result<Vec<TournamentRow>, ServiceError> {
+pub async fn list(db: &Db, actor: Actor) -> Result<Vec<Tournament>, ServiceError> {
     db.read(move |c| {
         let all = tdb::list(c)?;
         if actor.role == Role::Admin {
-            return Ok(all);
+            return all.iter().map(Tournament::of).collect();
         }
         let mut out = Vec::new();
         for t in all {
@@ -48,9 +49,34 @@ pub async fn list(db: &Db, actor: Actor) -> Result<Vec<TournamentRow>, ServiceEr
                 Err(e) => return Err(e),
             }
         }
-        Ok(out)
+        out.iter().map(Tournament::of).collect()
     })
     .await
+}
+
+/// The front page: whether anyone has an account yet (a fresh installation
+/// leads to the setup page), and every tournament, newest first.
+pub async fn front_page(db: &Db) -> Result<(bool, Vec<Tournament>), ServiceError> {
+    db.read(|c| {
+        let any_user = crate::db::users::count(c)? > 0;
+        let all = tdb::list(c)?
+            .iter()
+            .map(Tournament::of)
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((any_user, all))
+    })
+    .await
+}
+
+/// Whether the database answers (the health check), within its pool's wait.
+pub async fn database_answers(db: &Db) -> bool {
+    db.read(|c| -> Result<(), ServiceError> {
+        use diesel::connection::SimpleConnection;
+        c.batch_execute("SELECT 1")?;
+        Ok(())
+    })
+    .await
+    .is_ok()
 }
 
 /// A tournament with its pairs and rounds, if the actor may see it.
@@ -186,7 +212,7 @@ impl StaffMember {
 }
 
 /// The owner's name (None for an imported tournament whose owner is gone).
-pub async fn owner_name(db: &Db, t: &TournamentRow) -> Result<Option<String>, ServiceError> {
+pub async fn owner_name(db: &Db, t: &Tournament) -> Result<Option<String>, ServiceError> {
     let Some(owner) = t.created_by else {
         return Ok(None);
     };
@@ -365,7 +391,7 @@ pub async fn public(db: &Db, tid: i64) -> Result<Loaded, ServiceError> {
 /// desk's links) and whether the member may direct it.
 #[derive(Debug, Clone)]
 pub struct HomeEntry {
-    pub t: TournamentRow,
+    pub t: Tournament,
     pub rounds: Vec<i32>,
     pub directs: bool,
     /// Tables whose players disagree on the sheet (round, table): a
@@ -383,7 +409,7 @@ pub async fn staff_home(db: &Db, actor: Actor) -> Result<Vec<HomeEntry>, Service
                 let rounds = round_rows.iter().map(|r| r.number).collect();
                 let directs = check_access(c, &actor, &t, Need::Direct).is_ok();
                 let mut disputed = Vec::new();
-                if Status::parse(&t.status) == Some(Status::Running) {
+                if t.status == Status::Running {
                     for r in &round_rows {
                         let entries = crate::db::table_side::entries_of_round(c, r.id)?;
                         for (seating, sheet) in crate::db::export::round_tables(c, r.id)? {

@@ -6,8 +6,8 @@
 use chrono::NaiveDateTime;
 
 use super::context::PageCtx;
-use crate::db::rounds::RoundRow;
 use crate::i18n::tf;
+use crate::services::view::Round;
 use crate::services::Loaded;
 use crate::tournament::clock::{format_left, ClockState, Warning};
 
@@ -26,7 +26,7 @@ pub struct ClockView {
 }
 
 impl ClockView {
-    pub fn of(ctx: &PageCtx, l: &Loaded, round: &RoundRow, now: NaiveDateTime) -> ClockView {
+    pub fn of(ctx: &PageCtx, l: &Loaded, round: &Round, now: NaiveDateTime) -> ClockView {
         let mut v = ClockView {
             state: "not_started",
             left: String::new(),

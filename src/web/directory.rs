@@ -10,8 +10,8 @@ use super::context::PageCtx;
 use super::error::AppError;
 use super::{render, AppState};
 use crate::auth::Role;
-use crate::db::tournaments::TournamentRow;
 use crate::services::directory::{self, DirectoryPlayer};
+use crate::services::view::Tournament;
 use crate::services::{self, Need};
 use crate::tournament::pairs::PairForm;
 
@@ -36,7 +36,7 @@ pub struct Found {
 #[template(path = "director/players.html")]
 struct PlayersPage<'a> {
     ctx: &'a PageCtx,
-    t: &'a TournamentRow,
+    t: &'a Tournament,
     q: String,
     /// The query was long enough to search.
     searched: bool,

@@ -3,12 +3,10 @@
 use actix_web::cookie::time::Duration as CookieDuration;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
-use diesel::connection::SimpleConnection;
 
 use super::context::{web_query_value, PageCtx};
 use super::middleware::cookie;
 use super::{render, safe_next, see_other, AppState};
-use crate::db::users;
 use crate::i18n::Lang;
 use crate::web::error::AppError;
 
@@ -16,23 +14,15 @@ use crate::web::error::AppError;
 #[template(path = "home.html")]
 struct HomePage<'a> {
     ctx: &'a PageCtx,
-    tournaments: Vec<crate::db::tournaments::TournamentRow>,
+    tournaments: Vec<crate::services::view::Tournament>,
     /// The signed-in staff member's tournaments, with links to their work.
     mine: Vec<crate::services::tournaments::HomeEntry>,
 }
 
 /// The front page; on a fresh installation it leads to the setup page.
 pub async fn home(ctx: PageCtx, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
-    let pool = state.db.pool().clone();
-    let (n, tournaments) = web::block(move || -> Result<_, AppError> {
-        let mut conn = pool.get()?;
-        Ok((
-            users::count(&mut conn)?,
-            crate::db::tournaments::list(&mut conn)?,
-        ))
-    })
-    .await??;
-    if n == 0 {
+    let (any_user, tournaments) = crate::services::tournaments::front_page(&state.db).await?;
+    if !any_user {
         return Ok(see_other("/setup"));
     }
     let mine = match ctx.actor(crate::auth::Role::Referee) {
@@ -48,13 +38,12 @@ pub async fn home(ctx: PageCtx, state: web::Data<AppState>) -> Result<HttpRespon
 
 /// 200 when the database answers, 503 when it does not.
 pub async fn healthz(state: web::Data<AppState>) -> HttpResponse {
-    let pool = state.db.pool().clone();
-    let ok = web::block(move || -> bool {
-        match pool.get_timeout(std::time::Duration::from_secs(2)) {
-            Ok(mut conn) => conn.batch_execute("SELECT 1").is_ok(),
-            Err(_) => false,
-        }
-    })
+    // The pool waits at most its timeout for a connection (2 s at most
+    // here: the check answers even while every connection is busy).
+    let ok = tokio::time::timeout(
+        std::time::Duration::from_secs(2),
+        crate::services::tournaments::database_answers(&state.db),
+    )
     .await
     .unwrap_or(false);
     if ok {

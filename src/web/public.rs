@@ -11,11 +11,11 @@ use askama::Template;
 use super::context::{web_query_value, FieldErrors, PageCtx};
 use super::{render, render_status, AppState};
 use crate::auth::Role;
-use crate::db::tournaments::TournamentRow;
 use crate::rules::prize_pool::Prizes;
 use crate::rules::{Card, SeatDraw, SuitOrder};
 use crate::services::players::{current_seat, Seat, Stage};
 use crate::services::public::{pair_names, shows_in_public, PublicStandings, Snapshot};
+use crate::services::view::Tournament;
 use crate::standings::{CardPenalty, CardRound, Outcome, PairCard, Standings};
 use crate::tournament::settings::Settings;
 use crate::tournament_file::TournamentFile;
@@ -26,7 +26,7 @@ use crate::web::error::{ApiError, AppError};
 #[template(path = "public/tournament.html")]
 struct TournamentPage<'a> {
     ctx: &'a PageCtx,
-    t: &'a TournamentRow,
+    t: &'a Tournament,
     settings: &'a Settings,
     entries: u32,
     pool: Option<Prizes>,
@@ -51,7 +51,7 @@ impl TournamentPage<'_> {
         crate::services::public::pair_surnames(self.file, *pair)
     }
     fn finished(&self) -> bool {
-        self.t.status == "finished"
+        self.t.finished()
     }
 }
 

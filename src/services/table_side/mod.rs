@@ -21,15 +21,15 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use super::{load_state, Loaded, ServiceError};
-use crate::db::pairs::PairRow;
 use crate::db::rate_limits::Verdict;
-use crate::db::rounds::{RoundRow, SeatingRow};
 use crate::db::scoring::{self as sdb, SheetWrite};
 use crate::db::table_side::{self as tsdb, EntryRow};
 use crate::db::tournaments::{self as tdb};
 use crate::db::{now, Db, DbConn, DbError};
 use crate::rules::api::InputError;
 use crate::rules::{Line, PerLine, ScoreSheet, SheetReport};
+use crate::services::view::Pair;
+use crate::services::view::{Round, Seating};
 use crate::tournament::{FieldProblem, Status};
 
 pub mod seat;
@@ -150,7 +150,7 @@ impl TableStatus {
 }
 
 /// "Pair 7, EW": who acted, for the audit log.
-pub fn who(pair: &PairRow, line: Line) -> String {
+pub fn who(pair: &Pair, line: Line) -> String {
     format!("pair {}, {}", pair.number, line)
 }
 
@@ -159,15 +159,15 @@ pub(super) fn table_history(
     c: &mut DbConn,
     l: &Loaded,
     table_no: i32,
-) -> Result<Vec<(RoundRow, SeatingRow)>, ServiceError> {
+) -> Result<Vec<(Round, Seating)>, ServiceError> {
     Ok(tsdb::seatings_of_table(c, l.t.id, table_no)?
         .into_iter()
-        .filter_map(|(n, s)| Some((l.round(n)?.clone(), s)))
+        .filter_map(|(n, s)| Some((l.round(n)?.clone(), Seating::from(&s))))
         .collect())
 }
 
 /// The round is over: a later round exists, or the tournament is closed.
-pub(super) fn round_over(l: &Loaded, round: &RoundRow) -> bool {
+pub(super) fn round_over(l: &Loaded, round: &Round) -> bool {
     l.status() == Status::Finished || l.rounds.iter().any(|r| r.number > round.number)
 }
 

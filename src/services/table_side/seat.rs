@@ -8,9 +8,9 @@ use super::*;
 pub(super) struct Seat {
     pub(super) l: Loaded,
     pub(super) table_no: i32,
-    pub(super) round: RoundRow,
-    pub(super) seating: SeatingRow,
-    pub(super) pair: PairRow,
+    pub(super) round: Round,
+    pub(super) seating: Seating,
+    pub(super) pair: Pair,
     pub(super) line: Line,
 }
 
@@ -33,7 +33,7 @@ pub(super) fn seat(
     }
     let pair_id = tsdb::pair_with_code(c, tid, &pair_code)?.ok_or(TableSideError::WrongCode)?;
     let history = table_history(c, &l, table_no)?;
-    let mine: Vec<&(RoundRow, SeatingRow)> = history
+    let mine: Vec<&(Round, Seating)> = history
         .iter()
         .filter(|(_, s)| s.ns_pair == Some(pair_id) || s.ew_pair == Some(pair_id))
         .collect();
@@ -115,11 +115,9 @@ pub(super) fn relock(c: &mut DbConn, s: &mut Seat, lock: Lock) -> Result<(), Tab
     s.l.settings = t
         .settings()
         .map_err(|e| ServiceError::corrupt(format!("tournament {}: settings: {e}", t.id)))?;
-    s.l.status = Status::parse(&t.status).ok_or_else(|| {
-        ServiceError::corrupt(format!("tournament {}: status {:?}", t.id, t.status))
-    })?;
-    s.l.rounds = crate::db::rounds::list_rounds(c, t.id)?;
-    s.l.t = t;
+    s.l.rounds = crate::services::view::rounds(&crate::db::rounds::list_rounds(c, t.id)?)?;
+    s.l.t = crate::services::view::Tournament::of(&t)?;
+    s.l.status = s.l.t.status;
     ensure_open(s)
 }
 

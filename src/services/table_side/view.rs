@@ -13,7 +13,7 @@ pub struct SeatedPair {
 }
 
 impl SeatedPair {
-    fn of(p: &PairRow) -> SeatedPair {
+    fn of(p: &crate::services::view::Pair) -> SeatedPair {
         SeatedPair {
             id: p.id,
             number: p.number,

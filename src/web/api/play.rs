@@ -134,7 +134,7 @@ pub async fn get_round(
     let r = &l.rounds[idx];
     let out = RoundOut {
         round: r.number,
-        movement: r.movement.clone(),
+        movement: r.movement.as_str().to_string(),
         started_at: r.started_at.map(|t| t.and_utc().to_rfc3339()),
         time_out_at: r.time_out_at.map(|t| t.and_utc().to_rfc3339()),
         tables: rows

@@ -8,8 +8,8 @@ use utoipa::ToSchema;
 
 use super::{done, json, parse_body, service_error, Done};
 use crate::auth::Role;
-use crate::db::pairs::PairRow;
 use crate::services::rounds::DrawKind;
+use crate::services::view::Pair;
 use crate::services::{self, Loaded, Need};
 use crate::tournament::pairs::{PairEntry, PairForm};
 use crate::tournament::settings::{format_payout, scale_text, Settings, SettingsForm};
@@ -251,7 +251,7 @@ impl TournamentOut {
     fn of(l: &Loaded, tz: chrono_tz::Tz) -> TournamentOut {
         TournamentOut {
             id: l.t.id,
-            status: l.t.status.clone(),
+            status: l.t.status.as_str().to_string(),
             revision: l.t.revision,
             starts_at: l.t.starts_at.and_utc().to_rfc3339(),
             pairs: l.pairs.len(),
@@ -313,7 +313,7 @@ pub async fn list_tournaments(
         .map(|t| TournamentSummary {
             id: t.id,
             name: t.name,
-            status: t.status,
+            status: t.status.as_str().to_string(),
             starts_at: t.starts_at.and_utc().to_rfc3339(),
             venue: t.venue,
         })
@@ -588,7 +588,7 @@ pub struct PairOut {
 }
 
 impl PairOut {
-    fn of(p: &PairRow) -> PairOut {
+    fn of(p: &Pair) -> PairOut {
         PairOut {
             id: p.id,
             number: p.number,
@@ -727,7 +727,7 @@ pub async fn import_pairs_csv(
     let l = services::tournaments::load(&state.db, actor, *id, Need::Direct)
         .await
         .map_err(service_error(ctx.lang))?;
-    let existing: Vec<PairEntry> = l.pairs.iter().map(PairRow::entry).collect();
+    let existing: Vec<PairEntry> = l.pairs.iter().map(Pair::entry).collect();
     let preview = crate::tournament::csv_import::preview(&input.csv, &existing).map_err(|p| {
         ApiError::invalid(
             "the CSV cannot be read",

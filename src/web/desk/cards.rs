@@ -7,8 +7,8 @@ use super::*;
 /// One table's printed score card.
 pub struct ScoreCard<'a> {
     pub table_no: i32,
-    pub ns: Option<&'a PairRow>,
-    pub ew: Option<&'a PairRow>,
+    pub ns: Option<&'a Pair>,
+    pub ew: Option<&'a Pair>,
 }
 
 #[derive(Template)]
@@ -16,7 +16,7 @@ pub struct ScoreCard<'a> {
 pub(super) struct ScoreCardsPage<'a> {
     ctx: &'a PageCtx,
     l: &'a Loaded,
-    round: &'a RoundRow,
+    round: &'a Round,
     cards: Vec<ScoreCard<'a>>,
     /// The rows of a line, in the desk form's order.
     rows: Vec<CardRow>,

@@ -4,9 +4,9 @@ use super::save::sheet_again;
 use super::*;
 
 pub struct DeskTable<'a> {
-    pub seating: SeatingRow,
-    pub ns: Option<&'a PairRow>,
-    pub ew: Option<&'a PairRow>,
+    pub seating: Seating,
+    pub ns: Option<&'a Pair>,
+    pub ew: Option<&'a Pair>,
     pub sheet: Option<SheetRow>,
     pub state: services::board::DeskState,
     /// A pair's entry waiting at the table: who entered it, its totals and
@@ -37,7 +37,7 @@ impl DeskTable<'_> {
 pub(super) struct RoundDeskPage<'a> {
     ctx: &'a PageCtx,
     l: &'a Loaded,
-    round: &'a RoundRow,
+    round: &'a Round,
     tables: Vec<DeskTable<'a>>,
     missing: usize,
     /// How many tables are in each state (only the states that occur).

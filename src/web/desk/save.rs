@@ -135,7 +135,7 @@ pub(super) async fn sheet_again(
 
 /// The next table of the round after `table_no` (wrapping round) that has
 /// no counted sheet yet.
-pub(super) fn next_missing(rows: &[(SeatingRow, Option<SheetRow>)], table_no: i32) -> Option<i32> {
+pub(super) fn next_missing(rows: &[(Seating, Option<SheetRow>)], table_no: i32) -> Option<i32> {
     let mut missing: Vec<i32> = rows
         .iter()
         .filter(|(s, sheet)| sheet.is_none() && s.table_no != table_no)

@@ -9,10 +9,10 @@ use super::*;
 pub(super) struct SheetPage<'a> {
     ctx: &'a PageCtx,
     l: &'a Loaded,
-    round: &'a RoundRow,
+    round: &'a Round,
     table_no: i32,
-    ns: Option<&'a PairRow>,
-    ew: Option<&'a PairRow>,
+    ns: Option<&'a Pair>,
+    ew: Option<&'a Pair>,
     form: SheetForm,
     /// `totals` or `full`.
     mode: &'static str,
@@ -61,8 +61,8 @@ impl SheetPage<'_> {
 
 /// A table of a round as the sheet page shows it.
 pub(super) struct TableCtx<'a> {
-    pub(super) round: &'a RoundRow,
-    pub(super) seating: SeatingRow,
+    pub(super) round: &'a Round,
+    pub(super) seating: Seating,
     pub(super) sheet: Option<SheetRow>,
     pub(super) audit: TableAudit,
     /// The result the standings count when `mp` penalties change the sheet's.
@@ -308,7 +308,7 @@ pub(super) fn sheet_page<'a>(
 }
 
 /// The number of the pair sitting in `line` at a table.
-pub(super) fn pair_number(l: &Loaded, seating: &SeatingRow, line: Line) -> Option<i32> {
+pub(super) fn pair_number(l: &Loaded, seating: &Seating, line: Line) -> Option<i32> {
     let id = match line {
         Line::Ns => seating.ns_pair,
         Line::Ew => seating.ew_pair,

@@ -8,7 +8,7 @@ use super::*;
 #[template(path = "director/import.html")]
 pub(super) struct ImportPage<'a> {
     ctx: &'a PageCtx,
-    t: &'a TournamentRow,
+    t: &'a Tournament,
     csv: String,
     preview: Option<Preview>,
     error: Option<String>,
@@ -67,7 +67,7 @@ pub async fn import(
         .pairs
         .iter()
         .filter(|p| p.holds_players())
-        .map(PairRow::entry)
+        .map(Pair::entry)
         .collect();
     let page = |preview: Option<Preview>, error: Option<String>, status: StatusCode| {
         render_status(

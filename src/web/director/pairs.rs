@@ -8,7 +8,7 @@ use super::*;
 #[template(path = "director/pair_form.html")]
 pub(super) struct PairPage<'a> {
     ctx: &'a PageCtx,
-    t: &'a TournamentRow,
+    t: &'a Tournament,
     pair_id: Option<i64>,
     number: Option<i32>,
     form: PairForm,
@@ -229,8 +229,8 @@ pub async fn no_show(
 #[template(path = "director/pair_delete.html")]
 pub(super) struct DeletePairPage<'a> {
     ctx: &'a PageCtx,
-    t: &'a TournamentRow,
-    pair: &'a PairRow,
+    t: &'a Tournament,
+    pair: &'a Pair,
 }
 
 /// The confirmation step of a deletion (a page of its own: no JavaScript).

@@ -5,8 +5,8 @@ use super::*;
 /// One table of a round, with the pairs' names.
 pub struct TableView<'a> {
     pub table_no: i32,
-    pub ns: Option<&'a PairRow>,
-    pub ew: Option<&'a PairRow>,
+    pub ns: Option<&'a Pair>,
+    pub ew: Option<&'a Pair>,
     /// On the table cards: the table's code, its player page's address and
     /// that address as a QR code (inline SVG).
     pub code: Option<String>,
@@ -27,9 +27,9 @@ pub struct PlayerSeat {
 pub(super) struct RoundPage<'a> {
     ctx: &'a PageCtx,
     l: &'a Loaded,
-    round: &'a RoundRow,
+    round: &'a Round,
     tables: Vec<TableView<'a>>,
-    resting: Vec<&'a PairRow>,
+    resting: Vec<&'a Pair>,
     by_player: Vec<PlayerSeat>,
     /// The round clock (staff only).
     clock: crate::web::clock::ClockView,
@@ -43,7 +43,7 @@ pub(super) struct RoundPage<'a> {
 pub(super) struct TableCardsPage<'a> {
     ctx: &'a PageCtx,
     l: &'a Loaded,
-    round: &'a RoundRow,
+    round: &'a Round,
     tables: Vec<TableView<'a>>,
     loopback: Option<LoopbackWarning>,
 }
@@ -65,11 +65,11 @@ pub(super) async fn round_data(
     actor: Actor,
     tid: i64,
     n: i32,
-) -> Result<(Loaded, usize, Vec<SeatingRow>, Vec<i64>), AppError> {
+) -> Result<(Loaded, usize, Vec<Seating>, Vec<i64>), AppError> {
     Ok(services::rounds::seating(&state.db, actor, tid, n, Need::Direct).await?)
 }
 
-pub(super) fn table_views<'a>(l: &'a Loaded, tables: &[SeatingRow]) -> Vec<TableView<'a>> {
+pub(super) fn table_views<'a>(l: &'a Loaded, tables: &[Seating]) -> Vec<TableView<'a>> {
     tables
         .iter()
         .map(|s| TableView {
@@ -86,11 +86,11 @@ pub(super) fn table_views<'a>(l: &'a Loaded, tables: &[SeatingRow]) -> Vec<Table
 pub(super) fn players_alphabetical(
     ctx: &PageCtx,
     l: &Loaded,
-    tables: &[SeatingRow],
+    tables: &[Seating],
     resting: &[i64],
 ) -> Vec<PlayerSeat> {
     let mut out = Vec::new();
-    let mut add = |p: &PairRow, table: Option<i32>, line: &'static str| {
+    let mut add = |p: &Pair, table: Option<i32>, line: &'static str| {
         for (surname, name) in [(&p.p1_surname, &p.p1_name), (&p.p2_surname, &p.p2_name)] {
             out.push(PlayerSeat {
                 player: format!("{surname} {name}"),
@@ -189,7 +189,7 @@ pub async fn table_cards(
 
 /// Where a pair plays each Mitchell round.
 pub struct MovementCard<'a> {
-    pub pair: &'a PairRow,
+    pub pair: &'a Pair,
     /// The pair's private code (to enter and confirm scores at the table).
     pub code: Option<String>,
     /// (round, table, line, what the card says without a table: resting,

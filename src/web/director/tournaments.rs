@@ -8,7 +8,7 @@ use super::*;
 #[template(path = "director/tournaments.html")]
 pub(super) struct ListPage<'a> {
     ctx: &'a PageCtx,
-    tournaments: Vec<TournamentRow>,
+    tournaments: Vec<Tournament>,
 }
 
 pub async fn list(ctx: PageCtx, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {

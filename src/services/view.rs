@@ -1,0 +1,258 @@
+//! What the services hand the web: typed views of a tournament and its
+//! pairs, rounds and tables, made from the database's rows at the door
+//! (issue 23: the web names no row and no query). A value that does not
+//! decode (an unknown status, a layout that no longer reads) is an error
+//! naming the row, never a default.
+
+use chrono::NaiveDateTime;
+
+use super::ServiceError;
+use crate::db::pairs::PairRow;
+use crate::db::rounds::{RoundRow, SeatingRow};
+use crate::db::tournaments::TournamentRow;
+use crate::movement::{Layout, PairNo};
+use crate::tournament::pairs::{PairEntry, Player};
+use crate::tournament::{RoundMovement, Status};
+
+/// A tournament as pages and services read it (its settings are parsed
+/// apart: `Loaded::settings`).
+#[derive(Debug, Clone)]
+pub struct Tournament {
+    pub id: i64,
+    pub name: String,
+    /// UTC.
+    pub starts_at: NaiveDateTime,
+    pub venue: String,
+    pub status: Status,
+    pub draw_seed: Option<i64>,
+    /// Round 1's draw (tables and lines), once drawn.
+    pub layout: Option<Layout>,
+    pub created_by: Option<i64>,
+    /// Goes up with every write to the tournament.
+    pub revision: i64,
+}
+
+impl Tournament {
+    /// The status's catalog label.
+    pub fn status_label_key(&self) -> &'static str {
+        self.status.label_key()
+    }
+
+    /// The tournament is closed (its forms are read-only).
+    pub fn finished(&self) -> bool {
+        self.status == Status::Finished
+    }
+
+    /// Round 1's draw, once drawn.
+    pub fn layout(&self) -> Option<Layout> {
+        self.layout.clone()
+    }
+
+    pub fn of(row: &TournamentRow) -> Result<Tournament, ServiceError> {
+        let status = Status::parse(&row.status).ok_or_else(|| {
+            ServiceError::corrupt(format!("tournament {}: status {:?}", row.id, row.status))
+        })?;
+        let layout = row
+            .layout
+            .as_deref()
+            .map(|j| {
+                serde_json::from_str::<Layout>(j).map_err(|e| {
+                    ServiceError::corrupt(format!("tournament {}: layout: {e}", row.id))
+                })
+            })
+            .transpose()?;
+        Ok(Tournament {
+            id: row.id,
+            name: row.name.clone(),
+            starts_at: row.starts_at,
+            venue: row.venue.clone(),
+            status,
+            draw_seed: row.draw_seed,
+            layout,
+            created_by: row.created_by,
+            revision: row.revision,
+        })
+    }
+}
+
+/// A registered pair.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pair {
+    pub id: i64,
+    pub number: i32,
+    pub p1_surname: String,
+    pub p1_name: String,
+    pub p1_card: String,
+    pub p1_club: String,
+    pub p2_surname: String,
+    pub p2_name: String,
+    pub p2_card: String,
+    pub p2_club: String,
+    pub checked_in: bool,
+    pub joined_from_round: Option<i32>,
+    pub withdrawn_from_round: Option<i32>,
+    /// Registered but never played: not an entry (RULES.md §10).
+    pub no_show: bool,
+}
+
+impl From<&PairRow> for Pair {
+    fn from(r: &PairRow) -> Pair {
+        Pair {
+            id: r.id,
+            number: r.number,
+            p1_surname: r.p1_surname.clone(),
+            p1_name: r.p1_name.clone(),
+            p1_card: r.p1_card.clone(),
+            p1_club: r.p1_club.clone(),
+            p2_surname: r.p2_surname.clone(),
+            p2_name: r.p2_name.clone(),
+            p2_card: r.p2_card.clone(),
+            p2_club: r.p2_club.clone(),
+            checked_in: r.checked_in,
+            joined_from_round: r.joined_from_round,
+            withdrawn_from_round: r.withdrawn_from_round,
+            no_show: r.no_show,
+        }
+    }
+}
+
+impl Pair {
+    pub fn entry(&self) -> PairEntry {
+        PairEntry {
+            players: [
+                Player::from_stored(
+                    &self.p1_surname,
+                    &self.p1_name,
+                    &self.p1_card,
+                    &self.p1_club,
+                ),
+                Player::from_stored(
+                    &self.p2_surname,
+                    &self.p2_name,
+                    &self.p2_card,
+                    &self.p2_club,
+                ),
+            ],
+        }
+    }
+
+    pub fn pair_no(&self) -> PairNo {
+        u32::try_from(self.number).unwrap_or(0)
+    }
+
+    /// "Rossi Maria – Bianchi Luca".
+    pub fn names(&self) -> String {
+        format!(
+            "{} {} – {} {}",
+            self.p1_surname, self.p1_name, self.p2_surname, self.p2_name
+        )
+    }
+
+    /// "Rossi – Bianchi".
+    pub fn label(&self) -> String {
+        format!("{} – {}", self.p1_surname, self.p2_surname)
+    }
+
+    /// Withdrawn before it ever played: before the start (round 1), or a
+    /// late pair withdrawn before its first round.
+    pub fn withdrawn_unplayed(&self) -> bool {
+        self.withdrawn_from_round
+            .is_some_and(|w| w <= self.joined_from_round.unwrap_or(1))
+    }
+
+    /// An entry (RULES.md §10): not a no-show and not withdrawn before it
+    /// ever played.
+    pub fn is_entry(&self) -> bool {
+        !self.no_show && !self.withdrawn_unplayed()
+    }
+
+    /// Its players are taken: a registration that is neither withdrawn nor
+    /// a no-show.
+    pub fn holds_players(&self) -> bool {
+        !self.no_show && self.withdrawn_from_round.is_none()
+    }
+
+    /// Withdrawn before (or from) round `n`.
+    pub fn withdrawn_by(&self, n: i32) -> bool {
+        self.withdrawn_from_round.is_some_and(|w| w <= n)
+    }
+}
+
+/// A round: its movement and its clock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Round {
+    pub id: i64,
+    pub number: i32,
+    pub movement: RoundMovement,
+    pub started_at: Option<NaiveDateTime>,
+    pub time_out_at: Option<NaiveDateTime>,
+    pub paused_at: Option<NaiveDateTime>,
+    pub paused_seconds: i32,
+}
+
+impl Round {
+    pub fn of(r: &RoundRow) -> Result<Round, ServiceError> {
+        let movement = RoundMovement::parse(&r.movement).ok_or_else(|| {
+            ServiceError::corrupt(format!("round {}: movement {:?}", r.id, r.movement))
+        })?;
+        Ok(Round {
+            id: r.id,
+            number: r.number,
+            movement,
+            started_at: r.started_at,
+            time_out_at: r.time_out_at,
+            paused_at: r.paused_at,
+            paused_seconds: r.paused_seconds,
+        })
+    }
+
+    pub fn movement(&self) -> RoundMovement {
+        self.movement
+    }
+
+    /// The round's clock as stored, for a round of `minutes`.
+    pub fn clock_times(&self, minutes: u32) -> crate::tournament::clock::ClockTimes {
+        crate::tournament::clock::ClockTimes {
+            started_at: self.started_at,
+            paused_at: self.paused_at,
+            paused_seconds: i64::from(self.paused_seconds),
+            time_out_at: self.time_out_at,
+            minutes,
+        }
+    }
+}
+
+/// A table of a round: the pairs at it (ids).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Seating {
+    pub id: i64,
+    pub round_id: i64,
+    pub table_no: i32,
+    pub ns_pair: Option<i64>,
+    pub ew_pair: Option<i64>,
+}
+
+impl From<&SeatingRow> for Seating {
+    fn from(r: &SeatingRow) -> Seating {
+        Seating {
+            id: r.id,
+            round_id: r.round_id,
+            table_no: r.table_no,
+            ns_pair: r.ns_pair,
+            ew_pair: r.ew_pair,
+        }
+    }
+}
+
+/// Rows to views, all or nothing.
+pub fn pairs(rows: &[PairRow]) -> Vec<Pair> {
+    rows.iter().map(Pair::from).collect()
+}
+
+pub fn rounds(rows: &[RoundRow]) -> Result<Vec<Round>, ServiceError> {
+    rows.iter().map(Round::of).collect()
+}
+
+pub fn seatings(rows: &[SeatingRow]) -> Vec<Seating> {
+    rows.iter().map(Seating::from).collect()
+}
