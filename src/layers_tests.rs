@@ -39,11 +39,7 @@ const KNOWN_LONG: &[&str] = &[
 const KNOWN_WEB_DB: &[&str] = &[
     "web::account",
     "web::admin",
-    "web::api::play",
-    "web::audit",
     "web::bearer",
-    "web::desk",
-    "web::desk::penalties",
     "web::desk::round",
     "web::director::clock",
     "web::director::printouts",

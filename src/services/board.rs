@@ -86,8 +86,8 @@ impl DeskState {
 #[derive(Debug, Clone)]
 pub struct BoardTable {
     pub seating: Seating,
-    pub sheet: Option<SheetRow>,
-    pub entry: Option<EntryRow>,
+    pub sheet: Option<crate::services::view::Sheet>,
+    pub entry: Option<crate::services::view::Entry>,
     pub state: DeskState,
     /// The result as the standings count it, when `mp` penalties change
     /// the sheet's (RULES.md §9); `None` when the sheet counts as written.
@@ -230,15 +230,18 @@ pub async fn round(
                     .as_ref()
                     .filter(|s| !s.is_adjusted())
                     .and_then(|_| counted.remove(&seating.table_no));
-                BoardTable {
+                Ok(BoardTable {
                     seating: Seating::from(&seating),
-                    sheet,
-                    entry,
+                    sheet: crate::services::view::sheet(sheet.as_ref())?,
+                    entry: entry
+                        .as_ref()
+                        .map(crate::services::view::Entry::of)
+                        .transpose()?,
                     state,
                     counted,
-                }
+                })
             })
-            .collect();
+            .collect::<Result<Vec<_>, ServiceError>>()?;
         Ok((l, tables))
     })
     .await

@@ -4,8 +4,8 @@
 use super::audit::{self, Action, Entry};
 use super::{lock, read, Actor, Conflict, Loaded, Need, ServiceError, SheetRejection};
 use crate::db::audit::{self as adb, AuditRow};
-use crate::db::penalties::{self as pdb, NewPenalty, PenaltyNames, PenaltyRow};
-use crate::db::scoring::{self as sdb, SaveError, SheetRow, SheetWrite, TablePlace};
+use crate::db::penalties::{self as pdb, NewPenalty};
+use crate::db::scoring::{self as sdb, SaveError, SheetWrite, TablePlace};
 use crate::db::{Db, DbConn};
 use crate::i18n::{t, Lang};
 use crate::rules::vp::TOTAL_VP;
@@ -20,7 +20,7 @@ use crate::tournament::FieldProblem;
 pub struct TableState {
     pub round: Round,
     pub seating: Seating,
-    pub sheet: Option<SheetRow>,
+    pub sheet: Option<crate::services::view::Sheet>,
     /// A pair's entry that does not count yet (while no sheet counts).
     pub pending: Option<super::entries::Pending>,
 }
@@ -46,13 +46,19 @@ fn table_state(
     Ok(TableState {
         round,
         seating,
-        sheet,
+        sheet: crate::services::view::sheet(sheet.as_ref())?,
         pending,
     })
 }
 
 /// A table's audit entries with the users' names, newest first.
-pub type TableAudit = Vec<(AuditRow, Option<String>)>;
+pub type TableAudit = Vec<(crate::services::view::AuditEntry, Option<String>)>;
+
+fn audit_view(rows: Vec<(AuditRow, Option<String>)>) -> TableAudit {
+    rows.iter()
+        .map(|(r, who)| (crate::services::view::AuditEntry::from(r), who.clone()))
+        .collect()
+}
 
 /// A tournament and one of its tables with its audit, for the sheet page.
 pub async fn table(
@@ -65,7 +71,7 @@ pub async fn table(
     db.read(move |c| {
         let l = read(c, &actor, tid, Need::Referee)?;
         let ts = table_state(c, &l, n, table_no)?;
-        let audit = adb::audit_of(c, tid, Some((n, table_no)))?;
+        let audit = audit_view(adb::audit_of(c, tid, Some((n, table_no)))?);
         Ok((l, ts, audit))
     })
     .await
@@ -77,14 +83,19 @@ pub async fn round_tables(
     actor: Actor,
     tid: i64,
     n: i32,
-) -> Result<(Loaded, Vec<(Seating, Option<SheetRow>)>), ServiceError> {
+) -> Result<(Loaded, Vec<(Seating, Option<crate::services::view::Sheet>)>), ServiceError> {
     db.read(move |c| {
         let l = read(c, &actor, tid, Need::Referee)?;
         let round = l.round(n).ok_or(ServiceError::NotFound)?;
         let rows = crate::db::export::round_tables(c, round.id)?
-            .into_iter()
-            .map(|(s, sheet)| (Seating::from(&s), sheet))
-            .collect();
+            .iter()
+            .map(|(s, sheet)| {
+                Ok((
+                    Seating::from(s),
+                    crate::services::view::sheet(sheet.as_ref())?,
+                ))
+            })
+            .collect::<Result<Vec<_>, ServiceError>>()?;
         Ok((l, rows))
     })
     .await
@@ -549,18 +560,13 @@ pub async fn penalties(
     db: &Db,
     actor: Actor,
     tid: i64,
-) -> Result<(Loaded, Vec<(PenaltyRow, PenaltyNames)>), ServiceError> {
+) -> Result<(Loaded, Vec<crate::services::view::Penalty>), ServiceError> {
     db.read(move |c| {
         let l = read(c, &actor, tid, Need::Referee)?;
-        let p = pdb::penalties_with_names(c, tid)?;
-        for (row, _) in &p {
-            if PenaltyKind::parse(&row.kind).is_none() {
-                return Err(ServiceError::corrupt(format!(
-                    "penalty {}: kind {:?}",
-                    row.id, row.kind
-                )));
-            }
-        }
+        let p = pdb::penalties_with_names(c, tid)?
+            .iter()
+            .map(|(row, names)| crate::services::view::Penalty::of(row, names))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok((l, p))
     })
     .await
@@ -571,10 +577,10 @@ pub async fn audit_log(
     db: &Db,
     actor: Actor,
     tid: i64,
-) -> Result<(Loaded, Vec<(AuditRow, Option<String>)>), ServiceError> {
+) -> Result<(Loaded, TableAudit), ServiceError> {
     db.read(move |c| {
         let l = read(c, &actor, tid, Need::Referee)?;
-        let entries = adb::audit_of(c, tid, None)?;
+        let entries = audit_view(adb::audit_of(c, tid, None)?);
         Ok((l, entries))
     })
     .await

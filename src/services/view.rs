@@ -256,3 +256,243 @@ pub fn rounds(rows: &[RoundRow]) -> Result<Vec<Round>, ServiceError> {
 pub fn seatings(rows: &[SeatingRow]) -> Vec<Seating> {
     rows.iter().map(Seating::from).collect()
 }
+
+/// A table's counted sheet (or adjusted score), as the desk reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sheet {
+    pub id: i64,
+    pub seating_id: i64,
+    /// The sheet as entered; `None` for an adjusted score.
+    pub sheet: Option<crate::rules::ScoreSheet>,
+    pub adjusted_ns_vp: Option<i32>,
+    pub adjusted_ew_vp: Option<i32>,
+    pub adjusted_ns_mp_diff: Option<i64>,
+    pub adjusted_ew_mp_diff: Option<i64>,
+    pub ns_total: i64,
+    pub ew_total: i64,
+    pub ns_vp: i32,
+    pub ew_vp: i32,
+    pub accepted_mismatch: bool,
+    pub note: String,
+    pub version: i32,
+    pub updated_at: NaiveDateTime,
+}
+
+impl Sheet {
+    pub fn of(r: &crate::db::scoring::SheetRow) -> Result<Sheet, ServiceError> {
+        Ok(Sheet {
+            id: r.id,
+            seating_id: r.seating_id,
+            sheet: r.score_sheet()?,
+            adjusted_ns_vp: r.adjusted_ns_vp,
+            adjusted_ew_vp: r.adjusted_ew_vp,
+            adjusted_ns_mp_diff: r.adjusted_ns_mp_diff,
+            adjusted_ew_mp_diff: r.adjusted_ew_mp_diff,
+            ns_total: r.ns_total,
+            ew_total: r.ew_total,
+            ns_vp: r.ns_vp,
+            ew_vp: r.ew_vp,
+            accepted_mismatch: r.accepted_mismatch,
+            note: r.note.clone(),
+            version: r.version,
+            updated_at: r.updated_at,
+        })
+    }
+
+    pub fn is_adjusted(&self) -> bool {
+        self.sheet.is_none()
+    }
+
+    /// The sheet entered in hand totals only (its burraco checks were not
+    /// possible).
+    pub fn is_totals(&self) -> bool {
+        self.sheet
+            .as_ref()
+            .is_some_and(|s| s.mode == crate::rules::SheetMode::Totals)
+    }
+}
+
+/// Rows to views; a sheet that no longer reads is an error naming it.
+pub fn sheet(r: Option<&crate::db::scoring::SheetRow>) -> Result<Option<Sheet>, ServiceError> {
+    r.map(Sheet::of).transpose()
+}
+
+/// An entry of a tournament's audit log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuditEntry {
+    pub id: i64,
+    pub round_no: Option<i32>,
+    pub table_no: Option<i32>,
+    pub action: String,
+    pub before_value: Option<String>,
+    pub after_value: Option<String>,
+    pub reason: String,
+    pub at: NaiveDateTime,
+}
+
+impl From<&crate::db::audit::AuditRow> for AuditEntry {
+    fn from(r: &crate::db::audit::AuditRow) -> AuditEntry {
+        AuditEntry {
+            id: r.id,
+            round_no: r.round_no,
+            table_no: r.table_no,
+            action: r.action.clone(),
+            before_value: r.before_value.clone(),
+            after_value: r.after_value.clone(),
+            reason: r.reason.clone(),
+            at: r.at,
+        }
+    }
+}
+
+/// A penalty on the record (RULES.md §9), with the names of who gave,
+/// withdrew or reinstated it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Penalty {
+    pub id: i64,
+    pub round_no: i32,
+    pub pair_id: i64,
+    pub table_no: Option<i32>,
+    pub kind: crate::tournament_file::PenaltyKind,
+    pub amount: Option<i64>,
+    pub reason: String,
+    pub given_at: NaiveDateTime,
+    pub withdrawn_at: Option<NaiveDateTime>,
+    pub withdrawn_reason: String,
+    pub reinstated_at: Option<NaiveDateTime>,
+    pub reinstated_reason: String,
+    pub given_by: Option<String>,
+    pub withdrawn_by: Option<String>,
+    pub reinstated_by: Option<String>,
+}
+
+impl Penalty {
+    pub fn of(
+        r: &crate::db::penalties::PenaltyRow,
+        names: &crate::db::penalties::PenaltyNames,
+    ) -> Result<Penalty, ServiceError> {
+        let kind = match r.kind.as_str() {
+            "warning" => crate::tournament_file::PenaltyKind::Warning,
+            "mp" => crate::tournament_file::PenaltyKind::Mp,
+            "vp" => crate::tournament_file::PenaltyKind::Vp,
+            other => {
+                return Err(ServiceError::corrupt(format!(
+                    "penalty {}: kind {other:?}",
+                    r.id
+                )))
+            }
+        };
+        Ok(Penalty {
+            id: r.id,
+            round_no: r.round_no,
+            pair_id: r.pair_id,
+            table_no: r.table_no,
+            kind,
+            amount: r.amount,
+            reason: r.reason.clone(),
+            given_at: r.given_at,
+            withdrawn_at: r.withdrawn_at,
+            withdrawn_reason: r.withdrawn_reason.clone(),
+            reinstated_at: r.reinstated_at,
+            reinstated_reason: r.reinstated_reason.clone(),
+            given_by: names.given_by.clone(),
+            withdrawn_by: names.withdrawn_by.clone(),
+            reinstated_by: names.reinstated_by.clone(),
+        })
+    }
+
+    pub fn withdrawn(&self) -> bool {
+        self.withdrawn_at.is_some()
+    }
+}
+
+/// Who entered a table's entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntrySide {
+    Ns,
+    Ew,
+    Desk,
+}
+
+/// Where a table's entry stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryStatus {
+    Entered,
+    Confirmed,
+    Disputed,
+}
+
+/// A table's entry (from a phone, or the desk's), as the desk's board reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub seating_id: i64,
+    pub status: EntryStatus,
+    pub entered_by: EntrySide,
+    pub sheet: Option<crate::rules::ScoreSheet>,
+    pub note: String,
+    pub version: i32,
+}
+
+impl Entry {
+    pub fn of(r: &crate::db::table_side::EntryRow) -> Result<Entry, ServiceError> {
+        let bad = |what: &str, v: &str| {
+            ServiceError::corrupt(format!("entry {}: {what} {v:?}", r.seating_id))
+        };
+        let status = match r.status.as_str() {
+            "entered" => EntryStatus::Entered,
+            "confirmed" => EntryStatus::Confirmed,
+            "disputed" => EntryStatus::Disputed,
+            other => return Err(bad("status", other)),
+        };
+        let entered_by = match r.entered_by.as_str() {
+            "ns" => EntrySide::Ns,
+            "ew" => EntrySide::Ew,
+            "desk" => EntrySide::Desk,
+            other => return Err(bad("entered by", other)),
+        };
+        let sheet = r
+            .sheet
+            .as_deref()
+            .map(|s| {
+                serde_json::from_str(s)
+                    .map_err(|e| ServiceError::corrupt(format!("entry {}: {e}", r.seating_id)))
+            })
+            .transpose()?;
+        Ok(Entry {
+            seating_id: r.seating_id,
+            status,
+            entered_by,
+            sheet,
+            note: r.note.clone(),
+            version: r.version,
+        })
+    }
+}
+
+/// A staff account (no password hash).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct User {
+    pub id: i64,
+    pub username: String,
+    pub role: crate::auth::Role,
+    pub active: bool,
+    pub created_at: NaiveDateTime,
+}
+
+impl User {
+    pub fn of(r: &crate::db::users::UserRow) -> Result<User, ServiceError> {
+        let role = crate::auth::Role::parse(&r.role)
+            .ok_or_else(|| ServiceError::corrupt(format!("user {}: role {:?}", r.id, r.role)))?;
+        Ok(User {
+            id: r.id,
+            username: r.username.clone(),
+            role,
+            active: r.active,
+            created_at: r.created_at,
+        })
+    }
+
+    pub fn role(&self) -> crate::auth::Role {
+        self.role
+    }
+}

@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::db::audit::AuditRow;
 use crate::i18n::{t, Lang};
+use crate::services::view::AuditEntry;
 use crate::services::Loaded;
 
 /// One changed field of an audit entry.
@@ -138,7 +138,7 @@ fn fields(lang: Lang, l: Option<&Loaded>, text: Option<&str>) -> Map<String, Val
 /// A table-side entry (a pair entered, confirmed or disputed a sheet) in
 /// words: who, what, the totals and VP, the dispute's note. `None` for
 /// other entries (they read field by field).
-pub fn table_story(lang: &Lang, l: &Loaded, row: &AuditRow) -> Option<String> {
+pub fn table_story(lang: &Lang, l: &Loaded, row: &AuditEntry) -> Option<String> {
     let lang = *lang;
     let action = row.action.strip_prefix("table.")?;
     let after: Value = serde_json::from_str(row.after_value.as_deref()?).ok()?;
@@ -223,7 +223,7 @@ pub fn table_story(lang: &Lang, l: &Loaded, row: &AuditRow) -> Option<String> {
 }
 
 /// The entry's fields with their values before and after.
-pub fn changes(lang: &Lang, l: &Loaded, row: &AuditRow) -> Vec<Change> {
+pub fn changes(lang: &Lang, l: &Loaded, row: &AuditEntry) -> Vec<Change> {
     changes_of(
         *lang,
         Some(l),

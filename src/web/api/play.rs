@@ -9,10 +9,10 @@ use utoipa::ToSchema;
 
 use super::{done, json, parse_body, service_error, Done};
 use crate::auth::Role;
-use crate::db::scoring::SheetRow;
 use crate::rules::ScoreSheet;
 use crate::services::rounds::ClockAction;
 use crate::services::scoring::{AdjustedForm, PenaltyChange, PenaltyForm, SheetInput};
+use crate::services::view::Sheet;
 use crate::services::{self, Need, ServiceError};
 use crate::web::bearer::ApiActor;
 use crate::web::context::PageCtx;
@@ -308,16 +308,8 @@ async fn sheet_out(
         .await
         .map_err(service_error(lang))?;
     let number = |pid: Option<i64>| l.pair(pid).map(|p| p.number);
-    let row: Option<&SheetRow> = ts.sheet.as_ref();
-    let sheet = match row.and_then(|r| r.sheet.as_deref()) {
-        Some(text) => Some(serde_json::from_str::<ScoreSheet>(text).map_err(|e| {
-            ApiError::from_service(
-                ServiceError::corrupt(format!("tournament {tid} round {n} table {table}: {e}")),
-                lang,
-            )
-        })?),
-        None => None,
-    };
+    let row: Option<&Sheet> = ts.sheet.as_ref();
+    let sheet = row.and_then(|r| r.sheet.clone());
     Ok(SheetOut {
         round: n,
         table,
@@ -516,23 +508,23 @@ pub async fn list_penalties(
         .map_err(service_error(ctx.lang))?;
     let out: Vec<PenaltyOut> = rows
         .into_iter()
-        .map(|(p, names)| PenaltyOut {
+        .map(|p| PenaltyOut {
             id: p.id,
             round: p.round_no,
             pair_id: p.pair_id,
             pair: l.pair(Some(p.pair_id)).map(|r| r.number),
             table: p.table_no,
-            kind: p.kind,
+            kind: p.kind.code().to_string(),
             amount: p.amount,
             reason: p.reason,
             given_at: p.given_at.and_utc().to_rfc3339(),
-            given_by: names.given_by,
+            given_by: p.given_by,
             withdrawn: p.withdrawn_at.is_some(),
             withdrawn_at: p.withdrawn_at.map(|t| t.and_utc().to_rfc3339()),
-            withdrawn_by: names.withdrawn_by,
+            withdrawn_by: p.withdrawn_by,
             withdrawn_reason: p.withdrawn_reason,
             reinstated_at: p.reinstated_at.map(|t| t.and_utc().to_rfc3339()),
-            reinstated_by: names.reinstated_by,
+            reinstated_by: p.reinstated_by,
             reinstated_reason: p.reinstated_reason,
         })
         .collect();

@@ -9,7 +9,7 @@ use super::*;
 pub(super) struct AuditPage<'a> {
     ctx: &'a PageCtx,
     l: &'a Loaded,
-    entries: Vec<(AuditRow, Option<String>)>,
+    entries: Vec<(AuditEntry, Option<String>)>,
 }
 
 pub async fn audit(

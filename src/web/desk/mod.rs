@@ -11,13 +11,13 @@ use super::context::{FieldErrors, PageCtx};
 use super::error::AppError;
 use super::{render, render_status, see_other, AppState};
 use crate::auth::Role;
-use crate::db::audit::AuditRow;
-use crate::db::penalties::PenaltyRow;
-use crate::db::scoring::SheetRow;
 use crate::i18n::{t, tf, Lang};
 use crate::rules::{Line, PerLine, SheetMode, SheetReport, ViolationCode};
 use crate::services::scoring::{AdjustedForm, PenaltyForm, SheetInput, TableAudit, TableState};
+use crate::services::view::AuditEntry;
 use crate::services::view::Pair;
+use crate::services::view::Penalty;
+use crate::services::view::Sheet;
 use crate::services::view::{Round, Seating};
 use crate::services::{self, Actor, Conflict, Loaded, ServiceError};
 use crate::tournament::sheet_form::{card_rows, field_name, score_card, CardRow, SheetForm};
@@ -36,11 +36,8 @@ pub mod save;
 pub mod sheet;
 
 /// Whether a stored sheet was entered as hand totals only.
-pub fn sheet_is_totals(row: &SheetRow) -> bool {
-    row.score_sheet()
-        .ok()
-        .flatten()
-        .is_some_and(|s| s.mode == SheetMode::Totals)
+pub fn sheet_is_totals(row: &Sheet) -> bool {
+    row.is_totals()
 }
 
 /// The small "go to table" form (round page and sheet page).
@@ -89,7 +86,7 @@ fn penalty_note(lang: Lang, p: &services::board::LinePenalty) -> String {
     )
 }
 
-pub fn mismatch_note(lang: Lang, row: &SheetRow) -> Option<String> {
+pub fn mismatch_note(lang: Lang, row: &Sheet) -> Option<String> {
     row.accepted_mismatch
         .then(|| tf(lang, "sheet.accepted_mismatch", &[("reason", &row.note)]))
 }

@@ -38,12 +38,8 @@ pub(super) struct PenaltyLine {
 }
 
 impl PenaltyLine {
-    fn of(
-        ctx: &PageCtx,
-        l: &Loaded,
-        row: PenaltyRow,
-        names: crate::db::penalties::PenaltyNames,
-    ) -> PenaltyLine {
+    fn of(ctx: &PageCtx, l: &Loaded, row: Penalty) -> PenaltyLine {
+        let names = row.clone();
         let who = |n: Option<String>| n.unwrap_or_else(|| "—".to_string());
         let withdrawn = row.withdrawn_at.map(|at| {
             (
@@ -67,7 +63,7 @@ impl PenaltyLine {
                 .pair(Some(row.pair_id))
                 .map(|p| format!("{} · {}", p.number, p.label()))
                 .unwrap_or_default(),
-            kind: t(ctx.lang, &format!("penalty.kind.{}", row.kind)),
+            kind: t(ctx.lang, &format!("penalty.kind.{}", row.kind.code())),
             amount: row.amount,
             reason: row.reason,
             given_by: who(names.given_by),
@@ -135,7 +131,7 @@ pub(super) async fn penalties_page(
     }
     let mut penalties: Vec<PenaltyLine> = rows
         .into_iter()
-        .map(|(row, names)| PenaltyLine::of(ctx, &l, row, names))
+        .map(|row| PenaltyLine::of(ctx, &l, row))
         .collect();
     if let Some(r) = refused {
         if let Some(line) = penalties.iter_mut().find(|p| p.id == r.penalty) {

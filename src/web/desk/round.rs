@@ -7,7 +7,7 @@ pub struct DeskTable<'a> {
     pub seating: Seating,
     pub ns: Option<&'a Pair>,
     pub ew: Option<&'a Pair>,
-    pub sheet: Option<SheetRow>,
+    pub sheet: Option<Sheet>,
     pub state: services::board::DeskState,
     /// A pair's entry waiting at the table: who entered it, its totals and
     /// VP as the engine reads them, the other pair's note when disputed.
@@ -125,20 +125,20 @@ pub(super) async fn round_desk_page(
 pub(super) fn pending_entry(
     lang: Lang,
     l: &Loaded,
-    e: &crate::db::table_side::EntryRow,
+    e: &crate::services::view::Entry,
 ) -> PendingEntry {
-    let by = match e.entered_by.as_str() {
-        "ns" => "NS".to_string(),
-        "ew" => crate::rules::Line::Ew.label(lang).to_string(),
-        other => other.to_string(),
+    use crate::services::view::EntrySide;
+    let by = match e.entered_by {
+        EntrySide::Ns => "NS".to_string(),
+        EntrySide::Ew => crate::rules::Line::Ew.label(lang).to_string(),
+        EntrySide::Desk => crate::i18n::t(lang, "table.page.entered_by_desk").to_string(),
     };
     let totals = e
         .sheet
-        .as_deref()
-        .and_then(|s| serde_json::from_str::<crate::rules::ScoreSheet>(s).ok())
+        .as_ref()
         .map(|sheet| {
             let r = crate::rules::check(
-                &sheet,
+                sheet,
                 l.settings.profile,
                 l.settings.hands_per_round as usize,
                 &l.settings.vp_scale,

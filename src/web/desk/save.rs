@@ -59,12 +59,10 @@ pub async fn sheet_form(
 }
 
 /// The form showing the sheet saved now (empty when none is).
-pub(super) fn saved_form(sheet: Option<&SheetRow>) -> Result<SheetForm, AppError> {
+pub(super) fn saved_form(sheet: Option<&Sheet>) -> Result<SheetForm, AppError> {
     Ok(sheet
-        .map(SheetRow::score_sheet)
-        .transpose()?
-        .flatten()
-        .map(|s| SheetForm::from_sheet(&s))
+        .and_then(|s| s.sheet.as_ref())
+        .map(SheetForm::from_sheet)
         .unwrap_or_default())
 }
 
@@ -135,7 +133,7 @@ pub(super) async fn sheet_again(
 
 /// The next table of the round after `table_no` (wrapping round) that has
 /// no counted sheet yet.
-pub(super) fn next_missing(rows: &[(Seating, Option<SheetRow>)], table_no: i32) -> Option<i32> {
+pub(super) fn next_missing(rows: &[(Seating, Option<Sheet>)], table_no: i32) -> Option<i32> {
     let mut missing: Vec<i32> = rows
         .iter()
         .filter(|(s, sheet)| sheet.is_none() && s.table_no != table_no)

@@ -29,7 +29,7 @@ pub(super) struct SheetPage<'a> {
     /// The focus goes here (the first box with an error, or the first box).
     focus: String,
     version: Option<i32>,
-    saved: Option<SheetRow>,
+    saved: Option<Sheet>,
     saved_totals: bool,
     /// The saved sheet's result as the standings count it after `mp`
     /// penalties, and why (one line per penalised pair).
@@ -41,7 +41,7 @@ pub(super) struct SheetPage<'a> {
     /// may accept it with a reason.
     time_out_pending: bool,
     conflict: bool,
-    audit: Vec<(AuditRow, Option<String>)>,
+    audit: Vec<(AuditEntry, Option<String>)>,
     /// The engine's totals and VP for the form as it stands.
     computed: Option<(PerLine<i64>, PerLine<u8>)>,
     /// Typical adjusted scores for this tournament's hands: (reason key, present VP, other VP).
@@ -63,7 +63,7 @@ impl SheetPage<'_> {
 pub(super) struct TableCtx<'a> {
     pub(super) round: &'a Round,
     pub(super) seating: Seating,
-    pub(super) sheet: Option<SheetRow>,
+    pub(super) sheet: Option<Sheet>,
     pub(super) audit: TableAudit,
     /// The result the standings count when `mp` penalties change the sheet's.
     pub(super) counted: Option<services::board::Counted>,
