@@ -4,7 +4,6 @@ use std::time::Duration;
 
 use crate::db::rate_limits::Policy;
 use crate::db::DbUrl;
-use crate::web::limits::BodyDeadline;
 
 /// Everything the server needs to start.
 #[derive(Debug, Clone)]
@@ -84,4 +83,30 @@ impl Settings {
 pub fn parse_timezone(name: &str) -> Result<chrono_tz::Tz, String> {
     name.parse::<chrono_tz::Tz>()
         .map_err(|_| format!("unknown time zone `{name}` (use a name such as Europe/Rome)"))
+}
+
+/// How long a body may take to arrive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BodyDeadline {
+    /// Time for the whole body (from the moment its headers were read).
+    pub base: Duration,
+    /// Bytes per second that earn a body one more second.
+    pub min_rate: u64,
+}
+
+impl Default for BodyDeadline {
+    fn default() -> Self {
+        BodyDeadline {
+            base: Duration::from_secs(20),
+            min_rate: 32 * 1024,
+        }
+    }
+}
+
+impl BodyDeadline {
+    /// The time allowed once `received` bytes have arrived.
+    pub fn allowed(&self, received: u64) -> Duration {
+        let rate = self.min_rate.max(1);
+        self.base + Duration::from_millis(received.saturating_mul(1000) / rate)
+    }
 }

@@ -57,8 +57,10 @@ pub fn app(
         InitError = (),
     >,
 > {
+    let body_deadline = state.settings.body_deadline;
     App::new()
         .app_data(state)
+        .app_data(body_deadline)
         .wrap(from_fn(doors::gate))
         .wrap(from_fn(middleware::session_layer))
         .wrap(from_fn(limits::bodies))

@@ -53,6 +53,17 @@ struct NewUser<'a> {
     updated_at: NaiveDateTime,
 }
 
+/// Serialises changes to accounts: on PostgreSQL a table lock that other
+/// account changes wait for (reads go on); SQLite's single writer already
+/// serialises them.
+pub fn lock_users(conn: &mut DbConn) -> QueryResult<()> {
+    if let DbConn::Postgres(pg) = conn {
+        use diesel::connection::SimpleConnection;
+        pg.batch_execute("LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE")?;
+    }
+    Ok(())
+}
+
 pub fn count(conn: &mut DbConn) -> QueryResult<i64> {
     users::table.count().get_result(conn)
 }
@@ -199,6 +210,56 @@ pub fn set_password(conn: &mut DbConn, id: i64, password_hash: &str) -> Result<(
         delete_sessions_of(conn, id)?;
         Ok(())
     })
+}
+
+/// Appends an entry to the account audit (`by`: `None` for the command line).
+pub fn insert_audit(
+    conn: &mut DbConn,
+    by: Option<i64>,
+    subject: i64,
+    action: &str,
+    before: Option<String>,
+    after: Option<String>,
+) -> QueryResult<()> {
+    use super::schema::user_audit;
+    diesel::insert_into(user_audit::table)
+        .values((
+            user_audit::subject_id.eq(Some(subject)),
+            user_audit::action.eq(action),
+            user_audit::before_value.eq(before),
+            user_audit::after_value.eq(after),
+            user_audit::user_id.eq(by),
+            user_audit::at.eq(now()),
+        ))
+        .execute(conn)
+        .map(|_| ())
+}
+
+/// An account audit entry: when, action, subject, by, before, after.
+pub type AuditTuple = (
+    NaiveDateTime,
+    String,
+    Option<i64>,
+    Option<i64>,
+    Option<String>,
+    Option<String>,
+);
+
+/// The latest `limit` account audit entries, newest first.
+pub fn audit_log(conn: &mut DbConn, limit: i64) -> QueryResult<Vec<AuditTuple>> {
+    use super::schema::user_audit;
+    user_audit::table
+        .order(user_audit::id.desc())
+        .limit(limit)
+        .select((
+            user_audit::at,
+            user_audit::action,
+            user_audit::subject_id,
+            user_audit::user_id,
+            user_audit::before_value,
+            user_audit::after_value,
+        ))
+        .load(conn)
 }
 
 // ---- sessions ----

@@ -131,7 +131,7 @@ impl TableLookups {
         db: &Db,
         code: &str,
         client: Option<IpAddr>,
-    ) -> Result<Lookup, DbError> {
+    ) -> Result<Lookup, super::ServiceError> {
         let code = tsdb::normalize_code(code);
         if self.remembered(client, &code) {
             return Ok(Lookup::Found);

@@ -7,9 +7,11 @@
 //! typed [`ServiceError`]. Nothing here knows about HTTP: the web layer
 //! parses requests, calls a service and renders what comes back.
 
+pub mod accounts;
 pub mod audit;
 pub mod board;
 pub mod brakes;
+pub mod clock;
 pub mod directory;
 pub mod entries;
 pub mod files;
@@ -23,6 +25,17 @@ pub mod tokens;
 pub mod tournaments;
 pub mod users;
 pub mod view;
+
+/// The time now (UTC), as the services store it.
+pub fn now() -> chrono::NaiveDateTime {
+    crate::db::now()
+}
+
+/// The tournament's current revision (what the public pages are cached
+/// by); `None` for no such tournament.
+pub async fn current_revision(db: &crate::db::Db, tid: i64) -> Result<Option<i64>, ServiceError> {
+    Ok(db.revision(tid).await?)
+}
 
 use diesel::prelude::*;
 
@@ -74,6 +87,12 @@ impl From<diesel::result::Error> for ServiceError {
 }
 
 impl ServiceError {
+    /// The database could not be reached in time (the pool's wait ran out):
+    /// a 503 to try again, not a fault.
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, ServiceError::Db(DbError::Pool(_)))
+    }
+
     pub fn conflict(key: &'static str) -> ServiceError {
         ServiceError::Conflict(Conflict::Key(key, Vec::new()))
     }

@@ -2,24 +2,15 @@
 //! Every change is audited; the last active administrator cannot be
 //! disabled or demoted, even by two administrators acting at once.
 
-use diesel::prelude::*;
 use serde_json::{json, Value};
 
 use super::{Actor, ServiceError};
 use crate::auth::Role;
-use crate::db::schema::user_audit;
 use crate::db::users::{self as udb, UserError, UserRow};
-use crate::db::{now, Db, DbConn};
+use crate::db::{Db, DbConn};
 
-/// Serialises changes to accounts: on PostgreSQL a table lock that other
-/// account changes wait for (reads go on); SQLite's single writer already
-/// serialises them.
 fn lock_users(c: &mut DbConn) -> Result<(), ServiceError> {
-    if let DbConn::Postgres(pg) = c {
-        use diesel::connection::SimpleConnection;
-        pg.batch_execute("LOCK TABLE users IN SHARE ROW EXCLUSIVE MODE")?;
-    }
-    Ok(())
+    Ok(udb::lock_users(c)?)
 }
 
 fn user_error(e: UserError) -> ServiceError {
@@ -53,16 +44,14 @@ pub(super) fn record_by(
     before: Option<Value>,
     after: Option<Value>,
 ) -> Result<(), ServiceError> {
-    diesel::insert_into(user_audit::table)
-        .values((
-            user_audit::subject_id.eq(Some(subject)),
-            user_audit::action.eq(action),
-            user_audit::before_value.eq(before.map(|v| v.to_string())),
-            user_audit::after_value.eq(after.map(|v| v.to_string())),
-            user_audit::user_id.eq(by),
-            user_audit::at.eq(now()),
-        ))
-        .execute(c)?;
+    udb::insert_audit(
+        c,
+        by,
+        subject,
+        action,
+        before.map(|v| v.to_string()),
+        after.map(|v| v.to_string()),
+    )?;
     Ok(())
 }
 
@@ -97,6 +86,30 @@ pub async fn create(
             "user.created",
             None,
             Some(json!({"username": username, "role": role.as_str()})),
+        )?;
+        Ok(id)
+    })
+    .await
+}
+
+/// Creates an account from the command line (`burraco-td create-user`),
+/// audited as done by nobody in particular (the password is hashed).
+pub async fn create_from_command_line(
+    db: &Db,
+    username: String,
+    password_hash: String,
+    role: Role,
+) -> Result<i64, ServiceError> {
+    db.write(move |c| {
+        lock_users(c)?;
+        let id = udb::create(c, &username, &password_hash, role).map_err(user_error)?;
+        record_by(
+            c,
+            None,
+            id,
+            "user.created",
+            None,
+            Some(json!({"username": username, "role": role.as_str(), "by": "command line"})),
         )?;
         Ok(id)
     })
@@ -243,16 +256,6 @@ pub struct UserAuditEntry {
     pub after: Option<String>,
 }
 
-/// when, action, subject, by, before, after.
-type AuditTuple = (
-    chrono::NaiveDateTime,
-    String,
-    Option<i64>,
-    Option<i64>,
-    Option<String>,
-    Option<String>,
-);
-
 /// The latest account changes, newest first.
 pub async fn audit_log(
     db: &Db,
@@ -261,18 +264,7 @@ pub async fn audit_log(
 ) -> Result<Vec<UserAuditEntry>, ServiceError> {
     require_admin(&actor)?;
     db.read(move |c| {
-        let rows: Vec<AuditTuple> = user_audit::table
-            .order(user_audit::id.desc())
-            .limit(limit)
-            .select((
-                user_audit::at,
-                user_audit::action,
-                user_audit::subject_id,
-                user_audit::user_id,
-                user_audit::before_value,
-                user_audit::after_value,
-            ))
-            .load(c)?;
+        let rows = udb::audit_log(c, limit)?;
         let names: std::collections::HashMap<i64, String> = udb::list(c)?
             .into_iter()
             .map(|u| (u.id, u.username))

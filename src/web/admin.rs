@@ -9,7 +9,7 @@ use serde::Deserialize;
 use super::context::{FieldErrors, PageCtx};
 use super::{render, render_status, see_other, AppState};
 use crate::auth::{CredentialError, NewPassword, Role, Username};
-use crate::db::users::{self, UserRow};
+use crate::services::view::User as UserRow;
 use crate::services::{self, ServiceError};
 use crate::web::error::AppError;
 
@@ -49,7 +49,7 @@ async fn users_page_with(
     public_url_typed: Option<String>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Admin)?;
-    let users = load_users(state).await?;
+    let users = load_users(ctx, state).await?;
     let referees_see_all = services::users::referees_see_all(&state.db).await?;
     let log = services::users::audit_log(&state.db, actor, 50).await?;
     let public_url = match public_url_typed {
@@ -151,16 +151,14 @@ pub struct CreateUserForm {
     password2: String,
 }
 
-async fn load_users(state: &AppState) -> Result<Vec<UserRow>, AppError> {
-    state.db.read(|c| Ok(users::list(c)?)).await
+async fn load_users(ctx: &PageCtx, state: &AppState) -> Result<Vec<UserRow>, AppError> {
+    let actor = ctx.actor(Role::Admin)?;
+    Ok(services::accounts::list(&state.db, actor).await?)
 }
 
-async fn load_user(state: &AppState, id: i64) -> Result<UserRow, AppError> {
-    state
-        .db
-        .read(move |c| -> Result<_, AppError> { Ok(users::find(c, id)?) })
-        .await?
-        .ok_or(AppError::NotFound)
+async fn load_user(ctx: &PageCtx, state: &AppState, id: i64) -> Result<UserRow, AppError> {
+    let actor = ctx.actor(Role::Admin)?;
+    Ok(services::accounts::find(&state.db, actor, id).await?)
 }
 
 pub async fn list_users(
@@ -250,7 +248,7 @@ pub async fn edit_user(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     ctx.require(Role::Admin)?;
-    let user = load_user(&state, *id).await?;
+    let user = load_user(&ctx, &state, *id).await?;
     render(&UserPage {
         ctx: &ctx,
         user,
@@ -266,7 +264,7 @@ async fn user_page_with_error(
     field: &'static str,
     key: &str,
 ) -> Result<HttpResponse, AppError> {
-    let user = load_user(state, id).await?;
+    let user = load_user(ctx, state, id).await?;
     let mut errors = FieldErrors::default();
     errors.add(field, ctx.t(key));
     render_status(

@@ -124,8 +124,7 @@ async fn resolve(req: &HttpRequest) -> Result<Bearer, actix_web::Error> {
                     Ok(None) => Bearer::Invalid,
                     Err(e) => {
                         tracing::error!(error = %e, "bearer token lookup failed");
-                        let unavailable =
-                            matches!(e, services::ServiceError::Db(crate::db::DbError::Pool(_)));
+                        let unavailable = e.is_unavailable();
                         let lang = lang_of(req);
                         return Err(if unavailable {
                             ApiError::new(

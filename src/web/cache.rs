@@ -380,7 +380,9 @@ where
     F: FnOnce(&Snapshot, i64) -> Result<String, AppError>,
 {
     let lang = crate::web::context::PageCtx::from_request(req).lang;
-    let rev = state.db.revision(tid).await?.ok_or(AppError::NotFound)?;
+    let rev = crate::services::current_revision(&state.db, tid)
+        .await?
+        .ok_or(AppError::NotFound)?;
     let rendered = state
         .public
         .page(state, tid, rev, lang, page, |snap| render(snap, rev))

@@ -13,15 +13,7 @@ use crate::auth::{session, Role};
 use crate::i18n::{self, Lang};
 use crate::web::error::AppError;
 
-/// The signed-in staff member.
-#[derive(Debug, Clone)]
-pub struct SessionUser {
-    pub id: i64,
-    pub username: String,
-    pub role: Role,
-    /// The session's id (SHA-256 of the cookie token), for logout.
-    pub session_id: String,
-}
+pub use crate::services::accounts::SessionUser;
 
 /// Set by the session middleware for every request.
 #[derive(Debug, Clone)]

@@ -6,7 +6,6 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
 
-use crate::db::DbError;
 use crate::services::{Conflict, ServiceError};
 use crate::tournament::FieldProblem;
 
@@ -64,20 +63,18 @@ pub enum AppError {
     Invalid(Vec<FieldProblem>),
     #[error("stored data cannot be read: {0}")]
     Corrupt(String),
+    /// The database could not be reached in time: 503, try again.
+    #[error("the database is busy")]
+    Unavailable,
+    /// The database failed (a query, a connection): 500, logged.
     #[error(transparent)]
-    Db(#[from] DbError),
+    Storage(ServiceError),
     #[error("template error: {0}")]
     Template(#[from] askama::Error),
     #[error("a background task failed: {0}")]
     Blocking(#[from] actix_web::error::BlockingError),
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
-}
-
-impl From<diesel::result::Error> for AppError {
-    fn from(e: diesel::result::Error) -> Self {
-        AppError::Db(DbError::Query(e))
-    }
 }
 
 impl From<ServiceError> for AppError {
@@ -89,7 +86,8 @@ impl From<ServiceError> for AppError {
             ServiceError::Invalid(p) => AppError::Invalid(p),
             ServiceError::Sheet(r) => AppError::Invalid(r.problems),
             ServiceError::Corrupt(what) => AppError::Corrupt(what),
-            ServiceError::Db(e) => AppError::Db(e),
+            e @ ServiceError::Db(_) if e.is_unavailable() => AppError::Unavailable,
+            e @ ServiceError::Db(_) => AppError::Storage(e),
         }
     }
 }
@@ -99,12 +97,6 @@ impl From<crate::auth::password::Busy> for AppError {
         AppError::Busy {
             wait_seconds: crate::services::brakes::wait_seconds(b.retry_after),
         }
-    }
-}
-
-impl From<diesel::r2d2::PoolError> for AppError {
-    fn from(e: diesel::r2d2::PoolError) -> Self {
-        AppError::Db(DbError::Pool(e))
     }
 }
 
@@ -124,9 +116,7 @@ impl AppError {
             AppError::BadRequest(key) => ("error.bad_request.title", *key),
             AppError::Conflict(_) => ("error.conflict.title", "error.conflict.message"),
             AppError::Invalid(_) => ("error.bad_request.title", "error.bad_request.message"),
-            AppError::Db(DbError::Pool(_)) => {
-                ("error.unavailable.title", "error.unavailable.message")
-            }
+            AppError::Unavailable => ("error.unavailable.title", "error.unavailable.message"),
             _ => ("error.internal.title", "error.internal.message"),
         };
         ErrorInfo {
@@ -158,7 +148,7 @@ impl ResponseError for AppError {
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::Conflict(_) => StatusCode::CONFLICT,
             AppError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            AppError::Db(DbError::Pool(_)) => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -169,7 +159,7 @@ impl ResponseError for AppError {
             tracing::error!(error = %self, "request failed");
         }
         if let AppError::LoginRequired { next } = self {
-            let target = format!("/login?next={}", crate::web::encode_query(next));
+            let target = format!("/login?next={}", encode_query(next));
             return HttpResponse::SeeOther()
                 .insert_header((header::LOCATION, target))
                 .finish();
@@ -277,7 +267,7 @@ impl ApiError {
                 e.code = "sheet_rejected".into();
                 e
             }
-            ServiceError::Db(DbError::Pool(_)) => ApiError::new(
+            e if e.is_unavailable() => ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "unavailable",
                 "the database is busy; try again",
@@ -308,4 +298,11 @@ impl ResponseError for ApiError {
             .insert_header((header::CACHE_CONTROL, "no-store"))
             .json(serde_json::json!({ "error": error }))
     }
+}
+
+/// `s` as one query-string value (percent-encoded).
+pub fn encode_query(s: &str) -> String {
+    serde_urlencoded::to_string([("v", s)])
+        .map(|q| q.trim_start_matches("v=").to_string())
+        .unwrap_or_default()
 }

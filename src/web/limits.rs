@@ -23,7 +23,6 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll};
-use std::time::Duration;
 
 use actix_web::body::BoxBody;
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
@@ -87,31 +86,7 @@ pub fn form(limit: usize) -> web::FormConfig {
 
 type BoxedStream = Pin<Box<dyn Stream<Item = Result<Bytes, PayloadError>>>>;
 
-/// How long a body may take to arrive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BodyDeadline {
-    /// Time for the whole body (from the moment its headers were read).
-    pub base: Duration,
-    /// Bytes per second that earn a body one more second.
-    pub min_rate: u64,
-}
-
-impl Default for BodyDeadline {
-    fn default() -> Self {
-        BodyDeadline {
-            base: Duration::from_secs(20),
-            min_rate: 32 * 1024,
-        }
-    }
-}
-
-impl BodyDeadline {
-    /// The time allowed once `received` bytes have arrived.
-    pub fn allowed(&self, received: u64) -> Duration {
-        let rate = self.min_rate.max(1);
-        self.base + Duration::from_millis(received.saturating_mul(1000) / rate)
-    }
-}
+pub use crate::config::BodyDeadline;
 
 /// Why a request's body was not read whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,10 +139,7 @@ pub async fn bodies(
     mut req: ServiceRequest,
     next: Next<BoxBody>,
 ) -> Result<ServiceResponse<BoxBody>, Error> {
-    let deadline = req
-        .app_data::<web::Data<super::AppState>>()
-        .map(|s| s.settings.body_deadline)
-        .unwrap_or_default();
+    let deadline = req.app_data::<BodyDeadline>().copied().unwrap_or_default();
     let state = body_state(&req);
     let has_body = req
         .headers()
@@ -318,6 +290,7 @@ impl Stream for Limited {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn limits_per_route() {

@@ -20,7 +20,6 @@ use tracing::Instrument;
 use super::context::{web_query_value, CsrfToken, RequestCtx, SessionUser};
 use super::AppState;
 use crate::auth::{csrf, session, Role};
-use crate::db::{self, users};
 use crate::i18n::Lang;
 use crate::web::error::AppError;
 
@@ -255,49 +254,19 @@ fn pick_lang(req: &ServiceRequest) -> Lang {
         .unwrap_or_default()
 }
 
-/// How stale `last_seen_at` may get before a request refreshes it: a write
-/// per request would queue every read behind the SQLite writer.
-const TOUCH_EVERY: chrono::Duration = chrono::Duration::seconds(60);
+/// The idle timeout and the absolute lifetime of a session.
+pub fn session_limits(state: &AppState) -> crate::services::accounts::SessionLimits {
+    crate::services::accounts::SessionLimits::new(
+        state.settings.session_idle,
+        state.settings.session_max,
+    )
+}
 
-/// Looks up the session of a cookie token; ends it when idle too long or
-/// older than the absolute lifetime. Reads with `Db::read`; the rare writes
-/// (ending a session, refreshing `last_seen_at`) go through `Db::write`.
+/// The session of a cookie token (ended when idle too long or older than
+/// the absolute lifetime).
 async fn load_session(state: &AppState, token: String) -> Result<Option<SessionUser>, AppError> {
-    let (idle, max) = super::account::session_limits(state);
-    let id = session::token_id(&token);
-    let sid = id.clone();
-    let found = state
-        .db
-        .read(move |c| -> Result<_, AppError> { Ok(users::find_session(c, &sid)?) })
-        .await?;
-    let Some((s, u)) = found else {
-        return Ok(None);
-    };
-    let now = db::now();
-    let expired = now - s.last_seen_at > idle || now - s.created_at > max;
-    if expired || now - s.last_seen_at > TOUCH_EVERY {
-        let sid = id.clone();
-        state
-            .db
-            .write(move |c| -> Result<(), AppError> {
-                if expired {
-                    users::delete_session(c, &sid)?;
-                } else {
-                    users::touch_session(c, &sid)?;
-                }
-                Ok(())
-            })
-            .await?;
-    }
-    if expired {
-        return Ok(None);
-    }
-    Ok(Some(SessionUser {
-        id: u.id,
-        username: u.username.clone(),
-        role: u.role(),
-        session_id: id,
-    }))
+    let limits = session_limits(state);
+    Ok(crate::services::accounts::session(&state.db, &token, limits).await?)
 }
 
 /// The CSRF token a request submitted: header, query string (multipart

@@ -8,6 +8,7 @@ pub mod assets;
 pub mod audit;
 pub mod bearer;
 pub mod cache;
+pub mod client;
 pub mod clock;
 pub mod context;
 pub mod desk;
@@ -24,6 +25,7 @@ pub mod player;
 pub mod public;
 pub mod qr;
 pub mod score_card;
+pub mod seat_draw;
 pub mod tokens;
 pub mod upload;
 
@@ -247,8 +249,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(
             web::scope("/desk")
                 .wrap(from_fn(middleware::referee_only))
-                .route("/seat-draw", web::get().to(public::seat_draw_form))
-                .route("/seat-draw", web::post().to(public::seat_draw))
+                .route("/seat-draw", web::get().to(seat_draw::seat_draw_form))
+                .route("/seat-draw", web::post().to(seat_draw::seat_draw))
                 .route("/t/{id}/rounds/{n}", web::get().to(desk::round::round_desk))
                 .route(
                     "/t/{id}/rounds/{n}/states",
@@ -368,11 +370,7 @@ pub fn see_other(location: &str) -> HttpResponse {
 }
 
 /// Percent-encodes a value for a query string.
-pub fn encode_query(s: &str) -> String {
-    serde_urlencoded::to_string([("v", s)])
-        .map(|q| q.trim_start_matches("v=").to_string())
-        .unwrap_or_default()
-}
+pub use error::encode_query;
 
 /// A redirect target from a form or query: only local paths are followed.
 pub fn safe_next(next: Option<&str>) -> Option<String> {

@@ -7,6 +7,8 @@
 //! routes and the document, so they cannot drift).
 
 pub mod openapi;
+pub mod pairs;
+pub mod penalties;
 pub mod play;
 pub mod rules;
 pub mod score;
@@ -325,22 +327,22 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(tournaments::start_tournament)
         .service(tournaments::redraw_tournament)
         .service(tournaments::export_tournament)
-        .service(tournaments::list_pairs)
-        .service(tournaments::add_pair)
-        .service(tournaments::import_pairs_csv)
-        .service(tournaments::update_pair)
-        .service(tournaments::check_in_pair)
-        .service(tournaments::withdraw_pair)
+        .service(pairs::list_pairs)
+        .service(pairs::add_pair)
+        .service(pairs::import_pairs_csv)
+        .service(pairs::update_pair)
+        .service(pairs::check_in_pair)
+        .service(pairs::withdraw_pair)
         .service(play::next_round)
         .service(play::get_round)
         .service(play::clock_action)
         .service(play::get_sheet)
         .service(play::save_sheet)
         .service(play::set_adjusted_score)
-        .service(play::list_penalties)
-        .service(play::add_penalty)
-        .service(play::withdraw_penalty)
-        .service(play::reinstate_penalty)
+        .service(penalties::list_penalties)
+        .service(penalties::add_penalty)
+        .service(penalties::withdraw_penalty)
+        .service(penalties::reinstate_penalty)
         .service(play::get_pair_card);
 }
 

@@ -23,8 +23,8 @@ use crate::services::table_side::view::SeatedPair;
 use crate::services::table_side::view::{self as ts_view, TableView};
 use crate::services::table_side::{TableSideError, TableStatus};
 use crate::tournament::sheet_form::{score_card, SheetForm};
+use crate::web::client::client_ip;
 use crate::web::context::{web_query_value, FieldErrors, PageCtx};
-use crate::web::doors::client_ip;
 use crate::web::error::AppError;
 use crate::web::score_card::{
     end_views, hand_views, line_label, read_hands, EndView, HandView, Placed, ReadHand,
@@ -301,7 +301,7 @@ pub async fn api_sheet(
         body.round,
         sheet,
         key,
-        crate::web::doors::client_addr(&req, state.settings.trust_forwarded_for),
+        crate::web::client::client_addr(&req, state.settings.trust_forwarded_for),
     )
     .await;
     match result {
@@ -351,7 +351,7 @@ pub async fn api_confirm(
         code_text(&body.pair_code),
         body.round,
         answer,
-        crate::web::doors::client_addr(&req, state.settings.trust_forwarded_for),
+        crate::web::client::client_addr(&req, state.settings.trust_forwarded_for),
     )
     .await;
     match result {

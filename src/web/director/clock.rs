@@ -35,7 +35,7 @@ pub(super) async fn time_out_page(
     let actor = ctx.actor(Role::Director)?;
     let l = load(state, actor, tid).await?;
     let round = l.round(n).ok_or(AppError::NotFound)?;
-    let clock = crate::web::clock::ClockView::of(ctx, &l, round, crate::db::now());
+    let clock = crate::web::clock::ClockView::of(ctx, &l, round, crate::services::now());
     let lang = ctx.lang;
     let mut page = ConfirmPage::new(
         ctx,
@@ -95,7 +95,7 @@ pub async fn clock(
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let (tid, n) = path.into_inner();
-    let Some(action) = services::rounds::ClockAction::parse(&form.action) else {
+    let Some(action) = services::clock::ClockAction::parse(&form.action) else {
         return Err(AppError::BadRequest("error.bad_request.message"));
     };
     let back = if form.back == "director" {
@@ -103,13 +103,13 @@ pub async fn clock(
     } else {
         "desk"
     };
-    if action == services::rounds::ClockAction::TimeOut && !confirmed(&form.confirm) {
+    if action == services::clock::ClockAction::TimeOut && !confirmed(&form.confirm) {
         return Ok(see_other(&format!(
             "/director/t/{tid}/rounds/{n}/confirm-time-out?back={back}"
         )));
     }
     let seen = form.revision.trim().parse().ok();
-    match services::rounds::clock(&state.db, actor, tid, n, action, seen).await {
+    match services::clock::clock(&state.db, actor, tid, n, action, seen).await {
         Ok(()) => {}
         Err(ServiceError::Conflict(Conflict::Stale)) => {
             return time_out_page(&ctx, &state, (tid, n), &form, true).await;

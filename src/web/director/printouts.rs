@@ -139,7 +139,7 @@ pub async fn round(
         tables: table_views(&l, &tables),
         resting: resting.iter().filter_map(|id| l.pair(Some(*id))).collect(),
         by_player,
-        clock: crate::web::clock::ClockView::of(&ctx, &l, round, crate::db::now()),
+        clock: crate::web::clock::ClockView::of(&ctx, &l, round, crate::services::now()),
         clock_back: "director",
         can_undo,
     };

@@ -81,7 +81,9 @@ pub async fn find(
         .take(MAX_QUERY_CHARS)
         .collect();
     let ctx = PageCtx::from_request(&req);
-    let rev = state.db.revision(tid).await?.ok_or(AppError::NotFound)?;
+    let rev = crate::services::current_revision(&state.db, tid)
+        .await?
+        .ok_or(AppError::NotFound)?;
     let snap = state.public.snapshot(&state, tid, rev, ctx.lang).await?;
     let found = snap
         .file
@@ -371,7 +373,9 @@ pub async fn revision(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let tid = *id;
-    let rev = state.db.revision(tid).await?.ok_or(AppError::NotFound)?;
+    let rev = crate::services::current_revision(&state.db, tid)
+        .await?
+        .ok_or(AppError::NotFound)?;
     let etag = format!("\"{}-{tid}-{rev}-rev\"", cache::build_tag());
     let fresh = req
         .headers()
