@@ -442,6 +442,33 @@ fn web_holds_only_the_db_handle_and_the_cli_stays_out_of_web() {
 }
 
 #[test]
+fn services_hold_no_sql() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/services");
+    let mut paths = Vec::new();
+    files(&root, &mut paths);
+    let mut wrong = Vec::new();
+    for f in &paths {
+        let text = std::fs::read_to_string(f).unwrap();
+        let code = code_of(&text);
+        for sql in [
+            "schema::",
+            "diesel::insert_into",
+            "diesel::update",
+            "diesel::delete",
+            "diesel::sql_query",
+            "batch_execute",
+            "::table.",
+            "::table)",
+        ] {
+            if code.contains(sql) {
+                wrong.push(format!("{}: {sql}", f.display()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "SQL belongs in db: {wrong:#?}");
+}
+
+#[test]
 fn no_file_in_src_is_over_600_lines() {
     let t = tree();
     let mut long = Vec::new();

@@ -15,9 +15,11 @@ pub mod rounds;
 pub mod schema;
 pub mod scoring;
 pub mod settings;
+pub mod staff;
 pub mod table_side;
 pub mod tokens;
 pub mod tournaments;
+pub mod types;
 pub mod users;
 
 use std::fmt;
@@ -551,6 +553,12 @@ pub fn unreadable(what: impl std::fmt::Display) -> diesel::result::Error {
     diesel::result::Error::DeserializationError(
         format!("stored data cannot be read: {what}").into(),
     )
+}
+
+/// Whether the database answers a trivial query (the health check).
+pub fn ping(conn: &mut DbConn) -> diesel::QueryResult<()> {
+    use diesel::connection::SimpleConnection;
+    conn.batch_execute("SELECT 1")
 }
 
 #[cfg(test)]

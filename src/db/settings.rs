@@ -44,3 +44,16 @@ pub fn csrf_key(conn: &mut DbConn) -> QueryResult<Vec<u8>> {
         Err(e) => Err(e),
     }
 }
+
+/// Sets an application setting (inserted when new).
+pub fn set(conn: &mut DbConn, key: &str, value: &str) -> QueryResult<()> {
+    let n = diesel::update(app_settings::table.find(key))
+        .set(app_settings::value.eq(value))
+        .execute(conn)?;
+    if n == 0 {
+        diesel::insert_into(app_settings::table)
+            .values((app_settings::key.eq(key), app_settings::value.eq(value)))
+            .execute(conn)?;
+    }
+    Ok(())
+}

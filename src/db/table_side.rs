@@ -2,6 +2,7 @@
 //! (entered, confirmed, disputed) and the brake on wrong pair codes. No
 //! business rule here: `services::table_side` decides.
 
+pub use super::types::{EntrySide, EntryStatus};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
@@ -185,15 +186,13 @@ pub fn table_numbers_of(conn: &mut DbConn, tid: i64) -> QueryResult<Vec<i32>> {
 #[diesel(table_name = sheet_entries)]
 pub struct EntryRow {
     pub seating_id: i64,
-    /// `entered`, `confirmed` or `disputed`.
-    pub status: String,
-    /// `ns`, `ew` or `desk`.
-    pub entered_by: String,
+    pub status: EntryStatus,
+    pub entered_by: EntrySide,
     pub sheet: Option<String>,
     pub note: String,
     pub version: i32,
     pub entered_at: NaiveDateTime,
-    pub decided_by: Option<String>,
+    pub decided_by: Option<EntrySide>,
     pub decided_at: Option<NaiveDateTime>,
 }
 
@@ -233,8 +232,8 @@ pub fn put_entry(
     conn: &mut DbConn,
     seating_id: i64,
     existing: Option<&EntryRow>,
-    status: &str,
-    entered_by: &str,
+    status: EntryStatus,
+    entered_by: EntrySide,
     sheet: Option<&str>,
     over_confirmed: bool,
 ) -> QueryResult<Option<i32>> {
@@ -242,7 +241,11 @@ pub fn put_entry(
     match existing {
         Some(e) => {
             // No status is "-": the desk replaces any entry.
-            let kept = if over_confirmed { "-" } else { "confirmed" };
+            let kept = if over_confirmed {
+                "-"
+            } else {
+                EntryStatus::Confirmed.as_str()
+            };
             let q = sheet_entries::table
                 .filter(sheet_entries::seating_id.eq(seating_id))
                 .filter(sheet_entries::version.eq(e.version))
@@ -293,14 +296,14 @@ pub fn decide(
     conn: &mut DbConn,
     seating_id: i64,
     version: i32,
-    status: &str,
-    decided_by: &str,
+    status: EntryStatus,
+    decided_by: EntrySide,
     note: &str,
 ) -> QueryResult<bool> {
-    let kept = if decided_by == "desk" {
+    let kept = if decided_by == EntrySide::Desk {
         "-"
     } else {
-        "confirmed"
+        EntryStatus::Confirmed.as_str()
     };
     let q = sheet_entries::table
         .filter(sheet_entries::seating_id.eq(seating_id))
@@ -310,7 +313,7 @@ pub fn decide(
         .set((
             sheet_entries::status.eq(status),
             sheet_entries::note.eq(note),
-            sheet_entries::decided_by.eq(Some(decided_by)),
+            sheet_entries::decided_by.eq(Some(decided_by.as_str())),
             sheet_entries::decided_at.eq(Some(now())),
         ))
         .execute(conn)?;

@@ -14,17 +14,18 @@ pub struct UserRow {
     pub id: i64,
     pub username: String,
     pub password_hash: String,
-    pub role: String,
+    /// Read through its text: an unknown role is a query error, never a
+    /// fallback.
+    #[diesel(deserialize_as = String)]
+    pub role: Role,
     pub active: bool,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
 }
 
 impl UserRow {
-    /// The role; an unknown value (impossible under the CHECK constraint)
-    /// falls back to the least powerful role.
     pub fn role(&self) -> Role {
-        Role::parse(&self.role).unwrap_or(Role::Referee)
+        self.role
     }
 }
 

@@ -4,6 +4,7 @@
 use super::{read, Actor, Loaded, Need, ServiceError};
 use crate::db::scoring::SheetRow;
 use crate::db::table_side::EntryRow;
+use crate::db::types::{EntrySide, EntryStatus};
 use crate::db::Db;
 use crate::services::view::Seating;
 
@@ -70,13 +71,13 @@ impl DeskState {
         match (sheet, entry) {
             (Some(s), _) if s.is_adjusted() => DeskState::Adjusted,
             (Some(_), Some(e))
-                if e.entered_by != "desk" && e.decided_by.as_deref() != Some("desk") =>
+                if e.entered_by != EntrySide::Desk && e.decided_by != Some(EntrySide::Desk) =>
             {
                 DeskState::Confirmed
             }
             (Some(_), _) => DeskState::Desk,
-            (None, Some(e)) if e.status == "disputed" => DeskState::Disputed,
-            (None, Some(e)) if e.status == "entered" => DeskState::Entered,
+            (None, Some(e)) if e.status == EntryStatus::Disputed => DeskState::Disputed,
+            (None, Some(e)) if e.status == EntryStatus::Entered => DeskState::Entered,
             (None, _) => DeskState::Missing,
         }
     }

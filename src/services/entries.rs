@@ -4,6 +4,7 @@ use super::{lock, Actor, Loaded, Need, ServiceError};
 use crate::db::scoring::{self as sdb, SaveError, SheetWrite, TablePlace};
 use crate::db::table_side::{self as tsdb, EntryRow};
 use crate::db::tournaments::{self as tdb};
+use crate::db::types::{EntrySide, EntryStatus};
 use crate::db::{Db, DbConn};
 use crate::rules::{Line, ScoreSheet, SheetReport};
 use crate::tournament::Status;
@@ -53,12 +54,8 @@ pub fn pending_of(
     let Some(e) = tsdb::entry_for(c, seating_id)? else {
         return Ok(None);
     };
-    let line = |code: &str| match code {
-        "ns" => Some(Line::Ns),
-        "ew" => Some(Line::Ew),
-        _ => None,
-    };
-    let (Some(entered_by), "entered" | "disputed") = (line(&e.entered_by), e.status.as_str())
+    let (Some(entered_by), EntryStatus::Entered | EntryStatus::Disputed) =
+        (e.entered_by.line(), e.status)
     else {
         return Ok(None);
     };
@@ -69,8 +66,8 @@ pub fn pending_of(
     Ok(Some(Pending {
         version: e.version,
         entered_by,
-        disputed_by: (e.status == "disputed")
-            .then(|| e.decided_by.as_deref().and_then(line))
+        disputed_by: (e.status == EntryStatus::Disputed)
+            .then(|| e.decided_by.and_then(EntrySide::line))
             .flatten(),
         note: e.note,
         sheet,
@@ -91,13 +88,20 @@ pub fn record_desk_save(
             c,
             seating_id,
             existing.as_ref(),
-            "confirmed",
-            "desk",
+            EntryStatus::Confirmed,
+            EntrySide::Desk,
             sheet,
             true,
         )?;
         if let Some(v) = put {
-            tsdb::decide(c, seating_id, v, "confirmed", "desk", "")?;
+            tsdb::decide(
+                c,
+                seating_id,
+                v,
+                EntryStatus::Confirmed,
+                EntrySide::Desk,
+                "",
+            )?;
             return Ok(());
         }
     }
@@ -126,7 +130,7 @@ pub async fn desk_confirm(
             .find(|s| s.table_no == table_no)
             .ok_or(ServiceError::NotFound)?;
         let entry = tsdb::entry_for(c, seating.id)?
-            .filter(|e| e.status != "confirmed")
+            .filter(|e| e.status != EntryStatus::Confirmed)
             .ok_or_else(|| ServiceError::conflict("table.error.nothing_entered"))?;
         if entry.version != seen {
             return Err(ServiceError::Conflict(super::Conflict::SheetChanged));
@@ -162,7 +166,7 @@ pub async fn desk_confirm(
             table_no,
             seating_id: seating.id,
         };
-        let reason = format!("entered by {}", entry.entered_by.to_uppercase());
+        let reason = format!("entered by {}", entry.entered_by.as_str().to_uppercase());
         match sdb::save_sheet(c, place, None, &write, actor.user_id, &reason) {
             Ok(_) => {}
             Err(SaveError::Conflict { .. }) => {
@@ -170,7 +174,14 @@ pub async fn desk_confirm(
             }
             Err(SaveError::Db(e)) => return Err(e.into()),
         }
-        if !tsdb::decide(c, seating.id, entry.version, "confirmed", "desk", "")? {
+        if !tsdb::decide(
+            c,
+            seating.id,
+            entry.version,
+            EntryStatus::Confirmed,
+            EntrySide::Desk,
+            "",
+        )? {
             return Err(ServiceError::Conflict(super::Conflict::SheetChanged));
         }
         Ok(())

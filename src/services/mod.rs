@@ -37,10 +37,7 @@ pub async fn current_revision(db: &crate::db::Db, tid: i64) -> Result<Option<i64
     Ok(db.revision(tid).await?)
 }
 
-use diesel::prelude::*;
-
 use crate::auth::Role;
-use crate::db::schema::{app_settings, tournament_staff, tournaments as tournaments_t};
 use crate::db::tournaments::{self as tdb, TournamentRow};
 use crate::db::{DbConn, DbError};
 use crate::i18n::{tf, Lang};
@@ -318,15 +315,10 @@ pub fn check_access(
     if owner == Some(actor.user_id) && actor.role.allows(Role::Director) {
         return Ok(());
     }
-    let staff: Option<String> = tournament_staff::table
-        .filter(tournament_staff::tournament_id.eq(tid))
-        .filter(tournament_staff::user_id.eq(actor.user_id))
-        .select(tournament_staff::role)
-        .first(conn)
-        .optional()?;
-    let allowed = match (need, staff.as_deref()) {
-        (_, Some("director")) => actor.role.allows(Role::Director),
-        (Need::Referee, Some("referee")) => true,
+    let staff = crate::db::staff::role_of(conn, tid, actor.user_id)?;
+    let allowed = match (need, staff) {
+        (_, Some(Role::Director)) => actor.role.allows(Role::Director),
+        (Need::Referee, Some(Role::Referee)) => true,
         (Need::Referee, None) => actor.role == Role::Referee && referees_see_all(conn)?,
         _ => false,
     };
@@ -347,10 +339,7 @@ pub fn lock(
     tid: i64,
     need: Need,
 ) -> Result<Loaded, ServiceError> {
-    let n = diesel::update(tournaments_t::table.find(tid))
-        .set(tournaments_t::revision.eq(tournaments_t::revision + 1))
-        .execute(conn)?;
-    if n == 0 {
+    if !crate::db::table_side::bump_revision(conn, tid)? {
         return Err(ServiceError::NotFound);
     }
     let t = tdb::find(conn, tid)?.ok_or(ServiceError::NotFound)?;
@@ -373,24 +362,7 @@ pub fn read(
     load_state(conn, t)
 }
 
-/// A tournament's current revision (public pages key their caches on it).
-pub fn revision(conn: &mut DbConn, tid: i64) -> Result<Option<i64>, ServiceError> {
-    Ok(tournaments_t::table
-        .find(tid)
-        .select(tournaments_t::revision)
-        .first(conn)
-        .optional()?)
-}
-
 /// Sets an application setting (admin only).
 pub fn set_app_setting(conn: &mut DbConn, key: &str, value: &str) -> Result<(), ServiceError> {
-    let n = diesel::update(app_settings::table.find(key))
-        .set(app_settings::value.eq(value))
-        .execute(conn)?;
-    if n == 0 {
-        diesel::insert_into(app_settings::table)
-            .values((app_settings::key.eq(key), app_settings::value.eq(value)))
-            .execute(conn)?;
-    }
-    Ok(())
+    Ok(crate::db::settings::set(conn, key, value)?)
 }

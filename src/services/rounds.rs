@@ -166,6 +166,124 @@ pub async fn draw(
     .await
 }
 
+/// What generating the next round will do.
+#[derive(Debug, Clone)]
+pub struct RoundPlan {
+    /// The round it makes.
+    pub number: i32,
+    pub movement: RoundMovement,
+    /// The last round's tables without a counted sheet or adjusted score
+    /// (the director then gives a reason, which goes on the record).
+    pub missing: Vec<u32>,
+    /// The last round, when its time-out was not called.
+    pub no_time_out: Option<i32>,
+    layout: Layout,
+}
+
+/// Whether the next round can be made now, and what it will be: the one
+/// precondition the confirmation page and the action share (a Danish
+/// round waits for every sheet of the last one; tables without a score
+/// otherwise only ask for a reason).
+fn check_next_round(c: &mut DbConn, l: &Loaded) -> Result<RoundPlan, ServiceError> {
+    let n = l.next_round();
+    let Some(layout) = l.t.layout().filter(|_| l.status() == Status::Running) else {
+        return Err(ServiceError::conflict("round.error.not_started"));
+    };
+    if u32::try_from(n).unwrap_or(u32::MAX) > l.settings.planned_rounds {
+        return Err(ServiceError::conflict("round.error.all_generated"));
+    }
+    let missing = match l.rounds.last() {
+        Some(last) => tables_without_score(c, last.id)?,
+        None => Vec::new(),
+    };
+    let movement = l.settings.movement_of(u32::try_from(n).unwrap_or(1));
+    if movement != RoundMovement::Mitchell {
+        movement::ensure_previous_round_complete(&missing).map_err(movement_conflict)?;
+    }
+    Ok(RoundPlan {
+        number: n,
+        movement,
+        missing,
+        no_time_out: l
+            .rounds
+            .last()
+            .filter(|r| r.time_out_at.is_none())
+            .map(|r| r.number),
+        layout,
+    })
+}
+
+/// The tournament and what generating its next round would do, or why it
+/// cannot happen now (the confirmation page).
+pub async fn plan_next_round(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+) -> Result<(Loaded, Result<RoundPlan, ServiceError>), ServiceError> {
+    db.read(move |c| {
+        let l = super::read(c, &actor, tid, Need::Direct)?;
+        let plan = check_next_round(c, &l);
+        Ok((l, plan))
+    })
+    .await
+}
+
+/// What undoing a round will do.
+#[derive(Debug, Clone, Copy)]
+pub struct UndoPlan {
+    /// Round 1: the tournament is back in preparation.
+    pub back_to_draft: bool,
+    /// The round's clock was started.
+    pub clock_started: bool,
+}
+
+/// Whether round `n` can be undone now: the tournament runs, it is the
+/// last round and nothing is recorded for it (the one precondition of the
+/// confirmation page and the action).
+fn check_undo(c: &mut DbConn, l: &Loaded, n: i32) -> Result<UndoPlan, ServiceError> {
+    l.ensure_running()?;
+    let round = l.round(n).ok_or(ServiceError::NotFound)?;
+    if l.rounds.last().map(|r| r.number) != Some(n) {
+        return Err(ServiceError::Conflict(Conflict::Key(
+            "states.undo.error.not_last",
+            vec![("round", n.to_string())],
+        )));
+    }
+    let results = crate::db::rounds::round_results(c, l.t.id, round.id, n)?;
+    if !results.is_empty() {
+        return Err(ServiceError::Conflict(Conflict::Key(
+            "states.undo.error.results",
+            vec![
+                ("round", n.to_string()),
+                ("sheets", results.sheets.to_string()),
+                ("entries", results.entries.to_string()),
+                ("penalties", results.penalties.to_string()),
+            ],
+        )));
+    }
+    Ok(UndoPlan {
+        back_to_draft: n == 1,
+        clock_started: round.started_at.is_some(),
+    })
+}
+
+/// The tournament and what undoing round `n` would do, or why it cannot
+/// happen now (the confirmation page).
+pub async fn plan_undo(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+    n: i32,
+) -> Result<(Loaded, Result<UndoPlan, ServiceError>), ServiceError> {
+    db.read(move |c| {
+        let l = super::read(c, &actor, tid, Need::Direct)?;
+        l.round(n).ok_or(ServiceError::NotFound)?;
+        let plan = check_undo(c, &l, n);
+        Ok((l, plan))
+    })
+    .await
+}
+
 /// Generates the next round by the tournament's plan and returns its number.
 /// `requested` is the round the director's form named: when it already
 /// exists (a double click, a second director) that round is returned and
@@ -200,17 +318,10 @@ pub async fn next_round(
         if requested.is_some_and(|r| r != n) {
             return Err(ServiceError::conflict("round.error.stale_form"));
         }
-        let Some(layout) = l.t.layout().filter(|_| l.status() == Status::Running) else {
-            return Err(ServiceError::conflict("round.error.not_started"));
-        };
-        if u32::try_from(n).unwrap_or(u32::MAX) > l.settings.planned_rounds {
-            return Err(ServiceError::conflict("round.error.all_generated"));
-        }
+        let plan = check_next_round(c, &l)?;
+        let layout = plan.layout.clone();
+        let missing = plan.missing.clone();
         let round_no = u32::try_from(n).unwrap_or(1);
-        let missing = match l.rounds.last() {
-            Some(last) => tables_without_score(c, last.id)?,
-            None => Vec::new(),
-        };
         if !missing.is_empty() && force.is_none() {
             let tables = missing
                 .iter()
@@ -222,7 +333,7 @@ pub async fn next_round(
                 vec![("round", (n - 1).to_string()), ("tables", tables)],
             )));
         }
-        let movement_kind = l.settings.movement_of(round_no);
+        let movement_kind = plan.movement;
         let seating = match movement_kind {
             RoundMovement::Mitchell => movement::round_seating(
                 &layout,
@@ -371,29 +482,11 @@ pub async fn undo_round(
             return Ok(last);
         }
         l.ensure_seen(seen)?;
-        l.ensure_running()?;
+        let plan = check_undo(c, &l, n)?;
         let round = l.round(n).ok_or(ServiceError::NotFound)?;
-        if l.rounds.last().map(|r| r.number) != Some(n) {
-            return Err(ServiceError::Conflict(Conflict::Key(
-                "states.undo.error.not_last",
-                vec![("round", n.to_string())],
-            )));
-        }
-        let results = crate::db::rounds::round_results(c, tid, round.id, n)?;
-        if !results.is_empty() {
-            return Err(ServiceError::Conflict(Conflict::Key(
-                "states.undo.error.results",
-                vec![
-                    ("round", n.to_string()),
-                    ("sheets", results.sheets.to_string()),
-                    ("entries", results.entries.to_string()),
-                    ("penalties", results.penalties.to_string()),
-                ],
-            )));
-        }
         let (tables, _) = crate::db::rounds::seating_of(c, round.id)?;
         crate::db::rounds::delete_round(c, round.id)?;
-        let back_to_draft = n == 1;
+        let back_to_draft = plan.back_to_draft;
         if back_to_draft {
             tdb::unstart(c, tid)?;
         }
@@ -423,21 +516,6 @@ pub async fn undo_round(
     .await
 }
 
-/// What a round holds (the undo button shows only while it is empty).
-pub async fn results_of(
-    db: &Db,
-    actor: Actor,
-    tid: i64,
-    n: i32,
-) -> Result<crate::db::rounds::RoundResults, ServiceError> {
-    db.read(move |c| {
-        let l = super::read(c, &actor, tid, Need::Referee)?;
-        let round = l.round(n).ok_or(ServiceError::NotFound)?;
-        Ok(crate::db::rounds::round_results(c, tid, round.id, n)?)
-    })
-    .await
-}
-
 /// The tables of the last round without a counted sheet or adjusted score.
 pub async fn missing_in_last_round(
     db: &Db,
@@ -450,27 +528,6 @@ pub async fn missing_in_last_round(
             Some(last) => tables_without_score(c, last.id),
             None => Ok(Vec::new()),
         }
-    })
-    .await
-}
-
-/// Every round's tables without a counted sheet or adjusted score (rounds
-/// with none left out): what keeps a tournament from closing.
-pub async fn missing_by_round(
-    db: &Db,
-    actor: Actor,
-    tid: i64,
-) -> Result<Vec<(i32, Vec<u32>)>, ServiceError> {
-    db.read(move |c| {
-        let l = super::read(c, &actor, tid, Need::Direct)?;
-        let mut out = Vec::new();
-        for r in &l.rounds {
-            let missing = tables_without_score(c, r.id)?;
-            if !missing.is_empty() {
-                out.push((r.number, missing));
-            }
-        }
-        Ok(out)
     })
     .await
 }

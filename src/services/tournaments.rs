@@ -1,14 +1,12 @@
 //! Tournaments: create, read, settings, staff, close.
 
-use diesel::prelude::*;
 use serde_json::{Map, Value};
 
 use super::audit::{self, Action, Entry};
 use super::{check_access, lock, read, Actor, Conflict, Loaded, Need, ServiceError};
 use crate::auth::Role;
-use crate::db::schema::{tournament_staff, users};
 use crate::db::tournaments::{self as tdb};
-use crate::db::{now, Db};
+use crate::db::{Db, DbConn};
 use crate::services::view::Tournament;
 use crate::tournament::settings::{Settings, SettingsForm};
 use crate::tournament::{FieldProblem, Status};
@@ -70,13 +68,9 @@ pub async fn front_page(db: &Db) -> Result<(bool, Vec<Tournament>), ServiceError
 
 /// Whether the database answers (the health check), within its pool's wait.
 pub async fn database_answers(db: &Db) -> bool {
-    db.read(|c| -> Result<(), ServiceError> {
-        use diesel::connection::SimpleConnection;
-        c.batch_execute("SELECT 1")?;
-        Ok(())
-    })
-    .await
-    .is_ok()
+    db.read(|c| -> Result<(), ServiceError> { Ok(crate::db::ping(c)?) })
+        .await
+        .is_ok()
 }
 
 /// A tournament with its pairs and rounds, if the actor may see it.
@@ -149,25 +143,48 @@ pub async fn close(db: &Db, actor: Actor, tid: i64, seen: Option<i64>) -> Result
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Direct)?;
         l.ensure_seen(seen)?;
-        if l.status() != Status::Running {
-            return Err(ServiceError::conflict("close.error.not_running"));
-        }
-        for r in &l.rounds {
-            let missing = super::rounds::tables_without_score(c, r.id)?;
-            if !missing.is_empty() {
-                let tables = missing
-                    .iter()
-                    .map(u32::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                return Err(ServiceError::Conflict(Conflict::Key(
-                    "close.error.missing",
-                    vec![("round", r.number.to_string()), ("tables", tables)],
-                )));
-            }
-        }
+        check_close(c, &l)?;
         tdb::finish(c, tid, actor.user_id)?;
         Ok(())
+    })
+    .await
+}
+
+/// Whether the tournament can close now: it runs and every table of every
+/// round has a counted sheet or an adjusted score (the one precondition of
+/// the confirmation page and the action).
+fn check_close(c: &mut DbConn, l: &Loaded) -> Result<(), ServiceError> {
+    if l.status() != Status::Running {
+        return Err(ServiceError::conflict("close.error.not_running"));
+    }
+    for r in &l.rounds {
+        let missing = super::rounds::tables_without_score(c, r.id)?;
+        if !missing.is_empty() {
+            let tables = missing
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
+            return Err(ServiceError::Conflict(Conflict::Key(
+                "close.error.missing",
+                vec![("round", r.number.to_string()), ("tables", tables)],
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The tournament and whether it can close now, or why not (the
+/// confirmation page).
+pub async fn plan_close(
+    db: &Db,
+    actor: Actor,
+    tid: i64,
+) -> Result<(Loaded, Result<(), ServiceError>), ServiceError> {
+    db.read(move |c| {
+        let l = super::read(c, &actor, tid, Need::Direct)?;
+        let plan = check_close(c, &l);
+        Ok((l, plan))
     })
     .await
 }
@@ -224,24 +241,15 @@ pub async fn owner_name(db: &Db, t: &Tournament) -> Result<Option<String>, Servi
 pub async fn staff(db: &Db, actor: Actor, tid: i64) -> Result<Vec<StaffMember>, ServiceError> {
     db.read(move |c| {
         read(c, &actor, tid, Need::Direct)?;
-        let rows: Vec<(i64, String, String)> = tournament_staff::table
-            .inner_join(users::table)
-            .filter(tournament_staff::tournament_id.eq(tid))
-            .select((users::id, users::username, tournament_staff::role))
-            .order(users::username)
-            .load(c)?;
-        rows.into_iter()
-            .map(|(user_id, username, role)| {
-                let role = Role::parse(&role).ok_or_else(|| {
-                    ServiceError::corrupt(format!("tournament {tid}: staff role {role:?}"))
-                })?;
-                Ok(StaffMember {
-                    user_id,
-                    username,
-                    role,
-                })
+        let rows = crate::db::staff::list(c, tid)?;
+        Ok(rows
+            .into_iter()
+            .map(|(user_id, username, role)| StaffMember {
+                user_id,
+                username,
+                role,
             })
-            .collect()
+            .collect())
     })
     .await
 }
@@ -256,10 +264,7 @@ pub async fn staff_candidates(
 ) -> Result<Vec<(String, Role)>, ServiceError> {
     db.read(move |c| {
         let l = read(c, &actor, tid, Need::Direct)?;
-        let on: Vec<i64> = tournament_staff::table
-            .filter(tournament_staff::tournament_id.eq(tid))
-            .select(tournament_staff::user_id)
-            .load(c)?;
+        let on = crate::db::staff::user_ids(c, tid)?;
         Ok(crate::db::users::list(c)?
             .into_iter()
             .filter(|u| u.active && Some(u.id) != l.t.created_by && !on.contains(&u.id))
@@ -308,21 +313,7 @@ pub async fn add_staff(
         if l.t.created_by == Some(user.id) {
             return Err(ServiceError::invalid("username", "staff.error.owner"));
         }
-        diesel::delete(
-            tournament_staff::table
-                .filter(tournament_staff::tournament_id.eq(tid))
-                .filter(tournament_staff::user_id.eq(user.id)),
-        )
-        .execute(c)?;
-        diesel::insert_into(tournament_staff::table)
-            .values((
-                tournament_staff::tournament_id.eq(tid),
-                tournament_staff::user_id.eq(user.id),
-                tournament_staff::role.eq(role.as_str()),
-                tournament_staff::added_by.eq(Some(actor.user_id)),
-                tournament_staff::added_at.eq(now()),
-            ))
-            .execute(c)?;
+        crate::db::staff::put(c, tid, user.id, role, actor.user_id)?;
         audit::record(
             c,
             tid,
@@ -345,33 +336,22 @@ pub async fn remove_staff(
 ) -> Result<(), ServiceError> {
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Direct)?;
-        let row: Option<(String, String)> = tournament_staff::table
-            .inner_join(users::table)
-            .filter(tournament_staff::tournament_id.eq(tid))
-            .filter(tournament_staff::user_id.eq(user_id))
-            .select((users::username, tournament_staff::role))
-            .first(c)
-            .optional()?;
+        let row = crate::db::staff::member(c, tid, user_id)?;
         let Some((username, role)) = row else {
             return Err(ServiceError::NotFound);
         };
         let owner = l.t.created_by == Some(actor.user_id) || actor.role == Role::Admin;
-        if role == "director" && !owner {
+        if role == Role::Director && !owner {
             return Err(ServiceError::Forbidden);
         }
-        diesel::delete(
-            tournament_staff::table
-                .filter(tournament_staff::tournament_id.eq(tid))
-                .filter(tournament_staff::user_id.eq(user_id)),
-        )
-        .execute(c)?;
+        crate::db::staff::remove(c, tid, user_id)?;
         audit::record(
             c,
             tid,
             &actor,
             Entry::new(Action::StaffRemoved).before(audit::values([
                 ("user", Value::from(username)),
-                ("role", Value::from(role)),
+                ("role", Value::from(role.as_str())),
             ])),
         )
     })

@@ -406,21 +406,7 @@ impl Penalty {
     }
 }
 
-/// Who entered a table's entry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EntrySide {
-    Ns,
-    Ew,
-    Desk,
-}
-
-/// Where a table's entry stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EntryStatus {
-    Entered,
-    Confirmed,
-    Disputed,
-}
+pub use crate::db::types::{EntrySide, EntryStatus};
 
 /// A table's entry (from a phone, or the desk's), as the desk's board reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -435,21 +421,7 @@ pub struct Entry {
 
 impl Entry {
     pub fn of(r: &crate::db::table_side::EntryRow) -> Result<Entry, ServiceError> {
-        let bad = |what: &str, v: &str| {
-            ServiceError::corrupt(format!("entry {}: {what} {v:?}", r.seating_id))
-        };
-        let status = match r.status.as_str() {
-            "entered" => EntryStatus::Entered,
-            "confirmed" => EntryStatus::Confirmed,
-            "disputed" => EntryStatus::Disputed,
-            other => return Err(bad("status", other)),
-        };
-        let entered_by = match r.entered_by.as_str() {
-            "ns" => EntrySide::Ns,
-            "ew" => EntrySide::Ew,
-            "desk" => EntrySide::Desk,
-            other => return Err(bad("entered by", other)),
-        };
+        let (status, entered_by) = (r.status, r.entered_by);
         let sheet = r
             .sheet
             .as_deref()
@@ -481,8 +453,7 @@ pub struct User {
 
 impl User {
     pub fn of(r: &crate::db::users::UserRow) -> Result<User, ServiceError> {
-        let role = crate::auth::Role::parse(&r.role)
-            .ok_or_else(|| ServiceError::corrupt(format!("user {}: role {:?}", r.id, r.role)))?;
+        let role = r.role;
         Ok(User {
             id: r.id,
             username: r.username.clone(),

@@ -2,6 +2,7 @@
 
 use super::seat::{relock, with_seat, Lock, Seat};
 use super::*;
+use crate::db::types::{EntrySide, EntryStatus};
 use crate::services::entries::{check, parse_stored};
 
 /// What an accepted entry or answer returns (and what a repeated
@@ -212,15 +213,18 @@ pub async fn enter_sheet(
         let mut stored = None;
         for _ in 0..3 {
             let before = tsdb::entry_for(c, s.seating.id)?;
-            if before.as_ref().is_some_and(|e| e.status == "confirmed") {
+            if before
+                .as_ref()
+                .is_some_and(|e| e.status == EntryStatus::Confirmed)
+            {
                 return Err(TableSideError::Conflict("already_confirmed"));
             }
             let put = tsdb::put_entry(
                 c,
                 s.seating.id,
                 before.as_ref(),
-                "entered",
-                s.line.code(),
+                EntryStatus::Entered,
+                EntrySide::from(s.line),
                 Some(&text),
                 false,
             )?;
@@ -311,9 +315,9 @@ pub async fn confirm(
             return Err(TableSideError::Conflict("already_confirmed"));
         }
         let entry = tsdb::entry_for(c, s.seating.id)?
-            .filter(|e| e.status != "confirmed")
+            .filter(|e| e.status != EntryStatus::Confirmed)
             .ok_or(TableSideError::Conflict("nothing_entered"))?;
-        if entry.entered_by == s.line.code() {
+        if entry.entered_by == EntrySide::from(s.line) {
             return Err(TableSideError::SamePair);
         }
         let Some(agree) = answer.agree else {
@@ -366,7 +370,8 @@ pub async fn confirm(
             }
             // Conditional on the version the pair saw: a replacement that
             // won the race rolls this confirmation back.
-            if !tsdb::decide(c, s.seating.id, seen, "confirmed", s.line.code(), "")? {
+            let side = EntrySide::from(s.line);
+            if !tsdb::decide(c, s.seating.id, seen, EntryStatus::Confirmed, side, "")? {
                 return Err(TableSideError::Conflict("entry_changed"));
             }
             tsdb::audit_by_pair(
@@ -386,7 +391,8 @@ pub async fn confirm(
             )?;
             TableStatus::Confirmed
         } else {
-            if !tsdb::decide(c, s.seating.id, seen, "disputed", s.line.code(), &note)? {
+            let side = EntrySide::from(s.line);
+            if !tsdb::decide(c, s.seating.id, seen, EntryStatus::Disputed, side, &note)? {
                 return Err(TableSideError::Conflict("entry_changed"));
             }
             tsdb::audit_by_pair(

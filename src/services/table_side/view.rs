@@ -1,6 +1,7 @@
 //! A table as its players see it: the round it plays, the two pairs, the entry and what the engine computes of it, where each pair plays next.
 
 use super::*;
+use crate::db::types::{EntrySide, EntryStatus};
 use crate::services::entries::{check, parse_stored};
 
 /// A pair at a table, as its players read it.
@@ -34,7 +35,7 @@ pub struct TableView {
     pub ew: Option<SeatedPair>,
     pub status: TableStatus,
     /// `ns`, `ew` or `desk`.
-    pub entered_by: Option<String>,
+    pub entered_by: Option<EntrySide>,
     pub sheet: Option<ScoreSheet>,
     /// The engine's report on `sheet` (totals, VP, violations).
     pub report: Option<SheetReport>,
@@ -135,20 +136,20 @@ pub(super) fn view_on(
     if let Some(row) = &counted {
         v.status = TableStatus::Confirmed;
         v.entered_by = Some(match &entry {
-            Some(e) if e.status == "confirmed" => e.entered_by.clone(),
-            _ => "desk".to_string(),
+            Some(e) if e.status == EntryStatus::Confirmed => e.entered_by,
+            _ => EntrySide::Desk,
         });
         v.sheet = row.score_sheet()?;
         if row.is_adjusted() {
             v.adjusted = Some((row.ns_vp, row.ew_vp));
         }
     } else if let Some(e) = &entry {
-        v.status = if e.status == "disputed" {
+        v.status = if e.status == EntryStatus::Disputed {
             TableStatus::Disputed
         } else {
             TableStatus::Entered
         };
-        v.entered_by = Some(e.entered_by.clone());
+        v.entered_by = Some(e.entered_by);
         v.sheet = parse_stored(e.sheet.as_deref(), &format!("entry {}", e.seating_id))?;
         v.note = e.note.clone();
     }

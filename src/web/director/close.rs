@@ -18,8 +18,7 @@ pub(super) async fn close_page(
     stale: bool,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
-    let l = load(state, actor, tid).await?;
-    let missing = services::rounds::missing_by_round(&state.db, actor, tid).await?;
+    let (l, plan) = services::tournaments::plan_close(&state.db, actor, tid).await?;
     let lang = ctx.lang;
     let mut page = ConfirmPage::new(
         ctx,
@@ -39,17 +38,7 @@ pub(super) async fn close_page(
     }
     page.submit = ctx.t("states.close.submit").to_string();
     page.stale = stale;
-    page.blocked = if l.status() != Status::Running {
-        Some(ctx.t("close.error.not_running").to_string())
-    } else if let Some((round, tables)) = missing.first() {
-        Some(tf(
-            lang,
-            "close.error.missing",
-            &[("round", round), ("tables", &numbers(tables))],
-        ))
-    } else {
-        None
-    };
+    page.blocked = plan.err().map(|e| blocked_reason(&e, lang));
     render_status(&page, page.status())
 }
 

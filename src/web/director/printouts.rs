@@ -127,11 +127,10 @@ pub async fn round(
     let (l, idx, tables, resting) = round_data(&state, actor, tid, n).await?;
     let by_player = players_alphabetical(&ctx, &l, &tables, &resting);
     let round = &l.rounds[idx];
-    let can_undo = l.status() == Status::Running
-        && idx + 1 == l.rounds.len()
-        && services::rounds::results_of(&state.db, actor, tid, n)
-            .await?
-            .is_empty();
+    let can_undo = services::rounds::plan_undo(&state.db, actor, tid, n)
+        .await?
+        .1
+        .is_ok();
     let page = RoundPage {
         ctx: &ctx,
         l: &l,

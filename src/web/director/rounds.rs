@@ -160,8 +160,7 @@ pub(super) async fn round_page(
     stale: bool,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
-    let l = load(state, actor, tid).await?;
-    let missing = services::rounds::missing_in_last_round(&state.db, actor, tid).await?;
+    let (l, plan) = services::rounds::plan_next_round(&state.db, actor, tid).await?;
     let lang = ctx.lang;
     let n = l.next_round();
     let mut page = ConfirmPage::new(
@@ -172,51 +171,36 @@ pub(super) async fn round_page(
     );
     let kind = l.settings.movement_of(u32::try_from(n).unwrap_or(1));
     let movement = ctx.t(kind.label_key());
-    // A Danish round follows the standings: every sheet must be in first.
-    let danish_waits = if kind == crate::tournament::RoundMovement::Mitchell {
-        None
-    } else {
-        movement::ensure_previous_round_complete(&missing)
-            .err()
-            .map(|e| e.message(lang))
-    };
     page.lines.push(tf(
         lang,
         "states.round.seated",
         &[("round", &n), ("movement", &movement)],
     ));
     page.lines.push(ctx.t("states.round.undo").to_string());
-    if let Some(last) = l.rounds.last() {
-        if last.time_out_at.is_none() {
-            page.warnings.push(tf(
-                lang,
-                "states.round.no_time_out",
-                &[("round", &last.number)],
-            ));
+    match &plan {
+        Ok(plan) => {
+            if let Some(last) = plan.no_time_out {
+                page.warnings
+                    .push(tf(lang, "states.round.no_time_out", &[("round", &last)]));
+            }
+            if !plan.missing.is_empty() {
+                page.warnings.push(tf(
+                    lang,
+                    "states.round.missing",
+                    &[("round", &(n - 1)), ("tables", &numbers(&plan.missing))],
+                ));
+                page.reason = Some((
+                    "force_reason",
+                    "rounds.force_reason",
+                    query.force_reason.clone(),
+                ));
+            }
         }
-        if !missing.is_empty() {
-            page.warnings.push(tf(
-                lang,
-                "states.round.missing",
-                &[("round", &last.number), ("tables", &numbers(&missing))],
-            ));
-            page.reason = Some((
-                "force_reason",
-                "rounds.force_reason",
-                query.force_reason.clone(),
-            ));
-        }
+        Err(e) => page.blocked = Some(blocked_reason(e, lang)),
     }
     page.hidden.push(("round", n.to_string()));
     page.submit = tf(lang, "states.round.submit", &[("round", &n)]);
     page.stale = stale;
-    page.blocked = if l.status() != Status::Running {
-        Some(ctx.t("round.error.not_started").to_string())
-    } else if u32::try_from(n).unwrap_or(u32::MAX) > l.settings.planned_rounds {
-        Some(ctx.t("round.error.all_generated").to_string())
-    } else {
-        danish_waits
-    };
     render_status(&page, page.status())
 }
 
@@ -273,9 +257,7 @@ pub(super) async fn undo_page(
     stale: bool,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
-    let l = load(state, actor, tid).await?;
-    let round = l.round(n).ok_or(AppError::NotFound)?;
-    let results = services::rounds::results_of(&state.db, actor, tid, n).await?;
+    let (l, plan) = services::rounds::plan_undo(&state.db, actor, tid, n).await?;
     let lang = ctx.lang;
     let mut page = ConfirmPage::new(
         ctx,
@@ -294,31 +276,17 @@ pub(super) async fn undo_page(
         ));
     }
     page.lines.push(ctx.t("states.undo.codes").to_string());
-    if round.started_at.is_some() {
-        page.warnings
-            .push(tf(lang, "states.undo.clock", &[("round", &n)]));
+    match &plan {
+        Ok(plan) if plan.clock_started => {
+            page.warnings
+                .push(tf(lang, "states.undo.clock", &[("round", &n)]))
+        }
+        Ok(_) => {}
+        Err(e) => page.blocked = Some(blocked_reason(e, lang)),
     }
     page.submit = tf(lang, "states.undo.submit", &[("round", &n)]);
     page.danger = true;
     page.stale = stale;
-    page.blocked = if l.status() != Status::Running {
-        Some(ctx.t("tournament.error.not_running").to_string())
-    } else if l.rounds.last().map(|r| r.number) != Some(n) {
-        Some(tf(lang, "states.undo.error.not_last", &[("round", &n)]))
-    } else if !results.is_empty() {
-        Some(tf(
-            lang,
-            "states.undo.error.results",
-            &[
-                ("round", &n),
-                ("sheets", &results.sheets),
-                ("entries", &results.entries),
-                ("penalties", &results.penalties),
-            ],
-        ))
-    } else {
-        None
-    };
     render_status(&page, page.status())
 }
 

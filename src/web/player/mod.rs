@@ -80,11 +80,7 @@ impl PlayerPage<'_> {
     }
     /// The line that entered the sheet and the one that answers.
     fn entered_line(&self) -> Option<Line> {
-        match self.v.entered_by.as_deref() {
-            Some("ns") => Some(Line::Ns),
-            Some("ew") => Some(Line::Ew),
-            _ => None,
-        }
+        self.v.entered_by.and_then(|side| side.line())
     }
     fn line_pair(&self, line: Line) -> Option<&SeatedPair> {
         match line {
@@ -104,8 +100,10 @@ impl PlayerPage<'_> {
         }
     }
     fn who_label(&self) -> String {
-        match (self.v.entered_by.as_deref(), self.entered_line()) {
-            (Some("desk"), _) => t(self.ctx.lang, "table.page.entered_by_desk").to_string(),
+        match (self.v.entered_by, self.entered_line()) {
+            (Some(crate::services::view::EntrySide::Desk), _) => {
+                t(self.ctx.lang, "table.page.entered_by_desk").to_string()
+            }
             (_, Some(line)) => self.line_and_pair(line),
             _ => String::new(),
         }
