@@ -51,11 +51,10 @@ pub enum TableSideError {
     /// Too many wrong codes from this address at this table (429).
     #[error("too many wrong codes")]
     Throttled { wait_seconds: u64 },
-    /// Cannot happen now (409): `round_closed`, `already_confirmed`,
-    /// `table_entry_off`, `nothing_entered`, `entry_changed` (the other
-    /// pair changed the entry at the same moment: read it again).
-    #[error("conflict: {0}")]
-    Conflict(&'static str),
+    /// Cannot happen now (409); `EntryChanged`: the other pair changed the
+    /// entry at the same moment (read it again).
+    #[error("conflict: {}", .0.code())]
+    Conflict(TableConflict),
     /// The sheet breaks a rule (422): the engine's report; nothing stored.
     #[error("the sheet breaks the rules")]
     Sheet(Box<SheetReport>),
@@ -93,7 +92,7 @@ impl TableSideError {
             TableSideError::WrongCode => "pair_code_wrong",
             TableSideError::SamePair => "same_pair",
             TableSideError::Throttled { .. } => "too_many_attempts",
-            TableSideError::Conflict(c) => c,
+            TableSideError::Conflict(c) => c.code(),
             TableSideError::Sheet(_) => "sheet_breaks_rules",
             TableSideError::Input(e) => e.code,
             TableSideError::Invalid(_) => "invalid_field",
@@ -108,15 +107,49 @@ impl TableSideError {
             TableSideError::WrongCode => "table.error.pair_code_wrong",
             TableSideError::SamePair => "table.error.same_pair",
             TableSideError::Throttled { .. } => "table.error.throttled",
-            TableSideError::Conflict("round_closed") => "table.error.round_closed",
-            TableSideError::Conflict("already_confirmed") => "table.error.already_confirmed",
-            TableSideError::Conflict("table_entry_off") => "table.error.table_entry_off",
-            TableSideError::Conflict("nothing_entered") => "table.error.nothing_entered",
-            TableSideError::Conflict("entry_changed") => "table.error.entry_changed",
-            TableSideError::Conflict(_) => "error.conflict.message",
+            TableSideError::Conflict(c) => c.message_key(),
             TableSideError::Sheet(_) => "table.error.sheet",
             TableSideError::Input(_) | TableSideError::Invalid(_) => "error.bad_request.message",
             TableSideError::Replay | TableSideError::Service(_) => "error.internal.message",
+        }
+    }
+}
+
+/// Why a table-side action cannot happen now (409).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableConflict {
+    /// The round is over (a later round is drawn, or the tournament closed).
+    RoundClosed,
+    /// The director turned table-side entry off.
+    TableEntryOff,
+    /// The table's sheet counts already.
+    AlreadyConfirmed,
+    /// There is no entry to answer.
+    NothingEntered,
+    /// The entry changed since it was read (confirm what you saw).
+    EntryChanged,
+}
+
+impl TableConflict {
+    /// The stable code (API).
+    pub fn code(self) -> &'static str {
+        match self {
+            TableConflict::RoundClosed => "round_closed",
+            TableConflict::TableEntryOff => "table_entry_off",
+            TableConflict::AlreadyConfirmed => "already_confirmed",
+            TableConflict::NothingEntered => "nothing_entered",
+            TableConflict::EntryChanged => "entry_changed",
+        }
+    }
+
+    /// The catalog key of the message.
+    pub fn message_key(self) -> &'static str {
+        match self {
+            TableConflict::RoundClosed => "table.error.round_closed",
+            TableConflict::TableEntryOff => "table.error.table_entry_off",
+            TableConflict::AlreadyConfirmed => "table.error.already_confirmed",
+            TableConflict::NothingEntered => "table.error.nothing_entered",
+            TableConflict::EntryChanged => "table.error.entry_changed",
         }
     }
 }

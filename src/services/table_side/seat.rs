@@ -70,10 +70,14 @@ pub(super) fn ensure_open(s: &Seat) -> Result<(), TableSideError> {
     // A round drawn again is another round.
     let same_round = s.l.round(s.round.number).map(|r| r.id) == Some(s.round.id);
     if !same_round || round_over(&s.l, &s.round) || s.l.status() != Status::Running {
-        return Err(TableSideError::Conflict("round_closed"));
+        return Err(TableSideError::Conflict(
+            crate::services::table_side::TableConflict::RoundClosed,
+        ));
     }
     if !s.l.settings.table_entry {
-        return Err(TableSideError::Conflict("table_entry_off"));
+        return Err(TableSideError::Conflict(
+            crate::services::table_side::TableConflict::TableEntryOff,
+        ));
     }
     Ok(())
 }

@@ -145,10 +145,14 @@ pub(super) async fn once(
 ) -> Result<Outcome, TableSideError> {
     match run.await {
         Err(TableSideError::Replay) => {
-            let key = key.ok_or(TableSideError::Conflict("entry_changed"))?;
+            let key = key.ok_or(TableSideError::Conflict(
+                crate::services::table_side::TableConflict::EntryChanged,
+            ))?;
             db.read(move |c| replayed(c, Some(&key)))
                 .await?
-                .ok_or(TableSideError::Conflict("entry_changed"))
+                .ok_or(TableSideError::Conflict(
+                    crate::services::table_side::TableConflict::EntryChanged,
+                ))
         }
         other => other,
     }
@@ -198,7 +202,9 @@ pub async fn enter_sheet(
             return Ok(o);
         }
         if sdb::sheet_for(c, s.seating.id)?.is_some() {
-            return Err(TableSideError::Conflict("already_confirmed"));
+            return Err(TableSideError::Conflict(
+                crate::services::table_side::TableConflict::AlreadyConfirmed,
+            ));
         }
         let sheet = sheet.map_err(TableSideError::Input)?;
         let report = check(&s.l, &sheet);
@@ -217,7 +223,9 @@ pub async fn enter_sheet(
                 .as_ref()
                 .is_some_and(|e| e.status == EntryStatus::Confirmed)
             {
-                return Err(TableSideError::Conflict("already_confirmed"));
+                return Err(TableSideError::Conflict(
+                    crate::services::table_side::TableConflict::AlreadyConfirmed,
+                ));
             }
             let put = tsdb::put_entry(
                 c,
@@ -234,7 +242,9 @@ pub async fn enter_sheet(
             }
         }
         let Some((version, before)) = stored else {
-            return Err(TableSideError::Conflict("entry_changed"));
+            return Err(TableSideError::Conflict(
+                crate::services::table_side::TableConflict::EntryChanged,
+            ));
         };
         let by = who(&s.pair, s.line);
         let after = json!({
@@ -312,11 +322,15 @@ pub async fn confirm(
             return Ok(o);
         }
         if sdb::sheet_for(c, s.seating.id)?.is_some() {
-            return Err(TableSideError::Conflict("already_confirmed"));
+            return Err(TableSideError::Conflict(
+                crate::services::table_side::TableConflict::AlreadyConfirmed,
+            ));
         }
         let entry = tsdb::entry_for(c, s.seating.id)?
             .filter(|e| e.status != EntryStatus::Confirmed)
-            .ok_or(TableSideError::Conflict("nothing_entered"))?;
+            .ok_or(TableSideError::Conflict(
+                crate::services::table_side::TableConflict::NothingEntered,
+            ))?;
         if entry.entered_by == EntrySide::from(s.line) {
             return Err(TableSideError::SamePair);
         }
@@ -333,7 +347,9 @@ pub async fn confirm(
             )]));
         };
         if seen != entry.version {
-            return Err(TableSideError::Conflict("entry_changed"));
+            return Err(TableSideError::Conflict(
+                crate::services::table_side::TableConflict::EntryChanged,
+            ));
         }
         let by = who(&s.pair, s.line);
         let sheet = parse_stored(
@@ -366,13 +382,17 @@ pub async fn confirm(
                 note: String::new(),
             };
             if !tsdb::insert_counted_sheet(c, s.seating.id, &write)? {
-                return Err(TableSideError::Conflict("already_confirmed"));
+                return Err(TableSideError::Conflict(
+                    crate::services::table_side::TableConflict::AlreadyConfirmed,
+                ));
             }
             // Conditional on the version the pair saw: a replacement that
             // won the race rolls this confirmation back.
             let side = EntrySide::from(s.line);
             if !tsdb::decide(c, s.seating.id, seen, EntryStatus::Confirmed, side, "")? {
-                return Err(TableSideError::Conflict("entry_changed"));
+                return Err(TableSideError::Conflict(
+                    crate::services::table_side::TableConflict::EntryChanged,
+                ));
             }
             tsdb::audit_by_pair(
                 c,
@@ -393,7 +413,9 @@ pub async fn confirm(
         } else {
             let side = EntrySide::from(s.line);
             if !tsdb::decide(c, s.seating.id, seen, EntryStatus::Disputed, side, &note)? {
-                return Err(TableSideError::Conflict("entry_changed"));
+                return Err(TableSideError::Conflict(
+                    crate::services::table_side::TableConflict::EntryChanged,
+                ));
             }
             tsdb::audit_by_pair(
                 c,

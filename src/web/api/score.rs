@@ -162,9 +162,10 @@ pub async fn api_view(
     path: web::Path<String>,
 ) -> HttpResponse {
     match ts_view::table_view(&state.db, path.into_inner()).await {
-        Ok(v) if !v.table_entry() => {
-            api_error(TableSideError::Conflict("table_entry_off"), ctx.lang)
-        }
+        Ok(v) if !v.table_entry() => api_error(
+            TableSideError::Conflict(crate::services::table_side::TableConflict::TableEntryOff),
+            ctx.lang,
+        ),
         Ok(v) => json_reply(StatusCode::OK, view_json(&v)),
         Err(e) => api_error(e, ctx.lang),
     }

@@ -416,7 +416,9 @@ async fn refused(
             }
             return Ok(res);
         }
-        TableSideError::Conflict("entry_changed") if code_field == "answer_code" => {
+        TableSideError::Conflict(crate::services::table_side::TableConflict::EntryChanged)
+            if code_field == "answer_code" =>
+        {
             // The entry changed since this pair read it: the page again
             // with the new entry to read, nothing confirmed.
             x.message = Some(t(lang, "table.error.entry_changed_read_again").to_string());
