@@ -68,8 +68,7 @@ pub async fn create_first_admin(
         let id = match udb::create_first_admin(c, &name, &password_hash) {
             Ok(id) => id,
             Err(UserError::SetupDone) => return Ok(None),
-            Err(UserError::Db(e)) => return Err(e.into()),
-            Err(e) => return Err(ServiceError::corrupt(e.to_string())),
+            Err(e) => return Err(super::users::user_error(e)),
         };
         super::users::record_by(
             c,
@@ -83,7 +82,7 @@ pub async fn create_first_admin(
         udb::insert_session(c, &session::token_id(&token), id)?;
         let user = udb::find(c, id)?.ok_or(ServiceError::NotFound)?;
         Ok(Some(SignedIn {
-            user: User::of(&user)?,
+            user: User::of(&user),
             token,
         }))
     })
@@ -170,7 +169,7 @@ pub async fn login(
         })
         .await?;
     Ok(Login::SignedIn(SignedIn {
-        user: User::of(&user)?,
+        user: User::of(&user),
         token,
     }))
 }
@@ -212,7 +211,7 @@ pub async fn session(
     if expired {
         return Ok(None);
     }
-    let user = User::of(&u)?;
+    let user = User::of(&u);
     Ok(Some(SessionUser {
         id: user.id,
         username: user.username,
@@ -229,18 +228,14 @@ pub async fn logout(db: &Db, session_id: String) -> Result<(), ServiceError> {
 
 /// Every staff account, for the administrator.
 pub async fn list(db: &Db, actor: super::Actor) -> Result<Vec<User>, ServiceError> {
-    if actor.role != Role::Admin {
-        return Err(ServiceError::Forbidden);
-    }
-    db.read(|c| udb::list(c)?.iter().map(User::of).collect())
+    super::users::require_admin(&actor)?;
+    db.read(|c| Ok(udb::list(c)?.iter().map(User::of).collect()))
         .await
 }
 
 /// One staff account, for the administrator.
 pub async fn find(db: &Db, actor: super::Actor, id: i64) -> Result<User, ServiceError> {
-    if actor.role != Role::Admin {
-        return Err(ServiceError::Forbidden);
-    }
-    db.read(move |c| User::of(&udb::find(c, id)?.ok_or(ServiceError::NotFound)?))
+    super::users::require_admin(&actor)?;
+    db.read(move |c| Ok(User::of(&udb::find(c, id)?.ok_or(ServiceError::NotFound)?)))
         .await
 }

@@ -13,7 +13,7 @@ fn lock_users(c: &mut DbConn) -> Result<(), ServiceError> {
     Ok(udb::lock_users(c)?)
 }
 
-fn user_error(e: UserError) -> ServiceError {
+pub(super) fn user_error(e: UserError) -> ServiceError {
     match e {
         UserError::UsernameTaken => ServiceError::invalid("username", "error.username_taken"),
         UserError::SetupDone => ServiceError::conflict("error.setup_done"),
@@ -55,7 +55,7 @@ pub(super) fn record_by(
     Ok(())
 }
 
-fn require_admin(actor: &Actor) -> Result<(), ServiceError> {
+pub(super) fn require_admin(actor: &Actor) -> Result<(), ServiceError> {
     if actor.role == Role::Admin {
         Ok(())
     } else {
@@ -76,20 +76,8 @@ pub async fn create(
     role: Role,
 ) -> Result<i64, ServiceError> {
     require_admin(&actor)?;
-    db.write(move |c| {
-        lock_users(c)?;
-        let id = udb::create(c, &username, &password_hash, role).map_err(user_error)?;
-        record(
-            c,
-            &actor,
-            id,
-            "user.created",
-            None,
-            Some(json!({"username": username, "role": role.as_str()})),
-        )?;
-        Ok(id)
-    })
-    .await
+    db.write(move |c| insert_user(c, Some(actor.user_id), &username, &password_hash, role))
+        .await
 }
 
 /// Creates an account from the command line (`burraco-td create-user`),
@@ -100,20 +88,27 @@ pub async fn create_from_command_line(
     password_hash: String,
     role: Role,
 ) -> Result<i64, ServiceError> {
-    db.write(move |c| {
-        lock_users(c)?;
-        let id = udb::create(c, &username, &password_hash, role).map_err(user_error)?;
-        record_by(
-            c,
-            None,
-            id,
-            "user.created",
-            None,
-            Some(json!({"username": username, "role": role.as_str(), "by": "command line"})),
-        )?;
-        Ok(id)
-    })
-    .await
+    db.write(move |c| insert_user(c, None, &username, &password_hash, role))
+        .await
+}
+
+/// Inserts an account and its audit entry, by an administrator or (`by`
+/// `None`) the command line.
+fn insert_user(
+    c: &mut DbConn,
+    by: Option<i64>,
+    username: &str,
+    password_hash: &str,
+    role: Role,
+) -> Result<i64, ServiceError> {
+    lock_users(c)?;
+    let id = udb::create(c, username, password_hash, role).map_err(user_error)?;
+    let mut after = json!({"username": username, "role": role.as_str()});
+    if by.is_none() {
+        after["by"] = json!("command line");
+    }
+    record_by(c, by, id, "user.created", None, Some(after))?;
+    Ok(id)
 }
 
 /// Enables or disables an account (disabling ends its sessions).

@@ -353,7 +353,7 @@ pub struct Penalty {
     pub round_no: i32,
     pub pair_id: i64,
     pub table_no: Option<i32>,
-    pub kind: crate::tournament_file::PenaltyKind,
+    pub kind: crate::tournament::penalty::PenaltyKind,
     pub amount: Option<i64>,
     pub reason: String,
     pub given_at: NaiveDateTime,
@@ -371,17 +371,8 @@ impl Penalty {
         r: &crate::db::penalties::PenaltyRow,
         names: &crate::db::penalties::PenaltyNames,
     ) -> Result<Penalty, ServiceError> {
-        let kind = match r.kind.as_str() {
-            "warning" => crate::tournament_file::PenaltyKind::Warning,
-            "mp" => crate::tournament_file::PenaltyKind::Mp,
-            "vp" => crate::tournament_file::PenaltyKind::Vp,
-            other => {
-                return Err(ServiceError::corrupt(format!(
-                    "penalty {}: kind {other:?}",
-                    r.id
-                )))
-            }
-        };
+        let kind = crate::tournament::penalty::PenaltyKind::parse(&r.kind)
+            .ok_or_else(|| ServiceError::corrupt(format!("penalty {}: kind {:?}", r.id, r.kind)))?;
         Ok(Penalty {
             id: r.id,
             round_no: r.round_no,
@@ -421,19 +412,12 @@ pub struct Entry {
 
 impl Entry {
     pub fn of(r: &crate::db::table_side::EntryRow) -> Result<Entry, ServiceError> {
-        let (status, entered_by) = (r.status, r.entered_by);
-        let sheet = r
-            .sheet
-            .as_deref()
-            .map(|s| {
-                serde_json::from_str(s)
-                    .map_err(|e| ServiceError::corrupt(format!("entry {}: {e}", r.seating_id)))
-            })
-            .transpose()?;
+        let sheet =
+            super::entries::parse_stored(r.sheet.as_deref(), &format!("entry {}", r.seating_id))?;
         Ok(Entry {
             seating_id: r.seating_id,
-            status,
-            entered_by,
+            status: r.status,
+            entered_by: r.entered_by,
             sheet,
             note: r.note.clone(),
             version: r.version,
@@ -452,15 +436,14 @@ pub struct User {
 }
 
 impl User {
-    pub fn of(r: &crate::db::users::UserRow) -> Result<User, ServiceError> {
-        let role = r.role;
-        Ok(User {
+    pub fn of(r: &crate::db::users::UserRow) -> User {
+        User {
             id: r.id,
             username: r.username.clone(),
-            role,
+            role: r.role,
             active: r.active,
             created_at: r.created_at,
-        })
+        }
     }
 
     pub fn role(&self) -> crate::auth::Role {

@@ -110,7 +110,7 @@ pub async fn list_penalties(
             pair_id: p.pair_id,
             pair: l.pair(Some(p.pair_id)).map(|r| r.number),
             table: p.table_no,
-            kind: p.kind.code().to_string(),
+            kind: p.kind.as_str().to_string(),
             amount: p.amount,
             reason: p.reason,
             given_at: p.given_at.and_utc().to_rfc3339(),

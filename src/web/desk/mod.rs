@@ -35,11 +35,6 @@ pub mod round;
 pub mod save;
 pub mod sheet;
 
-/// Whether a stored sheet was entered as hand totals only.
-pub fn sheet_is_totals(row: &Sheet) -> bool {
-    row.is_totals()
-}
-
 /// The small "go to table" form (round page and sheet page).
 #[derive(Default)]
 pub struct JumpView {

@@ -39,18 +39,17 @@ pub(super) struct PenaltyLine {
 
 impl PenaltyLine {
     fn of(ctx: &PageCtx, l: &Loaded, row: Penalty) -> PenaltyLine {
-        let names = row.clone();
         let who = |n: Option<String>| n.unwrap_or_else(|| "—".to_string());
         let withdrawn = row.withdrawn_at.map(|at| {
             (
-                who(names.withdrawn_by.clone()),
+                who(row.withdrawn_by.clone()),
                 ctx.local_time(&at),
                 row.withdrawn_reason.clone(),
             )
         });
         let reinstated = row.reinstated_at.map(|at| {
             (
-                who(names.reinstated_by.clone()),
+                who(row.reinstated_by.clone()),
                 ctx.local_time(&at),
                 row.reinstated_reason.clone(),
             )
@@ -63,10 +62,10 @@ impl PenaltyLine {
                 .pair(Some(row.pair_id))
                 .map(|p| format!("{} · {}", p.number, p.label()))
                 .unwrap_or_default(),
-            kind: t(ctx.lang, &format!("penalty.kind.{}", row.kind.code())),
+            kind: t(ctx.lang, &format!("penalty.kind.{}", row.kind.as_str())),
             amount: row.amount,
             reason: row.reason,
-            given_by: who(names.given_by),
+            given_by: who(row.given_by),
             given_at: ctx.local_time(&row.given_at),
             withdrawn,
             reinstated,

@@ -28,7 +28,7 @@ pub struct PendingEntry {
 impl DeskTable<'_> {
     /// The saved sheet is in totals mode (its burraco checks were not possible).
     pub fn is_totals(&self) -> bool {
-        self.sheet.as_ref().is_some_and(sheet_is_totals)
+        self.sheet.as_ref().is_some_and(Sheet::is_totals)
     }
 }
 

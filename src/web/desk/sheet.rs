@@ -276,7 +276,7 @@ pub(super) fn sheet_page<'a>(
         declared_errors,
         focus,
         version: tc.sheet.as_ref().map(|s| s.version),
-        saved_totals: tc.sheet.as_ref().is_some_and(sheet_is_totals),
+        saved_totals: tc.sheet.as_ref().is_some_and(Sheet::is_totals),
         saved: tc.sheet.clone(),
         counted: tc.counted.clone(),
         counted_notes: tc
