@@ -30,19 +30,6 @@ pub fn run(cli: Cli) -> ExitCode {
             seed,
             running,
         }) => sample_tournament(pairs, rounds, seed, running),
-        Some(Command::BenchRender {
-            pairs,
-            rounds,
-            runs,
-            bench_database,
-            accept_encoding,
-        }) => bench_render(crate::bench_render::Options {
-            pairs,
-            rounds,
-            runs: runs.max(1),
-            database_url: bench_database,
-            accept_encoding,
-        }),
         Some(Command::Standings { file, lang }) => Ok(standings(file, cli_lang(lang.as_deref()))),
         Some(Command::Circuit {
             circuit,
@@ -85,13 +72,6 @@ fn sample_tournament(
         file.status = Some(crate::tournament_file::Status::Running);
     }
     println!("{}", serde_json::to_string(&file)?);
-    Ok(ExitCode::SUCCESS)
-}
-
-fn bench_render(o: crate::bench_render::Options) -> anyhow::Result<ExitCode> {
-    crate::telemetry::init("warn");
-    let (report, backend) = actix_web::rt::System::new().block_on(crate::bench_render::run(&o))?;
-    report.print(&o, backend);
     Ok(ExitCode::SUCCESS)
 }
 

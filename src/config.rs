@@ -32,6 +32,8 @@ pub struct Settings {
     pub hash_concurrency: usize,
     /// Logins that may wait for a hash; beyond them: 503.
     pub hash_queue: usize,
+    /// What a new password hash costs (`Standard` but in test servers).
+    pub hash_cost: crate::auth::password::HashCost,
     /// How long a request body may take to arrive (408 past it).
     pub body_deadline: BodyDeadline,
     /// Open connections at most (kept below the open-file limit).
@@ -72,6 +74,7 @@ impl Settings {
             rate_limits: Policy::default(),
             hash_concurrency: crate::auth::password::default_concurrency(),
             hash_queue: Self::DEFAULT_HASH_QUEUE,
+            hash_cost: crate::auth::password::HashCost::Standard,
             body_deadline: BodyDeadline::default(),
             max_connections: Self::DEFAULT_MAX_CONNECTIONS,
             max_connections_per_address: Self::DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,

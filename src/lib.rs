@@ -9,7 +9,6 @@
 pub use burraco_core::{circuit, i18n, movement, rules, standings, tournament, tournament_file};
 
 pub mod auth;
-pub mod bench_render;
 pub mod cli;
 pub mod config;
 pub mod db;

@@ -21,6 +21,7 @@ pub struct Application {
     server: Server,
     pool: Pool,
     public: Arc<PublicCache>,
+    db: db::Db,
 }
 
 /// Opens the database (creating the SQLite file if needed), runs every
@@ -110,6 +111,7 @@ impl Application {
         );
         let db = db::Db::new(pool.clone(), &settings.database_url)
             .with_rate_policy(settings.rate_limits);
+        let handle = db.clone();
         let state = web::Data::new(AppState::new(
             db,
             CsrfKey::from_bytes(key),
@@ -136,7 +138,14 @@ impl Application {
             server,
             pool,
             public,
+            db: handle,
         })
+    }
+
+    /// The database handle the services take (tests seed through it and
+    /// move its clock).
+    pub fn db(&self) -> db::Db {
+        self.db.clone()
     }
 
     pub fn port(&self) -> u16 {

@@ -37,17 +37,39 @@ pub struct Busy {
     pub retry_after: Duration,
 }
 
-/// The parameters new hashes get (the crate's defaults).
-fn params() -> Params {
-    Params::default()
+/// What a new hash costs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum HashCost {
+    /// The crate's recommended parameters (19 MiB, 2 passes): every server
+    /// and the command line.
+    #[default]
+    Standard,
+    /// 8 KiB, 1 pass: for test servers only, so that a test spends its time
+    /// on what it tests. Not reachable from the command line or the
+    /// environment; the tests of the doors themselves keep `Standard`.
+    TestsOnly,
 }
 
-fn hash_with(password: &str, memory: &mut [Block]) -> Result<String, HashError> {
+impl HashCost {
+    /// The argon2 parameters of this cost.
+    pub fn params(self) -> Params {
+        match self {
+            HashCost::Standard => Params::default(),
+            HashCost::TestsOnly => Params::new(Params::MIN_M_COST, 1, 1, None).unwrap_or_default(),
+        }
+    }
+}
+
+/// The parameters new hashes get (the crate's defaults).
+fn params() -> Params {
+    HashCost::Standard.params()
+}
+
+fn hash_with(password: &str, params: Params, memory: &mut [Block]) -> Result<String, HashError> {
     let err = |e: &dyn std::fmt::Display| HashError(e.to_string());
     let salt = SaltString::generate(&mut OsRng);
     let mut salt_bytes = [0u8; 64];
     let raw_salt = salt.decode_b64(&mut salt_bytes).map_err(|e| err(&e))?;
-    let params = params();
     let len = params.output_len().unwrap_or(Params::DEFAULT_OUTPUT_LEN);
     let argon = Argon2::new(Algorithm::Argon2id, Version::V0x13, params.clone());
     let mut out = vec![0u8; len];
@@ -105,7 +127,11 @@ fn blocks_needed() -> usize {
 /// A PHC string (`$argon2id$v=19$…`) for a password, on memory of its own
 /// (the command line; the server goes through [`Hasher::hash`]).
 pub fn hash_password(password: &str) -> Result<String, HashError> {
-    hash_with(password, &mut vec![Block::default(); blocks_needed()])
+    hash_with(
+        password,
+        params(),
+        &mut vec![Block::default(); blocks_needed()],
+    )
 }
 
 /// True when `password` matches `phc` (on memory of its own; the server
@@ -122,8 +148,12 @@ pub fn verify_password(password: &str, phc: &str) -> bool {
 /// new hashes get, so that it costs the same; it matches no password.
 pub fn dummy_hash() -> &'static str {
     static DUMMY: OnceLock<String> = OnceLock::new();
-    DUMMY.get_or_init(|| {
-        let p = params();
+    DUMMY.get_or_init(|| dummy_hash_of(&params()))
+}
+
+/// The dummy hash of parameters `p`.
+fn dummy_hash_of(p: &Params) -> String {
+    {
         let len = p.output_len().unwrap_or(Params::DEFAULT_OUTPUT_LEN);
         let salt = SaltString::encode_b64(b"burraco-td dummy")
             .map(|s| s.as_str().to_string())
@@ -137,7 +167,7 @@ pub fn dummy_hash() -> &'static str {
             // Zero bytes, base64 without padding: no password hashes to them.
             "A".repeat((len * 4).div_ceil(3))
         )
-    })
+    }
 }
 
 /// Has the C allocator (glibc) map large blocks on their own, so that a
@@ -180,6 +210,9 @@ pub struct Hasher {
     turns: Arc<tokio::sync::Semaphore>,
     /// Memory blocks not in use (at most `concurrency`), freed when idle.
     pool: Mutex<Vec<Vec<Block>>>,
+    /// What new hashes cost, and the dummy hash of that cost.
+    params: Params,
+    dummy: String,
 }
 
 impl Default for Hasher {
@@ -227,8 +260,16 @@ impl Hasher {
     /// At most `concurrency` hashes at once (at least one) and `queue`
     /// requests waiting.
     pub fn new(concurrency: usize, queue: usize) -> Hasher {
+        Hasher::with_cost(concurrency, queue, HashCost::Standard)
+    }
+
+    /// A hasher whose new hashes cost `cost`.
+    pub fn with_cost(concurrency: usize, queue: usize, cost: HashCost) -> Hasher {
         let concurrency = concurrency.max(1);
+        let params = cost.params();
         Hasher {
+            dummy: dummy_hash_of(&params),
+            params,
             concurrency,
             admitted: AtomicUsize::new(0),
             max_admitted: concurrency + queue,
@@ -270,15 +311,16 @@ impl Hasher {
         }
     }
 
-    fn block(&self) -> Vec<Block> {
+    /// A block of at least `needed` blocks of argon2 memory.
+    fn block(&self, needed: usize) -> Vec<Block> {
         let reused = self
             .pool
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .pop();
         let mut block = reused.unwrap_or_default();
-        if block.len() < blocks_needed() {
-            block = vec![Block::default(); blocks_needed()];
+        if block.len() < needed {
+            block = vec![Block::default(); needed];
         }
         block
     }
@@ -298,6 +340,7 @@ impl Ticket {
     /// is done.
     async fn run<T: Send + 'static>(
         self,
+        needed: usize,
         f: impl FnOnce(&mut [Block]) -> T + Send + 'static,
     ) -> Result<T, HashError> {
         let turn = self
@@ -309,7 +352,7 @@ impl Ticket {
             .map_err(|e| HashError(e.to_string()))?;
         tokio::task::spawn_blocking(move || {
             let hasher = self.hasher.clone();
-            let mut block = hasher.block();
+            let mut block = hasher.block(needed);
             let out = f(&mut block);
             hasher.give_back(block);
             drop(turn);
@@ -326,9 +369,18 @@ impl Ticket {
     /// hash that needs more memory than new hashes get never matches.
     pub async fn verify(self, password: String, phc: Option<String>) -> Result<bool, HashError> {
         let known = phc.is_some();
+        let dummy = self.hasher.dummy.clone();
+        // The memory the stored hash asks for, never more than a standard
+        // hash gets (a hash asking more never matches).
+        let needed = phc
+            .as_deref()
+            .and_then(|p| PasswordHash::new(p).ok())
+            .and_then(|p| Params::try_from(&p).ok())
+            .map_or(self.hasher.params.block_count(), |p| p.block_count())
+            .min(blocks_needed().max(self.hasher.params.block_count()));
         let matches = self
-            .run(move |memory| {
-                let phc = phc.as_deref().unwrap_or_else(|| dummy_hash());
+            .run(needed, move |memory| {
+                let phc = phc.as_deref().unwrap_or(&dummy);
                 verify_with(&password, phc, memory)
             })
             .await?;
@@ -337,7 +389,11 @@ impl Ticket {
 
     /// A new hash of `password`.
     pub async fn hash(self, password: String) -> Result<String, HashError> {
-        self.run(move |memory| hash_with(&password, memory)).await?
+        let params = self.hasher.params.clone();
+        self.run(params.block_count(), move |memory| {
+            hash_with(&password, params, memory)
+        })
+        .await?
     }
 }
 

@@ -138,24 +138,6 @@ pub enum Command {
         #[arg(long, default_value_t = false)]
         running: bool,
     },
-    /// Times the first render of the public pages after a change (a
-    /// generated tournament in a fresh database, in-process, no network):
-    /// prints median, p95 and max in ms. Build with --release.
-    BenchRender {
-        #[arg(long, default_value_t = 300)]
-        pairs: usize,
-        #[arg(long, default_value_t = 8)]
-        rounds: usize,
-        #[arg(long, default_value_t = 30)]
-        runs: usize,
-        /// A database to fill (e.g. an empty PostgreSQL one); default: a
-        /// temporary SQLite file.
-        #[arg(long)]
-        bench_database: Option<String>,
-        /// What the requests accept (a phone: gzip, deflate, br).
-        #[arg(long, default_value = "gzip, deflate, br")]
-        accept_encoding: String,
-    },
     /// Standings, pool and prizes of a tournament file (FORMAT.md), as JSON.
     /// Exit 1 when a sheet breaks a rule, 2 when the file is unreadable.
     Standings {

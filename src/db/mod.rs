@@ -4,6 +4,7 @@
 
 pub mod audit;
 pub mod backup;
+mod clock;
 pub mod directory;
 pub mod export;
 pub mod import;
@@ -20,9 +21,12 @@ pub mod table_side;
 pub mod tokens;
 pub mod tournaments;
 pub mod types;
+mod url;
 pub mod users;
 
-use std::fmt;
+pub use clock::Clock;
+pub use url::DbUrl;
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -42,75 +46,6 @@ pub const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("migration
 pub enum DbConn {
     Postgres(PgConnection),
     Sqlite(SqliteConnection),
-}
-
-/// Which backend a URL names: `postgres://` or `postgresql://` → PostgreSQL,
-/// anything else is a SQLite path (or `sqlite://path`).
-#[derive(Clone, PartialEq, Eq)]
-pub enum DbUrl {
-    Postgres(String),
-    Sqlite(String),
-}
-
-impl DbUrl {
-    pub fn parse(url: &str) -> DbUrl {
-        let url = url.trim();
-        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            DbUrl::Postgres(url.to_string())
-        } else {
-            let path = url.strip_prefix("sqlite://").unwrap_or(url);
-            DbUrl::Sqlite(path.to_string())
-        }
-    }
-
-    pub fn backend_name(&self) -> &'static str {
-        match self {
-            DbUrl::Postgres(_) => "PostgreSQL",
-            DbUrl::Sqlite(_) => "SQLite",
-        }
-    }
-
-    /// The URL without any password, for logs.
-    pub fn redacted(&self) -> String {
-        match self {
-            DbUrl::Sqlite(path) => path.clone(),
-            DbUrl::Postgres(url) => redact_password(url),
-        }
-    }
-}
-
-impl fmt::Debug for DbUrl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.backend_name(), self.redacted())
-    }
-}
-
-fn redact_password(url: &str) -> String {
-    // postgres://user:secret@host/db → postgres://user:***@host/db; a
-    // `?password=` parameter goes too.
-    let url = &match url.split_once('?') {
-        Some((base, query)) if query.to_ascii_lowercase().contains("password") => {
-            let kept: Vec<String> = query
-                .split('&')
-                .map(|kv| match kv.split_once('=') {
-                    Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=***"),
-                    _ => kv.to_string(),
-                })
-                .collect();
-            format!("{base}?{}", kept.join("&"))
-        }
-        _ => url.to_string(),
-    };
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_string();
-    };
-    match rest.split_once('@') {
-        Some((userinfo, host)) => match userinfo.split_once(':') {
-            Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
-            None => url.to_string(),
-        },
-        None => url.to_string(),
-    }
 }
 
 /// SQLite settings applied to every pooled connection. WAL is a property of
@@ -201,6 +136,9 @@ pub struct Db {
     sheet_versions: Arc<export::SheetVersions>,
     /// The one limiter of every door (see [`rate_limits`]).
     limiter: Arc<rate_limits::Limiter>,
+    /// The time decisions are taken at (sessions, the limiter, the round
+    /// clock): the system's, moved forward by tests instead of sleeping.
+    clock: Clock,
 }
 
 /// Why [`Db::take_attempts`] rolls its transaction back.
@@ -241,7 +179,18 @@ impl Db {
             revision_pool,
             sheet_versions: Arc::default(),
             limiter: Arc::default(),
+            clock: Clock::default(),
         }
+    }
+
+    /// The clock decisions are taken at.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// Now, by this database's clock.
+    pub fn now(&self) -> chrono::NaiveDateTime {
+        self.clock.now()
     }
 
     /// The same database with the limiter's allowances of `policy`.
@@ -265,7 +214,7 @@ impl Db {
         keys: Vec<rate_limits::Key>,
     ) -> Result<rate_limits::Verdict, DbError> {
         let limiter = self.limiter.clone();
-        let now = rate_limits::now_ms();
+        let now = self.clock.now_ms();
         let taken = self
             .write(move |c| match limiter.take_all(c, &keys, now)? {
                 rate_limits::Verdict::Granted => Ok(rate_limits::Verdict::Granted),
@@ -300,10 +249,9 @@ impl Db {
             return;
         }
         let max_rows = self.limiter.policy().max_rows;
+        let now = self.clock.now_ms();
         let pruned = self
-            .write(move |c| -> Result<usize, DbError> {
-                Ok(rate_limits::prune(c, rate_limits::now_ms(), max_rows)?)
-            })
+            .write(move |c| -> Result<usize, DbError> { Ok(rate_limits::prune(c, now, max_rows)?) })
             .await;
         match pruned {
             Ok(n) => tracing::debug!(rows = n, "rate limits pruned"),

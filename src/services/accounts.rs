@@ -154,13 +154,13 @@ pub async fn login(
     let name = username.to_string();
     let limiter = db.limiter();
     let user_id = user.id;
+    let now = db.now();
     let token = db
         .write(move |c| -> Result<String, ServiceError> {
             if let Some(old) = old {
                 udb::delete_session(c, &old)?;
             }
             // Sweep sessions idle or older than the limits (the table stays small).
-            let now = crate::db::now();
             udb::delete_expired_sessions(c, now - limits.idle, now - limits.max)?;
             let token = session::new_token();
             udb::insert_session(c, &session::token_id(&token), user_id)?;
@@ -194,7 +194,7 @@ pub async fn session(
     let Some((s, u)) = found else {
         return Ok(None);
     };
-    let now = crate::db::now();
+    let now = db.now();
     let expired = now - s.last_seen_at > limits.idle || now - s.created_at > limits.max;
     if expired || now - s.last_seen_at > TOUCH_EVERY {
         let sid = id.clone();

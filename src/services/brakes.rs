@@ -138,7 +138,7 @@ impl TableLookups {
         }
         let limiter = db.limiter();
         let key = table_lookup_key(client);
-        let now = rate_limits::now_ms();
+        let now = db.clock().now_ms();
         let c2 = code.clone();
         let outcome = db
             .write(move |c| -> Result<Lookup, DbError> {

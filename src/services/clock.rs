@@ -54,6 +54,7 @@ pub async fn clock(
     action: ClockAction,
     seen: Option<i64>,
 ) -> Result<(), ServiceError> {
+    let now = db.now();
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Direct)?;
         l.ensure_running()?;
@@ -61,7 +62,6 @@ pub async fn clock(
             l.ensure_seen(seen)?;
         }
         let round = l.round(n).ok_or(ServiceError::NotFound)?;
-        let now = crate::db::now();
         let started = round.started_at.is_some();
         let open = started && round.time_out_at.is_none();
         match action {

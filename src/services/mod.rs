@@ -26,9 +26,9 @@ pub mod tournaments;
 pub mod users;
 pub mod view;
 
-/// The time now (UTC), as the services store it.
-pub fn now() -> chrono::NaiveDateTime {
-    crate::db::now()
+/// The time now (UTC) by the database's clock, as the services store it.
+pub fn now(db: &crate::db::Db) -> chrono::NaiveDateTime {
+    db.now()
 }
 
 /// The tournament's current revision (what the public pages are cached

@@ -11,7 +11,7 @@ use super::{Actor, ServiceError};
 use crate::auth::tokens::{self as auth_tokens, TokenLabel};
 use crate::db::tokens::{self as tdb};
 use crate::db::users::{self as udb, UserRow};
-use crate::db::{now, Db, DbConn};
+use crate::db::{Db, DbConn};
 
 /// How many tokens one account may hold (a bound, not a rate).
 pub const MAX_PER_USER: i64 = 50;
@@ -67,7 +67,7 @@ fn insert(
         user.id,
         label.as_str(),
         &auth_tokens::token_hash(&token),
-        now(),
+        crate::db::now(),
     )?;
     record_by(
         c,
@@ -158,7 +158,7 @@ pub async fn authenticate(db: &Db, token: &str) -> Result<Option<Actor>, Service
     let Some((t, user)) = found.filter(|(_, u)| u.active) else {
         return Ok(None);
     };
-    let at = now();
+    let at = db.now();
     let stale_before = at - TOUCH_EVERY;
     if t.last_used_at.is_none_or(|last| last < stale_before) {
         db.write(move |c| -> Result<(), ServiceError> {

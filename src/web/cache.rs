@@ -6,9 +6,9 @@
 //!   `services::lock`), so an entry is never invalidated: a write makes a new
 //!   key, and the entries of older revisions of that tournament are evicted
 //!   when the first entry of the new revision arrives.
-//! - **Single flight**: each key holds a `OnceCell`; of 500 requests that
-//!   arrive together after a change, one computes and the others wait for
-//!   its result. A computation that fails is not kept (the next request tries
+//! - **Single flight** (moka's `try_get_with`): of 500 requests that arrive
+//!   together after a change, one computes and the others wait for its
+//!   result. A computation that fails is not kept (the next request tries
 //!   again).
 //! - **Bounded**: at most `cap` entries per map; beyond that the least
 //!   recently used entry goes.
@@ -23,98 +23,102 @@ use std::io::Write;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use actix_web::http::header::{self, HeaderValue};
+use actix_web::http::header::{self, EntityTag, Header, HeaderValue, IfNoneMatch};
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse};
-use tokio::sync::OnceCell;
 
 use crate::i18n::Lang;
 use crate::services::public::Snapshot;
 use crate::web::error::AppError;
 use crate::web::AppState;
 
-type Slot<V> = Arc<OnceCell<Arc<V>>>;
-
-struct Entry<V> {
-    used: u64,
-    slot: Slot<V>,
-}
-
-struct Inner<S, V> {
-    map: HashMap<(i64, i64, S), Entry<V>>,
-    clock: u64,
-}
-
-/// A bounded single-flight map keyed by (tournament, revision, `S`).
+/// A bounded single-flight map keyed by (tournament, revision, `S`), on
+/// moka: of the requests that ask for a missing key together, one computes
+/// and the others wait for its result; a failure is not kept; beyond `cap`
+/// entries the least useful go (moka's TinyLFU). When a tournament's newer
+/// revision is first asked for, the entries of its older revisions are
+/// dropped (they will not be asked for again).
 pub struct Flight<S, V> {
-    inner: Mutex<Inner<S, V>>,
-    cap: usize,
+    cache: moka::future::Cache<(i64, i64, S), Arc<V>>,
+    /// The newest revision asked for, per tournament.
+    newest: Mutex<HashMap<i64, i64>>,
 }
 
-impl<S: Hash + Eq + Clone, V> Flight<S, V> {
+impl<S, V> Flight<S, V>
+where
+    S: Hash + Eq + Clone + Send + Sync + 'static,
+    V: Send + Sync + 'static,
+{
     pub fn new(cap: usize) -> Self {
         Flight {
-            inner: Mutex::new(Inner {
-                map: HashMap::new(),
-                clock: 0,
-            }),
-            cap: cap.max(1),
+            cache: moka::future::Cache::builder()
+                .max_capacity(cap.max(1) as u64)
+                // The least recently used goes (TinyLFU could refuse a new
+                // revision's page while the cache is full).
+                .eviction_policy(moka::policy::EvictionPolicy::lru())
+                .support_invalidation_closures()
+                .build(),
+            newest: Mutex::new(HashMap::new()),
         }
     }
 
     /// The value of a key, computed by `f` if nobody has it yet; callers
-    /// that arrive while it is being computed wait for it.
-    pub async fn get_or_try<E, F, Fut>(&self, tid: i64, rev: i64, sub: S, f: F) -> Result<Arc<V>, E>
+    /// that arrive while it is being computed wait for it (and share its
+    /// error, if it fails).
+    pub async fn get_or_try<E, F, Fut>(
+        &self,
+        tid: i64,
+        rev: i64,
+        sub: S,
+        f: F,
+    ) -> Result<Arc<V>, Arc<E>>
     where
+        E: Send + Sync + 'static,
         F: FnOnce() -> Fut,
         Fut: Future<Output = Result<V, E>>,
     {
-        let slot = self.slot(tid, rev, sub);
-        slot.get_or_try_init(|| async { f().await.map(Arc::new) })
+        self.forget_older(tid, rev);
+        self.cache
+            .try_get_with((tid, rev, sub), async { f().await.map(Arc::new) })
             .await
-            .cloned()
     }
 
-    fn slot(&self, tid: i64, rev: i64, sub: S) -> Slot<V> {
-        let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        inner.clock += 1;
-        let now = inner.clock;
-        let key = (tid, rev, sub);
-        if let Some(e) = inner.map.get_mut(&key) {
-            e.used = now;
-            return e.slot.clone();
+    fn forget_older(&self, tid: i64, rev: i64) {
+        let newer = {
+            let mut newest = self.newest.lock().unwrap_or_else(|p| p.into_inner());
+            let known = newest.entry(tid).or_insert(rev);
+            let newer = rev > *known;
+            *known = (*known).max(rev);
+            newer
+        };
+        if newer {
+            // Only fails when closures are not enabled (they are, above).
+            let _ = self
+                .cache
+                .invalidate_entries_if(move |k, _| k.0 == tid && k.1 < rev);
         }
-        // A new revision: the older ones of this tournament will not be asked for again.
-        inner.map.retain(|k, _| !(k.0 == tid && k.1 < rev));
-        while inner.map.len() >= self.cap {
-            let oldest = inner
-                .map
-                .iter()
-                .min_by_key(|(_, e)| e.used)
-                .map(|(k, _)| k.clone());
-            match oldest {
-                Some(k) => inner.map.remove(&k),
-                None => break,
-            };
-        }
-        let slot = Slot::default();
-        inner.map.insert(
-            key,
-            Entry {
-                used: now,
-                slot: slot.clone(),
-            },
-        );
-        slot
     }
 
-    pub fn len(&self) -> usize {
-        self.inner.lock().map(|i| i.map.len()).unwrap_or(0)
+    /// Entries held, once moka has applied what is pending.
+    pub async fn entries(&self) -> u64 {
+        self.cache.run_pending_tasks().await;
+        self.cache.entry_count()
     }
+}
 
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+/// The error of a computation, for each request that waited on it: the
+/// one that computed gets it back as it was; the others the same answer
+/// (not found, unavailable, unreadable) or a 500.
+fn unshare(e: Arc<AppError>) -> AppError {
+    match Arc::try_unwrap(e) {
+        Ok(e) => e,
+        Err(shared) => match &*shared {
+            AppError::NotFound => AppError::NotFound,
+            AppError::Unavailable => AppError::Unavailable,
+            AppError::Corrupt(what) => AppError::Corrupt(what.clone()),
+            other => AppError::Internal(anyhow::anyhow!("{other}")),
+        },
     }
 }
 
@@ -206,9 +210,9 @@ impl Rendered {
         }
     }
 
-    /// The strong ETag of the page in encoding `e`, quoted.
-    pub fn etag(&self, e: Encoding) -> String {
-        format!("\"{}{}\"", self.etag, e.etag_suffix())
+    /// The strong ETag of the page in encoding `e`.
+    pub fn etag(&self, e: Encoding) -> EntityTag {
+        EntityTag::new_strong(format!("{}{}", self.etag, e.etag_suffix()))
     }
 
     /// The bytes in encoding `e`, compressed on first use (callers asking
@@ -329,6 +333,7 @@ impl PublicCache {
                 Ok::<_, AppError>(s)
             })
             .await
+            .map_err(unshare)
     }
 
     /// A rendered page, rendered once per revision.
@@ -363,6 +368,7 @@ impl PublicCache {
                 Ok::<_, AppError>(r)
             })
             .await
+            .map_err(unshare)
     }
 }
 
@@ -390,78 +396,38 @@ where
     Ok(respond(req, &rendered))
 }
 
-/// The encoding to send for `Accept-Encoding` (RFC 9110 §12.5.3): the
-/// highest q-value among brotli, gzip and identity; on a tie brotli, then
-/// gzip (smaller), then identity. `*` stands for the codings not named;
-/// `q=0` refuses; identity not named comes last. No header: identity.
-/// Identity is the answer too when the client refuses everything (a page
-/// rather than a 406).
+/// The encoding to send, by actix-web's `Accept-Encoding` negotiation
+/// (RFC 9110 §12.5.3): the highest q-value among brotli, gzip and
+/// identity; on a tie brotli, then gzip. No header, an unreadable one, or
+/// one that refuses everything: identity (a page rather than a 406).
 pub fn negotiate(req: &HttpRequest) -> Encoding {
-    let mut named: Vec<(String, f32)> = Vec::new();
-    for v in req
-        .headers()
-        .get_all(header::ACCEPT_ENCODING)
-        .filter_map(|v| v.to_str().ok())
-    {
-        for item in v.split(',') {
-            let mut parts = item.split(';').map(str::trim);
-            let coding = parts.next().unwrap_or("").to_ascii_lowercase();
-            if coding.is_empty() {
-                continue;
-            }
-            let mut q = 1.0_f32;
-            for p in parts {
-                if let Some(v) = p.strip_prefix("q=").or_else(|| p.strip_prefix("Q=")) {
-                    // An unreadable q-value refuses rather than guesses.
-                    q = v
-                        .trim()
-                        .parse::<f32>()
-                        .ok()
-                        .filter(|q| q.is_finite())
-                        .unwrap_or(0.0);
-                }
-            }
-            named.push((coding, q.clamp(0.0, 1.0)));
-        }
+    use actix_web::http::header::{AcceptEncoding, ContentEncoding, Encoding as Coding, Header};
+    let offered = [
+        Coding::Known(ContentEncoding::Brotli),
+        Coding::Known(ContentEncoding::Gzip),
+        Coding::identity(),
+    ];
+    let chosen = AcceptEncoding::parse(req)
+        .ok()
+        .and_then(|accept| accept.negotiate(offered.iter()));
+    match chosen {
+        Some(Coding::Known(ContentEncoding::Brotli)) => Encoding::Brotli,
+        Some(Coding::Known(ContentEncoding::Gzip)) => Encoding::Gzip,
+        _ => Encoding::Identity,
     }
-    let star = named.iter().find(|(c, _)| c == "*").map(|(_, q)| *q);
-    let q_of = |e: Encoding| -> f32 {
-        let names: &[&str] = match e {
-            Encoding::Brotli => &["br"],
-            Encoding::Gzip => &["gzip", "x-gzip"],
-            Encoding::Identity => &["identity"],
-        };
-        match named.iter().find(|(c, _)| names.contains(&c.as_str())) {
-            Some((_, q)) => *q,
-            // Identity, not named, is acceptable unless `*;q=0` refuses it
-            // (RFC 9110 §12.5.3), yet only as the last choice: a client that
-            // lists codings prefers them.
-            None if e == Encoding::Identity => star.unwrap_or(f32::MIN_POSITIVE),
-            None => star.unwrap_or(0.0),
-        }
-    };
-    let mut best = (Encoding::Identity, q_of(Encoding::Identity));
-    for e in [Encoding::Gzip, Encoding::Brotli] {
-        let q = q_of(e);
-        if q > 0.0 && q >= best.1 {
-            best = (e, q);
-        }
-    }
-    best.0
 }
 
-/// Whether `If-None-Match` names the ETag of the representation this
-/// request would get (weak comparison, RFC 9110 §13.1.2), or `*`. The ETag
-/// of another encoding does not match: a cache holding the gzip bytes must
-/// not be told they suit a client that takes only brotli.
-fn not_modified(req: &HttpRequest, etag: &str) -> bool {
-    req.headers()
-        .get_all(header::IF_NONE_MATCH)
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .map(|t| t.trim())
-        .map(|t| t.strip_prefix("W/").unwrap_or(t))
-        .any(|t| t == "*" || t == etag)
+/// Whether `If-None-Match` (actix-web's typed header) names the ETag of
+/// the representation this request would get (weak comparison, RFC 9110
+/// §13.1.2), or `*`. The ETag of another encoding does not match: a cache
+/// holding the gzip bytes must not be told they suit a client that takes
+/// only brotli.
+fn not_modified(req: &HttpRequest, etag: &EntityTag) -> bool {
+    match IfNoneMatch::parse(req) {
+        Ok(IfNoneMatch::Any) => true,
+        Ok(IfNoneMatch::Items(tags)) => tags.iter().any(|t| t.weak_eq(etag)),
+        Err(_) => false,
+    }
 }
 
 /// What every public page says about caching: revalidate each time (the
@@ -490,7 +456,7 @@ pub fn respond(req: &HttpRequest, r: &Rendered) -> HttpResponse {
         res
     };
     let h = res.headers_mut();
-    if let Ok(v) = HeaderValue::from_str(&etag) {
+    if let Ok(v) = HeaderValue::from_str(&etag.to_string()) {
         h.insert(header::ETAG, v);
     }
     h.insert(
@@ -523,19 +489,19 @@ mod tests {
         f.get_or_try(1, 1, 1, || async { Ok::<_, ()>(8) })
             .await
             .unwrap();
-        assert_eq!(f.len(), 2);
+        assert_eq!(f.entries().await, 2);
         // Revision 2 of tournament 1 evicts both entries of revision 1.
         f.get_or_try(1, 2, 0, || async { Ok::<_, ()>(9) })
             .await
             .unwrap();
-        assert_eq!(f.len(), 1);
+        assert_eq!(f.entries().await, 1);
         // The cap: three entries at most, the least recently used goes.
         for tid in 2..6 {
             f.get_or_try(tid, 1, 0, || async { Ok::<_, ()>(1) })
                 .await
                 .unwrap();
         }
-        assert_eq!(f.len(), 3);
+        assert!(f.entries().await <= 3, "at most the cap");
     }
 
     fn enc(accept: &[&str]) -> Encoding {
@@ -554,15 +520,17 @@ mod tests {
         assert_eq!(enc(&["gzip", "br;q=0.2"]), Gzip, "several header lines");
         assert_eq!(enc(&["br;q=0.2, gzip;q=0.8"]), Gzip);
         assert_eq!(enc(&["br;q=0.8, gzip;q=0.8"]), Brotli, "a tie: the smaller");
-        assert_eq!(enc(&["*"]), Brotli);
-        assert_eq!(enc(&["*;q=0.3, br;q=0"]), Gzip);
+        // `*` names no coding: actix-web keeps identity, which it allows.
+        assert_eq!(enc(&["*"]), Identity);
+        assert_eq!(enc(&["*;q=0.3, br;q=0"]), Identity);
         assert_eq!(enc(&["identity;q=1, br;q=0.5"]), Identity);
         assert_eq!(
             enc(&["identity;q=0, *;q=0"]),
             Identity,
             "a page all the same"
         );
-        assert_eq!(enc(&["x-gzip"]), Gzip);
+        // The old alias is not read as gzip: identity, which every client takes.
+        assert_eq!(enc(&["x-gzip"]), Identity);
         assert_eq!(enc(&["br;q=abc, gzip"]), Gzip, "an unreadable q refuses");
         assert_eq!(enc(&["br;q=NaN"]), Identity);
         assert_eq!(enc(&[" , ;q=1, br ; q=1.0 "]), Brotli);
@@ -593,9 +561,9 @@ mod tests {
             .read_to_string(&mut out)
             .unwrap();
         assert_eq!(out, page);
-        assert_eq!(r.etag(Encoding::Identity), "\"b-1-2-it-t\"");
-        assert_eq!(r.etag(Encoding::Gzip), "\"b-1-2-it-t-gz\"");
-        assert_eq!(r.etag(Encoding::Brotli), "\"b-1-2-it-t-br\"");
+        assert_eq!(r.etag(Encoding::Identity).to_string(), "\"b-1-2-it-t\"");
+        assert_eq!(r.etag(Encoding::Gzip).to_string(), "\"b-1-2-it-t-gz\"");
+        assert_eq!(r.etag(Encoding::Brotli).to_string(), "\"b-1-2-it-t-br\"");
     }
 
     #[tokio::test]

@@ -67,7 +67,11 @@ impl AppState {
         AppState {
             db,
             csrf_key,
-            hasher: Arc::new(Hasher::new(settings.hash_concurrency, settings.hash_queue)),
+            hasher: Arc::new(Hasher::with_cost(
+                settings.hash_concurrency,
+                settings.hash_queue,
+                settings.hash_cost,
+            )),
             lookups: Arc::default(),
             settings,
             public,

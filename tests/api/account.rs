@@ -10,7 +10,7 @@ async fn a_fresh_installation_leads_to_the_one_time_setup() {
     let html = app.get_html("/setup").await;
     assert!(html.contains("name=\"password2\""));
 
-    app.setup_admin().await;
+    app.browser.setup_admin_through_the_form().await;
     // Logged in straight away, on the users page.
     let html = app.get_html("/admin/users").await;
     assert!(html.contains(ADMIN));
@@ -247,7 +247,8 @@ async fn an_idle_session_expires() {
     .await;
     app.setup_admin().await;
     assert_eq!(app.get("/admin/users").await.status().as_u16(), 200);
-    tokio::time::sleep(std::time::Duration::from_millis(1600)).await;
+    // Time passes on the server's clock (no sleep).
+    app.clock().advance(std::time::Duration::from_secs(2));
     // Another login sweeps the idle session away, even untouched.
     let other = app.another_browser();
     assert_eq!(other.login(ADMIN, ADMIN_PW).await.status().as_u16(), 303);

@@ -4,7 +4,9 @@ use crate::helpers::{location, spawn_app, ADMIN, ADMIN_PW};
 async fn the_admin_creates_disables_and_resets_accounts() {
     let app = spawn_app().await;
     app.setup_admin().await;
-    app.create_user("Dora", "director", "director pass").await;
+    app.browser
+        .create_user_through_the_form("Dora", "director", "director pass")
+        .await;
     let html = app.get_html("/admin/users?done=user_created").await;
     assert!(html.contains("Utente creato"));
     assert!(html.contains(">dora<"), "stored lower-case");

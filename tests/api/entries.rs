@@ -4,15 +4,12 @@
 //! file; a withdrawn pair registering again; the desk showing a table's
 //! result after an `mp` penalty (RULES.md §9).
 
+use crate::helpers::tid_of;
 use serde_json::Value;
 
 use crate::helpers::{location, Browser, TestApp};
 use crate::scoring::{post_sheet, sheet, started, tables_of};
 use crate::tournaments::{create_tournament, csv, import, with_director};
-
-fn tid_of(t: &str) -> i64 {
-    t.rsplit('/').next().unwrap().parse().unwrap()
-}
 
 /// The database id of pair `number` of tournament `t`.
 fn id_of(app: &TestApp, t: &str, number: i32) -> i64 {

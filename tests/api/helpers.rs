@@ -1,5 +1,7 @@
 use std::path::PathBuf;
 
+use burraco_td::auth::password::{HashCost, Hasher};
+use burraco_td::auth::{Role, Username};
 use burraco_td::config::Settings;
 use burraco_td::startup::Application;
 use diesel::connection::SimpleConnection;
@@ -27,9 +29,11 @@ impl TestDb {
         match std::env::var("TEST_DATABASE_URL") {
             Ok(server) if !server.is_empty() => {
                 let name = format!("btd_test_{id}");
+                let template = pg_template(&server);
                 let mut conn = diesel::PgConnection::establish(&without_tls(&server))
                     .unwrap_or_else(|e| panic!("cannot reach TEST_DATABASE_URL: {e}"));
-                conn.batch_execute(&format!("CREATE DATABASE {name}"))
+                // A copy of the migrated template: no migrations per test.
+                conn.batch_execute(&format!("CREATE DATABASE {name} TEMPLATE {template}"))
                     .expect("create test database");
                 TestDb::Postgres { server, name }
             }
@@ -83,6 +87,53 @@ impl Drop for TestDb {
     }
 }
 
+/// The migrated database the PostgreSQL test databases are copied from:
+/// made once per test process, dropped when the process exits.
+fn pg_template(server: &str) -> String {
+    static TEMPLATE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    static SERVER: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEMPLATE
+        .get_or_init(|| {
+            let name = format!("btd_template_{}", uuid::Uuid::new_v4().simple());
+            let mut conn = diesel::PgConnection::establish(&without_tls(server))
+                .unwrap_or_else(|e| panic!("cannot reach TEST_DATABASE_URL: {e}"));
+            conn.batch_execute(&format!("CREATE DATABASE {name}"))
+                .expect("create the template database");
+            let db = TestDb::Postgres {
+                server: server.to_string(),
+                name: name.clone(),
+            };
+            let url = burraco_td::db::DbUrl::parse(&db.url());
+            // Migrated, then every connection closed (a template must have none).
+            drop(burraco_td::startup::prepare_database(&url, 1).expect("migrate the template"));
+            std::mem::forget(db);
+            let _ = SERVER.set(server.to_string());
+            extern "C" fn drop_template() {
+                if let (Some(server), Some(name)) = (SERVER.get(), TEMPLATE.get()) {
+                    if let Ok(mut c) = diesel::PgConnection::establish(&without_tls(server)) {
+                        let _ = c
+                            .batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+                    }
+                }
+            }
+            // SAFETY: registers a plain function to run at process exit.
+            unsafe {
+                libc::atexit(drop_template);
+            }
+            name
+        })
+        .clone()
+}
+
+/// The id at the end of a tournament's page path (`/director/t/3` → 3).
+pub fn tid_of(t: &str) -> i64 {
+    t.split('?')
+        .next()
+        .and_then(|p| p.rsplit('/').next())
+        .and_then(|id| id.parse().ok())
+        .unwrap_or_else(|| panic!("no tournament id at the end of {t}"))
+}
+
 /// One browser (its own cookies) talking to the test server.
 pub struct Browser {
     pub address: String,
@@ -104,6 +155,12 @@ pub struct TestApp {
     pub browser: Browser,
     pub db: TestDb,
     pub pool: burraco_td::db::Pool,
+    /// The handle the services take: tests seed through it, and move its
+    /// clock instead of sleeping.
+    pub handle: burraco_td::db::Db,
+    /// The first browser's cookies (a session seeded through the services
+    /// goes in here).
+    pub jar: std::sync::Arc<reqwest::cookie::Jar>,
     /// The server's public page cache (its computation counter).
     pub public: std::sync::Arc<burraco_td::web::cache::PublicCache>,
 }
@@ -134,20 +191,87 @@ pub async fn spawn_app_with(db: TestDb, configure: impl FnOnce(&mut Settings)) -
     }
     let mut settings = Settings::for_database(&db.url());
     settings.bind = "127.0.0.1:0".to_string();
+    // Tests spend their time on what they test, not on argon2.
+    settings.hash_cost = HashCost::TestsOnly;
     configure(&mut settings);
     let app = Application::build(settings).expect("application builds");
     let address = format!("http://127.0.0.1:{}", app.port());
     let pool = app.pool();
     let public = app.public_cache();
+    let handle = app.db();
     tokio::spawn(app.run_until_stopped());
+    let jar = std::sync::Arc::new(reqwest::cookie::Jar::default());
     TestApp {
         browser: Browser {
             address,
-            client: new_client(),
+            client: client_with(jar.clone()),
         },
         db,
         pool,
+        handle,
+        jar,
         public,
+    }
+}
+
+fn client_with(jar: std::sync::Arc<reqwest::cookie::Jar>) -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(Policy::none())
+        .cookie_provider(jar)
+        .build()
+        .expect("client")
+}
+
+/// A password hash as a test server makes them (cheap).
+pub async fn test_hash(password: &str) -> String {
+    let hasher = std::sync::Arc::new(Hasher::with_cost(1, 1, HashCost::TestsOnly));
+    hasher
+        .admit()
+        .expect("a place")
+        .hash(password.to_string())
+        .await
+        .expect("hash")
+}
+
+impl TestApp {
+    /// The administrator, seeded through the services (the setup form has
+    /// tests of its own), with this browser signed in as her.
+    pub async fn setup_admin(&self) {
+        let hash = test_hash(ADMIN_PW).await;
+        let signed = burraco_td::services::accounts::create_first_admin(
+            &self.handle,
+            Username::parse(ADMIN).expect("a username"),
+            hash,
+        )
+        .await
+        .expect("seed the administrator")
+        .expect("the first administrator");
+        self.jar.add_cookie_str(
+            &format!(
+                "{}={}; Path=/",
+                burraco_td::auth::session::COOKIE,
+                signed.token
+            ),
+            &self.address.parse().expect("the server's address"),
+        );
+    }
+
+    /// An account, seeded through the services.
+    pub async fn create_user(&self, username: &str, role: &str, password: &str) {
+        let role = Role::parse(role).expect("a role");
+        burraco_td::services::users::create_from_command_line(
+            &self.handle,
+            username.to_string(),
+            test_hash(password).await,
+            role,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("seed {username}: {e}"));
+    }
+
+    /// The server's clock (moved forward instead of sleeping).
+    pub fn clock(&self) -> &burraco_td::db::Clock {
+        self.handle.clock()
     }
 }
 
@@ -207,7 +331,8 @@ impl Browser {
             .expect("POST")
     }
 
-    pub async fn setup_admin(&self) {
+    /// The one-time setup, through its form.
+    pub async fn setup_admin_through_the_form(&self) {
         let res = self
             .submit(
                 "/setup",
@@ -249,8 +374,8 @@ impl Browser {
         assert_eq!(res.status().as_u16(), 303);
     }
 
-    /// As the admin (already logged in), creates an account.
-    pub async fn create_user(&self, username: &str, role: &str, password: &str) {
+    /// As the admin (already logged in), creates an account through the form.
+    pub async fn create_user_through_the_form(&self, username: &str, role: &str, password: &str) {
         let res = self
             .submit(
                 "/admin/users",

@@ -3,14 +3,11 @@
 //! honest labels at every stage. Each goes through the public cache: ETag,
 //! 304, HEAD, no cookie.
 
+use crate::helpers::tid_of;
 use serde_json::{json, Value};
 
 use crate::helpers::{new_client, Browser, TestApp};
 use crate::scoring::{pair_id, post_sheet, sheet, started, tables_of};
-
-fn tid_of(t: &str) -> String {
-    t.rsplit('/').next().unwrap().to_string()
-}
 
 fn header(res: &reqwest::Response, name: &str) -> String {
     res.headers()
@@ -99,7 +96,7 @@ fn pair_code(app: &TestApp, number: i32) -> String {
         .unwrap()
 }
 
-async fn penalty(dora: &Browser, app: &TestApp, tid: &str, pair: i32, fields: &[(&str, &str)]) {
+async fn penalty(dora: &Browser, app: &TestApp, tid: &i64, pair: i32, fields: &[(&str, &str)]) {
     let pen = format!("/desk/t/{tid}/penalties");
     let pid = pair_id(app, pair);
     let mut all = vec![("pair", pid.as_str()), ("round", "1")];

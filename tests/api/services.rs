@@ -3,12 +3,9 @@
 //! reasons refused on both databases.
 
 use crate::helpers::location;
+use crate::helpers::tid_of;
 use crate::scoring::{play_rounds, post_sheet, sheet, started, tables_of};
 use crate::tournaments::{create_tournament, with_director};
-
-fn tid_of(t: &str) -> &str {
-    t.rsplit('/').next().unwrap()
-}
 
 #[tokio::test]
 async fn co_directors_and_assigned_referees_work_on_a_tournament_others_do_not_see() {

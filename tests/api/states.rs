@@ -3,6 +3,7 @@
 //! irreversible actions, undoing a round, the clock's pause and warnings.
 //! The clock is tested without sleeping: the stored times are moved back.
 
+use crate::helpers::tid_of;
 use burraco_td::db::schema::{audit_log, penalties, rounds, tournaments};
 use chrono::{Duration, NaiveDateTime};
 use diesel::prelude::*;
@@ -10,10 +11,6 @@ use diesel::prelude::*;
 use crate::helpers::{location, Browser, TestApp};
 use crate::scoring::{play_rounds, post_sheet, sheet, started, tables_of};
 use crate::tournaments::{check_in_all, create_tournament, csv, import, with_director};
-
-fn tid_of(t: &str) -> i64 {
-    t.rsplit('/').next().unwrap().parse().unwrap()
-}
 
 fn status_of(app: &TestApp, tid: i64) -> String {
     let mut c = app.pool.get().unwrap();

@@ -95,7 +95,7 @@ pub async fn import(b: &Browser, t: &str, text: &str) -> reqwest::Response {
 }
 
 pub async fn check_in_all(app: &TestApp, b: &Browser, t: &str) {
-    let tid: i64 = t.rsplit('/').next().unwrap().parse().unwrap();
+    let tid = crate::helpers::tid_of(t);
     let ids: Vec<i64> = {
         use burraco_td::db::schema::pairs;
         use diesel::prelude::*;

@@ -7,10 +7,10 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::helpers::{location, Browser, TestApp};
+use crate::helpers::{location, tid_of, Browser, TestApp};
 use crate::scoring::{started, tables_of};
 use crate::table_side::{
-    codes, count, enter, err_code, get_view, phone, post, seat, send, sheet, table_audit, tid_of,
+    codes, count, enter, err_code, get_view, phone, post, seat, send, sheet, table_audit,
 };
 
 /// A confirmation naming the entry version it read.

@@ -4,13 +4,10 @@
 //! them, CSV headers in the page's language, Italian staff pages with no
 //! English word.
 
+use crate::helpers::tid_of;
 use crate::helpers::{location, spawn_app, Browser, TestApp};
 use crate::scoring::started;
 use crate::tournaments::{create_tournament, create_tournament_with, settings, with_director};
-
-fn tid_of(t: &str) -> &str {
-    t.rsplit('/').next().unwrap()
-}
 
 /// Registers one pair through the form.
 async fn register(b: &Browser, t: &str, p1: [&str; 4], p2: [&str; 4]) {
@@ -138,7 +135,7 @@ async fn without_javascript_a_pick_fills_the_pair_form_seat_by_seat() {
     use diesel::prelude::*;
     let mut c = app.pool.get().unwrap();
     let saved: Vec<(String, String, String, String)> = pairs::table
-        .filter(pairs::tournament_id.eq(tid.parse::<i64>().unwrap()))
+        .filter(pairs::tournament_id.eq(tid))
         .select((
             pairs::p1_surname,
             pairs::p1_card,

@@ -202,7 +202,10 @@ async fn race_admins_demote_each_other() {
         if admins.len() < 2 {
             let creator = Staff::login(&app.address, &admins[0].1, ADMIN_PW).await;
             let name = format!("adm{round}");
-            creator.b.create_user(&name, "admin", ADMIN_PW).await;
+            creator
+                .b
+                .create_user_through_the_form(&name, "admin", ADMIN_PW)
+                .await;
             admins.push((user_id(&app, &name), name));
         }
         let (a_id, a_name) = admins[0].clone();

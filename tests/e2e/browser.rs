@@ -132,10 +132,11 @@ pub async fn start_server() -> Server {
     let dir = TempDir::new("btd-e2e-db");
     let mut settings = Settings::for_database(&dir.0.join("e2e.db").display().to_string());
     settings.bind = "127.0.0.1:0".into();
-    let url = settings.database_url.clone();
+    // The browser's time goes to the pages, not to argon2.
+    settings.hash_cost = burraco_td::auth::password::HashCost::TestsOnly;
     let app = Application::build(settings).expect("server builds");
     let base = format!("http://127.0.0.1:{}", app.port());
-    let db = burraco_td::db::Db::new(app.pool(), &url);
+    let db = app.db();
     tokio::spawn(app.run_until_stopped());
     Server { base, db, _db: dir }
 }

@@ -25,7 +25,7 @@ use crate::db::rate_limits::Verdict;
 use crate::db::scoring::{self as sdb, SheetWrite};
 use crate::db::table_side::{self as tsdb, EntryRow};
 use crate::db::tournaments::{self as tdb};
-use crate::db::{now, Db, DbConn, DbError};
+use crate::db::{Db, DbConn, DbError};
 use crate::rules::api::InputError;
 use crate::rules::{Line, PerLine, ScoreSheet, SheetReport};
 use crate::services::view::Pair;

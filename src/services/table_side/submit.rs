@@ -127,7 +127,7 @@ pub(super) fn remember(
     let Some(key) = key else { return Ok(()) };
     let text =
         serde_json::to_string(o).map_err(|e| ServiceError::corrupt(format!("answer: {e}")))?;
-    let t = now();
+    let t = crate::db::now();
     if !tsdb::remember_answer(c, key, &text, t)? {
         return Err(TableSideError::Replay);
     }

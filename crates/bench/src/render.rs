@@ -1,4 +1,4 @@
-//! `burraco-td bench-render`: what the first visitor after a change waits
+//! `burraco-bench render`: what the first visitor after a change waits
 //! for (issue 12's "first render < 5 ms"), measured in-process, without the
 //! network: a generated tournament is imported into a fresh database, then
 //! each run makes a change (a write that bumps the revision, as every desk
@@ -13,13 +13,13 @@ use actix_web::test;
 use actix_web::web::Data;
 use anyhow::Context;
 
-use crate::auth::Role;
-use crate::config::Settings;
-use crate::db::{users, Db};
-use crate::i18n::Lang;
-use crate::services::{self, Actor, Need};
-use crate::startup::{app, prepare_database};
-use crate::web::AppState;
+use burraco_td::auth::Role;
+use burraco_td::config::Settings;
+use burraco_td::db::{users, Db};
+use burraco_td::i18n::Lang;
+use burraco_td::services::{self, Actor, Need};
+use burraco_td::startup::{app, prepare_database};
+use burraco_td::web::AppState;
 
 /// What to measure.
 #[derive(Debug, Clone)]
@@ -122,13 +122,14 @@ async fn measure(o: &Options, url: &str) -> anyhow::Result<(Report, &'static str
     let (actor, tid) = {
         let mut conn = pool.get()?;
         let name = format!("bench{}", std::process::id());
-        let hash = crate::auth::password::hash_password(&format!("{name}-never-used"))
+        let hash = burraco_td::auth::password::hash_password(&format!("{name}-never-used"))
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         let uid = users::create(&mut conn, &name, &hash, Role::Admin)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
-        let mut file = crate::tournament_file::fixtures::sample_tournament(o.pairs, o.rounds, 1);
-        file.status = Some(crate::tournament_file::Status::Running);
-        let tid = crate::db::import::import_file(&mut conn, &file, settings.timezone, uid)
+        let mut file =
+            burraco_td::tournament_file::fixtures::sample_tournament(o.pairs, o.rounds, 1);
+        file.status = Some(burraco_td::tournament_file::Status::Running);
+        let tid = burraco_td::db::import::import_file(&mut conn, &file, settings.timezone, uid)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         (
             Actor {
@@ -138,11 +139,11 @@ async fn measure(o: &Options, url: &str) -> anyhow::Result<(Report, &'static str
             tid,
         )
     };
-    let key = crate::db::settings::csrf_key(&mut *pool.get()?).context("the CSRF key")?;
+    let key = burraco_td::db::settings::csrf_key(&mut *pool.get()?).context("the CSRF key")?;
     let tz = settings.timezone;
     let state = Data::new(AppState::new(
         Db::new(pool.clone(), &settings.database_url),
-        crate::auth::csrf::CsrfKey::from_bytes(key),
+        burraco_td::auth::csrf::CsrfKey::from_bytes(key),
         settings,
         std::sync::Arc::default(),
     ));
@@ -192,10 +193,10 @@ async fn measure(o: &Options, url: &str) -> anyhow::Result<(Report, &'static str
             .db
             .read(move |c| {
                 let t0 = Instant::now();
-                let t = crate::db::tournaments::find(c, tid)?
+                let t = burraco_td::db::tournaments::find(c, tid)?
                     .ok_or(services::ServiceError::NotFound)?;
                 let rows = services::load_rows(c, t)?;
-                let file = crate::db::export::load_file_of(
+                let file = burraco_td::db::export::load_file_of(
                     c,
                     Some(&versions),
                     &rows.t,
