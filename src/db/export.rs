@@ -357,7 +357,7 @@ pub fn load_file_of(
     file.sheet_mode =
         (settings.sheet_mode == crate::rules::SheetMode::Totals).then_some(settings.sheet_mode);
     file.draw_seed = t.draw_seed.and_then(|s| u64::try_from(s).ok());
-    file.status = Some(status_file(t.status().map_err(unreadable)?));
+    file.status = Some(status_file(t.status));
     file.pairs = pair_rows
         .iter()
         .map(|p| PairFile {

@@ -15,7 +15,9 @@ pub struct PenaltyRow {
     pub round_no: i32,
     pub pair_id: i64,
     pub table_no: Option<i32>,
-    pub kind: String,
+    /// Typed: a stored word that does not read is a query error.
+    #[diesel(deserialize_as = String)]
+    pub kind: crate::tournament::penalty::PenaltyKind,
     pub amount: Option<i64>,
     pub reason: String,
     pub given_by: Option<i64>,

@@ -33,7 +33,9 @@ pub struct TournamentRow {
     pub guaranteed_pool_cents: i64,
     pub payout: String,
     pub suit_order: String,
-    pub status: String,
+    /// Typed: a stored word that does not read is a query error.
+    #[diesel(deserialize_as = String)]
+    pub status: Status,
     pub draw_seed: Option<i64>,
     pub layout: Option<String>,
     pub created_by: Option<i64>,
@@ -64,19 +66,6 @@ pub fn from_cents(c: i64) -> rust_decimal::Decimal {
 }
 
 impl TournamentRow {
-    /// The status's catalog label (lists show a broken row as broken).
-    pub fn status_label_key(&self) -> &'static str {
-        self.status()
-            .map(Status::label_key)
-            .unwrap_or("error.internal.title")
-    }
-
-    /// The stored status; an unknown one is an error naming the tournament.
-    pub fn status(&self) -> Result<Status, String> {
-        Status::parse(&self.status)
-            .ok_or_else(|| format!("tournament {}: status {:?}", self.id, self.status))
-    }
-
     /// The settings, through the same checks as the form (stored values
     /// passed them when saved; a broken row is a data error).
     pub fn settings(&self) -> Result<Settings, DieselError> {

@@ -214,7 +214,7 @@ pub fn ensure_codes(c: &mut DbConn, tid: i64) -> Result<(), ServiceError> {
     let Some(t) = tdb::find(c, tid)? else {
         return Ok(());
     };
-    if Status::parse(&t.status) == Some(Status::Draft) {
+    if t.status == Status::Draft {
         return Ok(());
     }
     let mut tables = tsdb::table_numbers_of(c, tid)?;

@@ -536,7 +536,7 @@ pub async fn change_penalty(
                 "penalty {penalty_id}: its state changed under the lock"
             )));
         }
-        let values = penalty_values(p.id, p.pair_id, &p.kind, p.amount);
+        let values = penalty_values(p.id, p.pair_id, p.kind.as_str(), p.amount);
         let entry = Entry::new(action).round(p.round_no).table(p.table_no);
         let entry = match change {
             PenaltyChange::Withdraw => entry.before(values),

@@ -49,9 +49,7 @@ impl Tournament {
     }
 
     pub fn of(row: &TournamentRow) -> Result<Tournament, ServiceError> {
-        let status = Status::parse(&row.status).ok_or_else(|| {
-            ServiceError::corrupt(format!("tournament {}: status {:?}", row.id, row.status))
-        })?;
+        let status = row.status;
         let layout = row
             .layout
             .as_deref()
@@ -371,8 +369,7 @@ impl Penalty {
         r: &crate::db::penalties::PenaltyRow,
         names: &crate::db::penalties::PenaltyNames,
     ) -> Result<Penalty, ServiceError> {
-        let kind = crate::tournament::penalty::PenaltyKind::parse(&r.kind)
-            .ok_or_else(|| ServiceError::corrupt(format!("penalty {}: kind {:?}", r.id, r.kind)))?;
+        let kind = r.kind;
         Ok(Penalty {
             id: r.id,
             round_no: r.round_no,

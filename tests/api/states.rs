@@ -760,3 +760,83 @@ async fn a_referee_sees_the_clock_and_its_warnings_but_only_directors_work_it() 
     );
     assert_eq!(clock_of(&app, tid, 1).1, None);
 }
+
+/// A stored status or penalty kind that does not read (typed columns) is an
+/// error on every page that reads it, never a tournament left out of a
+/// list or a penalty dropped from a card.
+#[tokio::test]
+async fn a_stored_word_that_does_not_read_is_an_error_never_a_missing_row() {
+    let (app, dora) = with_director().await;
+    let t = create_tournament(&dora, "Parole illeggibili").await;
+    let tid = tid_of(&t);
+    assert_eq!(dora.get(&t).await.status().as_u16(), 200);
+    write_past_the_checks(
+        &app,
+        "tournaments",
+        &format!("UPDATE tournaments SET status = 'paused' WHERE id = {tid}"),
+    );
+    assert_eq!(
+        dora.get(&t).await.status().as_u16(),
+        500,
+        "the director's page"
+    );
+    assert_eq!(
+        dora.get("/director/tournaments").await.status().as_u16(),
+        500,
+        "the list, rather than a list without it"
+    );
+    let public = app.another_browser();
+    assert_eq!(
+        public.get(&format!("/t/{tid}")).await.status().as_u16(),
+        500
+    );
+    // Back to a word that reads: a penalty of an unknown kind breaks the card.
+    let (app, dora, t) = started(8).await;
+    let tid = tid_of(&t);
+    let pair: i64 = {
+        use burraco_td::db::schema::pairs;
+        let mut c = app.pool.get().unwrap();
+        pairs::table
+            .filter(pairs::tournament_id.eq(tid))
+            .select(pairs::id)
+            .first(&mut *c)
+            .unwrap()
+    };
+    write_past_the_checks(
+        &app,
+        "penalties",
+        &format!(
+            "INSERT INTO penalties (tournament_id, round_no, pair_id, kind, reason, given_at) \
+             VALUES ({tid}, 1, {pair}, 'yellow_card', 'prova', CURRENT_TIMESTAMP)"
+        ),
+    );
+    assert_eq!(
+        dora.get(&format!("/desk/t/{tid}/penalties"))
+            .await
+            .status()
+            .as_u16(),
+        500,
+        "the penalty list"
+    );
+}
+
+/// Runs `sql` with the CHECK constraints of `table` out of the way (what a
+/// hand-edited or older database could hold).
+fn write_past_the_checks(app: &TestApp, table: &str, sql: &str) {
+    use diesel::connection::SimpleConnection;
+    let mut c = app.pool.get().unwrap();
+    let script = if app.db.is_postgres() {
+        format!(
+            "DO $$ DECLARE r record; BEGIN \
+             FOR r IN SELECT conname FROM pg_constraint \
+             WHERE conrelid = '{table}'::regclass AND contype = 'c' LOOP \
+             EXECUTE 'ALTER TABLE {table} DROP CONSTRAINT ' || quote_ident(r.conname); \
+             END LOOP; END $$; {sql}"
+        )
+    } else {
+        format!(
+            "PRAGMA ignore_check_constraints = ON; {sql}; PRAGMA ignore_check_constraints = OFF;"
+        )
+    };
+    c.batch_execute(&script).unwrap();
+}

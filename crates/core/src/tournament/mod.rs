@@ -63,6 +63,14 @@ pub enum Status {
     Finished,
 }
 
+/// A stored word read back (a typed column): an unknown one is an error.
+impl TryFrom<String> for Status {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        Status::parse(&s).ok_or_else(|| format!("Status: unknown value {s:?}"))
+    }
+}
+
 impl Status {
     pub fn as_str(self) -> &'static str {
         match self {

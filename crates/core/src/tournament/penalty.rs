@@ -7,39 +7,8 @@ use crate::rules::vp::TOTAL_VP;
 /// The largest MP difference a referee may set in an adjusted score.
 pub const MAX_ADJUSTED_MP_DIFF: i64 = 10_000;
 
-/// The kinds of penalty (RULES.md §9): a warning (every second one costs
-/// VP), match points taken before the VP conversion, or victory points.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PenaltyKind {
-    Warning,
-    Mp,
-    Vp,
-}
-
-impl PenaltyKind {
-    pub const ALL: [PenaltyKind; 3] = [PenaltyKind::Warning, PenaltyKind::Mp, PenaltyKind::Vp];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PenaltyKind::Warning => "warning",
-            PenaltyKind::Mp => "mp",
-            PenaltyKind::Vp => "vp",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<PenaltyKind> {
-        PenaltyKind::ALL.into_iter().find(|k| k.as_str() == s)
-    }
-
-    /// The largest amount a referee may give (none for a warning).
-    pub fn max_amount(self) -> Option<i64> {
-        match self {
-            PenaltyKind::Warning => None,
-            PenaltyKind::Mp => Some(crate::tournament_file::MAX_MP_AMOUNT),
-            PenaltyKind::Vp => Some(crate::tournament_file::MAX_VP_AMOUNT),
-        }
-    }
-}
+/// The kinds of penalty (RULES.md §9): one enum, the tournament file's.
+pub use crate::tournament_file::PenaltyKind;
 
 /// What a typical reason leads to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

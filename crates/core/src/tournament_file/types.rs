@@ -70,6 +70,8 @@ pub enum PenaltyKind {
 }
 
 impl PenaltyKind {
+    pub const ALL: [PenaltyKind; 3] = [PenaltyKind::Warning, PenaltyKind::Mp, PenaltyKind::Vp];
+
     /// `warning`, `mp` or `vp`.
     pub fn code(self) -> &'static str {
         match self {
@@ -77,6 +79,32 @@ impl PenaltyKind {
             PenaltyKind::Mp => "mp",
             PenaltyKind::Vp => "vp",
         }
+    }
+
+    /// The stored word (the same as [`PenaltyKind::code`]).
+    pub fn as_str(self) -> &'static str {
+        self.code()
+    }
+
+    pub fn parse(s: &str) -> Option<PenaltyKind> {
+        PenaltyKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+
+    /// The largest amount a referee may give (none for a warning).
+    pub fn max_amount(self) -> Option<i64> {
+        match self {
+            PenaltyKind::Warning => None,
+            PenaltyKind::Mp => Some(super::MAX_MP_AMOUNT),
+            PenaltyKind::Vp => Some(super::MAX_VP_AMOUNT),
+        }
+    }
+}
+
+/// A stored word read back (a typed column): an unknown one is an error.
+impl TryFrom<String> for PenaltyKind {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        PenaltyKind::parse(&s).ok_or_else(|| format!("PenaltyKind: unknown value {s:?}"))
     }
 }
 
