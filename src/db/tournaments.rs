@@ -8,7 +8,9 @@ use super::schema::tournaments;
 use super::{now, DbConn};
 use crate::movement::Layout;
 use crate::rules::prize_pool::PayoutTier;
-use crate::tournament::settings::{format_payout, scale_text, Settings, SettingsForm};
+use crate::tournament::money::{Money, MoneyField, ENTRY_FEE, GUARANTEED_POOL};
+use crate::tournament::settings::{format_payout, scale_text, Settings};
+use crate::tournament::stored_settings::StoredSettings;
 use crate::tournament::Status;
 
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -49,61 +51,45 @@ pub struct TournamentRow {
     pub sheet_mode: String,
 }
 
-/// Money: integer cents in the database, `Decimal` in code.
-/// Settings reach here only through `Settings::parse`, whose money types
-/// bound every amount far below the limit; an amount that still does not
-/// fit is refused by the database write, never stored as a wrong number.
-pub fn to_cents(d: rust_decimal::Decimal) -> Result<i64, DieselError> {
-    use rust_decimal::prelude::ToPrimitive;
-    d.checked_mul(rust_decimal::Decimal::ONE_HUNDRED)
-        .map(|c| c.round())
-        .and_then(|c| c.to_i64())
-        .ok_or_else(|| DieselError::SerializationError(format!("{d} does not fit in cents").into()))
-}
-
-pub fn from_cents(c: i64) -> rust_decimal::Decimal {
-    rust_decimal::Decimal::new(c, 2)
+/// Money: integer cents in the database, the core's `Money` in code (the
+/// same bounds as the form: an amount outside them is refused by the
+/// write, never stored as a wrong number).
+fn cents_of(d: rust_decimal::Decimal, limit: MoneyField) -> Result<i64, DieselError> {
+    Money::new(d, limit).map(Money::cents).map_err(|e| {
+        DieselError::SerializationError(format!("{d} is not an amount of money: {e:?}").into())
+    })
 }
 
 impl TournamentRow {
-    /// The settings, through the same checks as the form (stored values
-    /// passed them when saved; a broken row is a data error).
+    /// The settings, each column read in its own type and checked against
+    /// the form's bounds (a stored value outside them is a data error
+    /// naming the tournament and the column).
     pub fn settings(&self) -> Result<Settings, DieselError> {
-        let form = SettingsForm {
-            name: self.name.clone(),
-            date: self.starts_at.format("%Y-%m-%d").to_string(),
-            start_time: self.starts_at.format("%H:%M").to_string(),
-            venue: self.venue.clone(),
-            profile: self.profile.clone(),
-            planned_rounds: self.planned_rounds.to_string(),
-            hands_per_round: self.hands_per_round.to_string(),
-            vp_scale: self.vp_scale.clone(),
-            minutes_per_round: self.minutes_per_round.to_string(),
-            mitchell_rounds: self.mitchell_rounds.to_string(),
-            danish_form: if self.danish_modified {
-                "modified"
-            } else {
-                "pure"
-            }
-            .into(),
-            mitchell_advance: self.mitchell_advance.to_string(),
-            allow_repeats: if self.allow_repeats {
-                "on".into()
-            } else {
-                String::new()
-            },
-            bye_vp: self.bye_vp.to_string(),
-            entry_fee: format!("{:.2}", from_cents(self.entry_fee_cents)),
-            prize_share_percent: self.prize_share_percent.clone(),
-            guaranteed_pool: format!("{:.2}", from_cents(self.guaranteed_pool_cents)),
-            payout: self.payout.clone(),
-            suit_order: self.suit_order.clone(),
-            table_entry: if self.table_entry { "on" } else { "off" }.into(),
-            sheet_mode: self.sheet_mode.clone(),
-        };
-        Settings::parse(&form, chrono_tz::UTC).map_err(|p| {
+        Settings::from_stored(&StoredSettings {
+            name: &self.name,
+            starts_at: self.starts_at,
+            venue: &self.venue,
+            profile: &self.profile,
+            planned_rounds: self.planned_rounds,
+            hands_per_round: self.hands_per_round,
+            vp_scale: &self.vp_scale,
+            minutes_per_round: self.minutes_per_round,
+            mitchell_rounds: self.mitchell_rounds,
+            danish_modified: self.danish_modified,
+            mitchell_advance: self.mitchell_advance,
+            allow_repeats: self.allow_repeats,
+            bye_vp: self.bye_vp,
+            entry_fee_cents: self.entry_fee_cents,
+            prize_share_percent: &self.prize_share_percent,
+            guaranteed_pool_cents: self.guaranteed_pool_cents,
+            payout: &self.payout,
+            suit_order: &self.suit_order,
+            table_entry: self.table_entry,
+            sheet_mode: &self.sheet_mode,
+        })
+        .map_err(|e| {
             DieselError::DeserializationError(
-                format!("tournament {} has invalid settings: {p:?}", self.id).into(),
+                format!("tournament {} has invalid settings: {e}", self.id).into(),
             )
         })
     }
@@ -157,9 +143,9 @@ fn settings_row(s: &Settings) -> Result<SettingsRow, DieselError> {
         mitchell_advance: small(s.mitchell_advance),
         allow_repeats: s.allow_repeats,
         bye_vp: i32::from(s.bye_vp),
-        entry_fee_cents: to_cents(s.entry_fee)?,
+        entry_fee_cents: cents_of(s.entry_fee, ENTRY_FEE)?,
         prize_share_percent: s.prize_share_percent.normalize().to_string(),
-        guaranteed_pool_cents: to_cents(s.guaranteed_pool)?,
+        guaranteed_pool_cents: cents_of(s.guaranteed_pool, GUARANTEED_POOL)?,
         payout: format_payout(&s.payout),
         suit_order: s.suit_order.to_string(),
         table_entry: s.table_entry,

@@ -91,6 +91,26 @@ pub struct Settings {
     pub sheet_mode: SheetMode,
 }
 
+/// The VP scale a settings text names for `hands` hands: the preset when
+/// empty, else the bounds it lists.
+pub fn scale_from_text(text: &str, hands: u32) -> Result<VpScale, FieldProblem> {
+    let text = text.trim();
+    if text.is_empty() {
+        return VpScale::preset(hands).ok_or_else(|| {
+            FieldProblem::new("vp_scale", "settings.error.scale_needed").with("hands", hands)
+        });
+    }
+    let numbers: Option<Vec<i64>> = text
+        .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse::<i64>().ok())
+        .collect();
+    match numbers.map(VpScale::parse) {
+        Some(Ok(scale)) => Ok(scale),
+        _ => Err(FieldProblem::new("vp_scale", "settings.error.scale")),
+    }
+}
+
 /// Default minutes for a round of `hands` hands (40 for 3).
 pub fn default_minutes(hands: u32) -> u32 {
     (MINUTES_FOR_THREE_HANDS * hands + 1) / 3
@@ -272,29 +292,9 @@ impl Settings {
             HANDS_PER_ROUND,
         );
         let vp_scale = hands.and_then(|h| {
-            let text = form.vp_scale.trim();
-            if text.is_empty() {
-                let preset = VpScale::preset(h);
-                if preset.is_none() {
-                    p.push(
-                        FieldProblem::new("vp_scale", "settings.error.scale_needed")
-                            .with("hands", h),
-                    );
-                }
-                return preset;
-            }
-            let numbers: Option<Vec<i64>> = text
-                .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
-                .filter(|s| !s.is_empty())
-                .map(|s| s.parse::<i64>().ok())
-                .collect();
-            match numbers.map(VpScale::parse) {
-                Some(Ok(scale)) => Some(scale),
-                _ => {
-                    p.push(FieldProblem::new("vp_scale", "settings.error.scale"));
-                    None
-                }
-            }
+            scale_from_text(&form.vp_scale, h)
+                .map_err(|e| p.push(e))
+                .ok()
         });
         let minutes = if form.minutes_per_round.trim().is_empty() {
             hands.map(default_minutes)
