@@ -36,6 +36,32 @@ impl ClockAction {
     }
 }
 
+/// Why time-out cannot be called on a round now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeOutBlocked {
+    /// The tournament is not running.
+    NotRunning,
+    /// Time-out was called already, at this time (UTC).
+    Called(chrono::NaiveDateTime),
+    /// The round's clock has not started.
+    NotStarted,
+}
+
+/// Whether time-out may be called on `round` of `l` now: the one check of
+/// the confirmation page (which says why not) and of the action (which
+/// then does nothing, or refuses a tournament that is not running).
+pub fn plan_time_out(l: &super::Loaded, round: &super::view::Round) -> Result<(), TimeOutBlocked> {
+    if l.status() != crate::tournament::Status::Running {
+        Err(TimeOutBlocked::NotRunning)
+    } else if let Some(at) = round.time_out_at {
+        Err(TimeOutBlocked::Called(at))
+    } else if round.started_at.is_none() {
+        Err(TimeOutBlocked::NotStarted)
+    } else {
+        Ok(())
+    }
+}
+
 /// Seconds between two times, never negative, saturating.
 fn seconds_between(from: chrono::NaiveDateTime, to: chrono::NaiveDateTime) -> i32 {
     i32::try_from((to - from).num_seconds().max(0)).unwrap_or(i32::MAX)
@@ -68,7 +94,7 @@ pub async fn clock(
             ClockAction::Start | ClockAction::TimeOut => {
                 let due = match action {
                     ClockAction::Start => !started,
-                    _ => open,
+                    _ => plan_time_out(&l, round).is_ok(),
                 };
                 if !due {
                     return Ok(());

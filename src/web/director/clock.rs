@@ -1,6 +1,7 @@
 //! The round clock: start, pause, resume and time-out (behind its confirmation page).
 
 use super::*;
+use crate::services::clock::TimeOutBlocked;
 
 // ---- the round clock and closing ----
 
@@ -72,14 +73,11 @@ pub(super) async fn time_out_page(
     page.submit = ctx.t("states.time_out.submit").to_string();
     page.danger = true;
     page.stale = stale;
-    page.blocked = if l.status() != Status::Running {
-        Some(ctx.t("tournament.error.not_running").to_string())
-    } else if let Some(at) = clock.time_out_at {
-        Some(ctx.said_at("clock.time_out_called", &at))
-    } else if !clock.started() {
-        Some(ctx.t("clock.not_started").to_string())
-    } else {
-        None
+    page.blocked = match crate::services::clock::plan_time_out(&l, round) {
+        Ok(()) => None,
+        Err(TimeOutBlocked::NotRunning) => Some(ctx.t("tournament.error.not_running").to_string()),
+        Err(TimeOutBlocked::Called(at)) => Some(ctx.said_at("clock.time_out_called", &at)),
+        Err(TimeOutBlocked::NotStarted) => Some(ctx.t("clock.not_started").to_string()),
     };
     render_status(&page, page.status())
 }
