@@ -21,6 +21,17 @@ fn status_of(app: &TestApp, tid: i64) -> String {
         .unwrap()
 }
 
+/// The database id of a tournament's first pair.
+fn first_pair_id(app: &TestApp, tid: i64) -> i64 {
+    use burraco_td::db::schema::pairs;
+    let mut c = app.pool.get().unwrap();
+    pairs::table
+        .filter(pairs::tournament_id.eq(tid))
+        .select(pairs::id)
+        .first(&mut *c)
+        .unwrap()
+}
+
 fn round_numbers(app: &TestApp, tid: i64) -> Vec<i32> {
     let mut c = app.pool.get().unwrap();
     rounds::table
@@ -327,15 +338,7 @@ async fn a_round_is_undone_while_empty_and_refused_once_anything_is_recorded() {
     assert!(html.contains("Annullare il turno 2"), "{html}");
     assert!(html.contains("il turno 1 torna a essere"));
     // A penalty for round 2 refuses the undo (the page says so, the POST 409s).
-    let pair: i64 = {
-        use burraco_td::db::schema::pairs;
-        let mut c = app.pool.get().unwrap();
-        pairs::table
-            .filter(pairs::tournament_id.eq(tid))
-            .select(pairs::id)
-            .first(&mut *c)
-            .unwrap()
-    };
+    let pair = first_pair_id(&app, tid);
     let penalty: i64 = {
         let mut c = app.pool.get().unwrap();
         diesel::insert_into(penalties::table)
@@ -793,15 +796,7 @@ async fn a_stored_word_that_does_not_read_is_an_error_never_a_missing_row() {
     // Back to a word that reads: a penalty of an unknown kind breaks the card.
     let (app, dora, t) = started(8).await;
     let tid = tid_of(&t);
-    let pair: i64 = {
-        use burraco_td::db::schema::pairs;
-        let mut c = app.pool.get().unwrap();
-        pairs::table
-            .filter(pairs::tournament_id.eq(tid))
-            .select(pairs::id)
-            .first(&mut *c)
-            .unwrap()
-    };
+    let pair = first_pair_id(&app, tid);
     write_past_the_checks(
         &app,
         "penalties",
