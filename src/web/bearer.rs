@@ -18,7 +18,6 @@ use std::pin::Pin;
 
 use actix_web::dev::Payload;
 use actix_web::http::header::{self, HeaderValue};
-use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, ResponseError};
 
 use super::context::RequestCtx;
@@ -27,7 +26,7 @@ use crate::auth::tokens;
 use crate::auth::Role;
 use crate::i18n::{t, Lang};
 use crate::services::{self, Actor};
-use crate::web::error::ApiError;
+use crate::web::error::{ApiError, ErrorCode};
 
 /// The caller of an API operation, authenticated by a bearer token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,11 +51,7 @@ impl ApiActor {
 
 /// The 403 of the API: the caller's role does not allow the operation.
 pub fn forbidden(lang: Lang) -> ApiError {
-    ApiError::new(
-        StatusCode::FORBIDDEN,
-        "forbidden",
-        t(lang, "tokens.api.forbidden"),
-    )
+    ApiError::new(ErrorCode::Forbidden, t(lang, "tokens.api.forbidden"))
 }
 
 /// What a request's bearer token came to (kept in the request's extensions,
@@ -80,18 +75,18 @@ fn unauthorized(req: &HttpRequest, invalid: bool) -> actix_web::Error {
     let lang = lang_of(req);
     let (code, key, challenge) = if invalid {
         (
-            "invalid_token",
+            ErrorCode::InvalidToken,
             "tokens.api.invalid",
             r#"Bearer realm="burraco-td", error="invalid_token""#,
         )
     } else {
         (
-            "missing_token",
+            ErrorCode::MissingToken,
             "tokens.api.missing",
             r#"Bearer realm="burraco-td""#,
         )
     };
-    let err = ApiError::new(StatusCode::UNAUTHORIZED, code, t(lang, key));
+    let err = ApiError::new(code, t(lang, key));
     let mut res = err.error_response();
     res.headers_mut().insert(
         header::WWW_AUTHENTICATE,
@@ -113,8 +108,7 @@ async fn resolve(req: &HttpRequest) -> Result<Bearer, actix_web::Error> {
             Some(token) => {
                 let Some(state) = req.app_data::<actix_web::web::Data<AppState>>() else {
                     return Err(ApiError::new(
-                        StatusCode::INTERNAL_SERVER_ERROR,
-                        "internal",
+                        ErrorCode::Internal,
                         "the application state is missing",
                     )
                     .into());
@@ -128,16 +122,11 @@ async fn resolve(req: &HttpRequest) -> Result<Bearer, actix_web::Error> {
                         let lang = lang_of(req);
                         return Err(if unavailable {
                             ApiError::new(
-                                StatusCode::SERVICE_UNAVAILABLE,
-                                "unavailable",
+                                ErrorCode::Unavailable,
                                 t(lang, "error.unavailable.message"),
                             )
                         } else {
-                            ApiError::new(
-                                StatusCode::INTERNAL_SERVER_ERROR,
-                                "internal",
-                                t(lang, "error.internal.message"),
-                            )
+                            ApiError::new(ErrorCode::Internal, t(lang, "error.internal.message"))
                         }
                         .into());
                     }

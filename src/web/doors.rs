@@ -23,11 +23,11 @@ use std::sync::{Arc, Mutex};
 use actix_web::body::BoxBody;
 use actix_web::dev::{Extensions, ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderValue};
-use actix_web::http::{Method, StatusCode};
+use actix_web::http::Method;
 use actix_web::middleware::Next;
 use actix_web::{web, Error, ResponseError};
 
-use super::error::{ApiError, AppError};
+use super::error::{ApiError, AppError, ErrorCode};
 use super::AppState;
 use crate::services::brakes::Lookup;
 
@@ -225,8 +225,7 @@ pub async fn gate(
         if let Some(allowed) = super::api::openapi::allowed_methods(req.path()) {
             if !allowed.iter().any(|m| m == req.method().as_str()) {
                 let mut res = ApiError::new(
-                    StatusCode::METHOD_NOT_ALLOWED,
-                    "method_not_allowed",
+                    ErrorCode::MethodNotAllowed,
                     "this path does not take this method",
                 )
                 .error_response();
@@ -239,8 +238,7 @@ pub async fn gate(
     }
     if wrong_body_type(&req) {
         let e = ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "unsupported_media_type",
+            ErrorCode::UnsupportedMediaType,
             "send the body as application/json",
         );
         return Ok(req.error_response(e));
@@ -260,8 +258,7 @@ pub async fn gate(
                 );
                 let mut res = if req.path().starts_with("/api/") {
                     ApiError::new(
-                        StatusCode::TOO_MANY_REQUESTS,
-                        "too_many_attempts",
+                        ErrorCode::TooManyAttempts,
                         "too many unknown table codes from this address: wait",
                     )
                     .error_response()

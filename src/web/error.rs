@@ -6,6 +6,7 @@ use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
 
+pub use super::error_code::ErrorCode;
 use crate::services::{Conflict, ServiceError};
 use crate::tournament::FieldProblem;
 
@@ -137,20 +138,30 @@ impl AppError {
     }
 }
 
+impl AppError {
+    /// The error's code (and so its one status); a login that is needed
+    /// is a redirect, not an error code.
+    pub fn code(&self) -> Option<ErrorCode> {
+        Some(match self {
+            AppError::NotFound => ErrorCode::NotFound,
+            AppError::LoginRequired { .. } => return None,
+            AppError::Forbidden => ErrorCode::Forbidden,
+            AppError::Csrf => ErrorCode::Csrf,
+            AppError::TooManyAttempts { .. } => ErrorCode::TooManyAttempts,
+            AppError::Busy { .. } => ErrorCode::Busy,
+            AppError::BadRequest(_) => ErrorCode::BadRequest,
+            AppError::Conflict(c) => ErrorCode::Conflict(c.code().into()),
+            AppError::Invalid(_) => ErrorCode::InvalidInput,
+            AppError::Unavailable => ErrorCode::Unavailable,
+            _ => ErrorCode::Internal,
+        })
+    }
+}
+
 impl ResponseError for AppError {
     fn status_code(&self) -> StatusCode {
-        match self {
-            AppError::NotFound => StatusCode::NOT_FOUND,
-            AppError::LoginRequired { .. } => StatusCode::SEE_OTHER,
-            AppError::Forbidden | AppError::Csrf => StatusCode::FORBIDDEN,
-            AppError::TooManyAttempts { .. } => StatusCode::TOO_MANY_REQUESTS,
-            AppError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
-            AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            AppError::Conflict(_) => StatusCode::CONFLICT,
-            AppError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            AppError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
-            _ => StatusCode::INTERNAL_SERVER_ERROR,
-        }
+        self.code()
+            .map_or(StatusCode::SEE_OTHER, |code| code.status())
     }
 
     fn error_response(&self) -> HttpResponse {
@@ -177,26 +188,21 @@ impl ResponseError for AppError {
 }
 
 /// An error of the JSON API: `{"error": {"code", "message", "fields"?}}`,
-/// a stable snake_case code, a plain message and, for invalid input, each
-/// invalid field's path with its message.
+/// a stable snake_case code (with its one status: [`ErrorCode`]), a plain
+/// message and, for invalid input, each invalid field's path with its
+/// message.
 #[derive(Debug, thiserror::Error)]
-#[error("{code}: {message}")]
+#[error("{}: {message}", code.code())]
 pub struct ApiError {
-    pub status: StatusCode,
-    pub code: std::borrow::Cow<'static, str>,
+    pub code: ErrorCode,
     pub message: String,
     pub fields: Option<std::collections::BTreeMap<String, String>>,
 }
 
 impl ApiError {
-    pub fn new(
-        status: StatusCode,
-        code: impl Into<std::borrow::Cow<'static, str>>,
-        message: impl Into<String>,
-    ) -> Self {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         ApiError {
-            status,
-            code: code.into(),
+            code,
             message: message.into(),
             fields: None,
         }
@@ -214,8 +220,7 @@ impl ApiError {
                 .or_insert(msg);
         }
         ApiError {
-            status: StatusCode::UNPROCESSABLE_ENTITY,
-            code: "invalid_input".into(),
+            code: ErrorCode::InvalidInput,
             message: message.into(),
             fields: Some(map),
         }
@@ -224,18 +229,14 @@ impl ApiError {
     /// Every [`ServiceError`], mapped once for the JSON API (messages in `lang`).
     pub fn from_service(e: ServiceError, lang: crate::i18n::Lang) -> Self {
         match e {
-            ServiceError::NotFound => ApiError::new(
-                StatusCode::NOT_FOUND,
-                "not_found",
-                "no such resource, or not yours to see",
-            ),
-            ServiceError::Forbidden => ApiError::new(
-                StatusCode::FORBIDDEN,
-                "forbidden",
-                "your role does not allow this",
-            ),
+            ServiceError::NotFound => {
+                ApiError::new(ErrorCode::NotFound, "no such resource, or not yours to see")
+            }
+            ServiceError::Forbidden => {
+                ApiError::new(ErrorCode::Forbidden, "your role does not allow this")
+            }
             ServiceError::Conflict(c) => {
-                ApiError::new(StatusCode::CONFLICT, c.code(), c.message(lang))
+                ApiError::new(ErrorCode::Conflict(c.code().into()), c.message(lang))
             }
             ServiceError::Invalid(problems) => ApiError::invalid(
                 "some fields are not valid",
@@ -264,21 +265,15 @@ impl ApiError {
                 }
                 let mut e =
                     ApiError::invalid("the sheet breaks the rules; nothing was saved", fields);
-                e.code = "sheet_rejected".into();
+                e.code = ErrorCode::SheetRejected;
                 e
             }
-            e if e.is_unavailable() => ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "unavailable",
-                "the database is busy; try again",
-            ),
+            e if e.is_unavailable() => {
+                ApiError::new(ErrorCode::Unavailable, "the database is busy; try again")
+            }
             e => {
                 tracing::error!(error = %e, "API request failed");
-                ApiError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "internal",
-                    "something went wrong on the server",
-                )
+                ApiError::new(ErrorCode::Internal, "something went wrong on the server")
             }
         }
     }
@@ -286,15 +281,15 @@ impl ApiError {
 
 impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
-        self.status
+        self.code.status()
     }
 
     fn error_response(&self) -> HttpResponse {
-        let mut error = serde_json::json!({"code": self.code, "message": self.message});
+        let mut error = serde_json::json!({"code": self.code.code(), "message": self.message});
         if let Some(fields) = &self.fields {
             error["fields"] = serde_json::json!(fields);
         }
-        HttpResponse::build(self.status)
+        HttpResponse::build(self.code.status())
             .insert_header((header::CACHE_CONTROL, "no-store"))
             .json(serde_json::json!({ "error": error }))
     }

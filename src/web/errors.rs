@@ -56,19 +56,7 @@ fn render_error<B>(res: ServiceResponse<B>) -> actix_web::Result<ErrorHandlerRes
     let status = old.status();
     if req.path().starts_with("/api/") {
         // The JSON API answers its errors in JSON, whatever produced them.
-        let code = match status.as_u16() {
-            400 => "bad_request".to_string(),
-            401 => "unauthorized".to_string(),
-            403 => "forbidden".to_string(),
-            404 => "not_found".to_string(),
-            405 => "method_not_allowed".to_string(),
-            408 => "request_timeout".to_string(),
-            413 => "payload_too_large".to_string(),
-            415 => "unsupported_media_type".to_string(),
-            429 => "too_many_requests".to_string(),
-            503 => "unavailable".to_string(),
-            n => format!("http_{n}"),
-        };
+        let code = crate::web::error_code::ErrorCode::of_status(status).code();
         let body = serde_json::json!({"error": {"code": code, "message": status.canonical_reason().unwrap_or("error")}});
         let mut new = HttpResponse::build(status).json(body);
         for name in [header::RETRY_AFTER, header::ALLOW] {

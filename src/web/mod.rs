@@ -16,6 +16,7 @@ pub mod director;
 pub mod directory;
 pub mod doors;
 pub mod error;
+pub mod error_code;
 pub mod errors;
 pub mod import;
 pub mod limits;

@@ -4,7 +4,6 @@
 
 pub mod players;
 
-use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 
@@ -18,7 +17,7 @@ use crate::standings::{CardPenalty, CardRound, Outcome, PairCard, Standings};
 use crate::tournament::settings::Settings;
 use crate::tournament_file::TournamentFile;
 use crate::web::cache::{self, Page};
-use crate::web::error::{ApiError, AppError};
+use crate::web::error::{ApiError, AppError, ErrorCode};
 
 #[derive(Template)]
 #[template(path = "public/tournament.html")]
@@ -175,16 +174,10 @@ pub async fn standings_json(
     )
     .await
     .map_err(|e| match e {
-        AppError::NotFound => {
-            ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such tournament")
-        }
+        AppError::NotFound => ApiError::new(ErrorCode::NotFound, "no such tournament"),
         e => {
             tracing::error!(error = %e, "public standings failed");
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "internal",
-                "the standings cannot be computed now",
-            )
+            ApiError::new(ErrorCode::Internal, "the standings cannot be computed now")
         }
     })
 }

@@ -14,7 +14,7 @@ use crate::auth::tokens::TokenLabel;
 use crate::auth::Role;
 use crate::services::tokens::{NewToken, TokenInfo};
 use crate::services::{self, Actor, ServiceError};
-use crate::web::error::{ApiError, AppError};
+use crate::web::error::{ApiError, AppError, ErrorCode};
 
 #[derive(Template)]
 #[template(path = "account/tokens.html")]
@@ -167,8 +167,7 @@ pub async fn me(
         .map_err(|e| {
             tracing::error!(error = %e, "reading the token's owner failed");
             ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "internal",
+                ErrorCode::Internal,
                 crate::i18n::t(lang, "error.internal.message"),
             )
         })?;

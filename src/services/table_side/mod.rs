@@ -85,21 +85,6 @@ impl From<diesel::result::Error> for TableSideError {
 }
 
 impl TableSideError {
-    /// The stable code of a conflict.
-    pub fn code(&self) -> &'static str {
-        match self {
-            TableSideError::NotFound => "table_not_found",
-            TableSideError::WrongCode => "pair_code_wrong",
-            TableSideError::SamePair => "same_pair",
-            TableSideError::Throttled { .. } => "too_many_attempts",
-            TableSideError::Conflict(c) => c.code(),
-            TableSideError::Sheet(_) => "sheet_breaks_rules",
-            TableSideError::Input(e) => e.code,
-            TableSideError::Invalid(_) => "invalid_field",
-            TableSideError::Replay | TableSideError::Service(_) => "internal",
-        }
-    }
-
     /// The catalog key of the message (conflicts and refusals).
     pub fn message_key(&self) -> &'static str {
         match self {

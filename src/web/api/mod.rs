@@ -25,7 +25,7 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use crate::services::ServiceError;
-use crate::web::error::ApiError;
+use crate::web::error::{ApiError, ErrorCode};
 
 /// Every error: a stable code, a message and, for invalid input, the
 /// message of each invalid field by its path.
@@ -86,19 +86,14 @@ pub async fn read_payload(payload: web::Payload) -> Result<Bytes, ApiError> {
         }
         Err(_) => Err(too_large()),
         Ok(Err(_)) => Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "bad_request",
+            ErrorCode::BadRequest,
             "the body could not be read",
         )),
     }
 }
 
 fn too_large() -> ApiError {
-    ApiError::new(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        "payload_too_large",
-        "the body is too large",
-    )
+    ApiError::new(ErrorCode::PayloadTooLarge, "the body is too large")
 }
 
 /// Parses a JSON body into `T`, reporting **every** missing or mistyped
@@ -114,8 +109,7 @@ pub async fn parse_body<T: DeserializeOwned>(
         let essence = ct.split(';').next().unwrap_or("").trim().to_string();
         if essence != "application/json" && !essence.ends_with("+json") {
             return Err(ApiError::new(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                "unsupported_media_type",
+                ErrorCode::UnsupportedMediaType,
                 "send the body as application/json",
             ));
         }
@@ -154,8 +148,7 @@ fn json_value(body: &[u8]) -> Result<Value, ApiError> {
     } else {
         serde_json::from_slice(body).map_err(|e| {
             ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "invalid_json",
+                ErrorCode::InvalidJson,
                 format!("the body is not valid JSON: {e}"),
             )
         })?

@@ -16,7 +16,7 @@ use crate::services::view::Sheet;
 use crate::services::{self, Need, ServiceError};
 use crate::web::bearer::ApiActor;
 use crate::web::context::PageCtx;
-use crate::web::error::{ApiError, AppError};
+use crate::web::error::{ApiError, AppError, ErrorCode};
 use crate::web::AppState;
 
 // ---- rounds ----
@@ -467,11 +467,7 @@ pub async fn get_pair_card(
         AppError::NotFound => ApiError::from_service(ServiceError::NotFound, lang),
         e => {
             tracing::error!(error = %e, "pair card failed");
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "internal",
-                "the card cannot be computed now",
-            )
+            ApiError::new(ErrorCode::Internal, "the card cannot be computed now")
         }
     })
 }

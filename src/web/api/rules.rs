@@ -2,23 +2,18 @@
 //! seat-draw, prizes}` with the same bodies as the CLI. Pure computations:
 //! no login, no CSRF, nothing stored.
 
-use actix_web::http::StatusCode;
 use actix_web::{post, web, HttpResponse};
 
 use super::{read_payload, ErrorBody};
 use crate::i18n::Lang;
 use crate::rules::{api, InputError};
 use crate::web::context::PageCtx;
-use crate::web::error::ApiError;
+use crate::web::error::{ApiError, ErrorCode};
 
 fn reply<T: serde::Serialize>(result: Result<T, InputError>) -> Result<HttpResponse, ApiError> {
     match result {
         Ok(out) => Ok(HttpResponse::Ok().json(out)),
-        Err(e) => Err(ApiError::new(
-            StatusCode::from_u16(e.http_status()).unwrap_or(StatusCode::UNPROCESSABLE_ENTITY),
-            e.code,
-            e.message,
-        )),
+        Err(e) => Err(ApiError::new(ErrorCode::of_rules(e.code), e.message)),
     }
 }
 
@@ -31,13 +26,8 @@ async fn run<T: serde::Serialize>(
     engine: Engine<T>,
 ) -> Result<HttpResponse, ApiError> {
     let body = read_payload(payload).await?;
-    let text = std::str::from_utf8(&body).map_err(|_| {
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "invalid_json",
-            "the body is not UTF-8 text",
-        )
-    })?;
+    let text = std::str::from_utf8(&body)
+        .map_err(|_| ApiError::new(ErrorCode::InvalidJson, "the body is not UTF-8 text"))?;
     reply(engine(text, ctx.lang))
 }
 

@@ -21,11 +21,12 @@ use crate::rules::{Line, RuleProfile, ScoreSheet, SheetMode, SheetReport};
 use crate::services::table_side::submit::{self as ts_submit, Answer, Outcome};
 use crate::services::table_side::view::SeatedPair;
 use crate::services::table_side::view::{self as ts_view, TableView};
-use crate::services::table_side::{TableSideError, TableStatus};
+use crate::services::table_side::{TableConflict, TableSideError, TableStatus};
+use crate::services::ServiceError;
 use crate::tournament::sheet_form::{score_card, SheetForm};
 use crate::web::client::client_ip;
 use crate::web::context::{web_query_value, FieldErrors, PageCtx};
-use crate::web::error::AppError;
+use crate::web::error::{AppError, ErrorCode};
 use crate::web::score_card::{
     end_views, hand_views, line_label, read_hands, EndView, HandView, Placed, ReadHand,
 };
@@ -46,60 +47,58 @@ fn violations(report: &SheetReport, lang: Lang) -> Value {
 }
 
 /// A refusal as `{"error":{"code","message",…}}`, in the request's language.
-fn api_error(e: TableSideError, lang: Lang) -> HttpResponse {
-    let code = e.code();
-    let mut error = Map::new();
-    error.insert("code".into(), Value::from(code));
-    let (status, message) = match &e {
-        TableSideError::NotFound => (StatusCode::NOT_FOUND, t(lang, e.message_key()).to_string()),
-        TableSideError::WrongCode | TableSideError::SamePair => {
-            (StatusCode::FORBIDDEN, t(lang, e.message_key()).to_string())
+/// The code of a table-side refusal (and so its one status).
+fn error_code(e: &TableSideError) -> ErrorCode {
+    match e {
+        TableSideError::NotFound | TableSideError::Service(ServiceError::NotFound) => {
+            ErrorCode::TableNotFound
         }
-        TableSideError::Throttled { .. } => (
-            StatusCode::TOO_MANY_REQUESTS,
-            t(lang, e.message_key()).to_string(),
-        ),
-        TableSideError::Conflict(_) => (StatusCode::CONFLICT, t(lang, e.message_key()).to_string()),
+        TableSideError::WrongCode => ErrorCode::PairCodeWrong,
+        TableSideError::SamePair => ErrorCode::SamePair,
+        TableSideError::Throttled { .. } => ErrorCode::TooManyAttempts,
+        TableSideError::Conflict(c) => ErrorCode::Conflict(c.code().into()),
+        // A concurrent twin stored its answer first: the entry changed.
+        TableSideError::Replay => ErrorCode::Conflict(TableConflict::EntryChanged.code().into()),
+        TableSideError::Sheet(_) => ErrorCode::SheetBreaksRules,
+        TableSideError::Input(i) => ErrorCode::of_rules(i.code),
+        TableSideError::Invalid(_) => ErrorCode::InvalidField,
+        TableSideError::Service(_) => ErrorCode::Internal,
+    }
+}
+
+fn api_error(e: TableSideError, lang: Lang) -> HttpResponse {
+    let code = error_code(&e);
+    let status = code.status();
+    let mut error = Map::new();
+    error.insert("code".into(), Value::from(code.code().into_owned()));
+    let message = match &e {
         TableSideError::Sheet(report) => {
             let v = violations(report, lang);
             error.insert("violations".into(), v);
-            (
-                StatusCode::UNPROCESSABLE_ENTITY,
-                t(lang, e.message_key()).to_string(),
-            )
+            t(lang, e.message_key()).to_string()
         }
-        TableSideError::Input(i) => (
-            StatusCode::from_u16(i.http_status()).unwrap_or(StatusCode::UNPROCESSABLE_ENTITY),
-            i.message.clone(),
-        ),
+        TableSideError::Input(i) => i.message.clone(),
         TableSideError::Invalid(problems) => {
             let fields: Map<String, Value> = problems
                 .iter()
                 .map(|p| (p.field.to_string(), Value::from(p.message(lang))))
                 .collect();
-            let message = problems
+            error.insert("fields".into(), Value::Object(fields));
+            problems
                 .iter()
                 .map(|p| p.message(lang))
                 .collect::<Vec<_>>()
-                .join(" ");
-            error.insert("fields".into(), Value::Object(fields));
-            (StatusCode::UNPROCESSABLE_ENTITY, message)
+                .join(" ")
         }
-        TableSideError::Service(crate::services::ServiceError::NotFound) => (
-            StatusCode::NOT_FOUND,
-            t(lang, "table.error.not_found").to_string(),
-        ),
-        TableSideError::Replay => (
-            StatusCode::CONFLICT,
-            t(lang, "table.error.entry_changed").to_string(),
-        ),
+        TableSideError::Service(ServiceError::NotFound) => {
+            t(lang, "table.error.not_found").to_string()
+        }
+        TableSideError::Replay => t(lang, "table.error.entry_changed").to_string(),
         TableSideError::Service(s) => {
             tracing::error!(error = %s, "table-side request failed");
-            (
-                StatusCode::INTERNAL_SERVER_ERROR,
-                t(lang, "error.internal.message").to_string(),
-            )
+            t(lang, "error.internal.message").to_string()
         }
+        _ => t(lang, e.message_key()).to_string(),
     };
     error.insert("message".into(), Value::from(message));
     let mut body = json!({ "error": Value::Object(error) });
