@@ -26,11 +26,6 @@ pub mod tournaments;
 pub mod users;
 pub mod view;
 
-/// The time now (UTC) by the database's clock, as the services store it.
-pub fn now(db: &crate::db::Db) -> chrono::NaiveDateTime {
-    db.now()
-}
-
 /// The tournament's current revision (what the public pages are cached
 /// by); `None` for no such tournament.
 pub async fn current_revision(db: &crate::db::Db, tid: i64) -> Result<Option<i64>, ServiceError> {

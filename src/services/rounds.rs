@@ -76,6 +76,20 @@ pub(crate) fn tables_without_score(
         .collect())
 }
 
+/// The conflict `key` for round `round` whose `tables` have no score yet
+/// (the message lists them).
+pub(crate) fn tables_missing(key: &'static str, round: i32, tables: &[u32]) -> ServiceError {
+    let tables = tables
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    ServiceError::Conflict(Conflict::Key(
+        key,
+        vec![("round", round.to_string()), ("tables", tables)],
+    ))
+}
+
 /// Which draw of round 1: the start, or drawing round 1 again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DrawKind {
@@ -323,15 +337,11 @@ pub async fn next_round(
         let missing = plan.missing.clone();
         let round_no = u32::try_from(n).unwrap_or(1);
         if !missing.is_empty() && force.is_none() {
-            let tables = missing
-                .iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join(", ");
-            return Err(ServiceError::Conflict(Conflict::Key(
+            return Err(tables_missing(
                 "round.error.missing_sheets",
-                vec![("round", (n - 1).to_string()), ("tables", tables)],
-            )));
+                n - 1,
+                &missing,
+            ));
         }
         let movement_kind = plan.movement;
         let seating = match movement_kind {

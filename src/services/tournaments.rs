@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 
 use super::audit::{self, Action, Entry};
-use super::{check_access, lock, read, Actor, Conflict, Loaded, Need, ServiceError};
+use super::{check_access, lock, read, Actor, Loaded, Need, ServiceError};
 use crate::auth::Role;
 use crate::db::tournaments::{self as tdb};
 use crate::db::{Db, DbConn};
@@ -160,15 +160,11 @@ fn check_close(c: &mut DbConn, l: &Loaded) -> Result<(), ServiceError> {
     for r in &l.rounds {
         let missing = super::rounds::tables_without_score(c, r.id)?;
         if !missing.is_empty() {
-            let tables = missing
-                .iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join(", ");
-            return Err(ServiceError::Conflict(Conflict::Key(
+            return Err(super::rounds::tables_missing(
                 "close.error.missing",
-                vec![("round", r.number.to_string()), ("tables", tables)],
-            )));
+                r.number,
+                &missing,
+            ));
         }
     }
     Ok(())

@@ -114,7 +114,7 @@ pub(super) async fn round_desk_page(
         missing,
         counts,
         fingerprint: board_fingerprint(&tables),
-        clock: crate::web::clock::ClockView::of(ctx, &l, round, crate::services::now(&state.db)),
+        clock: crate::web::clock::ClockView::of(ctx, &l, round, state.db.now()),
         clock_back: "desk",
         tables,
         jump,

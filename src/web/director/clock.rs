@@ -36,7 +36,7 @@ pub(super) async fn time_out_page(
     let actor = ctx.actor(Role::Director)?;
     let l = load(state, actor, tid).await?;
     let round = l.round(n).ok_or(AppError::NotFound)?;
-    let clock = crate::web::clock::ClockView::of(ctx, &l, round, crate::services::now(&state.db));
+    let clock = crate::web::clock::ClockView::of(ctx, &l, round, state.db.now());
     let lang = ctx.lang;
     let mut page = ConfirmPage::new(
         ctx,

@@ -138,7 +138,7 @@ pub async fn round(
         tables: table_views(&l, &tables),
         resting: resting.iter().filter_map(|id| l.pair(Some(*id))).collect(),
         by_player,
-        clock: crate::web::clock::ClockView::of(&ctx, &l, round, crate::services::now(&state.db)),
+        clock: crate::web::clock::ClockView::of(&ctx, &l, round, state.db.now()),
         clock_back: "director",
         can_undo,
     };
