@@ -42,6 +42,16 @@ pub fn prepare_database(url: &DbUrl, pool_size: u32) -> anyhow::Result<Pool> {
     if applied > 0 {
         tracing::info!(applied, "database migrations applied");
     }
+    // Registrations older than the directory's people get theirs (one
+    // transaction; nothing to do on every later start).
+    let linked = {
+        use diesel::Connection;
+        conn.transaction(|c| db::people::link_unlinked(c))
+            .context("cannot link the registrations to the player directory")?
+    };
+    if linked > 0 {
+        tracing::info!(linked, "registrations linked to the player directory");
+    }
     Ok(pool)
 }
 

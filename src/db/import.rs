@@ -143,6 +143,7 @@ pub fn import_file(
                 ))
                 .returning(pairs::id)
                 .get_result(conn)?;
+            super::people::link_pair(conn, id)?;
             id_of.insert(p.number, id);
         }
         for r in &file.rounds {

@@ -4,12 +4,14 @@
 
 pub mod audit;
 pub mod backup;
+pub mod circuits;
 mod clock;
 pub mod directory;
 pub mod export;
 pub mod import;
 pub mod pairs;
 pub mod penalties;
+pub mod people;
 pub mod rate_limits;
 pub mod revisions;
 pub mod rounds;

@@ -30,6 +30,9 @@ pub struct PairRow {
     pub created_at: NaiveDateTime,
     /// Registered but never played: not an entry (RULES.md §10).
     pub no_show: bool,
+    /// The seats' people in the player directory (`db::people`).
+    pub p1_person_id: Option<i64>,
+    pub p2_person_id: Option<i64>,
 }
 
 impl PairRow {
@@ -200,6 +203,7 @@ fn insert_entry(
         ))
         .returning(pairs::id)
         .get_result(conn)?;
+    super::people::link_pair(conn, id)?;
     Ok((id, number))
 }
 
@@ -243,6 +247,7 @@ pub fn update_pair(
         diesel::update(pairs::table.find(pair_id))
             .set(player_columns(entry))
             .execute(conn)?;
+        super::people::link_pair(conn, pair_id)?;
         Ok(())
     })
 }

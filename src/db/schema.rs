@@ -113,6 +113,8 @@ diesel::table! {
         created_at -> Timestamp,
         code -> Nullable<Text>,
         no_show -> Bool,
+        p1_person_id -> Nullable<BigInt>,
+        p2_person_id -> Nullable<BigInt>,
     }
 }
 
@@ -242,7 +244,11 @@ diesel::allow_tables_to_appear_in_same_query!(
     tournament_staff,
     user_audit,
     table_codes,
-    sheet_entries
+    sheet_entries,
+    people,
+    people_audit,
+    circuits,
+    circuit_stages
 );
 
 diesel::table! {
@@ -283,3 +289,54 @@ diesel::table! {
 
 diesel::joinable!(sheet_entries -> seatings (seating_id));
 diesel::joinable!(table_codes -> tournaments (tournament_id));
+
+diesel::table! {
+    /// The player directory's people (issue 24): who a seat is across
+    /// tournaments; `merged_into` is followed to the person that stays.
+    people (id) {
+        id -> BigInt,
+        surname -> Text,
+        name -> Text,
+        card -> Nullable<Text>,
+        name_key -> Text,
+        merged_into -> Nullable<BigInt>,
+        merged_by -> Nullable<BigInt>,
+        merged_at -> Nullable<Timestamp>,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// Every merge and split of the directory's people.
+    people_audit (id) {
+        id -> BigInt,
+        action -> Text,
+        kept_id -> BigInt,
+        other_id -> BigInt,
+        user_id -> Nullable<BigInt>,
+        at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// A circuit (RULES.md §11): its settings as the circuit@1 document.
+    circuits (id) {
+        id -> BigInt,
+        owner_id -> Nullable<BigInt>,
+        spec -> Text,
+        revision -> BigInt,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    circuit_stages (circuit_id, tournament_id) {
+        circuit_id -> BigInt,
+        tournament_id -> BigInt,
+        position -> Integer,
+    }
+}
+
+diesel::joinable!(circuit_stages -> circuits (circuit_id));
+diesel::joinable!(circuit_stages -> tournaments (tournament_id));

@@ -112,32 +112,44 @@ pub async fn import(
                 user.id
             }
         };
-        let tid = match crate::db::import::import_file(c, &file, tz, owner_id) {
-            Ok(tid) => tid,
-            Err(ImportError::Settings(msg)) => {
-                return Err(ServiceError::Invalid(vec![
-                    crate::tournament::FieldProblem::new("json", "import.error.settings")
-                        .with("message", msg),
-                ]))
-            }
-            Err(ImportError::Db(e)) => return Err(e.into()),
-        };
-        // A running tournament gets its table and pair codes (never in a file).
-        super::entries::ensure_codes(c, tid)?;
-        super::audit::record(
-            c,
-            tid,
-            &actor,
-            super::audit::Entry::new(super::audit::Action::TournamentImported).after(
-                super::audit::values([
-                    ("name", serde_json::Value::from(file.name.clone())),
-                    ("owner_id", serde_json::Value::from(owner_id)),
-                ]),
-            ),
-        )?;
-        Ok(tid)
+        import_on(c, &actor, owner_id, &file, tz)
     })
     .await
+}
+
+/// Writes a checked file as a new tournament owned by `owner_id`, inside
+/// the caller's transaction (a tournament import, a circuit's bundle).
+pub fn import_on(
+    c: &mut DbConn,
+    actor: &Actor,
+    owner_id: i64,
+    file: &TournamentFile,
+    tz: chrono_tz::Tz,
+) -> Result<i64, ServiceError> {
+    let tid = match crate::db::import::import_file(c, file, tz, owner_id) {
+        Ok(tid) => tid,
+        Err(ImportError::Settings(msg)) => {
+            return Err(ServiceError::Invalid(vec![
+                crate::tournament::FieldProblem::new("json", "import.error.settings")
+                    .with("message", msg),
+            ]))
+        }
+        Err(ImportError::Db(e)) => return Err(e.into()),
+    };
+    // A running tournament gets its table and pair codes (never in a file).
+    super::entries::ensure_codes(c, tid)?;
+    super::audit::record(
+        c,
+        tid,
+        actor,
+        super::audit::Entry::new(super::audit::Action::TournamentImported).after(
+            super::audit::values([
+                ("name", serde_json::Value::from(file.name.clone())),
+                ("owner_id", serde_json::Value::from(owner_id)),
+            ]),
+        ),
+    )?;
+    Ok(tid)
 }
 
 /// A consistent copy of the live SQLite database into a new file, while the

@@ -20,6 +20,8 @@ pub struct Snapshot {
     /// `None` while the tournament is a draft (nothing to show yet).
     pub file: Option<TournamentFile>,
     pub standings: Option<Standings>,
+    /// The circuits this tournament is a stage of: (id, name).
+    pub circuits: Vec<(i64, String)>,
 }
 
 impl Snapshot {
@@ -72,11 +74,13 @@ pub async fn snapshot(
         let t = tdb::find(c, tid)?.ok_or(ServiceError::NotFound)?;
         let rows = super::load_rows(c, t)?;
         let loaded = super::Loaded::of(&rows)?;
+        let circuits = super::circuits::names_of_tournament(c, tid)?;
         if loaded.status == Status::Draft {
             return Ok(Snapshot {
                 loaded,
                 file: None,
                 standings: None,
+                circuits,
             });
         }
         let t0 = std::time::Instant::now();
@@ -102,6 +106,7 @@ pub async fn snapshot(
             loaded,
             file: Some(file),
             standings: Some(standings),
+            circuits,
         })
     })
     .await

@@ -33,6 +33,7 @@ use actix_web::{HttpRequest, HttpResponse};
 use tokio::sync::OnceCell;
 
 use crate::i18n::Lang;
+use crate::services::circuits::CircuitView;
 use crate::services::public::Snapshot;
 use crate::web::error::AppError;
 use crate::web::AppState;
@@ -276,10 +277,48 @@ pub fn build_tag() -> &'static str {
     })
 }
 
+/// A circuit's public page (part of the key and of the ETag).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CircuitPage {
+    Standings,
+    /// A person's season card.
+    Card(i64),
+    /// The standings as CSV (`/c/{id}/standings.csv`).
+    Csv,
+    /// The standings as JSON (`getCircuitStandings`).
+    Json,
+    /// A season card as JSON (`getSeasonCard`).
+    CardJson(i64),
+}
+
+impl CircuitPage {
+    pub fn content_type(self) -> &'static str {
+        match self {
+            CircuitPage::Json | CircuitPage::CardJson(_) => "application/json",
+            CircuitPage::Csv => "text/csv; charset=utf-8",
+            _ => "text/html; charset=utf-8",
+        }
+    }
+
+    fn tag(self) -> String {
+        match self {
+            CircuitPage::Standings => "c".into(),
+            CircuitPage::Card(p) => format!("c{p}"),
+            CircuitPage::Csv => "csv".into(),
+            CircuitPage::Json => "cjson".into(),
+            CircuitPage::CardJson(p) => format!("cj{p}"),
+        }
+    }
+}
+
 /// The public caches of one server process.
 pub struct PublicCache {
     snapshots: Flight<Lang, Snapshot>,
     pages: Flight<(Lang, Page), Rendered>,
+    /// Circuits: the ranking per (circuit, revision, language), and its
+    /// pages on top (keyed by the circuit's id: maps of their own).
+    circuits: Flight<Lang, CircuitView>,
+    circuit_pages: Flight<(Lang, CircuitPage), Rendered>,
     computations: AtomicU64,
     renders: AtomicU64,
 }
@@ -295,6 +334,8 @@ impl PublicCache {
         PublicCache {
             snapshots: Flight::new(snapshots),
             pages: Flight::new(pages),
+            circuits: Flight::new(snapshots),
+            circuit_pages: Flight::new(pages),
             computations: AtomicU64::new(0),
             renders: AtomicU64::new(0),
         }
@@ -364,6 +405,51 @@ impl PublicCache {
                     "public page rendered"
                 );
                 Ok::<_, AppError>(r)
+            })
+            .await
+    }
+}
+
+impl PublicCache {
+    /// The ranking of circuit `cid` at `rev`, computed once.
+    pub async fn circuit(
+        &self,
+        state: &AppState,
+        cid: i64,
+        rev: i64,
+        lang: Lang,
+    ) -> Result<Arc<CircuitView>, AppError> {
+        self.circuits
+            .get_or_try(cid, rev, lang, || async {
+                self.computations.fetch_add(1, Ordering::SeqCst);
+                let v =
+                    crate::services::circuits::view(&state.db, cid, state.settings.timezone, lang)
+                        .await?;
+                Ok::<_, AppError>(v)
+            })
+            .await
+    }
+
+    /// A circuit's page, rendered once per revision.
+    pub async fn circuit_page<F>(
+        &self,
+        state: &AppState,
+        cid: i64,
+        rev: i64,
+        lang: Lang,
+        page: CircuitPage,
+        render: F,
+    ) -> Result<Arc<Rendered>, AppError>
+    where
+        F: FnOnce(&CircuitView) -> Result<String, AppError>,
+    {
+        self.circuit_pages
+            .get_or_try(cid, rev, (lang, page), || async {
+                let view = self.circuit(state, cid, rev, lang).await?;
+                self.renders.fetch_add(1, Ordering::SeqCst);
+                let body = render(&view)?;
+                let etag = format!("{}-c{cid}-{rev}-{lang}-{}", build_tag(), page.tag());
+                Ok::<_, AppError>(Rendered::new(page.content_type(), body, etag))
             })
             .await
     }

@@ -333,6 +333,12 @@ const NOTICES: &[(&str, &str)] = &[
     ("tournament_imported", "notice.tournament_imported"),
     ("round_undone", "states.notice.round_undone"),
     ("start_undone", "states.notice.start_undone"),
+    ("circuit_created", "circuit.notice.created"),
+    ("circuit_saved", "circuit.notice.saved"),
+    ("stage_added", "circuit.notice.stage_added"),
+    ("stage_removed", "circuit.notice.stage_removed"),
+    ("people_merged", "people.notice.merged"),
+    ("people_split", "people.notice.split"),
 ];
 
 fn notice_key(done: &str) -> Option<&'static str> {

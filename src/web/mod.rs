@@ -104,6 +104,15 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/t/{id}/prizes", web::get().to(public::players::prizes))
         .route("/t/{id}/screen", web::get().to(public::players::screen))
         .route("/t/{id}/rev", web::get().to(public::players::revision))
+        .route("/c/{id}", web::get().to(public::circuits::circuit))
+        .route(
+            "/c/{id}/people/{person}",
+            web::get().to(public::circuits::season_card),
+        )
+        .route(
+            "/c/{id}/standings.csv",
+            web::get().to(public::circuits::standings_csv),
+        )
         .route(
             "/api/v1/tournaments/{id}/standings",
             web::get().to(public::standings_json),
@@ -112,6 +121,28 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             web::scope("/director")
                 .wrap(from_fn(middleware::director_only))
                 .route("/tournaments", web::get().to(director::tournaments::list))
+                .route("/circuits", web::get().to(director::circuits::list))
+                .route("/circuits", web::post().to(director::circuits::create))
+                .route("/circuits/{id}", web::get().to(director::circuits::edit))
+                .route("/circuits/{id}", web::post().to(director::circuits::update))
+                .route(
+                    "/circuits/{id}/stages",
+                    web::post().to(director::circuits::add_stage),
+                )
+                .route(
+                    "/circuits/{id}/stages/{tid}/remove",
+                    web::post().to(director::circuits::remove_stage),
+                )
+                .route(
+                    "/circuits/{id}/export.json",
+                    web::get().to(director::circuits::export),
+                )
+                .route("/people", web::get().to(director::people::list))
+                .route("/people/merge", web::post().to(director::people::merge))
+                .route(
+                    "/people/{id}/split",
+                    web::post().to(director::people::split),
+                )
                 .route(
                     "/tournaments",
                     web::post().to(director::tournaments::create),

@@ -2,6 +2,7 @@
 //! The pages players look for besides the standings and the pair cards
 //! (search, round results, prizes, hall screen) are in `players`.
 
+pub mod circuits;
 pub mod players;
 
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -38,6 +39,7 @@ struct TournamentPage<'a> {
     /// "no results yet", "after round 2 · round 3 in play"…
     stage: String,
     rev: i64,
+    circuits: &'a [(i64, String)],
 }
 
 impl TournamentPage<'_> {
@@ -143,6 +145,7 @@ fn render_tournament(ctx: &PageCtx, snap: &Snapshot, rev: i64) -> Result<String,
         rounds,
         stage: Stage::of(snap).label(ctx.lang),
         rev,
+        circuits: &snap.circuits,
     }
     .render()?)
 }

@@ -7,6 +7,7 @@ mod helpers;
 mod account;
 mod admin;
 mod api_v1;
+mod circuits;
 mod cli_files;
 mod compression;
 mod csrf;

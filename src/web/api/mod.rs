@@ -6,6 +6,7 @@
 //! `utoipa-actix-web` (the same registration function builds the app's
 //! routes and the document, so they cannot drift).
 
+pub mod circuits;
 pub mod openapi;
 pub mod pairs;
 pub mod penalties;
@@ -336,7 +337,15 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(penalties::add_penalty)
         .service(penalties::withdraw_penalty)
         .service(penalties::reinstate_penalty)
-        .service(play::get_pair_card);
+        .service(play::get_pair_card)
+        .service(circuits::list_circuits)
+        .service(circuits::create_circuit)
+        .service(circuits::get_circuit)
+        .service(circuits::update_circuit)
+        .service(circuits::add_circuit_stage)
+        .service(circuits::remove_circuit_stage)
+        .service(circuits::get_circuit_standings)
+        .service(circuits::get_season_card);
 }
 
 /// The API's routes: the operations and the document. Another method on a

@@ -34,6 +34,7 @@ use utoipa_actix_web::AppExt;
         (name = "rounds", description = "Rounds, clock, sheets, penalties"),
         (name = "public", description = "No token: standings and pair cards, cached by revision"),
         (name = "table-side", description = "Players score from the table with their pair code"),
+        (name = "circuits", description = "Seasons: circuits of tournaments and their rankings"),
         (name = "rules", description = "The rules engine: pure computations"),
         (name = "tokens", description = "Who a personal API token acts as"),
     )

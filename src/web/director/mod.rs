@@ -23,11 +23,13 @@ use crate::tournament::pairs::{PairEntry, PairForm};
 use crate::tournament::settings::SettingsForm;
 use crate::tournament::{FieldProblem, Status};
 
+pub mod circuits;
 pub mod clock;
 pub mod close;
 pub mod csv;
 pub mod exports;
 pub mod pairs;
+pub mod people;
 pub mod printouts;
 pub mod rounds;
 pub mod staff;

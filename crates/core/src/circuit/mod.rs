@@ -78,8 +78,10 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
+mod bundle;
 mod cli;
 mod compute;
+mod form;
 mod identity;
 mod spec;
 mod stage;
@@ -89,6 +91,7 @@ mod proptests;
 #[cfg(test)]
 mod tests;
 
+pub use bundle::{parse_bundle, CircuitBundle, BUNDLE_FORMAT};
 pub use cli::{
     points_text, run_cli, CliCircuit, CliEntrant, CliFinalist, CliPair, CliPlayer, CliRow,
 };
@@ -96,10 +99,11 @@ pub use compute::{
     compute, cut_off, place_points, shared_points, stage_points, CircuitRow, CircuitStandings,
     Entrant, Finalist, FinalistReason, StageScore, POINTS_DP,
 };
+pub use form::{field_problem, CircuitForm};
 pub use identity::{normalize_card, normalize_name, same_person, PersonKey, PersonName, Resolver};
 pub use spec::{
     parse, to_json, validate, CircuitSpec, Finals, First, FormatTag, PointsMethod, Problem,
     ProblemCode, RankBy, DEFAULT_PLACING_MIN, DEFAULT_PLACING_STEP, FORMAT, MAX_CIRCUIT_NAME_CHARS,
     MAX_POINTS, MAX_SEASON_CHARS, MAX_TABLE_PLACES, POINTS_DECIMALS,
 };
-pub use stage::{stage_of_file, Stage, StagePlayer, StageResult};
+pub use stage::{stage_of_file, stage_of_file_by_seat, Stage, StagePlayer, StageResult};

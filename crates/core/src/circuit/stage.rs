@@ -53,14 +53,25 @@ pub fn stage_of_file<K>(
     mut key: impl FnMut(&Player) -> K,
     lang: Lang,
 ) -> Result<Stage<K>, StandingsError> {
+    stage_of_file_by_seat(file, |_, _, p| key(p), lang)
+}
+
+/// [`stage_of_file`] with each player keyed by their seat: the pair's
+/// number, the seat (0 or 1) and the player (the web keys people by the
+/// registration's seat, which the file does not carry).
+pub fn stage_of_file_by_seat<K>(
+    file: &TournamentFile,
+    mut key: impl FnMut(u32, usize, &Player) -> K,
+    lang: Lang,
+) -> Result<Stage<K>, StandingsError> {
     let standings = compute_file(file, lang)?;
     let pairs: HashMap<u32, &[Player]> = file
         .pairs
         .iter()
         .map(|p| (p.number, p.players.as_slice()))
         .collect();
-    let mut player = |p: &Player| StagePlayer {
-        key: key(p),
+    let mut player = |pair: u32, seat: usize, p: &Player| StagePlayer {
+        key: key(pair, seat, p),
         surname: p.surname.clone(),
         name: p.name.clone(),
         card: p
@@ -81,7 +92,7 @@ pub fn stage_of_file<K>(
             place: row.place,
             vp: row.vp,
             mp_diff: row.mp_diff,
-            players: [player(a), player(b)],
+            players: [player(row.pair, 0, a), player(row.pair, 1, b)],
         });
     }
     Ok(Stage {

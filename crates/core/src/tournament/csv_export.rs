@@ -160,6 +160,67 @@ pub fn standings_csv(
     doc.finish()
 }
 
+/// A circuit's season ranking (RULES.md §11), best first, the unclassified
+/// last without a place: place, the player or pair ("Surname Name", a
+/// pair's two joined by " – "), points, MP difference, attendances, each
+/// stage's points (empty where the entrant did not play it) and the stages
+/// that count.
+pub fn circuit_csv<K>(
+    standings: &crate::circuit::CircuitStandings<K>,
+    stages: usize,
+    lang: Lang,
+) -> Result<String, CsvWriteError> {
+    let mut doc = Doc::new();
+    let mut header: Vec<Cell<'_>> = [
+        "standings.place",
+        "circuit.csv.entrant",
+        "circuit.csv.points",
+        "standings.mp_diff",
+        "circuit.csv.attendances",
+    ]
+    .iter()
+    .map(|k| text(t(lang, k)))
+    .collect();
+    for n in 1..=stages {
+        header.push(owned_text(format!("{} {n}", t(lang, "circuit.csv.stage"))));
+    }
+    header.push(text(t(lang, "circuit.csv.counted")));
+    doc.record(&header)?;
+    let points = |d: Decimal| Cell::Number(crate::i18n::format::decimal(lang, d));
+    for r in &standings.rows {
+        let names = r
+            .players
+            .iter()
+            .map(|p| format!("{} {}", p.surname, p.name))
+            .collect::<Vec<_>>()
+            .join(" – ");
+        let mut cells = vec![
+            r.place.map_or_else(empty, num),
+            owned_text(names),
+            points(r.points),
+            num(r.mp_diff),
+            num(r.attendances),
+        ];
+        for i in 0..stages {
+            cells.push(
+                r.stages
+                    .get(i)
+                    .and_then(Option::as_ref)
+                    .map_or_else(empty, |s| points(s.points)),
+            );
+        }
+        cells.push(Cell::Number(
+            r.counted
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
+        ));
+        doc.record(&cells)?;
+    }
+    doc.finish()
+}
+
 const SHEETS_HEADER: [&str; 18] = [
     "csv.sheets.round",
     "csv.sheets.table",

@@ -1,0 +1,421 @@
+//! The player directory's people (issue 24): who each seat of a
+//! registration is across tournaments (RULES.md §11: the same federation
+//! card, or without one the same normalised name).
+//!
+//! - Every seat of every pair points at a person (`pairs.p1_person_id`,
+//!   `p2_person_id`), set in the transaction that registers or edits the
+//!   pair ([`link_pair`]).
+//! - A merge keeps both rows: the one that goes gets `merged_into`; every
+//!   reader follows it ([`canonical_map`]) to the person that stays, so a
+//!   split only clears it again.
+
+use std::collections::{BTreeMap, HashMap};
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use super::schema::{pairs, people, people_audit};
+use super::{now, DbConn};
+use crate::circuit::{normalize_card, normalize_name};
+
+/// A row of `people`.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
+#[diesel(table_name = people)]
+pub struct PersonRow {
+    pub id: i64,
+    pub surname: String,
+    pub name: String,
+    pub card: Option<String>,
+    pub name_key: String,
+    pub merged_into: Option<i64>,
+    pub merged_by: Option<i64>,
+    pub merged_at: Option<NaiveDateTime>,
+    pub created_at: NaiveDateTime,
+}
+
+/// Merges are at most this deep (a chain A → B → C…): deeper is a loop,
+/// which [`merge`] never writes.
+const MAX_CHAIN: usize = 64;
+
+/// Every person that was merged, mapped to the person that stays (chains
+/// followed). A person not in the map stays itself.
+pub fn canonical_map(conn: &mut DbConn) -> QueryResult<HashMap<i64, i64>> {
+    let merged: Vec<(i64, Option<i64>)> = people::table
+        .filter(people::merged_into.is_not_null())
+        .select((people::id, people::merged_into))
+        .load(conn)?;
+    let direct: HashMap<i64, i64> = merged
+        .into_iter()
+        .filter_map(|(id, into)| into.map(|i| (id, i)))
+        .collect();
+    let mut out = HashMap::with_capacity(direct.len());
+    for &id in direct.keys() {
+        let mut at = id;
+        for _ in 0..MAX_CHAIN {
+            match direct.get(&at) {
+                Some(&next) => at = next,
+                None => break,
+            }
+        }
+        out.insert(id, at);
+    }
+    Ok(out)
+}
+
+/// The person `id` stands for now.
+pub fn canonical(map: &HashMap<i64, i64>, id: i64) -> i64 {
+    map.get(&id).copied().unwrap_or(id)
+}
+
+pub fn find(conn: &mut DbConn, id: i64) -> QueryResult<Option<PersonRow>> {
+    people::table
+        .find(id)
+        .select(PersonRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+pub fn find_many(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<PersonRow>> {
+    people::table
+        .filter(people::id.eq_any(ids.to_vec()))
+        .select(PersonRow::as_select())
+        .load(conn)
+}
+
+fn create(conn: &mut DbConn, surname: &str, name: &str, card: Option<&str>) -> QueryResult<i64> {
+    diesel::insert_into(people::table)
+        .values((
+            people::surname.eq(surname.trim()),
+            people::name.eq(name.trim()),
+            people::card.eq(card),
+            people::name_key.eq(normalize_name(surname, name)),
+            people::created_at.eq(now()),
+        ))
+        .returning(people::id)
+        .get_result(conn)
+}
+
+/// The person of a seat: found by card, else by name, else created
+/// (RULES.md §11's rule, as the circuit's resolver applies it to files):
+/// - with a card: the person holding that card; else the one card-less
+///   person of that name, who takes the card; else a new person;
+/// - without a card: the one person (after merges) of that name, card or
+///   not; with none, or with two or more (homonyms the rules cannot tell
+///   apart), a new person (a likely duplicate the director may merge).
+pub fn find_or_create(
+    conn: &mut DbConn,
+    surname: &str,
+    name: &str,
+    card: &str,
+) -> QueryResult<i64> {
+    let key = normalize_name(surname, name);
+    let map = canonical_map(conn)?;
+    if let Some(card) = normalize_card(card) {
+        let holders: Vec<i64> = people::table
+            .filter(people::card.eq(&card))
+            .select(people::id)
+            .order(people::id.asc())
+            .load(conn)?;
+        if let Some(&id) = holders.first() {
+            return Ok(canonical(&map, id));
+        }
+        let named: Vec<(i64, Option<String>)> = people::table
+            .filter(people::name_key.eq(&key))
+            .select((people::id, people::card))
+            .load(conn)?;
+        let mut cardless: Vec<i64> = named
+            .iter()
+            .filter(|(_, c)| c.is_none())
+            .map(|(id, _)| canonical(&map, *id))
+            .collect();
+        cardless.sort_unstable();
+        cardless.dedup();
+        let card_holders = named.iter().any(|(_, c)| c.is_some());
+        if let ([id], false) = (cardless.as_slice(), card_holders) {
+            diesel::update(people::table.find(*id))
+                .set(people::card.eq(&card))
+                .execute(conn)?;
+            return Ok(*id);
+        }
+        return create(conn, surname, name, Some(&card));
+    }
+    let named: Vec<i64> = people::table
+        .filter(people::name_key.eq(&key))
+        .select(people::id)
+        .load(conn)?;
+    let mut found: Vec<i64> = named.into_iter().map(|id| canonical(&map, id)).collect();
+    found.sort_unstable();
+    found.dedup();
+    match found.as_slice() {
+        [id] => Ok(*id),
+        _ => create(conn, surname, name, None),
+    }
+}
+
+/// Points both seats of pair `pair_id` at their people (inside the
+/// caller's transaction: the registration and its link are one write).
+pub fn link_pair(conn: &mut DbConn, pair_id: i64) -> QueryResult<()> {
+    #[allow(clippy::type_complexity)]
+    let (s1, n1, c1, s2, n2, c2): (String, String, String, String, String, String) = pairs::table
+        .find(pair_id)
+        .select((
+            pairs::p1_surname,
+            pairs::p1_name,
+            pairs::p1_card,
+            pairs::p2_surname,
+            pairs::p2_name,
+            pairs::p2_card,
+        ))
+        .first(conn)?;
+    let a = find_or_create(conn, &s1, &n1, &c1)?;
+    let b = find_or_create(conn, &s2, &n2, &c2)?;
+    diesel::update(pairs::table.find(pair_id))
+        .set((pairs::p1_person_id.eq(a), pairs::p2_person_id.eq(b)))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Links every seat not linked yet (registrations older than the
+/// directory's people, a restored backup): oldest first, so the people are
+/// found in the order the players registered. Returns how many pairs.
+pub fn link_unlinked(conn: &mut DbConn) -> QueryResult<usize> {
+    let ids: Vec<i64> = pairs::table
+        .filter(
+            pairs::p1_person_id
+                .is_null()
+                .or(pairs::p2_person_id.is_null()),
+        )
+        .order(pairs::id.asc())
+        .select(pairs::id)
+        .load(conn)?;
+    for &id in &ids {
+        link_pair(conn, id)?;
+    }
+    Ok(ids.len())
+}
+
+/// One seat of a registration, with its person.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PersonSeat {
+    pub person_id: i64,
+    pub tournament_id: i64,
+    pub pair_number: i32,
+    pub surname: String,
+    pub name: String,
+    pub card: String,
+    pub registered_at: NaiveDateTime,
+}
+
+/// The seats of the pairs of `tournaments` (`None`: every tournament), with
+/// their (raw, not canonical) person.
+pub fn seats(conn: &mut DbConn, tournaments: Option<&[i64]>) -> QueryResult<Vec<PersonSeat>> {
+    let mut q = pairs::table
+        .select((
+            pairs::tournament_id,
+            pairs::number,
+            pairs::created_at,
+            (
+                pairs::p1_person_id,
+                pairs::p1_surname,
+                pairs::p1_name,
+                pairs::p1_card,
+            ),
+            (
+                pairs::p2_person_id,
+                pairs::p2_surname,
+                pairs::p2_name,
+                pairs::p2_card,
+            ),
+        ))
+        .into_boxed();
+    if let Some(ids) = tournaments {
+        q = q.filter(pairs::tournament_id.eq_any(ids.to_vec()));
+    }
+    #[allow(clippy::type_complexity)]
+    let rows: Vec<(
+        i64,
+        i32,
+        NaiveDateTime,
+        (Option<i64>, String, String, String),
+        (Option<i64>, String, String, String),
+    )> = q.load(conn)?;
+    let mut out = Vec::with_capacity(rows.len() * 2);
+    for (tid, number, at, a, b) in rows {
+        for (person, surname, name, card) in [a, b] {
+            if let Some(person_id) = person {
+                out.push(PersonSeat {
+                    person_id,
+                    tournament_id: tid,
+                    pair_number: number,
+                    surname,
+                    name,
+                    card,
+                    registered_at: at,
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// People merged into another (the merges a director may split), newest
+/// first, among `ids`.
+pub fn merged_among(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<PersonRow>> {
+    people::table
+        .filter(people::merged_into.is_not_null())
+        .filter(people::id.eq_any(ids.to_vec()))
+        .order(people::merged_at.desc())
+        .select(PersonRow::as_select())
+        .load(conn)
+}
+
+/// `gone` now stands for `keep` (both must stay themselves: checked by the
+/// caller inside the transaction).
+pub fn merge(conn: &mut DbConn, keep: i64, gone: i64, by: i64) -> QueryResult<usize> {
+    diesel::update(
+        people::table
+            .find(gone)
+            .filter(people::merged_into.is_null()),
+    )
+    .set((
+        people::merged_into.eq(keep),
+        people::merged_by.eq(by),
+        people::merged_at.eq(now()),
+    ))
+    .execute(conn)
+}
+
+/// `id` stands for itself again.
+pub fn split(conn: &mut DbConn, id: i64) -> QueryResult<usize> {
+    diesel::update(
+        people::table
+            .find(id)
+            .filter(people::merged_into.is_not_null()),
+    )
+    .set((
+        people::merged_into.eq(None::<i64>),
+        people::merged_by.eq(None::<i64>),
+        people::merged_at.eq(None::<NaiveDateTime>),
+    ))
+    .execute(conn)
+}
+
+/// What the directory's audit says happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PeopleAction {
+    Merge,
+    Split,
+}
+
+impl PeopleAction {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PeopleAction::Merge => "merge",
+            PeopleAction::Split => "split",
+        }
+    }
+}
+
+impl TryFrom<String> for PeopleAction {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        match s.as_str() {
+            "merge" => Ok(PeopleAction::Merge),
+            "split" => Ok(PeopleAction::Split),
+            _ => Err(format!("unknown directory action {s:?}")),
+        }
+    }
+}
+
+/// One line of the directory's audit.
+#[derive(Debug, Clone, PartialEq, Eq, Queryable)]
+pub struct PeopleAuditRow {
+    pub id: i64,
+    #[diesel(deserialize_as = String)]
+    pub action: PeopleAction,
+    pub kept_id: i64,
+    pub other_id: i64,
+    pub user_id: Option<i64>,
+    pub at: NaiveDateTime,
+}
+
+/// Records a merge or a split.
+pub fn record(
+    conn: &mut DbConn,
+    action: PeopleAction,
+    kept: i64,
+    other: i64,
+    by: i64,
+) -> QueryResult<()> {
+    diesel::insert_into(people_audit::table)
+        .values((
+            people_audit::action.eq(action.as_str()),
+            people_audit::kept_id.eq(kept),
+            people_audit::other_id.eq(other),
+            people_audit::user_id.eq(by),
+            people_audit::at.eq(now()),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// The directory's audit touching `ids`, newest first.
+pub fn audit_of(conn: &mut DbConn, ids: &[i64], limit: i64) -> QueryResult<Vec<PeopleAuditRow>> {
+    people_audit::table
+        .filter(
+            people_audit::kept_id
+                .eq_any(ids.to_vec())
+                .or(people_audit::other_id.eq_any(ids.to_vec())),
+        )
+        .order(people_audit::id.desc())
+        .limit(limit)
+        .select((
+            people_audit::id,
+            people_audit::action,
+            people_audit::kept_id,
+            people_audit::other_id,
+            people_audit::user_id,
+            people_audit::at,
+        ))
+        .load(conn)
+}
+
+/// Groups of people (canonical ids) a director should look at: the same
+/// normalised name, or the same card. `people` maps each canonical person
+/// to its (name key, card).
+pub fn likely_duplicates(people: &BTreeMap<i64, (String, Option<String>)>) -> Vec<Vec<i64>> {
+    let mut by_name: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
+    let mut by_card: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
+    for (id, (key, card)) in people {
+        by_name.entry(key.as_str()).or_default().push(*id);
+        if let Some(c) = card {
+            by_card.entry(c.as_str()).or_default().push(*id);
+        }
+    }
+    let mut groups: Vec<Vec<i64>> = by_name
+        .into_values()
+        .chain(by_card.into_values())
+        .filter(|g| g.len() > 1)
+        .collect();
+    for g in &mut groups {
+        g.sort_unstable();
+    }
+    groups.sort();
+    groups.dedup();
+    groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duplicates_group_by_name_or_card() {
+        let mut p = BTreeMap::new();
+        p.insert(1, ("rossi maria".to_string(), None));
+        p.insert(2, ("rossi maria".to_string(), Some("123".to_string())));
+        p.insert(3, ("bianchi luca".to_string(), Some("123".to_string())));
+        p.insert(4, ("verdi anna".to_string(), None));
+        assert_eq!(likely_duplicates(&p), vec![vec![1, 2], vec![2, 3]]);
+    }
+}

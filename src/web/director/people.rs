@@ -1,0 +1,84 @@
+//! The player directory's people (issue 24): likely duplicates (the same
+//! normalised name, or the same card) with a merge button, and the merges
+//! made, each with a split button. Both are on the record and change every
+//! circuit that counts the two people.
+
+use super::*;
+use crate::services::people::{self as people, Duplicates};
+
+#[derive(Template)]
+#[template(path = "director/people.html")]
+struct PeoplePage<'a> {
+    ctx: &'a PageCtx,
+    d: &'a Duplicates,
+    error: Option<String>,
+}
+
+async fn page(
+    ctx: &PageCtx,
+    state: &AppState,
+    actor: Actor,
+    error: Option<String>,
+    status: StatusCode,
+) -> Result<HttpResponse, AppError> {
+    let d = people::duplicates(&state.db, actor).await?;
+    render_status(&PeoplePage { ctx, d: &d, error }, status)
+}
+
+/// `GET /director/people`.
+pub async fn list(ctx: PageCtx, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    page(&ctx, &state, actor, None, StatusCode::OK).await
+}
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct MergeForm {
+    keep: i64,
+    gone: i64,
+}
+
+async fn outcome(
+    ctx: &PageCtx,
+    state: &AppState,
+    actor: Actor,
+    result: Result<(), ServiceError>,
+    done: &str,
+) -> Result<HttpResponse, AppError> {
+    match result {
+        Ok(()) => Ok(see_other(&format!("/director/people?done={done}"))),
+        Err(ServiceError::Conflict(c)) => {
+            page(
+                ctx,
+                state,
+                actor,
+                Some(c.message(ctx.lang)),
+                StatusCode::CONFLICT,
+            )
+            .await
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `POST /director/people/merge`: `gone` becomes `keep`.
+pub async fn merge(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    form: web::Form<MergeForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let result = people::merge(&state.db, actor, form.keep, form.gone).await;
+    outcome(&ctx, &state, actor, result, "people_merged").await
+}
+
+/// `POST /director/people/{id}/split`: undoes the merge of `id`.
+pub async fn split(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let result = people::split(&state.db, actor, *id).await;
+    outcome(&ctx, &state, actor, result, "people_split").await
+}

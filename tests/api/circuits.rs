@@ -1,0 +1,556 @@
+//! Circuits (issue 24) over HTTP, on both databases: a circuit of three
+//! stages with one still running, its public pages (cached per revision,
+//! ETag, HEAD, no cookie), the season card, the CSV, the links both ways;
+//! a merge in the player directory changes the ranking on the next
+//! request, and a split changes it back; the API's circuit operations.
+
+use burraco_td::auth::Role;
+use burraco_td::circuit::{compute, parse, stage_of_file, CircuitSpec};
+use burraco_td::i18n::Lang;
+use burraco_td::services::Actor;
+use burraco_td::tournament_file::fixtures::sample_tournament;
+use burraco_td::tournament_file::{Player, Status, TournamentFile};
+use serde_json::{json, Value};
+
+use crate::helpers::{location, spawn_app, Browser, TestApp, ADMIN};
+
+const CIRCUIT_FORM: &[(&str, &str)] = &[
+    ("name", "Circuito d'inverno"),
+    ("season", "2026/27"),
+    ("rank", "player"),
+    ("method", "placing"),
+    ("best_of", "2"),
+    ("min_attendances", "2"),
+    ("stage_top_percent", "25"),
+];
+
+/// The spec the form above describes (the test's own reference).
+fn form_spec() -> CircuitSpec {
+    parse(
+        r#"{"format":"burraco-td/circuit@1","name":"Circuito d'inverno","season":"2026/27",
+            "points":{"method":"placing"},"best_of":2,"min_attendances":2,
+            "finals":{"stage_top_percent":25}}"#,
+    )
+    .unwrap()
+}
+
+fn player(surname: &str, name: &str, card: Option<&str>) -> Player {
+    Player {
+        surname: surname.into(),
+        name: name.into(),
+        card: card.map(str::to_string),
+        club: None,
+    }
+}
+
+/// A stage: a generated tournament of 8 pairs and 3 rounds, pair 1 played
+/// by the given two people.
+fn stage_file(seed: u64, finished: bool, a: Player, b: Player) -> TournamentFile {
+    let mut f = sample_tournament(8, 3, seed);
+    f.name = format!("Tappa {seed}");
+    f.status = Some(if finished {
+        Status::Finished
+    } else {
+        Status::Running
+    });
+    f.pairs[0].players = vec![a, b];
+    f
+}
+
+/// The id of an account, read through the data layer.
+async fn user_id(app: &TestApp, username: &'static str) -> i64 {
+    app.handle
+        .read(move |c| {
+            burraco_td::db::users::find_by_username(c, username)
+                .map_err(burraco_td::db::DbError::from)
+        })
+        .await
+        .unwrap()
+        .unwrap()
+        .id
+}
+
+async fn admin(app: &TestApp) -> Actor {
+    Actor {
+        user_id: user_id(app, ADMIN).await,
+        role: Role::Admin,
+    }
+}
+
+/// Imports the files as tournaments owned by `owner` (seeded through the
+/// services, as an admin imports them); their ids in order.
+async fn import_all(app: &TestApp, owner: &str, files: &[TournamentFile]) -> Vec<i64> {
+    let actor = admin(app).await;
+    let mut ids = Vec::new();
+    for f in files {
+        ids.push(
+            burraco_td::services::files::import(
+                &app.handle,
+                actor,
+                Some(owner.to_string()),
+                f.clone(),
+                chrono_tz::Europe::Rome,
+            )
+            .await
+            .unwrap(),
+        );
+    }
+    ids
+}
+
+async fn director(app: &TestApp) -> Browser {
+    app.setup_admin().await;
+    app.create_user("dora", "director", "director pass").await;
+    let dora = app.another_browser();
+    dora.login("dora", "director pass").await;
+    dora
+}
+
+/// Creates the circuit through the form and adds the stages in order.
+async fn make_circuit(dora: &Browser, stages: &[i64]) -> i64 {
+    let res = dora
+        .submit("/director/circuits", "/director/circuits", CIRCUIT_FORM)
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    let to = location(&res);
+    let id: i64 = to
+        .trim_start_matches("/director/circuits/")
+        .split('?')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let page = format!("/director/circuits/{id}");
+    for tid in stages {
+        let res = dora
+            .submit(
+                &page,
+                &format!("{page}/stages"),
+                &[("tournament", &tid.to_string())],
+            )
+            .await;
+        assert_eq!(res.status().as_u16(), 303, "stage {tid}");
+    }
+    id
+}
+
+/// The circuit's ranking computed by the core straight from the files (as
+/// `burraco-td circuit` does), over the first `counted` files, people told
+/// apart by the core's resolver over all of them.
+fn reference(files: &[TournamentFile], counted: usize) -> Vec<(String, String, u32)> {
+    let resolver = burraco_td::circuit::Resolver::from_files(files.iter());
+    let stages: Vec<_> = files[..counted]
+        .iter()
+        .map(|f| stage_of_file(f, |p: &Player| resolver.key_of(p), Lang::En).unwrap())
+        .collect();
+    let st = compute(&form_spec(), &stages);
+    st.rows
+        .iter()
+        .map(|r| {
+            (
+                r.players[0].surname.clone(),
+                burraco_td::circuit::points_text(r.points),
+                r.attendances,
+            )
+        })
+        .collect()
+}
+
+async fn standings(app: &TestApp, id: i64) -> (Value, String) {
+    let res = app
+        .another_browser()
+        .get(&format!("/api/v1/circuits/{id}/standings"))
+        .await;
+    assert_eq!(res.status().as_u16(), 200);
+    let etag = res.headers()["etag"].to_str().unwrap().to_string();
+    (res.json().await.unwrap(), etag)
+}
+
+fn row_of<'a>(v: &'a Value, surname: &str) -> Vec<&'a Value> {
+    v["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["player"]["surname"] == surname)
+        .collect()
+}
+
+#[tokio::test]
+async fn a_circuit_of_three_stages_ranks_the_finished_ones_and_shows_the_running_one_as_provisional(
+) {
+    let app = spawn_app().await;
+    let dora = director(&app).await;
+    // One person under three spellings: a card in the first file, none in
+    // the others (case, an accent, spaces).
+    let files = vec![
+        stage_file(
+            1,
+            true,
+            player("Zzrossi", "Maria", Some("AB123")),
+            player("Zzbianchi", "Luca", None),
+        ),
+        stage_file(
+            2,
+            true,
+            player("ZZROSSI", "Marìa", None),
+            player("Zzverdi", "Anna", None),
+        ),
+        stage_file(
+            3,
+            false,
+            player("Zzrossi ", " maria", None),
+            player("Zzbianchi", "Luca", None),
+        ),
+    ];
+    let tids = import_all(&app, "dora", &files).await;
+    let id = make_circuit(&dora, &tids).await;
+
+    // The ranking is the core's over the finished stages only.
+    let (v, etag) = standings(&app, id).await;
+    let expected = reference(&files, 2);
+    let rossi = row_of(&v, "Zzrossi");
+    assert_eq!(rossi.len(), 1, "one person: {v}");
+    let want = expected.iter().find(|r| r.0 == "Zzrossi").unwrap();
+    assert_eq!(rossi[0]["points"], want.1.as_str());
+    assert_eq!(rossi[0]["attendances"], 2);
+    assert_eq!(rossi[0]["player"]["card"], "AB123");
+    assert_eq!(
+        v["standings"].as_array().unwrap().len(),
+        expected.len(),
+        "every person of the finished stages once"
+    );
+    assert_eq!(v["stages"][2]["counts"], false);
+    assert_eq!(v["stages"][2]["status"], "running");
+
+    // The public page: provisional stage, the unclassified, finalists; from
+    // the cache (ETag, 304, HEAD), no cookie.
+    let anon = app.another_browser();
+    let res = anon.get(&format!("/c/{id}")).await;
+    assert_eq!(res.status().as_u16(), 200);
+    assert!(res.headers().get("set-cookie").is_none());
+    let page_etag = res.headers()["etag"].to_str().unwrap().to_string();
+    let html = res.text().await.unwrap();
+    assert!(html.contains("<h1>Circuito d&#39;inverno</h1>"), "{html}");
+    assert!(html.contains("provvisoria"), "the running stage");
+    assert!(html.contains("Zzrossi"));
+    assert!(html.contains("Non classificati"), "min attendances 2");
+    assert!(html.contains("Finalisti"));
+    let res = anon
+        .client
+        .get(anon.url(&format!("/c/{id}")))
+        .header("if-none-match", &page_etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 304);
+    let res = anon
+        .client
+        .head(anon.url(&format!("/c/{id}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 200);
+    assert!(res.text().await.unwrap().is_empty());
+
+    // The season card links each stage's pair card.
+    let person = v["people"][v["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|r| r["player"]["surname"] == "Zzrossi")
+        .unwrap()][0]
+        .as_i64()
+        .unwrap();
+    let card = anon.get_html(&format!("/c/{id}/people/{person}")).await;
+    assert!(card.contains(&format!("/t/{}/pairs/1", tids[0])), "{card}");
+    assert!(card.contains(&format!("/t/{}/pairs/1", tids[1])));
+    let json_card: Value = anon
+        .get(&format!("/api/v1/circuits/{id}/people/{person}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(json_card["rows"][0]["stages"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        anon.get(&format!("/c/{id}/people/999999")).await.status(),
+        404
+    );
+
+    // Links both ways, and the CSV with Italian headers.
+    let t1 = anon.get_html(&format!("/t/{}", tids[0])).await;
+    assert!(t1.contains(&format!("href=\"/c/{id}\"")), "{t1}");
+    let csv = anon.get_html(&format!("/c/{id}/standings.csv")).await;
+    assert!(csv.contains("Posto;"), "{csv}");
+    assert!(csv.contains("Zzrossi Maria"));
+
+    // Closing the running stage is a new revision: it counts now.
+    let dora_actor = Actor {
+        user_id: user_id(&app, "dora").await,
+        role: Role::Director,
+    };
+    burraco_td::services::tournaments::close(&app.handle, dora_actor, tids[2], None)
+        .await
+        .unwrap();
+    let (v2, etag2) = standings(&app, id).await;
+    assert_ne!(etag, etag2);
+    let rossi = row_of(&v2, "Zzrossi");
+    assert_eq!(rossi[0]["attendances"], 3);
+    let mut closed = files.clone();
+    closed[2].status = Some(Status::Finished);
+    let want = reference(&closed, 3);
+    assert_eq!(
+        rossi[0]["points"],
+        want.iter().find(|r| r.0 == "Zzrossi").unwrap().1.as_str()
+    );
+    assert_eq!(v2["stages"][2]["counts"], true);
+}
+
+#[tokio::test]
+async fn a_merge_in_the_directory_changes_the_ranking_on_the_next_request_and_a_split_undoes_it() {
+    let app = spawn_app().await;
+    let dora = director(&app).await;
+    // The same name with two cards: two people the rules cannot join.
+    let files = vec![
+        stage_file(
+            4,
+            true,
+            player("Zzneri", "Paolo", Some("N-1")),
+            player("Zzgialli", "Ugo", None),
+        ),
+        stage_file(
+            5,
+            true,
+            player("Zzneri", "Paolo", Some("N-2")),
+            player("Zzgialli", "Ugo", None),
+        ),
+    ];
+    let tids = import_all(&app, "dora", &files).await;
+    let id = make_circuit(&dora, &tids).await;
+    let (before, etag) = standings(&app, id).await;
+    assert_eq!(row_of(&before, "Zzneri").len(), 2, "two people: {before}");
+    assert_eq!(row_of(&before, "Zzgialli")[0]["attendances"], 2);
+
+    // The directory shows them as likely duplicates; the director merges.
+    let page = dora.get_html("/director/people").await;
+    assert!(page.contains("Zzneri"), "{page}");
+    let ids: Vec<i64> = {
+        let i = before["standings"].as_array().unwrap();
+        i.iter()
+            .enumerate()
+            .filter(|(_, r)| r["player"]["surname"] == "Zzneri")
+            .map(|(n, _)| before["people"][n][0].as_i64().unwrap())
+            .collect()
+    };
+    let res = dora
+        .submit(
+            "/director/people",
+            "/director/people/merge",
+            &[("keep", &ids[0].to_string()), ("gone", &ids[1].to_string())],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    let (merged, etag2) = standings(&app, id).await;
+    assert_ne!(etag, etag2, "a new revision");
+    let neri = row_of(&merged, "Zzneri");
+    assert_eq!(neri.len(), 1, "{merged}");
+    assert_eq!(neri[0]["attendances"], 2);
+    // The same merge again is refused (the other one is gone already).
+    let res = dora
+        .submit(
+            "/director/people",
+            "/director/people/merge",
+            &[("keep", &ids[0].to_string()), ("gone", &ids[1].to_string())],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 409);
+
+    // The merge is listed; splitting it gives two people again.
+    let page = dora.get_html("/director/people").await;
+    let split = format!("/director/people/{}/split", ids[1]);
+    assert!(page.contains(&split), "{page}");
+    let res = dora.submit("/director/people", &split, &[]).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let (again, _) = standings(&app, id).await;
+    assert_eq!(row_of(&again, "Zzneri").len(), 2);
+
+    // Another director sees neither the people nor the circuit.
+    app.create_user("dario", "director", "director pass 2")
+        .await;
+    let dario = app.another_browser();
+    dario.login("dario", "director pass 2").await;
+    assert!(!dario.get_html("/director/people").await.contains("Zzneri"));
+    assert_eq!(
+        dario
+            .get(&format!("/director/circuits/{id}"))
+            .await
+            .status()
+            .as_u16(),
+        404
+    );
+}
+
+#[tokio::test]
+async fn the_circuit_form_says_what_is_wrong_next_to_each_field_and_saves_nothing() {
+    let app = spawn_app().await;
+    let dora = director(&app).await;
+    let res = dora
+        .submit(
+            "/director/circuits",
+            "/director/circuits",
+            &[
+                ("name", ""),
+                ("method", "table"),
+                ("table", "25; venti"),
+                ("best_of", "0"),
+                ("stage_top_percent", "150"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 422);
+    let html = res.text().await.unwrap();
+    assert_eq!(html.matches("class=\"field-error\"").count(), 4, "{html}");
+    assert!(html.contains("Non è un numero: venti"));
+    assert!(dora
+        .get_html("/director/circuits")
+        .await
+        .contains("Ancora nessun circuito"));
+}
+
+#[tokio::test]
+async fn circuits_over_the_api() {
+    let app = spawn_app().await;
+    let _dora = director(&app).await;
+    let files = vec![
+        stage_file(
+            6,
+            true,
+            player("Zzrosa", "Ida", None),
+            player("Zzblu", "Ivo", None),
+        ),
+        stage_file(
+            7,
+            true,
+            player("Zzrosa", "Ida", None),
+            player("Zzblu", "Ivo", None),
+        ),
+    ];
+    let tids = import_all(&app, "dora", &files).await;
+    let handle = app.handle.clone();
+    let token = tokio::task::spawn_blocking(move || {
+        burraco_td::services::tokens::create_for_username(
+            &handle,
+            "dora",
+            burraco_td::auth::tokens::TokenLabel::parse("api").unwrap(),
+        )
+        .unwrap()
+        .token
+    })
+    .await
+    .unwrap();
+    let client = crate::helpers::new_client();
+    let url = |p: &str| format!("{}{}", app.address, p);
+
+    // Every problem by its path in the circuit document.
+    let res = client
+        .post(url("/api/v1/circuits"))
+        .bearer_auth(&token)
+        .json(&json!({"name": "", "points": {"method": "table", "table": [25, -1]}, "best_of": 0}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 422);
+    let e: Value = res.json().await.unwrap();
+    assert_eq!(e["error"]["code"], "invalid_input");
+    for path in ["name", "points.table[1]", "best_of"] {
+        assert!(e["error"]["fields"].get(path).is_some(), "{path}: {e}");
+    }
+
+    // Create (as pairs), add both stages, read the public standings.
+    let res = client
+        .post(url("/api/v1/circuits"))
+        .bearer_auth(&token)
+        .json(&json!({"name": "Coppie 2026", "rank": "pair", "points": {"method": "vp"}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 201);
+    let c: Value = res.json().await.unwrap();
+    let id = c["id"].as_i64().unwrap();
+    assert_eq!(c["circuit"]["format"], "burraco-td/circuit@1");
+    for tid in &tids {
+        let res = client
+            .post(url(&format!("/api/v1/circuits/{id}/stages")))
+            .bearer_auth(&token)
+            .json(&json!({"tournament_id": tid}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status().as_u16(), 200);
+    }
+    let res = client
+        .post(url(&format!("/api/v1/circuits/{id}/stages")))
+        .bearer_auth(&token)
+        .json(&json!({"tournament_id": tids[0]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 409);
+    let e: Value = res.json().await.unwrap();
+    assert_eq!(e["error"]["code"], "stage_already");
+    let v: Value = client
+        .get(url(&format!("/api/v1/circuits/{id}/standings")))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let rows = v["standings"].as_array().unwrap();
+    let pair = rows
+        .iter()
+        .find(|r| r["pair"]["players"][0]["surname"] == "Zzblu")
+        .unwrap();
+    assert_eq!(pair["attendances"], 2);
+
+    // Removing a stage: the later one moves up; unknown ids are 404.
+    let res = client
+        .delete(url(&format!("/api/v1/circuits/{id}/stages/{}", tids[0])))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 200);
+    let c: Value = client
+        .get(url(&format!("/api/v1/circuits/{id}")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(c["stages"][0]["tournament_id"], tids[1]);
+    assert_eq!(c["stages"][0]["number"], 1);
+    assert_eq!(
+        client
+            .get(url("/api/v1/circuits/999999/standings"))
+            .send()
+            .await
+            .unwrap()
+            .status()
+            .as_u16(),
+        404
+    );
+    // Without a token, the changes are refused.
+    assert_eq!(
+        client
+            .put(url(&format!("/api/v1/circuits/{id}")))
+            .json(&json!({"name": "X", "points": {"method": "vp"}}))
+            .send()
+            .await
+            .unwrap()
+            .status()
+            .as_u16(),
+        401
+    );
+}
