@@ -2,11 +2,13 @@
 //! its stages in order.
 //!
 //! A circuit's public pages are cached by [`revision`]: the circuit's own
-//! revision plus the revisions of its stages' tournaments. Each term only
-//! goes up (a tournament's revision goes up with every write to it, the
-//! circuit's with every change to it and with every merge or split in the
-//! directory), and removing a stage raises the circuit's own revision by
-//! more than that stage's term, so any change gives a higher number.
+//! revision plus the revisions of its stages' tournaments plus the
+//! directory's (`db::people`). Each term only goes up (a tournament's
+//! revision with every write to it, the circuit's with every change to it,
+//! the directory's with every merge or split), and removing a stage raises
+//! the circuit's own revision by more than that stage's term, so any change
+//! gives a higher number. A merge touches no circuit row: it holds only the
+//! directory (no lock order to keep with the circuits' writers).
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -75,14 +77,6 @@ pub fn lock(conn: &mut DbConn, id: i64, by: i64) -> QueryResult<Option<CircuitRo
 pub fn set_spec(conn: &mut DbConn, id: i64, spec: &str) -> QueryResult<usize> {
     diesel::update(circuits::table.find(id))
         .set(circuits::spec.eq(spec))
-        .execute(conn)
-}
-
-/// Every circuit is a new revision (a merge or a split in the directory
-/// may change any of them).
-pub fn bump_all(conn: &mut DbConn) -> QueryResult<usize> {
-    diesel::update(circuits::table)
-        .set(circuits::revision.eq(circuits::revision + 1))
         .execute(conn)
 }
 
@@ -199,5 +193,10 @@ pub fn revision(conn: &mut DbConn, id: i64) -> QueryResult<Option<i64>> {
         .filter(circuit_stages::circuit_id.eq(id))
         .select(tournaments::revision)
         .load(conn)?;
-    Ok(Some(stages.into_iter().fold(own, i64::saturating_add)))
+    let directory = super::people::directory_revision(conn)?;
+    Ok(Some(
+        stages
+            .into_iter()
+            .fold(own.saturating_add(directory), i64::saturating_add),
+    ))
 }

@@ -62,6 +62,46 @@ pub fn canonical_map(conn: &mut DbConn) -> QueryResult<HashMap<i64, i64>> {
     Ok(out)
 }
 
+/// The key of the PostgreSQL advisory lock that serialises changes to
+/// the directory's people.
+const DIRECTORY_LOCK_KEY: i64 = i64::from_be_bytes(*b"\0people\0");
+
+/// Holds the directory for the rest of the transaction: two merges (A into
+/// B and B into A) or two registrations of one new player cannot both
+/// pass their checks (PostgreSQL: a transaction-scoped advisory lock;
+/// SQLite's write lock is already held by `Db::write`).
+pub fn lock_directory(conn: &mut DbConn) -> QueryResult<()> {
+    if let DbConn::Postgres(_) = conn {
+        use diesel::connection::SimpleConnection;
+        conn.batch_execute(&format!(
+            "SELECT pg_advisory_xact_lock({DIRECTORY_LOCK_KEY})"
+        ))?;
+    }
+    Ok(())
+}
+
+/// The `app_settings` key of the directory's revision: it goes up with
+/// every merge and split (part of every circuit's revision,
+/// `db::circuits::revision`).
+const DIRECTORY_REVISION: &str = "directory_revision";
+
+/// The directory's revision (0 before the first merge).
+pub fn directory_revision(conn: &mut DbConn) -> QueryResult<i64> {
+    match super::settings::get(conn, DIRECTORY_REVISION)? {
+        None => Ok(0),
+        Some(v) => v
+            .parse()
+            .map_err(|_| super::unreadable(format!("{DIRECTORY_REVISION} {v:?}"))),
+    }
+}
+
+/// Raises the directory's revision (after [`lock_directory`]).
+pub fn bump_directory_revision(conn: &mut DbConn) -> QueryResult<i64> {
+    let next = directory_revision(conn)?.saturating_add(1);
+    super::settings::set(conn, DIRECTORY_REVISION, &next.to_string())?;
+    Ok(next)
+}
+
 /// The person `id` stands for now.
 pub fn canonical(map: &HashMap<i64, i64>, id: i64) -> i64 {
     map.get(&id).copied().unwrap_or(id)
@@ -155,6 +195,7 @@ pub fn find_or_create(
 /// Points both seats of pair `pair_id` at their people (inside the
 /// caller's transaction: the registration and its link are one write).
 pub fn link_pair(conn: &mut DbConn, pair_id: i64) -> QueryResult<()> {
+    lock_directory(conn)?;
     #[allow(clippy::type_complexity)]
     let (s1, n1, c1, s2, n2, c2): (String, String, String, String, String, String) = pairs::table
         .find(pair_id)

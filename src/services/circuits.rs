@@ -234,21 +234,22 @@ pub async fn add_stage(db: &Db, actor: Actor, id: i64, tid: i64) -> Result<(), S
 }
 
 /// Removes a stage (the circuit's owner may, whoever runs the tournament).
+/// Locks in the order every circuit write does: the circuit, then the
+/// tournament (whose page stops naming the circuit).
 pub async fn remove_stage(db: &Db, actor: Actor, id: i64, tid: i64) -> Result<(), ServiceError> {
     db.write(move |c| {
-        let c0 = cdb::find(c, id)?.ok_or(ServiceError::NotFound)?;
-        check_owner(&actor, &Circuit::of(c0)?)?;
+        lock_circuit(c, &actor, id, 1)?;
         if !crate::db::table_side::bump_revision(c, tid)? {
             return Err(ServiceError::NotFound);
         }
         let t = tdb::find(c, tid)?.ok_or(ServiceError::NotFound)?;
         crate::db::revisions::note_bump(tid, t.revision);
-        // The stage's term leaves the circuit's revision: the circuit's
-        // own goes up by more than it (see `db::circuits`).
-        lock_circuit(c, &actor, id, t.revision.saturating_add(1))?;
         if !cdb::remove_stage(c, id, tid)? {
             return Err(ServiceError::conflict("circuit.error.not_a_stage"));
         }
+        // The stage's term leaves the circuit's revision: the circuit's
+        // own goes up by more than it (see `db::circuits`).
+        cdb::lock(c, id, t.revision.saturating_add(1))?;
         Ok(())
     })
     .await
@@ -439,6 +440,38 @@ pub async fn export(
         Ok(CircuitBundle::new(circuit.spec, files))
     })
     .await
+}
+
+/// Whether a text is a circuit bundle (by its `format`), not a tournament
+/// file.
+pub fn is_bundle(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .and_then(|v| v.get("format").and_then(|f| f.as_str()).map(str::to_string))
+        .is_some_and(|f| f == crate::circuit::BUNDLE_FORMAT)
+}
+
+/// Reads a bundle and checks each stage as strictly as an imported
+/// tournament file (its sheets through the rules engine); every problem
+/// with its place.
+pub fn check_bundle(text: &str, lang: Lang) -> Result<CircuitBundle, Vec<String>> {
+    let bundle = crate::circuit::parse_bundle(text, lang)?;
+    let mut problems = Vec::new();
+    for (i, f) in bundle.stages.iter().enumerate() {
+        if let Err(e) = crate::standings::compute_file(f, lang) {
+            match e {
+                crate::standings::StandingsError::Invalid(ps) => {
+                    problems.extend(ps.iter().map(|p| format!("stages[{i}].{}", p.line(lang))))
+                }
+                other => problems.push(format!("stages[{i}]: {}", other.message(lang))),
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(bundle)
+    } else {
+        Err(problems)
+    }
 }
 
 /// Imports a bundle, all or nothing: each stage as a new tournament (as a

@@ -1,8 +1,8 @@
 //! Players as people (issue 24): the directory's likely duplicates, and
 //! the merges and splits a director makes of them. Each is one transaction
 //! that re-checks both people inside it, writes the directory's audit and
-//! makes every circuit a new revision (a merge changes who is who in every
-//! circuit that counts them).
+//! raises the directory's revision, which is part of every circuit's (a
+//! merge changes who is who in every circuit that counts them).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -188,6 +188,7 @@ pub async fn duplicates(db: &Db, actor: Actor) -> Result<Duplicates, ServiceErro
 /// for itself, and not the same.
 pub async fn merge(db: &Db, actor: Actor, keep: i64, gone: i64) -> Result<(), ServiceError> {
     db.write(move |c| {
+        pdb::lock_directory(c)?;
         let (map, by_person) = people_in_scope(c, &actor)?;
         for id in [keep, gone] {
             if pdb::find(c, id)?.is_none() || !by_person.contains_key(&pdb::canonical(&map, id)) {
@@ -204,7 +205,7 @@ pub async fn merge(db: &Db, actor: Actor, keep: i64, gone: i64) -> Result<(), Se
             return Err(ServiceError::conflict("people.error.merged_already"));
         }
         pdb::record(c, PeopleAction::Merge, keep, gone, actor.user_id)?;
-        crate::db::circuits::bump_all(c)?;
+        pdb::bump_directory_revision(c)?;
         Ok(())
     })
     .await
@@ -213,6 +214,7 @@ pub async fn merge(db: &Db, actor: Actor, keep: i64, gone: i64) -> Result<(), Se
 /// Splits a merge: `id` stands for itself again.
 pub async fn split(db: &Db, actor: Actor, id: i64) -> Result<(), ServiceError> {
     db.write(move |c| {
+        pdb::lock_directory(c)?;
         let (map, by_person) = people_in_scope(c, &actor)?;
         let row = pdb::find(c, id)?.ok_or(ServiceError::NotFound)?;
         if !by_person.contains_key(&pdb::canonical(&map, id)) {
@@ -223,7 +225,7 @@ pub async fn split(db: &Db, actor: Actor, id: i64) -> Result<(), ServiceError> {
         };
         pdb::split(c, id)?;
         pdb::record(c, PeopleAction::Split, into, id, actor.user_id)?;
-        crate::db::circuits::bump_all(c)?;
+        pdb::bump_directory_revision(c)?;
         Ok(())
     })
     .await

@@ -335,6 +335,7 @@ const NOTICES: &[(&str, &str)] = &[
     ("start_undone", "states.notice.start_undone"),
     ("circuit_created", "circuit.notice.created"),
     ("circuit_saved", "circuit.notice.saved"),
+    ("circuit_imported", "circuit.notice.imported"),
     ("stage_added", "circuit.notice.stage_added"),
     ("stage_removed", "circuit.notice.stage_removed"),
     ("people_merged", "people.notice.merged"),

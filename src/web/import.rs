@@ -1,5 +1,6 @@
-//! The administrator's import of a tournament file (FORMAT.md): checked as
-//! strictly as the forms, then written as a new tournament, all or nothing.
+//! The administrator's import of a tournament file (FORMAT.md), or of a
+//! circuit with its stages (`burraco-td/circuit-bundle@1`): checked as
+//! strictly as the forms, then written, all or nothing.
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
@@ -50,6 +51,34 @@ pub async fn submit(
             StatusCode::UNPROCESSABLE_ENTITY,
         )
     };
+    if crate::services::circuits::is_bundle(&json) {
+        let bundle = match crate::services::circuits::check_bundle(&json, ctx.lang) {
+            Ok(b) => b,
+            Err(problems) => return bad(problems),
+        };
+        return match crate::services::circuits::import(
+            &state.db,
+            actor,
+            bundle,
+            state.settings.timezone,
+        )
+        .await
+        {
+            Ok(id) => Ok(see_other(&format!(
+                "/director/circuits/{id}?done=circuit_imported"
+            ))),
+            Err(crate::services::ServiceError::Invalid(problems)) => bad(problems
+                .iter()
+                .map(|p| {
+                    p.params
+                        .first()
+                        .map(|(_, m)| m.clone())
+                        .unwrap_or_else(|| p.message(ctx.lang))
+                })
+                .collect()),
+            Err(e) => Err(e.into()),
+        };
+    }
     let file = match crate::services::files::check_text(&json, ctx.lang) {
         Ok(f) => f,
         Err(problems) => return bad(problems),

@@ -22,6 +22,7 @@ mod helpers;
 
 mod support;
 
+mod circuits;
 mod confirm;
 mod doors;
 mod ownership;

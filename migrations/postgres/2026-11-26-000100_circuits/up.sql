@@ -37,7 +37,7 @@ CREATE INDEX pairs_p1_person ON pairs (p1_person_id);
 CREATE INDEX pairs_p2_person ON pairs (p2_person_id);
 -- A circuit: its settings as the circuit@1 document (FORMAT.md), checked by
 -- the core on every write and read. `revision` goes up with every change of
--- the circuit itself and with every merge or split in the directory.
+-- the circuit itself.
 CREATE TABLE circuits (
     id BIGSERIAL PRIMARY KEY,
     owner_id BIGINT REFERENCES users (id) ON DELETE SET NULL,
