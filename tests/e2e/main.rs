@@ -4,6 +4,7 @@
 //! numbers computed independently here.
 
 mod browser;
+mod circuits;
 mod entries;
 mod phone_sheet;
 mod phones;
