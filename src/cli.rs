@@ -30,6 +30,11 @@ pub fn run(cli: Cli) -> ExitCode {
             seed,
             running,
         }) => sample_tournament(pairs, rounds, seed, running),
+        Some(Command::SampleCircuit {
+            stages,
+            players,
+            seed,
+        }) => sample_circuit(stages, players, seed),
         Some(Command::Standings { file, lang }) => Ok(standings(file, cli_lang(lang.as_deref()))),
         Some(Command::Circuit {
             circuit,
@@ -72,6 +77,19 @@ fn sample_tournament(
         file.status = Some(crate::tournament_file::Status::Running);
     }
     println!("{}", serde_json::to_string(&file)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn sample_circuit(stages: usize, players: usize, seed: u64) -> anyhow::Result<ExitCode> {
+    let spec = crate::circuit::parse(
+        r#"{"format": "burraco-td/circuit@1", "name": "Circuito di prova", "season": "2026/27",
+            "points": {"method": "placing"}, "best_of": 20, "min_attendances": 5,
+            "finals": {"stage_top_percent": 10, "overall_top_percent": 20, "overall_min_attendances": 10}}"#,
+    )
+    .map_err(|p| anyhow::anyhow!("the sample circuit: {p:?}"))?;
+    let files = crate::tournament_file::fixtures::sample_circuit_stages(stages, players, seed);
+    let bundle = crate::circuit::CircuitBundle::new(spec, files);
+    println!("{}", serde_json::to_string(&bundle)?);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -379,32 +397,59 @@ fn import(
     let tz = parse_timezone(timezone).map_err(anyhow::Error::msg)?;
     let lang = cli_lang(None);
     let text = read_input(&file)?;
+    if crate::services::circuits::is_bundle(&text) {
+        // A circuit bundle: each stage a tournament, then the circuit (owned
+        // by the administrator the command line acts as).
+        let bundle = match crate::services::circuits::check_bundle(&text, lang) {
+            Ok(b) => b,
+            Err(problems) => return Ok(refused(problems)),
+        };
+        let db = cli_db(db)?;
+        return block_on(async {
+            let actor = command_line_actor(&db).await?;
+            let result = crate::services::circuits::import(&db, actor, bundle, tz).await;
+            imported(result, "circuit", lang)
+        });
+    }
     let parsed = match crate::services::files::check_text(&text, lang) {
         Ok(f) => f,
-        Err(problems) => {
-            for p in problems {
-                eprintln!("{p}");
-            }
-            return Ok(ExitCode::from(2));
-        }
+        Err(problems) => return Ok(refused(problems)),
     };
     let db = cli_db(db)?;
     block_on(async {
         let actor = command_line_actor(&db).await?;
-        match crate::services::files::import(&db, actor, owner, parsed, tz).await {
-            Ok(id) => {
-                println!("imported as tournament {id}");
-                Ok(ExitCode::SUCCESS)
-            }
-            Err(crate::services::ServiceError::Invalid(problems)) => {
-                for p in problems {
-                    eprintln!("{}: {}", p.field, p.message(lang));
-                }
-                Ok(ExitCode::from(2))
-            }
-            Err(e) => Err(e.into()),
-        }
+        let result = crate::services::files::import(&db, actor, owner, parsed, tz).await;
+        imported(result, "tournament", lang)
     })
+}
+
+/// A file refused before anything was written: each problem on stderr.
+fn refused(problems: Vec<String>) -> ExitCode {
+    for p in problems {
+        eprintln!("{p}");
+    }
+    ExitCode::from(2)
+}
+
+/// What an import says: the id made, or the problems (exit 2).
+fn imported(
+    result: Result<i64, crate::services::ServiceError>,
+    what: &str,
+    lang: crate::i18n::Lang,
+) -> anyhow::Result<ExitCode> {
+    match result {
+        Ok(id) => {
+            println!("imported as {what} {id}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(crate::services::ServiceError::Invalid(problems)) => {
+            for p in problems {
+                eprintln!("{}: {}", p.field, p.message(lang));
+            }
+            Ok(ExitCode::from(2))
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 fn backup(db: &DbArgs, file: std::path::PathBuf) -> anyhow::Result<ExitCode> {

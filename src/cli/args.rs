@@ -106,7 +106,8 @@ pub enum Command {
         #[arg(long, env = "BURRACO_TIMEZONE", default_value = Settings::DEFAULT_TIMEZONE)]
         timezone: String,
     },
-    /// Read a tournament file into the database as a new tournament (all or nothing).
+    /// Read a tournament file into the database as a new tournament, or a
+    /// circuit bundle as a circuit with its stages (all or nothing).
     Import {
         /// The tournament file; standard input when absent.
         file: Option<std::path::PathBuf>,
@@ -137,6 +138,17 @@ pub enum Command {
         /// Leave it running (not finished), so that it still takes changes.
         #[arg(long, default_value_t = false)]
         running: bool,
+    },
+    /// Write a generated circuit with its finished stages as one JSON
+    /// document (`burraco-td/circuit-bundle@1`, for benchmarks and demos):
+    /// `stages` tournaments whose players come from a pool of `players`.
+    SampleCircuit {
+        #[arg(long, default_value_t = 30)]
+        stages: usize,
+        #[arg(long, default_value_t = 150)]
+        players: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Standings, pool and prizes of a tournament file (FORMAT.md), as JSON.
     /// Exit 1 when a sheet breaks a rule, 2 when the file is unreadable.

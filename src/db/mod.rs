@@ -130,6 +130,9 @@ pub struct Db {
     revisions: Arc<revisions::Revisions>,
     /// Shared fresh reads of revisions (PostgreSQL).
     fresh: Arc<revisions::FreshReads>,
+    /// Shared fresh reads of circuits' revisions (both backends: a
+    /// circuit's revision sums its stages', see [`circuits`]).
+    fresh_circuits: Arc<revisions::FreshReads>,
     /// PostgreSQL: a few connections for those reads alone, not pinged on
     /// every checkout (see [`Db::read_revision`]).
     revision_pool: Option<r2d2::Pool<RevisionManager>>,
@@ -178,6 +181,7 @@ impl Db {
             writer,
             revisions: Arc::default(),
             fresh: Arc::default(),
+            fresh_circuits: Arc::default(),
             revision_pool,
             sheet_versions: Arc::default(),
             limiter: Arc::default(),
@@ -282,6 +286,21 @@ impl Db {
         self.fresh
             .read(tid, || async move {
                 self.read_revision(tid).await.map_err(|e| e.to_string())
+            })
+            .await
+            .map_err(DbError::Task)
+    }
+
+    /// The revision a circuit's public pages are cached by
+    /// ([`circuits::revision`]), from a read that started after this call,
+    /// shared by the requests that wait together (one read per round trip
+    /// under load, as for tournaments on PostgreSQL).
+    pub async fn circuit_revision(&self, cid: i64) -> Result<Option<i64>, DbError> {
+        self.fresh_circuits
+            .read(cid, || async move {
+                self.read(move |c| Ok::<_, DbError>(circuits::revision(c, cid)?))
+                    .await
+                    .map_err(|e| e.to_string())
             })
             .await
             .map_err(DbError::Task)

@@ -327,7 +327,7 @@ pub async fn editing(db: &Db, actor: Actor, id: i64) -> Result<Editing, ServiceE
 /// The revision a circuit's public pages are cached by; `None`: no such
 /// circuit.
 pub async fn revision(db: &Db, id: i64) -> Result<Option<i64>, ServiceError> {
-    db.read(move |c| Ok(cdb::revision(c, id)?)).await
+    Ok(db.circuit_revision(id).await?)
 }
 
 /// The circuits a tournament is a stage of: (id, name), on `conn`.

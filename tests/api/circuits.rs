@@ -134,6 +134,22 @@ async fn make_circuit(dora: &Browser, stages: &[i64]) -> i64 {
     id
 }
 
+/// A season: the stages (seed, finished, pair 1's two people) imported for
+/// dora, and the circuit made of them through the forms.
+async fn season(
+    app: &TestApp,
+    dora: &Browser,
+    stages: Vec<(u64, bool, Player, Player)>,
+) -> (Vec<TournamentFile>, Vec<i64>, i64) {
+    let files: Vec<TournamentFile> = stages
+        .into_iter()
+        .map(|(seed, finished, a, b)| stage_file(seed, finished, a, b))
+        .collect();
+    let tids = import_all(app, "dora", &files).await;
+    let id = make_circuit(dora, &tids).await;
+    (files, tids, id)
+}
+
 /// The circuit's ranking computed by the core straight from the files (as
 /// `burraco-td circuit` does), over the first `counted` files, people told
 /// apart by the core's resolver over all of them.
@@ -182,28 +198,31 @@ async fn a_circuit_of_three_stages_ranks_the_finished_ones_and_shows_the_running
     let dora = director(&app).await;
     // One person under three spellings: a card in the first file, none in
     // the others (case, an accent, spaces).
-    let files = vec![
-        stage_file(
-            1,
-            true,
-            player("Zzrossi", "Maria", Some("AB123")),
-            player("Zzbianchi", "Luca", None),
-        ),
-        stage_file(
-            2,
-            true,
-            player("ZZROSSI", "Marìa", None),
-            player("Zzverdi", "Anna", None),
-        ),
-        stage_file(
-            3,
-            false,
-            player("Zzrossi ", " maria", None),
-            player("Zzbianchi", "Luca", None),
-        ),
-    ];
-    let tids = import_all(&app, "dora", &files).await;
-    let id = make_circuit(&dora, &tids).await;
+    let (files, tids, id) = season(
+        &app,
+        &dora,
+        vec![
+            (
+                1,
+                true,
+                player("Zzrossi", "Maria", Some("AB123")),
+                player("Zzbianchi", "Luca", None),
+            ),
+            (
+                2,
+                true,
+                player("ZZROSSI", "Marìa", None),
+                player("Zzverdi", "Anna", None),
+            ),
+            (
+                3,
+                false,
+                player("Zzrossi ", " maria", None),
+                player("Zzbianchi", "Luca", None),
+            ),
+        ],
+    )
+    .await;
 
     // The ranking is the core's over the finished stages only.
     let (v, etag) = standings(&app, id).await;
@@ -310,22 +329,25 @@ async fn a_merge_in_the_directory_changes_the_ranking_on_the_next_request_and_a_
     let app = spawn_app().await;
     let dora = director(&app).await;
     // The same name with two cards: two people the rules cannot join.
-    let files = vec![
-        stage_file(
-            4,
-            true,
-            player("Zzneri", "Paolo", Some("N-1")),
-            player("Zzgialli", "Ugo", None),
-        ),
-        stage_file(
-            5,
-            true,
-            player("Zzneri", "Paolo", Some("N-2")),
-            player("Zzgialli", "Ugo", None),
-        ),
-    ];
-    let tids = import_all(&app, "dora", &files).await;
-    let id = make_circuit(&dora, &tids).await;
+    let (_, _, id) = season(
+        &app,
+        &dora,
+        vec![
+            (
+                4,
+                true,
+                player("Zzneri", "Paolo", Some("N-1")),
+                player("Zzgialli", "Ugo", None),
+            ),
+            (
+                5,
+                true,
+                player("Zzneri", "Paolo", Some("N-2")),
+                player("Zzgialli", "Ugo", None),
+            ),
+        ],
+    )
+    .await;
     let (before, etag) = standings(&app, id).await;
     assert_eq!(row_of(&before, "Zzneri").len(), 2, "two people: {before}");
     assert_eq!(row_of(&before, "Zzgialli")[0]["attendances"], 2);
@@ -552,5 +574,88 @@ async fn circuits_over_the_api() {
             .status()
             .as_u16(),
         401
+    );
+}
+
+#[tokio::test]
+async fn a_circuit_exports_with_its_stages_and_imports_back_with_the_same_ranking() {
+    let app = spawn_app().await;
+    let dora = director(&app).await;
+    let (_, _, id) = season(
+        &app,
+        &dora,
+        vec![
+            (
+                8,
+                true,
+                player("Zzoro", "Eva", Some("O-1")),
+                player("Zzargento", "Teo", None),
+            ),
+            (
+                9,
+                true,
+                player("Zzoro", "Eva", None),
+                player("Zzargento", "Teo", None),
+            ),
+        ],
+    )
+    .await;
+    let res = dora
+        .get(&format!("/director/circuits/{id}/export.json"))
+        .await;
+    assert_eq!(res.status().as_u16(), 200);
+    let bundle = res.text().await.unwrap();
+    let v: Value = serde_json::from_str(&bundle).unwrap();
+    assert_eq!(v["format"], "burraco-td/circuit-bundle@1");
+    assert_eq!(v["circuit"]["format"], "burraco-td/circuit@1");
+    assert_eq!(v["stages"].as_array().unwrap().len(), 2);
+    // Another director cannot export it.
+    app.create_user("dario", "director", "director pass 2")
+        .await;
+    let dario = app.another_browser();
+    dario.login("dario", "director pass 2").await;
+    assert_eq!(
+        dario
+            .get(&format!("/director/circuits/{id}/export.json"))
+            .await
+            .status()
+            .as_u16(),
+        404
+    );
+
+    // A broken stage: nothing is imported, the stage is named.
+    let mut broken = v.clone();
+    broken["stages"][1]["rounds"][0]["tables"][0]["ns"] = json!(999);
+    let res = app
+        .submit(
+            "/admin/import",
+            "/admin/import",
+            &[("json", &broken.to_string())],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 422);
+    assert!(res.text().await.unwrap().contains("stages[1]"));
+    // The bundle as exported: a new circuit of new tournaments, the same
+    // ranking.
+    let res = app
+        .submit("/admin/import", "/admin/import", &[("json", &bundle)])
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    let to = location(&res);
+    let copy: i64 = to
+        .trim_start_matches("/director/circuits/")
+        .split('?')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_ne!(copy, id);
+    let (a, _) = standings(&app, id).await;
+    let (b, _) = standings(&app, copy).await;
+    assert_eq!(a["standings"], b["standings"]);
+    assert_eq!(a["finalists"], b["finalists"]);
+    assert_ne!(
+        a["stages"][0]["tournament_id"],
+        b["stages"][0]["tournament_id"]
     );
 }

@@ -565,3 +565,35 @@ pub fn team(number: u32, players: usize) -> TeamFile {
         no_show: false,
     }
 }
+
+/// A season's finished stages for circuit tests and benchmarks: `stages`
+/// tournaments of `players / 3` pairs (at least 4) and 4 rounds each, their
+/// players drawn from one pool of `players` people (person i: a surname and
+/// name of the lists, card `CP{i}`), deterministic for a seed.
+pub fn sample_circuit_stages(stages: usize, players: usize, seed: u64) -> Vec<TournamentFile> {
+    let players = players.max(8);
+    let pool: Vec<Player> = (0..players)
+        .map(|i| Player {
+            surname: SURNAMES[i % SURNAMES.len()].to_string(),
+            name: NAMES[(i / SURNAMES.len()) % NAMES.len()].to_string(),
+            card: Some(format!("CP{i:05}")),
+            club: None,
+        })
+        .collect();
+    let pairs = (players / 3).max(4);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..stages)
+        .map(|s| {
+            let mut file =
+                sample_tournament(pairs, 4, seed.wrapping_mul(1000).wrapping_add(s as u64));
+            file.name = format!("Tappa {}", s + 1);
+            file.status = Some(Status::Finished);
+            let mut order: Vec<usize> = (0..players).collect();
+            order.shuffle(&mut rng);
+            for (k, pair) in file.pairs.iter_mut().enumerate() {
+                pair.players = vec![pool[order[2 * k]].clone(), pool[order[2 * k + 1]].clone()];
+            }
+            file
+        })
+        .collect()
+}
