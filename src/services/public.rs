@@ -120,7 +120,7 @@ pub fn shows_in_public(p: &CardPenalty) -> bool {
 
 /// A penalty as the public sees it: what, when, why. Never who gave or
 /// withdrew it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct PublicPenalty {
     pub round: u32,
     pub pair: u32,
@@ -134,7 +134,7 @@ pub struct PublicPenalty {
 }
 
 /// A pair's line in the public standings.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct PublicRow {
     pub place: u32,
     pub pair: u32,
@@ -150,7 +150,7 @@ pub struct PublicRow {
 }
 
 /// `GET /api/v1/tournaments/{id}/standings`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct PublicStandings {
     pub tournament: i64,
     pub name: String,

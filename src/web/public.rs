@@ -156,7 +156,7 @@ fn render_tournament(ctx: &PageCtx, snap: &Snapshot, rev: i64) -> Result<String,
     operation_id = "getStandings",
     params(("id" = i64, Path, description = "Tournament id")),
     responses((status = 200, description = "The standings, prizes and penalties (no token; ETag per revision)",
-            body = Object),
+            body = PublicStandings),
         (status = 304, description = "Not modified (If-None-Match)"),
         (status = 404, description = "No such tournament", body = crate::web::api::ErrorBody)))]
 pub async fn standings_json(

@@ -20,36 +20,6 @@ use crate::web::context::PageCtx;
 use crate::web::error::{ApiError, AppError, ErrorCode};
 use crate::web::AppState;
 
-/// A circuit's settings: the `burraco-td/circuit@1` document (`format`
-/// may be left out here).
-#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
-#[schema(example = json!({"name": "Circuito d'inverno 2026", "season": "2026/27", "rank": "player",
-    "points": {"method": "placing", "first": "entries", "step": 5, "min": 0},
-    "best_of": 3, "min_attendances": 2,
-    "finals": {"stage_top_percent": 20, "overall_top_percent": 15, "overall_min_attendances": 3}}))]
-pub struct CircuitIn {
-    #[serde(default)]
-    pub format: Option<String>,
-    pub name: String,
-    #[serde(default)]
-    pub season: Option<String>,
-    /// `player` (default) or `pair`.
-    #[serde(default)]
-    pub rank: Option<String>,
-    /// `{"method": "vp"}`, `{"method": "placing", "first": "entries" or a
-    /// number, "step": 5, "min": 0}` or `{"method": "table", "table": [25, 18, 15]}`.
-    #[schema(value_type = Object)]
-    pub points: Value,
-    #[serde(default)]
-    pub best_of: Option<u32>,
-    #[serde(default)]
-    pub min_attendances: Option<u32>,
-    /// `{"stage_top_percent", "overall_top_percent", "overall_min_attendances"}`.
-    #[serde(default)]
-    #[schema(value_type = Option<Object>)]
-    pub finals: Option<Value>,
-}
-
 /// Reads the body as a circuit document: every problem by its path.
 async fn spec_of(req: &HttpRequest, body: web::Payload) -> Result<CircuitSpec, ApiError> {
     let mut value: Value = parse_body::<Value>(req, body).await?;
@@ -101,8 +71,7 @@ impl StageOut {
 pub struct CircuitOut {
     pub id: i64,
     /// The `burraco-td/circuit@1` document.
-    #[schema(value_type = Object)]
-    pub circuit: Value,
+    pub circuit: CircuitSpec,
     pub stages: Vec<StageOut>,
 }
 
@@ -113,10 +82,6 @@ pub struct CircuitSummary {
     pub name: String,
     pub season: Option<String>,
     pub stages: usize,
-}
-
-fn spec_value(spec: &CircuitSpec) -> Value {
-    serde_json::to_value(spec).unwrap_or(Value::Null)
 }
 
 async fn circuit_out(
@@ -130,7 +95,7 @@ async fn circuit_out(
         .map_err(service_error(lang))?;
     Ok(CircuitOut {
         id,
-        circuit: spec_value(&e.circuit.spec),
+        circuit: e.circuit.spec,
         stages: e.stages.iter().map(StageOut::of).collect(),
     })
 }
@@ -162,7 +127,7 @@ pub async fn list_circuits(
 
 /// Creates a circuit owned by the caller (a director).
 #[utoipa::path(tag = "circuits", operation_id = "createCircuit", security(("bearer" = [])),
-    request_body = CircuitIn,
+    request_body = CircuitSpec,
     responses((status = 201, description = "Created", body = CircuitOut)))]
 #[post("/api/v1/circuits")]
 pub async fn create_circuit(
@@ -199,7 +164,7 @@ pub async fn get_circuit(
 /// Saves a circuit's settings (the whole document).
 #[utoipa::path(tag = "circuits", operation_id = "updateCircuit", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Circuit id")),
-    request_body = CircuitIn,
+    request_body = CircuitSpec,
     responses((status = 200, description = "Saved", body = CircuitOut)))]
 #[put("/api/v1/circuits/{id}")]
 pub async fn update_circuit(
@@ -280,7 +245,6 @@ pub struct CircuitStandingsOut {
     pub people: Vec<Vec<i64>>,
     /// FORMAT.md's `{"standings": […], "finalists": […]}`.
     #[serde(flatten)]
-    #[schema(value_type = Object)]
     pub ranking: CliCircuit,
 }
 

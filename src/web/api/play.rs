@@ -419,11 +419,28 @@ pub async fn set_adjusted_score(
 
 // ---- public ----
 
+/// A pair's card as the public sees it: its line in the standings, its
+/// prize, and every round (only the penalties that count, never who gave
+/// them).
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct PairCardOut {
+    pub tournament: i64,
+    /// Goes up with every change; the same revision is the same content.
+    pub revision: i64,
+    pub name: String,
+    pub pair: u32,
+    /// "Rossi Maria – Bianchi Luca".
+    pub names: String,
+    pub row: Option<crate::standings::Row>,
+    pub prize: Option<crate::standings::Prize>,
+    pub card: crate::standings::PairCard,
+}
+
 /// A pair's card, round by round (public, no token; cached per revision
 /// and language with an ETag, like the public pages).
 #[utoipa::path(tag = "public", operation_id = "getPairCard",
     params(("id" = i64, Path, description = "Tournament id"), ("number" = u32, Path, description = "Pair number")),
-    responses((status = 200, description = "The card", body = Object),
+    responses((status = 200, description = "The card", body = PairCardOut),
         (status = 304, description = "Not modified (If-None-Match)")))]
 #[get("/api/v1/tournaments/{id}/pairs/{number}/card")]
 pub async fn get_pair_card(
@@ -449,17 +466,17 @@ pub async fn get_pair_card(
                     p.by = None;
                 }
             }
-            let body = serde_json::json!({
-                "tournament": tid,
-                "revision": rev,
-                "name": file.name,
-                "pair": number,
-                "names": crate::services::public::pair_names(Some(file), number),
-                "row": st.row(number),
-                "prize": st.prize(number),
-                "card": card,
-            });
-            Ok(body.to_string())
+            let body = PairCardOut {
+                tournament: tid,
+                revision: rev,
+                name: file.name.clone(),
+                pair: number,
+                names: crate::services::public::pair_names(Some(file), number),
+                row: st.row(number).cloned(),
+                prize: st.prize(number).cloned(),
+                card,
+            };
+            serde_json::to_string(&body).map_err(|e| AppError::Internal(e.into()))
         },
     )
     .await

@@ -33,9 +33,9 @@ async fn run<T: serde::Serialize>(
 
 /// Checks a score sheet against the rules (RULES.md §4).
 #[utoipa::path(tag = "rules", operation_id = "checkSheet",
-    request_body(content = Object, description = "As `burraco-td check-sheet`: profile, hands, scale, sheet.",
+    request_body(content = crate::rules::api::CheckSheetInput, description = "As `burraco-td check-sheet`: profile, hands, scale, sheet.",
         example = json!({"hands_per_round": 1, "hands": [{"end": "closure", "ns": {"clean": 1, "melded_points": 120, "closed": true, "took_pozzetto": true}, "ew": {"hand_points": 30, "took_pozzetto": true}}]})),
-    responses((status = 200, description = "The engine's report", body = Object),
+    responses((status = 200, description = "The engine's report", body = crate::rules::api::CheckSheetOutput),
         (status = 400, description = "Not JSON", body = ErrorBody),
         (status = 413, description = "Body too large", body = ErrorBody),
         (status = 422, description = "A value the engine refuses", body = ErrorBody)))]
@@ -46,8 +46,8 @@ pub async fn check_sheet(ctx: PageCtx, body: web::Payload) -> Result<HttpRespons
 
 /// Reads a meld: valid or not, its burraco type and points.
 #[utoipa::path(tag = "rules", operation_id = "readMeld",
-    request_body(content = Object, example = json!({"cards": ["5H", "6H", "7H"]})),
-    responses((status = 200, description = "The meld", body = Object),
+    request_body(content = crate::rules::api::MeldBody, example = json!({"cards": ["5H", "6H", "7H"]})),
+    responses((status = 200, description = "The meld", body = crate::rules::api::MeldOutput),
         (status = 400, description = "Not JSON", body = ErrorBody),
         (status = 413, description = "Body too large", body = ErrorBody),
         (status = 422, description = "A value the engine refuses", body = ErrorBody)))]
@@ -58,8 +58,8 @@ pub async fn meld(ctx: PageCtx, body: web::Payload) -> Result<HttpResponse, ApiE
 
 /// Converts an MP difference to victory points.
 #[utoipa::path(tag = "rules", operation_id = "convertVp",
-    request_body(content = Object, example = json!({"difference": 215, "hands": 3})),
-    responses((status = 200, description = "The VP of both lines", body = Object),
+    request_body(content = crate::rules::api::VpBody, example = json!({"difference": 215, "hands": 3})),
+    responses((status = 200, description = "The VP of both lines", body = crate::rules::api::VpOutput),
         (status = 400, description = "Not JSON", body = ErrorBody),
         (status = 413, description = "Body too large", body = ErrorBody),
         (status = 422, description = "A value the engine refuses", body = ErrorBody)))]
@@ -70,8 +70,8 @@ pub async fn vp(ctx: PageCtx, body: web::Payload) -> Result<HttpResponse, ApiErr
 
 /// The seat draw at a table (RULES.md §8).
 #[utoipa::path(tag = "rules", operation_id = "seatDraw",
-    request_body(content = Object, example = json!({"cards": ["AS", "7H", "KD", "2C"]})),
-    responses((status = 200, description = "Seats and dealer", body = Object),
+    request_body(content = crate::rules::api::SeatDrawBody, example = json!({"cards": ["AS", "7H", "KD", "2C"]})),
+    responses((status = 200, description = "Seats and dealer", body = crate::rules::seat_draw::SeatDraw),
         (status = 400, description = "Not JSON", body = ErrorBody),
         (status = 413, description = "Body too large", body = ErrorBody),
         (status = 422, description = "A value the engine refuses", body = ErrorBody)))]
@@ -82,8 +82,8 @@ pub async fn seat_draw(ctx: PageCtx, body: web::Payload) -> Result<HttpResponse,
 
 /// Splits a prize pool (RULES.md §10).
 #[utoipa::path(tag = "rules", operation_id = "splitPrizes",
-    request_body(content = Object, example = json!({"entries": 20, "entry_fee": "10", "prize_share_percent": "70"})),
-    responses((status = 200, description = "The prizes", body = Object),
+    request_body(content = crate::rules::api::PrizesBody, example = json!({"entries": 20, "entry_fee": "10", "prize_share_percent": "70"})),
+    responses((status = 200, description = "The prizes", body = crate::rules::api::PrizesOutput),
         (status = 400, description = "Not JSON", body = ErrorBody),
         (status = 413, description = "Body too large", body = ErrorBody),
         (status = 422, description = "A value the engine refuses", body = ErrorBody)))]

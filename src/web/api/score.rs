@@ -17,7 +17,7 @@ use serde_json::{json, Map, Value};
 
 use crate::i18n::{t, tf, Lang};
 use crate::rules::api::{parse_json, CheckSheetOutput, InputError};
-use crate::rules::{Line, RuleProfile, ScoreSheet, SheetMode, SheetReport};
+use crate::rules::{Line, PerLine, RuleProfile, ScoreSheet, SheetMode, SheetReport};
 use crate::services::table_side::submit::{self as ts_submit, Answer, Outcome};
 use crate::services::table_side::view::SeatedPair;
 use crate::services::table_side::view::{self as ts_view, TableView};
@@ -116,42 +116,82 @@ fn api_error(e: TableSideError, lang: Lang) -> HttpResponse {
     res
 }
 
-fn pair_json(p: Option<&SeatedPair>) -> Value {
-    match p {
-        Some(p) => json!({"pair": p.number, "names": p.names.clone()}),
-        None => Value::Null,
-    }
+/// A pair at the table.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct SeatedPairOut {
+    pub pair: i32,
+    /// "Rossi Maria – Bianchi Luca".
+    pub names: String,
+}
+
+fn pair_out(p: Option<&SeatedPair>) -> Option<SeatedPairOut> {
+    p.map(|p| SeatedPairOut {
+        pair: p.number,
+        names: p.names.clone(),
+    })
+}
+
+/// The table as the table-side API shows it (`getTableScore`): its round,
+/// pairs, state and the sheet entered with what the engine computes of it.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct TableScoreOut {
+    pub tournament: i64,
+    pub round: i32,
+    pub table: i32,
+    pub ns: Option<SeatedPairOut>,
+    pub ew: Option<SeatedPairOut>,
+    /// `empty`, `entered`, `confirmed`, `disputed`…
+    pub status: &'static str,
+    /// `ns`, `ew` or `desk`.
+    pub entered_by: Option<&'static str>,
+    /// The sheet entered, as `checkSheet` takes it (FORMAT.md).
+    pub sheet: Option<ScoreSheet>,
+    pub totals: Option<PerLine<i64>>,
+    /// The sheet's VP, or the adjusted score set at the desk.
+    pub vp: Option<PerLine<i64>>,
+    pub adjusted: bool,
+    /// The entry's version: a confirmation names it.
+    pub entry_version: Option<i32>,
+    /// The dispute's note.
+    pub note: Option<String>,
+    pub hands_per_round: u32,
 }
 
 /// The table as JSON (the shape of issue 13's interface, plus what the
 /// engine computes of the sheet).
-pub fn view_json(v: &TableView) -> Value {
-    json!({
-        "tournament": v.l.t.id,
-        "round": v.round,
-        "table": v.table_no,
-        "ns": pair_json(v.ns.as_ref()),
-        "ew": pair_json(v.ew.as_ref()),
-        "status": v.status.code(),
-        "entered_by": v.entered_by,
-        "sheet": v.sheet,
-        "totals": v.report.as_ref().map(|r| json!(r.totals)),
-        "vp": match (&v.report, v.adjusted) {
-            (_, Some((ns, ew))) => json!({"ns": ns, "ew": ew}),
-            (Some(r), None) => json!(r.vp),
-            (None, None) => Value::Null,
+pub fn view_out(v: &TableView) -> TableScoreOut {
+    TableScoreOut {
+        tournament: v.l.t.id,
+        round: v.round,
+        table: v.table_no,
+        ns: pair_out(v.ns.as_ref()),
+        ew: pair_out(v.ew.as_ref()),
+        status: v.status.code(),
+        entered_by: v.entered_by.map(|e| e.as_str()),
+        sheet: v.sheet.clone(),
+        totals: v.report.as_ref().map(|r| r.totals),
+        vp: match (&v.report, v.adjusted) {
+            (_, Some((ns, ew))) => Some(PerLine {
+                ns: i64::from(ns),
+                ew: i64::from(ew),
+            }),
+            (Some(r), None) => Some(PerLine {
+                ns: i64::from(r.vp.ns),
+                ew: i64::from(r.vp.ew),
+            }),
+            (None, None) => None,
         },
-        "adjusted": v.adjusted.is_some(),
-        "entry_version": v.entry_version,
-        "note": (!v.note.is_empty()).then(|| v.note.clone()),
-        "hands_per_round": v.l.settings.hands_per_round,
-    })
+        adjusted: v.adjusted.is_some(),
+        entry_version: v.entry_version,
+        note: (!v.note.is_empty()).then(|| v.note.clone()),
+        hands_per_round: v.l.settings.hands_per_round,
+    }
 }
 
 /// `GET /api/v1/score/{table_code}`.
 #[utoipa::path(get, path = "/api/v1/score/{code}", tag = "table-side", operation_id = "getTableScore",
     params(("code" = String, Path, description = "The table's code (on its card)")),
-    responses((status = 200, description = "The table, its pairs and the sheet entered", body = Object),
+    responses((status = 200, description = "The table, its pairs and the sheet entered", body = TableScoreOut),
         (status = 404, description = "No such table", body = crate::web::api::ErrorBody),
         (status = 409, description = "Table-side entry is off", body = crate::web::api::ErrorBody),
         (status = 429, description = "Too many wrong codes: wait", body = crate::web::api::ErrorBody)))]
@@ -165,20 +205,26 @@ pub async fn api_view(
             TableSideError::Conflict(crate::services::table_side::TableConflict::TableEntryOff),
             ctx.lang,
         ),
-        Ok(v) => json_reply(StatusCode::OK, view_json(&v)),
+        Ok(v) => json_reply(StatusCode::OK, json!(view_out(&v))),
         Err(e) => api_error(e, ctx.lang),
     }
 }
 
-/// The fields every score POST may carry; the rest is read per endpoint.
-#[derive(Debug, Deserialize)]
-struct ScoreBody {
+/// The fields every score POST may carry (`submitTableSheet`: `pair_code`,
+/// `round`, `sheet`; `confirmTableSheet`: `pair_code`, `agree`,
+/// `entry_version`, `note`); the rest is read per endpoint.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct ScoreBody {
+    /// The pair's private 6-digit code (text or number).
     #[serde(default)]
+    #[schema(value_type = String)]
     pair_code: Value,
     /// The round the client scores (optional: the pair's last round at the table).
     #[serde(default)]
     round: Option<i32>,
+    /// The sheet, as `checkSheet` takes it (`hands`, `declared`).
     #[serde(default)]
+    #[schema(value_type = Option<ScoreSheet>)]
     sheet: Option<Value>,
     #[serde(default)]
     agree: Option<bool>,
@@ -242,18 +288,37 @@ fn sheet_of(v: Option<Value>, lang: Lang) -> Result<ScoreSheet, InputError> {
     })
 }
 
-fn outcome_json(o: &Outcome) -> Value {
-    json!({
-        "status": o.status.code(),
-        "round": o.round,
-        "table": o.table_no,
-        "by": o.by.code(),
-        "entered_by": (o.status == TableStatus::Entered).then(|| o.by.code()),
-        "replaced": o.replaced,
-        "entry_version": o.entry_version,
-        "totals": o.totals,
-        "vp": o.vp,
-    })
+/// What a submission or a confirmation did (`submitTableSheet`,
+/// `confirmTableSheet`).
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct TableOutcomeOut {
+    /// The table's state now: `entered`, `confirmed`, `disputed`.
+    pub status: &'static str,
+    pub round: i32,
+    pub table: i32,
+    /// `ns` or `ew`: who acted.
+    pub by: &'static str,
+    /// Who entered the sheet, when it waits for the other pair.
+    pub entered_by: Option<&'static str>,
+    /// The entry replaced an earlier one.
+    pub replaced: bool,
+    pub entry_version: Option<i32>,
+    pub totals: Option<PerLine<i64>>,
+    pub vp: Option<PerLine<u8>>,
+}
+
+fn outcome_out(o: &Outcome) -> TableOutcomeOut {
+    TableOutcomeOut {
+        status: o.status.code(),
+        round: o.round,
+        table: o.table_no,
+        by: o.by.code(),
+        entered_by: (o.status == TableStatus::Entered).then(|| o.by.code()),
+        replaced: o.replaced,
+        entry_version: o.entry_version,
+        totals: o.totals,
+        vp: o.vp,
+    }
 }
 
 /// An unreadable body: 404 when the table does not exist either.
@@ -267,9 +332,9 @@ async fn unreadable(state: &AppState, code: String, e: TableSideError, lang: Lan
 /// `POST /api/v1/score/{table_code}/sheet`.
 #[utoipa::path(post, path = "/api/v1/score/{code}/sheet", tag = "table-side", operation_id = "submitTableSheet",
     params(("code" = String, Path, description = "The table's code (on its card)")),
-    request_body(content = Object, description = "`pair_code`, `round` (optional) and the `sheet`",
+    request_body(content = ScoreBody, description = "`pair_code`, `round` (optional) and the `sheet`",
         example = json!({"pair_code": "K7WQ", "sheet": {"hands": [{"end": "closure", "ns": {"clean": 1, "melded_points": 120, "closed": true, "took_pozzetto": true}, "ew": {"hand_points": 30, "took_pozzetto": true}}]}})),
-    responses((status = 200, description = "Entered: the other pair confirms", body = Object),
+    responses((status = 200, description = "Entered: the other pair confirms", body = TableOutcomeOut),
         (status = 400, description = "Not JSON", body = crate::web::api::ErrorBody),
         (status = 403, description = "Wrong pair code", body = crate::web::api::ErrorBody),
         (status = 404, description = "No such table", body = crate::web::api::ErrorBody),
@@ -305,7 +370,7 @@ pub async fn api_sheet(
     )
     .await;
     match result {
-        Ok(o) => json_reply(StatusCode::OK, outcome_json(&o)),
+        Ok(o) => json_reply(StatusCode::OK, json!(outcome_out(&o))),
         Err(e) => api_error(e, ctx.lang),
     }
 }
@@ -313,9 +378,9 @@ pub async fn api_sheet(
 /// `POST /api/v1/score/{table_code}/confirm`.
 #[utoipa::path(post, path = "/api/v1/score/{code}/confirm", tag = "table-side", operation_id = "confirmTableSheet",
     params(("code" = String, Path, description = "The table's code (on its card)")),
-    request_body(content = Object, description = "`pair_code` of the other pair, `agree`, `entry_version` (the version of the entry it read, from `getTableScore`; required), `note` (required to dispute); optional `idempotency_key` (or the `Idempotency-Key` header)",
+    request_body(content = ScoreBody, description = "`pair_code` of the other pair, `agree`, `entry_version` (the version of the entry it read, from `getTableScore`; required), `note` (required to dispute); optional `idempotency_key` (or the `Idempotency-Key` header)",
         example = json!({"pair_code": "551903", "agree": true, "entry_version": 1})),
-    responses((status = 200, description = "Confirmed (or disputed)", body = Object),
+    responses((status = 200, description = "Confirmed (or disputed)", body = TableOutcomeOut),
         (status = 400, description = "Not JSON", body = crate::web::api::ErrorBody),
         (status = 403, description = "Wrong pair code", body = crate::web::api::ErrorBody),
         (status = 404, description = "No such table", body = crate::web::api::ErrorBody),
@@ -355,7 +420,7 @@ pub async fn api_confirm(
     )
     .await;
     match result {
-        Ok(o) => json_reply(StatusCode::OK, outcome_json(&o)),
+        Ok(o) => json_reply(StatusCode::OK, json!(outcome_out(&o))),
         Err(e) => api_error(e, ctx.lang),
     }
 }

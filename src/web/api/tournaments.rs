@@ -467,7 +467,7 @@ pub async fn redraw_tournament(
 /// The whole tournament as a tournament file (FORMAT.md).
 #[utoipa::path(tag = "tournaments", operation_id = "exportTournament", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Tournament id")),
-    responses((status = 200, description = "The tournament file (FORMAT.md)", body = Object)))]
+    responses((status = 200, description = "The tournament file (FORMAT.md)", body = crate::tournament_file::TournamentFile)))]
 #[get("/api/v1/tournaments/{id}/export")]
 pub async fn export_tournament(
     ctx: PageCtx,
@@ -493,7 +493,7 @@ pub async fn export_tournament(
 
 /// Imports a tournament file as a new tournament (administrators).
 #[utoipa::path(tag = "tournaments", operation_id = "importTournament", security(("bearer" = [])),
-    request_body(content = Object, description = "A tournament file (FORMAT.md)"),
+    request_body(content = crate::tournament_file::TournamentFile, description = "A tournament file (FORMAT.md)"),
     responses((status = 201, description = "Imported", body = Created)))]
 #[post("/api/v1/tournaments/import")]
 pub async fn import_tournament(

@@ -12,6 +12,7 @@ use serde::Serialize;
 
 /// A player in the CLI output: `{"card": …, "surname": …, "name": …}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CliPlayer {
     pub card: Option<String>,
     pub surname: String,
@@ -20,12 +21,14 @@ pub struct CliPlayer {
 
 /// A pair in the CLI output: `{"players": [player, player]}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CliPair {
     pub players: Vec<CliPlayer>,
 }
 
 /// `"player": {…}` or `"pair": {…}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum CliEntrant {
     Player(CliPlayer),
@@ -34,6 +37,7 @@ pub enum CliEntrant {
 
 /// One line of `standings` (fields in the order of FORMAT.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CliRow {
     pub place: Option<u32>,
     #[serde(flatten)]
@@ -47,6 +51,7 @@ pub struct CliRow {
 
 /// One finalist: the entrant and `"stage N, place P"` or `"overall, place P"`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CliFinalist {
     #[serde(flatten)]
     pub entrant: CliEntrant,
@@ -55,6 +60,7 @@ pub struct CliFinalist {
 
 /// `{"standings": […], "finalists": […]}` (FORMAT.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CliCircuit {
     pub standings: Vec<CliRow>,
     pub finalists: Vec<CliFinalist>,

@@ -54,6 +54,7 @@ impl<'de> Deserialize<'de> for FormatTag {
 
 /// What the circuit ranks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum RankBy {
     /// Each player on their own (the default): a player's stage result is
@@ -128,21 +129,27 @@ fn default_min() -> Decimal {
 /// number, "step": 5, "min": 0}` (each optional, these are the defaults) or
 /// `{"method": "table", "table": [25, 18, 15]}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "method", rename_all = "snake_case")]
 pub enum PointsMethod {
     /// The stage's VP total.
     Vp,
     /// `max(min, first − step × (place − 1))`.
     Placing {
+        /// `"entries"` (the stage's entries) or a number.
+        #[cfg_attr(feature = "openapi", schema(schema_with = first_schema))]
         first: First,
         #[serde(serialize_with = "number::serialize")]
+        #[cfg_attr(feature = "openapi", schema(value_type = f64))]
         step: Decimal,
         #[serde(serialize_with = "number::serialize")]
+        #[cfg_attr(feature = "openapi", schema(value_type = f64))]
         min: Decimal,
     },
     /// Points per place (1st, 2nd, …); places beyond the list get 0.
     Table {
         #[serde(serialize_with = "numbers::serialize")]
+        #[cfg_attr(feature = "openapi", schema(value_type = Vec<f64>))]
         table: Vec<Decimal>,
     },
 }
@@ -211,17 +218,38 @@ impl PointsMethod {
     }
 }
 
-/// Who goes to the final (RULES.md §11, "Finalists").
+/// `first`'s schema: the word `entries` or a number.
+#[cfg(feature = "openapi")]
+fn first_schema() -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{ObjectBuilder, OneOfBuilder, Type};
+    OneOfBuilder::new()
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .enum_values(Some(["entries"])),
+        )
+        .item(ObjectBuilder::new().schema_type(Type::Number))
+        .description(Some(
+            "Points of the 1st place: \"entries\" (the stage's entries) or a number.",
+        ))
+        .build()
+        .into()
+}
+
+/// Who goes to the final (RULES.md §11, "Finals").
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Finals {
     /// Per stage: the entrants placed within the top `stage_top_percent` %
     /// of that stage's entries. Absent: no one qualifies by a stage.
     #[serde(default, skip_serializing_if = "Option::is_none", with = "opt_number")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<f64>))]
     pub stage_top_percent: Option<Decimal>,
     /// Overall: the classified entrants placed within the top
     /// `overall_top_percent` % of those with at least
     /// `overall_min_attendances`. Absent: no one qualifies overall.
     #[serde(default, skip_serializing_if = "Option::is_none", with = "opt_number")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<f64>))]
     pub overall_top_percent: Option<Decimal>,
     /// Default 0 (every classified entrant).
     #[serde(default)]
@@ -234,7 +262,10 @@ pub struct Finals {
 /// `player`; `season`, `best_of`, `min_attendances`, `finals` are optional.
 /// Field order is the order [`to_json`] writes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CircuitSpec {
+    /// Always `"burraco-td/circuit@1"`.
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub format: FormatTag,
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -221,6 +221,7 @@ fn scale_for(
 /// hands_per_round is not 3 or 4; when given it replaces the preset) are
 /// optional.
 #[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CheckSheetInput {
     #[serde(default)]
     pub profile: Option<String>,
@@ -235,6 +236,7 @@ pub struct CheckSheetInput {
 
 /// One violation, ready for JSON.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ViolationOutput {
     pub code: &'static str,
     /// 1-based; null for the whole sheet.
@@ -243,11 +245,13 @@ pub struct ViolationOutput {
     pub line: Option<Line>,
     pub message: String,
     /// The message's values by name (numbers, field names, burraco types).
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub params: serde_json::Map<String, serde_json::Value>,
 }
 
 /// The result of a sheet check.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CheckSheetOutput {
     pub profile: &'static str,
     pub hands_per_round: u32,
@@ -359,6 +363,7 @@ pub fn check_sheet_input(
 /// A meld reading: `{"valid":true,"kind":"sequence","cards":7,"points":65,"burraco":"clean"}`
 /// (`burraco` null below 7 cards) or `{"valid":false,"reason":"…","reason_code":"…"}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(untagged)]
 pub enum MeldOutput {
     Valid {
@@ -406,11 +411,14 @@ pub fn meld(cards: &[String], profile: &str, lang: Lang) -> Result<MeldOutput, I
     })
 }
 
+/// `readMeld`'s body: cards in notation (`7H`, `10S`, `JK` for a joker…)
+/// and an optional rule profile.
 #[derive(Debug, Deserialize)]
-struct MeldBody {
-    cards: Vec<String>,
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct MeldBody {
+    pub cards: Vec<String>,
     #[serde(default)]
-    profile: Option<String>,
+    pub profile: Option<String>,
 }
 
 /// `{"cards":["7H","8H"],"profile":"codice"}` (profile optional).
@@ -426,6 +434,7 @@ pub fn meld_json(json: &str, lang: Lang) -> Result<MeldOutput, InputError> {
 
 /// `{"vp":[5,15]}`: first the side whose difference was given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct VpOutput {
     pub vp: [u8; 2],
 }
@@ -443,13 +452,16 @@ pub fn vp(
     Ok(VpOutput { vp: [a, b] })
 }
 
+/// `convertVp`'s body: the MP difference, the hands per round (default 3)
+/// and an optional VP scale (its band bounds).
 #[derive(Debug, Deserialize)]
-struct VpBody {
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct VpBody {
     #[serde(default)]
-    hands: Option<u32>,
-    difference: i64,
+    pub hands: Option<u32>,
+    pub difference: i64,
     #[serde(default)]
-    scale: Option<Vec<i64>>,
+    pub scale: Option<Vec<i64>>,
 }
 
 /// `{"hands":3,"difference":-560}` (hands default 3; optional `scale`).
@@ -505,11 +517,14 @@ pub fn seat_draw(
     Ok(draw_seats(four, order))
 }
 
+/// `seatDraw`'s body: the four cards drawn (players 1–4) and an optional
+/// suit order (`HDCS` when absent).
 #[derive(Debug, Deserialize)]
-struct SeatDrawBody {
-    cards: Vec<String>,
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SeatDrawBody {
+    pub cards: Vec<String>,
     #[serde(default)]
-    suit_order: Option<String>,
+    pub suit_order: Option<String>,
 }
 
 /// `{"cards":["10H","KS","10D","JK"],"suit_order":"HDCS"}` (suit order optional).
@@ -520,34 +535,38 @@ pub fn seat_draw_json(json: &str, lang: Lang) -> Result<SeatDrawOutput, InputErr
 
 // ---------------------------------------------------------------- prizes --
 
+/// One payout tier: from `min_entries` entries, the percentages per place.
 #[derive(Debug, Deserialize)]
-struct TierBody {
-    min_entries: u32,
-    scheme: Vec<Decimal>,
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TierBody {
+    pub min_entries: u32,
+    pub scheme: Vec<Decimal>,
 }
 
 /// Amounts and percentages are decimal strings ("20.00") or JSON numbers.
 /// `guaranteed_pool` defaults to 0; `places` defaults to 1, 2, 3… (no ties);
 /// give `scheme` or `payout` (a list of `{min_entries, scheme}`), not both.
 #[derive(Debug, Deserialize)]
-struct PrizesBody {
-    entries: u32,
-    entry_fee: Decimal,
-    prize_share_percent: Decimal,
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct PrizesBody {
+    pub entries: u32,
+    pub entry_fee: Decimal,
+    pub prize_share_percent: Decimal,
     #[serde(default)]
-    guaranteed_pool: Option<Decimal>,
+    pub guaranteed_pool: Option<Decimal>,
     #[serde(default)]
-    scheme: Option<Vec<Decimal>>,
+    pub scheme: Option<Vec<Decimal>>,
     #[serde(default)]
-    payout: Option<Vec<TierBody>>,
+    pub payout: Option<Vec<TierBody>>,
     #[serde(default)]
-    places: Option<Vec<u32>>,
+    pub places: Option<Vec<u32>>,
 }
 
 /// `{"pool":"336.00","organiser_fee":"144.00","prizes":[…],"per_player":[["84.00","84.00"],…]}`:
 /// amounts as strings with two decimals, one prize per entry in the order of
 /// `places`. `organiser_fee` is negative when a guarantee tops the pool up.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PrizesOutput {
     pub pool: String,
     pub organiser_fee: String,

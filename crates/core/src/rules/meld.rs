@@ -14,6 +14,7 @@ use std::fmt;
 
 /// Set (combinazione) or sequence (scala).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum MeldKind {
     Set,

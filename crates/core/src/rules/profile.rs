@@ -8,6 +8,7 @@ use std::fmt;
 
 /// The five kinds of burraco, best first (RULES.md §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum BurracoType {
     Royal,

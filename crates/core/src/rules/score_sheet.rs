@@ -15,6 +15,7 @@ use std::fmt;
 
 /// A line at the table: North–South or East–West.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Line {
     Ns,
@@ -56,6 +57,7 @@ impl fmt::Display for Line {
 
 /// A value for each line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PerLine<T> {
     pub ns: T,
     pub ew: T,
@@ -72,6 +74,7 @@ impl<T> PerLine<T> {
 
 /// How a hand ended (RULES.md §4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum HandEnd {
     /// Exactly one line closed; it gets the closing bonus.
@@ -99,6 +102,7 @@ impl HandEnd {
 /// are 0 / false. `hand_points` are the points of the cards left in hand
 /// (an untaken-but-unplayed pozzetto included), written as a positive number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(default)]
 pub struct LineHand {
     pub clean: i64,
@@ -148,6 +152,7 @@ impl LineHand {
 
 /// One hand of the round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Hand {
     pub end: HandEnd,
     pub ns: LineHand,
@@ -169,6 +174,7 @@ impl Hand {
 /// `melded_points` (a negative total as `hand_points`), and the burraco
 /// checks cannot be made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum SheetMode {
     #[default]
@@ -202,6 +208,7 @@ impl SheetMode {
 /// A round's score sheet: its hands and, optionally, the round totals the
 /// players wrote.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ScoreSheet {
     pub hands: Vec<Hand>,
     #[serde(default)]
@@ -213,6 +220,7 @@ pub struct ScoreSheet {
 
 /// A line's score for one hand, broken down (RULES.md §4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LineScore {
     /// Melded points − points left in hand.
     pub card_points: i64,

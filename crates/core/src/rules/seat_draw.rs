@@ -16,7 +16,7 @@
 //! feeds the redrawn cards back through [`resolve_redraw`].
 
 use super::cards::{Card, Suit};
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 use std::fmt;
 
 /// Suit order, highest first. Default hearts > diamonds > clubs > spades.
@@ -95,29 +95,20 @@ impl fmt::Display for SuitOrder {
     }
 }
 
-/// The result of a draw. Players are numbered 1 to 4.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The result of a draw. Players are numbered 1 to 4. JSON:
+/// `{"chooser": 4, "dealer": 1}` or `{"redraw": [1, 3]}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(untagged)]
 pub enum SeatDraw {
     /// `chooser` picks the seats; `dealer` (of the other pair) deals.
     Chooser { chooser: u8, dealer: u8 },
     /// These players (2 or more, ascending) drew identical cards that decide
     /// the outcome, and draw again between themselves.
-    Redraw { players: Vec<u8> },
-}
-
-impl Serialize for SeatDraw {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(None)?;
-        match self {
-            SeatDraw::Chooser { chooser, dealer } => {
-                m.serialize_entry("chooser", chooser)?;
-                m.serialize_entry("dealer", dealer)?;
-            }
-            SeatDraw::Redraw { players } => m.serialize_entry("redraw", players)?,
-        }
-        m.end()
-    }
+    Redraw {
+        #[serde(rename = "redraw")]
+        players: Vec<u8>,
+    },
 }
 
 /// Player number (1-based) of an index into the four cards.

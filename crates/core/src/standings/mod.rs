@@ -87,6 +87,7 @@ use std::fmt;
 
 /// A pair's line in the standings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Row {
     /// 1-based; tied pairs share it (1, 2, 2, 4…).
     pub place: u32,
@@ -109,6 +110,7 @@ pub struct Row {
 
 /// Head-to-head decided the order of two tied pairs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TieBreak {
     /// The other pair of the tie.
     pub other: u32,
@@ -123,6 +125,7 @@ pub struct TieBreak {
 
 /// What a pair did in a round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// Played, scored from the sheet.
@@ -139,6 +142,7 @@ pub enum Outcome {
 
 /// A penalty on a pair's card.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CardPenalty {
     /// Position in the file's `penalties`; `None` for an automatic one.
     pub index: Option<usize>,
@@ -162,6 +166,7 @@ pub struct CardPenalty {
 
 /// One round on a pair's card.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct CardRound {
     pub round: u32,
     pub outcome: Outcome,
@@ -216,6 +221,7 @@ impl CardRound {
 
 /// A pair's card: its rounds, one per round of the tournament.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PairCard {
     pub pair: u32,
     pub rounds: Vec<CardRound>,
@@ -223,6 +229,7 @@ pub struct PairCard {
 
 /// A pair that wins money.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Prize {
     pub pair: u32,
     pub place: u32,

@@ -43,6 +43,7 @@ impl<'de> Deserialize<'de> for FormatTag {
 
 /// How a round's seating was made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum MovementKind {
     Mitchell,
@@ -52,6 +53,7 @@ pub enum MovementKind {
 
 /// Where the tournament stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     Draft,
@@ -62,6 +64,7 @@ pub enum Status {
 /// A penalty's kind (RULES.md §9). An adjusted score is not a penalty kind:
 /// it is a table's `adjusted`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum PenaltyKind {
     Warning,
@@ -116,6 +119,7 @@ impl fmt::Display for PenaltyKind {
 
 /// A payout scheme and the least number of entries it applies from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PayoutTierFile {
     pub min_entries: u32,
     /// Percentages of the pool for place 1, 2, 3… (decimal strings).
@@ -124,6 +128,7 @@ pub struct PayoutTierFile {
 
 /// One player of a pair.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Player {
     pub surname: String,
     pub name: String,
@@ -136,6 +141,7 @@ pub struct Player {
 
 /// A registered pair.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PairFile {
     pub number: u32,
     /// Exactly two players (checked by validation).
@@ -165,6 +171,7 @@ impl PairFile {
 /// A table's score sheet: the sheet `burraco-td rules check-sheet` reads,
 /// without `profile`/`hands_per_round` (they come from the tournament).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SheetFile {
     pub hands: Vec<Hand>,
     /// The totals the players wrote; the computed totals win when they differ.
@@ -200,6 +207,7 @@ impl From<ScoreSheet> for SheetFile {
 /// A referee's adjusted score (punteggio arbitrale, RULES.md §9): replaces
 /// the sheet. VP need not add up to 20; an absent MP difference counts 0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Adjusted {
     pub ns_vp: i64,
     pub ew_vp: i64,
@@ -213,6 +221,7 @@ pub struct Adjusted {
 /// Mitchell rounds. At most one of `sheet`/`adjusted`; neither means the
 /// table has not played yet (only in the last round).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TableFile {
     pub table: u32,
     pub ns: u32,
@@ -225,6 +234,7 @@ pub struct TableFile {
 
 /// One round: its tables and the pairs resting (byes).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct RoundFile {
     pub number: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -234,6 +244,7 @@ pub struct RoundFile {
     /// number (one, the usual case) or a list of pair numbers (several: a
     /// withdrawn pair's seat became a phantom). Written the same way.
     #[serde(rename = "bye", default, with = "bye_serde")]
+    #[cfg_attr(feature = "openapi", schema(schema_with = bye_schema))]
     pub byes: Vec<u32>,
 }
 
@@ -241,6 +252,7 @@ pub struct RoundFile {
 /// `vp`, absent for `warning`. A withdrawn penalty keeps its record and counts
 /// for nothing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PenaltyFile {
     pub round: u32,
     pub pair: u32,
@@ -287,7 +299,10 @@ pub(super) fn default_bye_vp() -> i64 {
 /// 0, `penalties` empty; `vp_scale` absent means the preset of
 /// `hands_per_round`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TournamentFile {
+    /// Always `"burraco-td/tournament@1"`.
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub format: FormatTag,
     pub name: String,
     pub date: NaiveDate,
@@ -295,6 +310,7 @@ pub struct TournamentFile {
     pub venue: Option<String>,
     /// `"HH:MM"`.
     #[serde(default, skip_serializing_if = "Option::is_none", with = "hhmm")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
     pub start_time: Option<NaiveTime>,
     #[serde(default = "default_profile")]
     pub profile: String,
@@ -465,4 +481,29 @@ pub(super) mod bye_serde {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u32>, D::Error> {
         d.deserialize_any(ByeVisitor)
     }
+}
+
+/// `bye`'s schema: `null`, a pair number or a list of pair numbers.
+#[cfg(feature = "openapi")]
+fn bye_schema() -> utoipa::openapi::schema::Schema {
+    use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Type};
+    OneOfBuilder::new()
+        .item(ObjectBuilder::new().schema_type(Type::Null))
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .minimum(Some(1)),
+        )
+        .item(
+            ArrayBuilder::new().items(
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .minimum(Some(1)),
+            ),
+        )
+        .description(Some(
+            "The pairs resting this round: null (none), a pair number (the usual case) or a list.",
+        ))
+        .build()
+        .into()
 }
