@@ -25,6 +25,7 @@ pub mod pages;
 pub mod player;
 pub mod public;
 pub mod qr;
+pub mod registry;
 pub mod score_card;
 pub mod seat_draw;
 pub mod tokens;
@@ -80,279 +81,411 @@ impl AppState {
     }
 }
 
+pub use registry::{noted, noted_all, registered_routes};
+
 /// Every route of the application. Staff scopes are guarded by role on the
 /// server: `/admin` (admins), `/director` (directors), `/desk` (referees).
 pub fn routes(cfg: &mut web::ServiceConfig) {
     limits::configure_app(cfg);
-    cfg.route("/", web::get().to(pages::home))
-        .route("/healthz", web::get().to(pages::healthz))
-        .route("/lang/{code}", web::get().to(pages::switch_lang))
-        .route("/static/{name}", web::get().to(assets::serve))
-        .route("/setup", web::get().to(account::setup_form))
-        .route("/setup", web::post().to(account::setup_submit))
-        .route("/login", web::get().to(account::login_form))
-        .route("/login", web::post().to(account::login_submit))
-        .route("/logout", web::post().to(account::logout))
+    cfg.route(noted("GET", "", "/"), web::get().to(pages::home))
+        .route(noted("GET", "", "/healthz"), web::get().to(pages::healthz))
+        .route(
+            noted("GET", "", "/lang/{code}"),
+            web::get().to(pages::switch_lang),
+        )
+        .route(
+            noted("GET", "", "/static/{name}"),
+            web::get().to(assets::serve),
+        )
+        .route(
+            noted("GET", "", "/setup"),
+            web::get().to(account::setup_form),
+        )
+        .route(
+            noted("POST", "", "/setup"),
+            web::post().to(account::setup_submit),
+        )
+        .route(
+            noted("GET", "", "/login"),
+            web::get().to(account::login_form),
+        )
+        .route(
+            noted("POST", "", "/login"),
+            web::post().to(account::login_submit),
+        )
+        .route(
+            noted("POST", "", "/logout"),
+            web::post().to(account::logout),
+        )
         .configure(api::routes)
         .configure(tokens::routes)
         .configure(api::score::routes)
         .configure(player::routes)
-        .route("/t/{id}", web::get().to(public::tournament))
-        .route("/t/{id}/pairs/{pair}", web::get().to(public::pair_card))
-        .route("/t/{id}/find", web::get().to(public::players::find))
-        .route("/t/{id}/rounds/{n}", web::get().to(public::players::round))
-        .route("/t/{id}/prizes", web::get().to(public::players::prizes))
-        .route("/t/{id}/screen", web::get().to(public::players::screen))
-        .route("/t/{id}/rev", web::get().to(public::players::revision))
-        .route("/c/{id}", web::get().to(public::circuits::circuit))
         .route(
-            "/c/{id}/people/{person}",
+            noted("GET", "", "/t/{id}"),
+            web::get().to(public::tournament),
+        )
+        .route(
+            noted("GET", "", "/t/{id}/pairs/{pair}"),
+            web::get().to(public::pair_card),
+        )
+        .route(
+            noted("GET", "", "/t/{id}/find"),
+            web::get().to(public::players::find),
+        )
+        .route(
+            noted("GET", "", "/t/{id}/rounds/{n}"),
+            web::get().to(public::players::round),
+        )
+        .route(
+            noted("GET", "", "/t/{id}/prizes"),
+            web::get().to(public::players::prizes),
+        )
+        .route(
+            noted("GET", "", "/t/{id}/screen"),
+            web::get().to(public::players::screen),
+        )
+        .route(
+            noted("GET", "", "/t/{id}/rev"),
+            web::get().to(public::players::revision),
+        )
+        .route(
+            noted("GET", "", "/c/{id}"),
+            web::get().to(public::circuits::circuit),
+        )
+        .route(
+            noted("GET", "", "/c/{id}/people/{person}"),
             web::get().to(public::circuits::season_card),
         )
         .route(
-            "/c/{id}/standings.csv",
+            noted("GET", "", "/c/{id}/standings.csv"),
             web::get().to(public::circuits::standings_csv),
         )
         .route(
-            "/api/v1/tournaments/{id}/standings",
+            noted("GET", "", "/api/v1/tournaments/{id}/standings"),
             web::get().to(public::standings_json),
         )
         .service(
             web::scope("/director")
                 .wrap(from_fn(middleware::director_only))
-                .route("/tournaments", web::get().to(director::tournaments::list))
-                .route("/circuits", web::get().to(director::circuits::list))
-                .route("/circuits", web::post().to(director::circuits::create))
-                .route("/circuits/{id}", web::get().to(director::circuits::edit))
-                .route("/circuits/{id}", web::post().to(director::circuits::update))
                 .route(
-                    "/circuits/{id}/stages",
+                    noted("GET", "/director", "/tournaments"),
+                    web::get().to(director::tournaments::list),
+                )
+                .route(
+                    noted("GET", "/director", "/circuits"),
+                    web::get().to(director::circuits::list),
+                )
+                .route(
+                    noted("POST", "/director", "/circuits"),
+                    web::post().to(director::circuits::create),
+                )
+                .route(
+                    noted("GET", "/director", "/circuits/{id}"),
+                    web::get().to(director::circuits::edit),
+                )
+                .route(
+                    noted("POST", "/director", "/circuits/{id}"),
+                    web::post().to(director::circuits::update),
+                )
+                .route(
+                    noted("POST", "/director", "/circuits/{id}/stages"),
                     web::post().to(director::circuits::add_stage),
                 )
                 .route(
-                    "/circuits/{id}/stages/{tid}/remove",
+                    noted("POST", "/director", "/circuits/{id}/stages/{tid}/remove"),
                     web::post().to(director::circuits::remove_stage),
                 )
                 .route(
-                    "/circuits/{id}/export.json",
+                    noted("GET", "/director", "/circuits/{id}/export.json"),
                     web::get().to(director::circuits::export),
                 )
-                .route("/people", web::get().to(director::people::list))
-                .route("/people/merge", web::post().to(director::people::merge))
                 .route(
-                    "/people/{id}/split",
+                    noted("GET", "/director", "/people"),
+                    web::get().to(director::people::list),
+                )
+                .route(
+                    noted("POST", "/director", "/people/merge"),
+                    web::post().to(director::people::merge),
+                )
+                .route(
+                    noted("POST", "/director", "/people/{id}/split"),
                     web::post().to(director::people::split),
                 )
                 .route(
-                    "/tournaments",
+                    noted("POST", "/director", "/tournaments"),
                     web::post().to(director::tournaments::create),
                 )
                 .route(
-                    "/tournaments/new",
+                    noted("GET", "/director", "/tournaments/new"),
                     web::get().to(director::tournaments::new_form),
                 )
-                .route("/t/{id}", web::get().to(director::show))
                 .route(
-                    "/t/{id}/edit",
+                    noted("GET", "/director", "/t/{id}"),
+                    web::get().to(director::show),
+                )
+                .route(
+                    noted("GET", "/director", "/t/{id}/edit"),
                     web::get().to(director::tournaments::edit_form),
                 )
                 .route(
-                    "/t/{id}/edit",
+                    noted("POST", "/director", "/t/{id}/edit"),
                     web::post().to(director::tournaments::update),
                 )
-                .route("/t/{id}/pairs", web::post().to(director::pairs::add_pair))
                 .route(
-                    "/t/{id}/pairs/new",
+                    noted("POST", "/director", "/t/{id}/pairs"),
+                    web::post().to(director::pairs::add_pair),
+                )
+                .route(
+                    noted("GET", "/director", "/t/{id}/pairs/new"),
                     web::get().to(director::pairs::new_pair),
                 )
-                .route("/t/{id}/players", web::get().to(directory::search))
                 .route(
-                    "/t/{id}/players.json",
+                    noted("GET", "/director", "/t/{id}/players"),
+                    web::get().to(directory::search),
+                )
+                .route(
+                    noted("GET", "/director", "/t/{id}/players.json"),
                     web::get().to(directory::search_json),
                 )
                 .route(
-                    "/t/{id}/pairs/{pid}",
+                    noted("GET", "/director", "/t/{id}/pairs/{pid}"),
                     web::get().to(director::pairs::edit_pair),
                 )
                 .route(
-                    "/t/{id}/pairs/{pid}",
+                    noted("POST", "/director", "/t/{id}/pairs/{pid}"),
                     web::post().to(director::pairs::update_pair),
                 )
                 .route(
-                    "/t/{id}/pairs/{pid}/checkin",
+                    noted("POST", "/director", "/t/{id}/pairs/{pid}/checkin"),
                     web::post().to(director::pairs::check_in),
                 )
                 .route(
-                    "/t/{id}/checkin",
+                    noted("POST", "/director", "/t/{id}/checkin"),
                     web::post().to(director::pairs::check_in_many),
                 )
                 .route(
-                    "/t/{id}/pairs/{pid}/withdraw",
+                    noted("POST", "/director", "/t/{id}/pairs/{pid}/withdraw"),
                     web::post().to(director::pairs::withdraw),
                 )
                 .route(
-                    "/t/{id}/pairs/{pid}/no-show",
+                    noted("POST", "/director", "/t/{id}/pairs/{pid}/no-show"),
                     web::post().to(director::pairs::no_show),
                 )
                 .route(
-                    "/t/{id}/pairs/{pid}/delete",
+                    noted("GET", "/director", "/t/{id}/pairs/{pid}/delete"),
                     web::get().to(director::pairs::delete_pair_confirm),
                 )
                 .route(
-                    "/t/{id}/pairs/{pid}/delete",
+                    noted("POST", "/director", "/t/{id}/pairs/{pid}/delete"),
                     web::post().to(director::pairs::delete_pair),
                 )
                 .service(
-                    web::resource("/t/{id}/import")
+                    web::resource(noted_all(&["GET", "POST"], "/director", "/t/{id}/import"))
                         .app_data(limits::form(limits::PAIRS_CSV))
                         .route(web::get().to(director::csv::import_form))
                         .route(web::post().to(director::csv::import)),
                 )
-                .route("/t/{id}/staff", web::post().to(director::staff::add_staff))
                 .route(
-                    "/t/{id}/staff/{uid}/remove",
+                    noted("POST", "/director", "/t/{id}/staff"),
+                    web::post().to(director::staff::add_staff),
+                )
+                .route(
+                    noted("POST", "/director", "/t/{id}/staff/{uid}/remove"),
                     web::post().to(director::staff::remove_staff),
                 )
-                .route("/t/{id}/draw", web::post().to(director::rounds::draw))
-                .route("/t/{id}/redraw", web::post().to(director::rounds::redraw))
                 .route(
-                    "/t/{id}/confirm-start",
+                    noted("POST", "/director", "/t/{id}/draw"),
+                    web::post().to(director::rounds::draw),
+                )
+                .route(
+                    noted("POST", "/director", "/t/{id}/redraw"),
+                    web::post().to(director::rounds::redraw),
+                )
+                .route(
+                    noted("GET", "/director", "/t/{id}/confirm-start"),
                     web::get().to(director::rounds::confirm_start),
                 )
                 .route(
-                    "/t/{id}/confirm-redraw",
+                    noted("GET", "/director", "/t/{id}/confirm-redraw"),
                     web::get().to(director::rounds::confirm_redraw),
                 )
                 .route(
-                    "/t/{id}/confirm-round",
+                    noted("GET", "/director", "/t/{id}/confirm-round"),
                     web::get().to(director::rounds::confirm_round),
                 )
                 .route(
-                    "/t/{id}/confirm-close",
+                    noted("GET", "/director", "/t/{id}/confirm-close"),
                     web::get().to(director::close::confirm_close),
                 )
                 .route(
-                    "/t/{id}/rounds/{n}/confirm-time-out",
+                    noted("GET", "/director", "/t/{id}/rounds/{n}/confirm-time-out"),
                     web::get().to(director::clock::confirm_time_out),
                 )
                 .route(
-                    "/t/{id}/rounds/{n}/confirm-undo",
+                    noted("GET", "/director", "/t/{id}/rounds/{n}/confirm-undo"),
                     web::get().to(director::rounds::confirm_undo),
                 )
                 .route(
-                    "/t/{id}/rounds/{n}/undo",
+                    noted("POST", "/director", "/t/{id}/rounds/{n}/undo"),
                     web::post().to(director::rounds::undo_round),
                 )
                 .route(
-                    "/t/{id}/rounds",
+                    noted("POST", "/director", "/t/{id}/rounds"),
                     web::post().to(director::rounds::next_round),
                 )
                 .route(
-                    "/t/{id}/rounds/{n}",
+                    noted("GET", "/director", "/t/{id}/rounds/{n}"),
                     web::get().to(director::printouts::round),
                 )
                 .route(
-                    "/t/{id}/rounds/{n}/cards",
+                    noted("GET", "/director", "/t/{id}/rounds/{n}/cards"),
                     web::get().to(director::printouts::table_cards),
                 )
                 .route(
-                    "/t/{id}/rounds/{n}/score-cards",
+                    noted("GET", "/director", "/t/{id}/rounds/{n}/score-cards"),
                     web::get().to(desk::cards::score_cards),
                 )
                 .route(
-                    "/t/{id}/movement-cards",
+                    noted("GET", "/director", "/t/{id}/movement-cards"),
                     web::get().to(director::printouts::movement_cards),
                 )
                 .route(
-                    "/t/{id}/rounds/{n}/clock",
+                    noted("POST", "/director", "/t/{id}/rounds/{n}/clock"),
                     web::post().to(director::clock::clock),
                 )
-                .route("/t/{id}/close", web::post().to(director::close::close))
-                .route("/t/{id}/reopen", web::post().to(director::close::reopen))
                 .route(
-                    "/t/{id}/export.json",
+                    noted("POST", "/director", "/t/{id}/close"),
+                    web::post().to(director::close::close),
+                )
+                .route(
+                    noted("POST", "/director", "/t/{id}/reopen"),
+                    web::post().to(director::close::reopen),
+                )
+                .route(
+                    noted("GET", "/director", "/t/{id}/export.json"),
                     web::get().to(director::exports::export_json),
                 )
                 .route(
-                    "/t/{id}/standings.csv",
+                    noted("GET", "/director", "/t/{id}/standings.csv"),
                     web::get().to(director::exports::export_standings_csv),
                 )
                 .route(
-                    "/t/{id}/sheets.csv",
+                    noted("GET", "/director", "/t/{id}/sheets.csv"),
                     web::get().to(director::exports::export_sheets_csv),
                 ),
         )
         .service(
             web::scope("/desk")
                 .wrap(from_fn(middleware::referee_only))
-                .route("/seat-draw", web::get().to(seat_draw::seat_draw_form))
-                .route("/seat-draw", web::post().to(seat_draw::seat_draw))
-                .route("/t/{id}/rounds/{n}", web::get().to(desk::round::round_desk))
                 .route(
-                    "/t/{id}/rounds/{n}/states",
+                    noted("GET", "/desk", "/seat-draw"),
+                    web::get().to(seat_draw::seat_draw_form),
+                )
+                .route(
+                    noted("POST", "/desk", "/seat-draw"),
+                    web::post().to(seat_draw::seat_draw),
+                )
+                .route(
+                    noted("GET", "/desk", "/t/{id}/rounds/{n}"),
+                    web::get().to(desk::round::round_desk),
+                )
+                .route(
+                    noted("GET", "/desk", "/t/{id}/rounds/{n}/states"),
                     web::get().to(desk::round::round_states),
                 )
                 .route(
-                    "/t/{id}/rounds/{n}/tables/{table}/confirm",
+                    noted("POST", "/desk", "/t/{id}/rounds/{n}/tables/{table}/confirm"),
                     web::post().to(desk::round::confirm_entry),
                 )
-                .route("/t/{id}/rounds/{n}/go", web::get().to(desk::round::jump))
                 .route(
-                    "/t/{id}/rounds/{n}/score-cards",
+                    noted("GET", "/desk", "/t/{id}/rounds/{n}/go"),
+                    web::get().to(desk::round::jump),
+                )
+                .route(
+                    noted("GET", "/desk", "/t/{id}/rounds/{n}/score-cards"),
                     web::get().to(desk::cards::score_cards),
                 )
                 .route(
-                    "/t/{id}/rounds/{n}/tables/{table}/preview",
+                    noted("GET", "/desk", "/t/{id}/rounds/{n}/tables/{table}/preview"),
                     web::get().to(desk::save::preview),
                 )
                 .route(
-                    "/t/{id}/rounds/{n}/tables/{table}",
+                    noted("GET", "/desk", "/t/{id}/rounds/{n}/tables/{table}"),
                     web::get().to(desk::save::sheet_form),
                 )
                 .route(
-                    "/t/{id}/rounds/{n}/tables/{table}",
+                    noted("POST", "/desk", "/t/{id}/rounds/{n}/tables/{table}"),
                     web::post().to(desk::save::save_sheet),
                 )
                 .route(
-                    "/t/{id}/rounds/{n}/tables/{table}/adjusted",
+                    noted(
+                        "POST",
+                        "/desk",
+                        "/t/{id}/rounds/{n}/tables/{table}/adjusted",
+                    ),
                     web::post().to(desk::save::adjusted),
                 )
                 .route(
-                    "/t/{id}/penalties",
+                    noted("GET", "/desk", "/t/{id}/penalties"),
                     web::get().to(desk::penalties::penalties),
                 )
                 .route(
-                    "/t/{id}/penalties",
+                    noted("POST", "/desk", "/t/{id}/penalties"),
                     web::post().to(desk::penalties::add_penalty),
                 )
                 .route(
-                    "/t/{id}/penalties/{pid}/withdraw",
+                    noted("POST", "/desk", "/t/{id}/penalties/{pid}/withdraw"),
                     web::post().to(desk::penalties::withdraw_penalty),
                 )
                 .route(
-                    "/t/{id}/penalties/{pid}/reinstate",
+                    noted("POST", "/desk", "/t/{id}/penalties/{pid}/reinstate"),
                     web::post().to(desk::penalties::reinstate_penalty),
                 )
-                .route("/t/{id}/audit", web::get().to(desk::audit::audit)),
+                .route(
+                    noted("GET", "/desk", "/t/{id}/audit"),
+                    web::get().to(desk::audit::audit),
+                ),
         )
         .service(
             web::scope("/admin")
                 .wrap(from_fn(middleware::admin_only))
                 .service(
-                    web::resource("/import")
+                    web::resource(noted_all(&["GET", "POST"], "/admin", "/import"))
                         .app_data(limits::form(limits::TOURNAMENT_FILE))
                         .route(web::get().to(import::form))
                         .route(web::post().to(import::submit)),
                 )
-                .route("/users", web::get().to(admin::list_users))
-                .route("/referees", web::post().to(admin::set_referees))
-                .route("/public-url", web::post().to(admin::set_public_url))
-                .route("/users", web::post().to(admin::create_user))
-                .route("/users/{id}", web::get().to(admin::edit_user))
-                .route("/users/{id}/active", web::post().to(admin::set_active))
-                .route("/users/{id}/role", web::post().to(admin::set_role))
                 .route(
-                    "/users/{id}/password",
+                    noted("GET", "/admin", "/users"),
+                    web::get().to(admin::list_users),
+                )
+                .route(
+                    noted("POST", "/admin", "/referees"),
+                    web::post().to(admin::set_referees),
+                )
+                .route(
+                    noted("POST", "/admin", "/public-url"),
+                    web::post().to(admin::set_public_url),
+                )
+                .route(
+                    noted("POST", "/admin", "/users"),
+                    web::post().to(admin::create_user),
+                )
+                .route(
+                    noted("GET", "/admin", "/users/{id}"),
+                    web::get().to(admin::edit_user),
+                )
+                .route(
+                    noted("POST", "/admin", "/users/{id}/active"),
+                    web::post().to(admin::set_active),
+                )
+                .route(
+                    noted("POST", "/admin", "/users/{id}/role"),
+                    web::post().to(admin::set_role),
+                )
+                .route(
+                    noted("POST", "/admin", "/users/{id}/password"),
                     web::post().to(admin::reset_password),
                 ),
         );

@@ -180,13 +180,26 @@ pub async fn me(
 
 /// The routes of this module.
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/api/v1/me", web::get().to(me)).service(
+    cfg.route(
+        crate::web::registry::noted("GET", "", "/api/v1/me"),
+        web::get().to(me),
+    )
+    .service(
         web::scope("/account")
             .wrap(actix_web::middleware::from_fn(
                 super::middleware::referee_only,
             ))
-            .route("", web::get().to(show))
-            .route("/tokens", web::post().to(create))
-            .route("/tokens/{id}/revoke", web::post().to(revoke)),
+            .route(
+                crate::web::registry::noted("GET", "/account", ""),
+                web::get().to(show),
+            )
+            .route(
+                crate::web::registry::noted("POST", "/account", "/tokens"),
+                web::post().to(create),
+            )
+            .route(
+                crate::web::registry::noted("POST", "/account", "/tokens/{id}/revoke"),
+                web::post().to(revoke),
+            ),
     );
 }

@@ -355,5 +355,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     register(&mut utoipa_actix_web::service_config::ServiceConfig::new(
         cfg,
     ));
-    cfg.route("/api/openapi.json", web::get().to(openapi::serve));
+    cfg.route(
+        crate::web::registry::noted("GET", "", "/api/openapi.json"),
+        web::get().to(openapi::serve),
+    );
 }

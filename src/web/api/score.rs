@@ -429,8 +429,17 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::scope("/api/v1/score")
             .app_data(web::PayloadConfig::new(crate::web::limits::SCORE_JSON))
-            .route("/{code}", web::get().to(api_view))
-            .route("/{code}/sheet", web::post().to(api_sheet))
-            .route("/{code}/confirm", web::post().to(api_confirm)),
+            .route(
+                crate::web::registry::noted("GET", "/api/v1/score", "/{code}"),
+                web::get().to(api_view),
+            )
+            .route(
+                crate::web::registry::noted("POST", "/api/v1/score", "/{code}/sheet"),
+                web::post().to(api_sheet),
+            )
+            .route(
+                crate::web::registry::noted("POST", "/api/v1/score", "/{code}/confirm"),
+                web::post().to(api_confirm),
+            ),
     );
 }

@@ -571,9 +571,21 @@ pub async fn page_confirm(
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::scope("/s")
-            .route("/{code}", web::get().to(page_view))
-            .route("/{code}/preview", web::get().to(page_preview))
-            .route("/{code}/sheet", web::post().to(page_sheet))
-            .route("/{code}/confirm", web::post().to(page_confirm)),
+            .route(
+                crate::web::registry::noted("GET", "/s", "/{code}"),
+                web::get().to(page_view),
+            )
+            .route(
+                crate::web::registry::noted("GET", "/s", "/{code}/preview"),
+                web::get().to(page_preview),
+            )
+            .route(
+                crate::web::registry::noted("POST", "/s", "/{code}/sheet"),
+                web::post().to(page_sheet),
+            )
+            .route(
+                crate::web::registry::noted("POST", "/s", "/{code}/confirm"),
+                web::post().to(page_confirm),
+            ),
     );
 }
