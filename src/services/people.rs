@@ -103,7 +103,12 @@ fn person_of(
             .map(|s| s.name.clone())
             .or_else(|| row.map(|r| r.name.clone()))
             .unwrap_or_default(),
-        card: row.and_then(|r| r.card.clone()),
+        // The card as last written at a registration (the directory keeps
+        // it normalised for matching).
+        card: latest
+            .map(|s| s.card.trim().to_string())
+            .filter(|c| !c.is_empty())
+            .or_else(|| row.and_then(|r| r.card.clone())),
         registrations: seats
             .iter()
             .map(|s| Registration {

@@ -43,6 +43,12 @@ async fn a_season_of_three_evenings() {
             player("Rossi", "Maria", (i == 0).then_some("RM-77")),
             player(partner, "Luca", None),
         ];
+        // Anna Verdi renewed her card between the second and the third
+        // evening: two people by the rules, one in the hall.
+        if i > 0 {
+            let card = format!("VA-{i}");
+            f.pairs[1].players[0] = player("Verdi", "Anna", Some(card.as_str()));
+        }
         let tid = burraco_td::services::files::import(
             db,
             admin,
@@ -144,6 +150,55 @@ async fn a_season_of_three_evenings() {
             "{card_html}"
         );
         p.shot("a3-season-card").await;
+
+        // The director merges the two Anna Verdi of the directory.
+        p.go("/login").await;
+        p.fill("#username", "dora").await;
+        p.fill("#password", "director pass 1").await;
+        p.submit("form[action='/login'] button[type=submit]").await;
+        p.go("/director/people").await;
+        let html = p.html().await;
+        assert!(html.contains("Verdi Anna"), "{html}");
+        p.shot("a4-people-duplicates").await;
+        // The merge button of her group (the generated evenings may hold
+        // other homonyms).
+        client
+            .execute("window.__btd_old_page = true", vec![])
+            .await
+            .expect("mark page");
+        client
+            .find(fantoccini::Locator::XPath(
+                "//div[contains(@class,'dup-group')][.//strong[text()='Verdi Anna']]//form//button",
+            ))
+            .await
+            .expect("her merge button")
+            .click()
+            .await
+            .expect("merge");
+        p.wait_new_page().await;
+        let html = p.html().await;
+        assert!(html.contains("Uniti"), "{html}");
+        assert!(html.contains("/split"), "{html}");
+        p.shot("a5-people-merged").await;
+        // The ranking counts her once now, with both evenings.
+        p.submit("form[action='/logout'] button").await;
+        p.go(&format!("/api/v1/circuits/{cid}/standings")).await;
+        let text = client
+            .find(fantoccini::Locator::Css("body"))
+            .await
+            .expect("body")
+            .text()
+            .await
+            .expect("text");
+        let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        let verdi: Vec<&serde_json::Value> = v["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["player"]["surname"] == "Verdi" && r["player"]["name"] == "Anna")
+            .collect();
+        assert_eq!(verdi.len(), 1, "{text}");
+        assert_eq!(verdi[0]["attendances"], 2);
     };
     run.await;
     client.close().await.ok();

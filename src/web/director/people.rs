@@ -14,6 +14,17 @@ struct PeoplePage<'a> {
     error: Option<String>,
 }
 
+impl PeoplePage<'_> {
+    /// "Merge #17 into #6".
+    fn merge_label(&self, gone: &i64, keep: &i64) -> String {
+        tf(
+            self.ctx.lang,
+            "people.merge_into",
+            &[("gone", gone), ("keep", keep)],
+        )
+    }
+}
+
 async fn page(
     ctx: &PageCtx,
     state: &AppState,
