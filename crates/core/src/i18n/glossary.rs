@@ -15,6 +15,8 @@ mod tests {
         (Lang::En, "PV", "term.vp"),
         (Lang::En, "smazzata", "term.hand"),
         (Lang::En, "coppia", "term.pair"),
+        (Lang::En, "leg", "term.stage"),
+        (Lang::It, "campionato", "term.circuit"),
     ];
 
     /// The words of a message, its `{placeholders}` left out.
