@@ -277,3 +277,94 @@ async fn two_instances_never_serve_a_stale_public_page_after_a_write() {
     );
     assert!(stale.is_empty(), "{}", stale.join("\n"));
 }
+
+/// 6e. Issue 24: a circuit's public page is cached by the revisions of the
+/// circuit, its stages and the directory; a sheet saved on a stage through
+/// instance A, then the circuit renamed through A, are each seen by
+/// instance B at its next request (a new ETag, never a 304 for the old
+/// page).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_instances_never_serve_a_stale_circuit_page() {
+    let db = TestDb::new();
+    if !db.is_postgres() {
+        println!("cross-instance circuit: skipped (needs TEST_DATABASE_URL)");
+        return;
+    }
+    let url = db.url();
+    create_admin_cli(&url, ADMIN, ADMIN_PW);
+    let mut a = Server::start(&url);
+    let mut b = Server::start(&url);
+    assert!(a.wait_healthy(START).await, "A serves: {}", a.output());
+    assert!(b.wait_healthy(START).await, "B serves: {}", b.output());
+    let sa = Staff::login(&a.address, ADMIN, ADMIN_PW).await;
+    let tid = running_tournament(&sa, "Tappa viva", 8).await;
+    let made = sa
+        .post(
+            "/director/circuits",
+            &fields(&[("name", "Circuito A"), ("method", "vp")]),
+        )
+        .await;
+    assert_eq!(made.status, 303, "{made:?}");
+    let cid: i64 = made
+        .location
+        .trim_start_matches("/director/circuits/")
+        .split('?')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("circuit id");
+    let added = sa
+        .post(
+            &format!("/director/circuits/{cid}/stages"),
+            &fields(&[("tournament", &tid.to_string())]),
+        )
+        .await;
+    assert_eq!(added.status, 303, "{added:?}");
+    let public = client();
+    let page = format!("{}/c/{cid}", b.address);
+    let look = |held: String| {
+        let (c, page) = (public.clone(), page.clone());
+        async move {
+            let res = c
+                .get(page)
+                .header("if-none-match", held)
+                .send()
+                .await
+                .expect("B's circuit page");
+            let status = res.status().as_u16();
+            let etag = res
+                .headers()
+                .get("etag")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default()
+                .to_string();
+            (status, etag, res.text().await.unwrap_or_default())
+        }
+    };
+    let (_, etag0, _) = look(String::new()).await;
+    assert_eq!(look(etag0.clone()).await.0, 304, "unchanged: 304");
+    // A sheet on the stage, through A.
+    let t = tables_of(&export(&sa, tid).await, 1)[0];
+    let saved = sa.post(&sheet_path(tid, 1, t.table), &sheet(120, 90)).await;
+    assert_eq!(saved.status, 303, "{saved:?}");
+    let (status1, etag1, _) = look(etag0.clone()).await;
+    // The circuit renamed, through A.
+    let renamed = sa
+        .post(
+            &format!("/director/circuits/{cid}"),
+            &fields(&[("name", "Circuito B"), ("method", "vp")]),
+        )
+        .await;
+    assert_eq!(renamed.status, 303, "{renamed:?}");
+    let (status2, etag2, body2) = look(etag1.clone()).await;
+    println!(
+        "cross-instance circuit [postgresql]: after a sheet on a stage B answers {status1} (new ETag: {}), after a rename {status2} (new ETag: {}, new name shown: {})",
+        etag1 != etag0,
+        etag2 != etag1,
+        body2.contains("Circuito B")
+    );
+    assert_eq!(status1, 200, "the stage's sheet is a new revision");
+    assert_ne!(etag1, etag0);
+    assert_eq!(status2, 200, "the rename is a new revision");
+    assert_ne!(etag2, etag1);
+    assert!(body2.contains("Circuito B"));
+}
