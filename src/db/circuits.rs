@@ -74,6 +74,13 @@ pub fn lock(conn: &mut DbConn, id: i64, by: i64) -> QueryResult<Option<CircuitRo
     find(conn, id)
 }
 
+/// Deletes a circuit (its stages go with it; the tournaments stay).
+pub fn delete(conn: &mut DbConn, id: i64) -> QueryResult<usize> {
+    diesel::delete(circuit_stages::table.filter(circuit_stages::circuit_id.eq(id)))
+        .execute(conn)?;
+    diesel::delete(circuits::table.find(id)).execute(conn)
+}
+
 pub fn set_spec(conn: &mut DbConn, id: i64, spec: &str) -> QueryResult<usize> {
     diesel::update(circuits::table.find(id))
         .set(circuits::spec.eq(spec))

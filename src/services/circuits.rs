@@ -213,6 +213,22 @@ pub async fn update(db: &Db, actor: Actor, id: i64, spec: CircuitSpec) -> Result
     .await
 }
 
+/// Deletes a circuit (its owner or an admin): the tournaments stay, and
+/// their pages stop naming it (a new revision of each).
+pub async fn delete(db: &Db, actor: Actor, id: i64) -> Result<(), ServiceError> {
+    db.write(move |c| {
+        lock_circuit(c, &actor, id, 1)?;
+        for s in cdb::stages(c, id)? {
+            if crate::db::table_side::bump_revision(c, s.tournament_id)? {
+                crate::db::revisions::note_bump(s.tournament_id, s.revision + 1);
+            }
+        }
+        cdb::delete(c, id)?;
+        Ok(())
+    })
+    .await
+}
+
 /// Appends a tournament the actor directs as the circuit's last stage.
 pub async fn add_stage(db: &Db, actor: Actor, id: i64, tid: i64) -> Result<(), ServiceError> {
     db.write(move |c| {

@@ -336,6 +336,7 @@ const NOTICES: &[(&str, &str)] = &[
     ("circuit_created", "circuit.notice.created"),
     ("circuit_saved", "circuit.notice.saved"),
     ("circuit_imported", "circuit.notice.imported"),
+    ("circuit_deleted", "circuit.notice.deleted"),
     ("stage_added", "circuit.notice.stage_added"),
     ("stage_removed", "circuit.notice.stage_removed"),
     ("people_merged", "people.notice.merged"),

@@ -197,6 +197,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                     web::post().to(director::circuits::remove_stage),
                 )
                 .route(
+                    noted("POST", "/director", "/circuits/{id}/delete"),
+                    web::post().to(director::circuits::delete),
+                )
+                .route(
                     noted("GET", "/director", "/circuits/{id}/export.json"),
                     web::get().to(director::circuits::export),
                 )

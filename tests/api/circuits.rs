@@ -563,6 +563,39 @@ async fn circuits_over_the_api() {
             .as_u16(),
         404
     );
+    // Deleting: the circuit goes, its tournaments stay and stop naming it.
+    let res = client
+        .delete(url(&format!("/api/v1/circuits/{id}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 401, "no token");
+    let res = client
+        .delete(url(&format!("/api/v1/circuits/{id}")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 200);
+    assert_eq!(
+        client
+            .get(url(&format!("/api/v1/circuits/{id}/standings")))
+            .send()
+            .await
+            .unwrap()
+            .status()
+            .as_u16(),
+        404
+    );
+    let t = client
+        .get(url(&format!("/t/{}", tids[1])))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(!t.contains(&format!("/c/{id}\"")), "{t}");
     // Without a token, the changes are refused.
     assert_eq!(
         client

@@ -183,6 +183,23 @@ pub async fn update_circuit(
     Ok(json(StatusCode::OK, &out))
 }
 
+/// Deletes a circuit (its owner or an admin); its tournaments stay.
+#[utoipa::path(tag = "circuits", operation_id = "deleteCircuit", security(("bearer" = [])),
+    params(("id" = i64, Path, description = "Circuit id")),
+    responses((status = 200, description = "Deleted", body = Done)))]
+#[delete("/api/v1/circuits/{id}")]
+pub async fn delete_circuit(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    actor: ApiActor,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, ApiError> {
+    circuits::delete(&state.db, actor.0, *id)
+        .await
+        .map_err(service_error(ctx.lang))?;
+    Ok(done())
+}
+
 /// A tournament to add as the last stage.
 #[derive(Debug, Deserialize, ToSchema)]
 #[schema(example = json!({"tournament_id": 7}))]

@@ -342,6 +342,7 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(circuits::create_circuit)
         .service(circuits::get_circuit)
         .service(circuits::update_circuit)
+        .service(circuits::delete_circuit)
         .service(circuits::add_circuit_stage)
         .service(circuits::remove_circuit_stage)
         .service(circuits::get_circuit_standings)

@@ -403,3 +403,42 @@ pub async fn export(
         &format!("circuit-{id}.json"),
     ))
 }
+
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct DeleteForm {
+    /// The confirmation box ("on" when ticked).
+    confirm: String,
+}
+
+/// `POST /director/circuits/{id}/delete`: only with the confirmation box
+/// ticked (no JavaScript needed); the tournaments stay.
+pub async fn delete(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<i64>,
+    form: web::Form<DeleteForm>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let id = *id;
+    if form.confirm != "on" {
+        let mut errors = FieldErrors::default();
+        errors.add("confirm", ctx.t("circuit.error.confirm_delete"));
+        return edit_page(
+            &ctx,
+            &state,
+            actor,
+            id,
+            Shown {
+                errors,
+                ..Shown::default()
+            },
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+        .await;
+    }
+    match circuits::delete(&state.db, actor, id).await {
+        Ok(()) => Ok(see_other("/director/circuits?done=circuit_deleted")),
+        Err(e) => refused(&ctx, &state, actor, id, e).await,
+    }
+}
