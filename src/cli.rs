@@ -374,7 +374,7 @@ fn export(db: &DbArgs, tournament: i64, timezone: &str) -> anyhow::Result<ExitCo
     let db = cli_db(db)?;
     let file = block_on(async {
         let actor = command_line_actor(&db).await?;
-        crate::services::files::export(&db, actor, tournament, tz)
+        crate::services::files::export(&db, actor, crate::ids::TournamentId(tournament), tz)
             .await
             .map_err(|e| match e {
                 crate::services::ServiceError::NotFound => {
@@ -432,8 +432,8 @@ fn refused(problems: Vec<String>) -> ExitCode {
 }
 
 /// What an import says: the id made, or the problems (exit 2).
-fn imported(
-    result: Result<i64, crate::services::ServiceError>,
+fn imported<T: std::fmt::Display>(
+    result: Result<T, crate::services::ServiceError>,
     what: &str,
     lang: crate::i18n::Lang,
 ) -> anyhow::Result<ExitCode> {

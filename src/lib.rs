@@ -12,6 +12,7 @@ pub mod auth;
 pub mod cli;
 pub mod config;
 pub mod db;
+pub mod ids;
 pub mod services;
 pub mod startup;
 pub mod telemetry;

@@ -2,13 +2,14 @@
 
 use super::schema::audit_log;
 use super::{now, DbConn};
+use crate::ids::TournamentId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 #[allow(clippy::too_many_arguments)]
 pub fn audit(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     round_no: Option<i32>,
     table_no: Option<i32>,
     action: &str,
@@ -37,7 +38,7 @@ pub fn audit(
 #[diesel(table_name = audit_log)]
 pub struct AuditRow {
     pub id: i64,
-    pub tournament_id: i64,
+    pub tournament_id: TournamentId,
     pub round_no: Option<i32>,
     pub table_no: Option<i32>,
     pub action: String,
@@ -51,7 +52,7 @@ pub struct AuditRow {
 /// The audit log of a tournament (optionally one table of one round), newest first.
 pub fn audit_of(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     table: Option<(i32, i32)>,
 ) -> QueryResult<Vec<(AuditRow, Option<String>)>> {
     use super::schema::users;

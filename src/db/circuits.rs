@@ -10,6 +10,7 @@
 //! gives a higher number. A merge touches no circuit row: it holds only the
 //! directory (no lock order to keep with the circuits' writers).
 
+use crate::ids::TournamentId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -32,7 +33,7 @@ pub struct CircuitRow {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StageRow {
     pub position: i32,
-    pub tournament_id: i64,
+    pub tournament_id: TournamentId,
     pub revision: i64,
 }
 
@@ -101,7 +102,7 @@ pub fn list(conn: &mut DbConn, owner: Option<i64>) -> QueryResult<Vec<CircuitRow
 
 /// The stages of a circuit in order, with their tournaments' revisions.
 pub fn stages(conn: &mut DbConn, id: i64) -> QueryResult<Vec<StageRow>> {
-    let rows: Vec<(i32, i64, i64)> = circuit_stages::table
+    let rows: Vec<(i32, TournamentId, i64)> = circuit_stages::table
         .inner_join(tournaments::table)
         .filter(circuit_stages::circuit_id.eq(id))
         .order(circuit_stages::position.asc())
@@ -123,7 +124,7 @@ pub fn stages(conn: &mut DbConn, id: i64) -> QueryResult<Vec<StageRow>> {
 
 /// Appends a tournament as the last stage; `false` when it is a stage
 /// already.
-pub fn add_stage(conn: &mut DbConn, id: i64, tid: i64) -> QueryResult<bool> {
+pub fn add_stage(conn: &mut DbConn, id: i64, tid: TournamentId) -> QueryResult<bool> {
     let exists: i64 = circuit_stages::table
         .filter(circuit_stages::circuit_id.eq(id))
         .filter(circuit_stages::tournament_id.eq(tid))
@@ -148,7 +149,7 @@ pub fn add_stage(conn: &mut DbConn, id: i64, tid: i64) -> QueryResult<bool> {
 
 /// Removes a stage and renumbers the later ones; `false` when it was not
 /// a stage.
-pub fn remove_stage(conn: &mut DbConn, id: i64, tid: i64) -> QueryResult<bool> {
+pub fn remove_stage(conn: &mut DbConn, id: i64, tid: TournamentId) -> QueryResult<bool> {
     let position: Option<i32> = circuit_stages::table
         .filter(circuit_stages::circuit_id.eq(id))
         .filter(circuit_stages::tournament_id.eq(tid))
@@ -175,7 +176,7 @@ pub fn remove_stage(conn: &mut DbConn, id: i64, tid: i64) -> QueryResult<bool> {
 }
 
 /// The circuits a tournament is a stage of: (circuit id, spec).
-pub fn of_tournament(conn: &mut DbConn, tid: i64) -> QueryResult<Vec<(i64, String)>> {
+pub fn of_tournament(conn: &mut DbConn, tid: TournamentId) -> QueryResult<Vec<(i64, String)>> {
     circuit_stages::table
         .inner_join(circuits::table)
         .filter(circuit_stages::tournament_id.eq(tid))

@@ -9,6 +9,7 @@ use diesel::prelude::*;
 
 use super::schema::{pairs, tournament_staff, tournaments};
 use super::DbConn;
+use crate::ids::TournamentId;
 
 diesel::define_sql_function! {
     /// SQL `lower()`: both backends have it.
@@ -27,12 +28,12 @@ pub struct SeatRow {
 
 /// The tournaments a director runs (owner or co-director): the ones whose
 /// players they may look up.
-pub fn directed_tournament_ids(conn: &mut DbConn, user_id: i64) -> QueryResult<Vec<i64>> {
-    let mut ids: Vec<i64> = tournaments::table
+pub fn directed_tournament_ids(conn: &mut DbConn, user_id: i64) -> QueryResult<Vec<TournamentId>> {
+    let mut ids: Vec<TournamentId> = tournaments::table
         .filter(tournaments::created_by.eq(user_id))
         .select(tournaments::id)
         .load(conn)?;
-    let staff: Vec<i64> = tournament_staff::table
+    let staff: Vec<TournamentId> = tournament_staff::table
         .filter(tournament_staff::user_id.eq(user_id))
         .filter(tournament_staff::role.eq("director"))
         .select(tournament_staff::tournament_id)
@@ -62,7 +63,7 @@ pub fn like_literal(text: &str) -> String {
 pub fn search_seats(
     conn: &mut DbConn,
     needle: &str,
-    within: Option<&[i64]>,
+    within: Option<&[TournamentId]>,
     limit: i64,
 ) -> QueryResult<Vec<SeatRow>> {
     let contains = format!("%{}%", like_literal(needle));

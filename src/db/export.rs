@@ -2,6 +2,7 @@
 //! back: the export, the import (all or nothing) and the input of the one
 //! standings computation.
 
+use crate::ids::TournamentId;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -51,7 +52,7 @@ fn utc(t: chrono::NaiveDateTime) -> chrono::DateTime<chrono::Utc> {
 /// start time a director typed); timestamps in UTC.
 pub fn load_file(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     tz: chrono_tz::Tz,
 ) -> Result<Option<TournamentFile>, DieselError> {
     let Some(t) = tdb::find(conn, tournament_id)? else {
@@ -235,7 +236,7 @@ pub struct SheetVersions(Mutex<HashMap<i64, KnownSheet>>);
 /// read; without, all of them in the same query.
 fn tables_and_sheets(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     versions: Option<&SheetVersions>,
 ) -> Result<(Vec<SeatingRow>, HashMap<i64, KnownSheet>), DieselError> {
     let Some(versions) = versions else {

@@ -4,6 +4,7 @@ use super::schema::{byes, pairs, rounds, seatings, tournaments, users};
 use super::scoring::{self};
 use super::tournaments::{self as tdb};
 use super::{now, unreadable, DbConn};
+use crate::ids::TournamentId;
 use crate::rules::ScoreSheet;
 use crate::tournament::{RoundMovement, Status};
 use crate::tournament_file::{MovementKind, PairFile, Player, TableFile, TournamentFile};
@@ -26,7 +27,7 @@ pub fn import_file(
     file: &TournamentFile,
     tz: chrono_tz::Tz,
     user_id: i64,
-) -> Result<i64, ImportError> {
+) -> Result<TournamentId, ImportError> {
     use crate::tournament::settings::{format_payout, Settings, SettingsForm};
     let mitchell_rounds = file
         .movements

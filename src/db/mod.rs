@@ -29,6 +29,7 @@ pub mod users;
 pub use clock::Clock;
 pub use url::DbUrl;
 
+use crate::ids::TournamentId;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -275,16 +276,16 @@ impl Db {
     /// database on first use. PostgreSQL: from a primary-key read that
     /// started after this call, shared by the requests waiting together,
     /// because another instance may have written (see [`revisions`]).
-    pub async fn revision(&self, tid: i64) -> Result<Option<i64>, DbError> {
+    pub async fn revision(&self, tid: TournamentId) -> Result<Option<i64>, DbError> {
         if self.writer.is_some() {
-            if let Some(r) = self.revisions.known(tid) {
+            if let Some(r) = self.revisions.known(tid.0) {
                 return Ok(Some(r));
             }
             let read = self.read_revision(tid).await?;
-            return Ok(read.map(|r| self.revisions.observe(tid, r)));
+            return Ok(read.map(|r| self.revisions.observe(tid.0, r)));
         }
         self.fresh
-            .read(tid, || async move {
+            .read(tid.0, || async move {
                 self.read_revision(tid).await.map_err(|e| e.to_string())
             })
             .await
@@ -312,8 +313,8 @@ impl Db {
     /// (r2d2's `SELECT 1` doubled its round trips); a connection found
     /// broken by the read itself is dropped and the read tried once more on
     /// another, so a database restart costs no error page.
-    async fn read_revision(&self, tid: i64) -> Result<Option<i64>, DbError> {
-        fn query(c: &mut DbConn, tid: i64) -> Result<Option<i64>, DbError> {
+    async fn read_revision(&self, tid: TournamentId) -> Result<Option<i64>, DbError> {
+        fn query(c: &mut DbConn, tid: TournamentId) -> Result<Option<i64>, DbError> {
             use diesel::prelude::*;
             Ok(schema::tournaments::table
                 .find(tid)

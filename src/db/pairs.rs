@@ -2,6 +2,7 @@
 
 use super::schema::pairs;
 use super::{now, DbConn};
+use crate::ids::TournamentId;
 use crate::movement::PairNo;
 use crate::tournament::pairs::{PairEntry, Player};
 use chrono::NaiveDateTime;
@@ -14,7 +15,7 @@ use diesel::result::Error as DieselError;
 #[diesel(table_name = pairs)]
 pub struct PairRow {
     pub id: i64,
-    pub tournament_id: i64,
+    pub tournament_id: TournamentId,
     pub number: i32,
     pub p1_surname: String,
     pub p1_name: String,
@@ -98,7 +99,7 @@ impl PairRow {
     }
 }
 
-pub fn list_pairs(conn: &mut DbConn, tournament_id: i64) -> QueryResult<Vec<PairRow>> {
+pub fn list_pairs(conn: &mut DbConn, tournament_id: TournamentId) -> QueryResult<Vec<PairRow>> {
     pairs::table
         .filter(pairs::tournament_id.eq(tournament_id))
         .order(pairs::number.asc())
@@ -108,7 +109,7 @@ pub fn list_pairs(conn: &mut DbConn, tournament_id: i64) -> QueryResult<Vec<Pair
 
 pub fn find_pair(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     pair_id: i64,
 ) -> QueryResult<Option<PairRow>> {
     pairs::table
@@ -162,7 +163,7 @@ fn player_columns(entry: &PairEntry) -> PlayerColumns<'_> {
 /// still holds its players (withdrawn and no-show pairs do not).
 pub fn check_clash(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     entry: &PairEntry,
     except: Option<i64>,
 ) -> Result<(), PairError> {
@@ -182,7 +183,7 @@ pub fn check_clash(
 
 fn insert_entry(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     entry: &PairEntry,
     joined_from_round: Option<i32>,
 ) -> Result<(i64, i32), PairError> {
@@ -210,7 +211,7 @@ fn insert_entry(
 /// Registers a pair (number = the next free one); one transaction.
 pub fn add_pair(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     entry: &PairEntry,
     joined_from_round: Option<i32>,
 ) -> Result<(i64, i32), PairError> {
@@ -223,7 +224,7 @@ pub fn add_pair(
 /// Registers many pairs, all or nothing.
 pub fn import_pairs(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     entries: &[PairEntry],
 ) -> Result<usize, PairError> {
     conn.transaction(|conn| {
@@ -237,7 +238,7 @@ pub fn import_pairs(
 
 pub fn update_pair(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     pair_id: i64,
     entry: &PairEntry,
 ) -> Result<(), PairError> {
@@ -254,7 +255,7 @@ pub fn update_pair(
 
 pub fn set_checked_in(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     pair_id: i64,
     checked_in: bool,
 ) -> QueryResult<usize> {
@@ -269,7 +270,7 @@ pub fn set_checked_in(
 
 pub fn set_withdrawn(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     pair_id: i64,
     from_round: Option<i32>,
 ) -> QueryResult<usize> {
@@ -285,7 +286,7 @@ pub fn set_withdrawn(
 /// Marks a pair no-show (or not).
 pub fn set_no_show(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     pair_id: i64,
     no_show: bool,
 ) -> QueryResult<usize> {
@@ -299,7 +300,11 @@ pub fn set_no_show(
 }
 
 /// Deletes a registration (before the start: nothing refers to it yet).
-pub fn delete_pair(conn: &mut DbConn, tournament_id: i64, pair_id: i64) -> QueryResult<usize> {
+pub fn delete_pair(
+    conn: &mut DbConn,
+    tournament_id: TournamentId,
+    pair_id: i64,
+) -> QueryResult<usize> {
     diesel::delete(
         pairs::table
             .filter(pairs::tournament_id.eq(tournament_id))
@@ -311,7 +316,7 @@ pub fn delete_pair(conn: &mut DbConn, tournament_id: i64, pair_id: i64) -> Query
 /// At the start: every registration not in the draw becomes a no-show.
 pub fn mark_undrawn_no_show(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     drawn: &[i64],
 ) -> QueryResult<usize> {
     diesel::update(

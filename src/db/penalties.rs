@@ -2,6 +2,7 @@
 
 use super::schema::penalties;
 use super::{now, DbConn};
+use crate::ids::TournamentId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -11,7 +12,7 @@ use diesel::prelude::*;
 #[diesel(table_name = penalties)]
 pub struct PenaltyRow {
     pub id: i64,
-    pub tournament_id: i64,
+    pub tournament_id: TournamentId,
     pub round_no: i32,
     pub pair_id: i64,
     pub table_no: Option<i32>,
@@ -30,7 +31,10 @@ pub struct PenaltyRow {
     pub reinstated_reason: String,
 }
 
-pub fn penalties_of(conn: &mut DbConn, tournament_id: i64) -> QueryResult<Vec<PenaltyRow>> {
+pub fn penalties_of(
+    conn: &mut DbConn,
+    tournament_id: TournamentId,
+) -> QueryResult<Vec<PenaltyRow>> {
     penalties::table
         .filter(penalties::tournament_id.eq(tournament_id))
         .order((penalties::round_no.asc(), penalties::id.asc()))
@@ -42,7 +46,7 @@ pub fn penalties_of(conn: &mut DbConn, tournament_id: i64) -> QueryResult<Vec<Pe
 /// reinstated each (the penalty list at the desk).
 pub fn penalties_with_names(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
 ) -> QueryResult<Vec<(PenaltyRow, PenaltyNames)>> {
     use super::schema::users;
     use std::collections::HashMap;
@@ -83,7 +87,7 @@ pub struct PenaltyNames {
 /// One penalty of a tournament.
 pub fn penalty_of(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     id: i64,
 ) -> QueryResult<Option<PenaltyRow>> {
     penalties::table
@@ -107,7 +111,7 @@ pub struct NewPenalty {
 
 pub fn add_penalty(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     p: &NewPenalty,
     user_id: i64,
 ) -> QueryResult<i64> {
@@ -131,7 +135,7 @@ pub fn add_penalty(
 /// if it still counts; whether it did.
 pub fn withdraw_penalty(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     id: i64,
     user_id: i64,
     reason: &str,
@@ -155,7 +159,7 @@ pub fn withdraw_penalty(
 /// was withdrawn; whether it was.
 pub fn reinstate_penalty(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     id: i64,
     user_id: i64,
     reason: &str,

@@ -9,6 +9,7 @@
 //!   reader follows it ([`canonical_map`]) to the person that stays, so a
 //!   split only clears it again.
 
+use crate::ids::TournamentId;
 use std::collections::{BTreeMap, HashMap};
 
 use chrono::NaiveDateTime;
@@ -239,7 +240,7 @@ pub fn link_unlinked(conn: &mut DbConn) -> QueryResult<usize> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PersonSeat {
     pub person_id: i64,
-    pub tournament_id: i64,
+    pub tournament_id: TournamentId,
     pub pair_number: i32,
     pub surname: String,
     pub name: String,
@@ -249,7 +250,10 @@ pub struct PersonSeat {
 
 /// The seats of the pairs of `tournaments` (`None`: every tournament), with
 /// their (raw, not canonical) person.
-pub fn seats(conn: &mut DbConn, tournaments: Option<&[i64]>) -> QueryResult<Vec<PersonSeat>> {
+pub fn seats(
+    conn: &mut DbConn,
+    tournaments: Option<&[TournamentId]>,
+) -> QueryResult<Vec<PersonSeat>> {
     let mut q = pairs::table
         .select((
             pairs::tournament_id,
@@ -274,7 +278,7 @@ pub fn seats(conn: &mut DbConn, tournaments: Option<&[i64]>) -> QueryResult<Vec<
     }
     #[allow(clippy::type_complexity)]
     let rows: Vec<(
-        i64,
+        TournamentId,
         i32,
         NaiveDateTime,
         (Option<i64>, String, String, String),

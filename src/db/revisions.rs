@@ -25,8 +25,8 @@ thread_local! {
 
 /// Notes that the transaction running on this thread moved tournament `tid`
 /// to `revision` (called by `services::lock`, inside the transaction).
-pub fn note_bump(tid: i64, revision: i64) {
-    PENDING.with(|p| p.borrow_mut().push((tid, revision)));
+pub fn note_bump(tid: crate::ids::TournamentId, revision: i64) {
+    PENDING.with(|p| p.borrow_mut().push((tid.0, revision)));
 }
 
 /// Takes the bumps noted on this thread (after a commit, or to drop them).

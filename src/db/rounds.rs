@@ -2,6 +2,7 @@
 
 use super::schema::{byes, pairs, rounds, seatings, tournaments};
 use super::{now, DbConn};
+use crate::ids::TournamentId;
 use crate::movement::{Layout, PairNo, RoundSeating};
 use crate::tournament::{RoundMovement, Status};
 use chrono::NaiveDateTime;
@@ -14,7 +15,7 @@ use diesel::result::Error as DieselError;
 #[diesel(table_name = rounds)]
 pub struct RoundRow {
     pub id: i64,
-    pub tournament_id: i64,
+    pub tournament_id: TournamentId,
     pub number: i32,
     pub movement: String,
     pub started_at: Option<NaiveDateTime>,
@@ -51,7 +52,7 @@ pub struct SeatingRow {
     pub ew_pair: Option<i64>,
 }
 
-pub fn list_rounds(conn: &mut DbConn, tournament_id: i64) -> QueryResult<Vec<RoundRow>> {
+pub fn list_rounds(conn: &mut DbConn, tournament_id: TournamentId) -> QueryResult<Vec<RoundRow>> {
     rounds::table
         .filter(rounds::tournament_id.eq(tournament_id))
         .order(rounds::number.asc())
@@ -75,7 +76,7 @@ pub fn seating_of(conn: &mut DbConn, round_id: i64) -> QueryResult<(Vec<SeatingR
 /// Saves a round's seating (pair numbers mapped to pair ids).
 pub fn insert_round(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     movement: RoundMovement,
     seating: &RoundSeating,
     pair_ids: &std::collections::HashMap<PairNo, i64>,
@@ -136,7 +137,7 @@ pub enum DrawError {
 
 pub fn save_draw(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     layout: &Layout,
     round1: &RoundSeating,
     pair_ids: &std::collections::HashMap<PairNo, i64>,
@@ -209,7 +210,7 @@ pub fn set_round_clock(conn: &mut DbConn, round_id: i64, start: bool) -> QueryRe
 /// Starts the clock or calls time-out, with its audit entry (one transaction).
 pub fn record_clock(
     conn: &mut DbConn,
-    tid: i64,
+    tid: TournamentId,
     round_id: i64,
     round_no: i32,
     start: bool,
@@ -271,7 +272,7 @@ impl RoundResults {
 
 pub fn round_results(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     round_id: i64,
     round_no: i32,
 ) -> QueryResult<RoundResults> {

@@ -1,6 +1,7 @@
 //! Score sheets (and adjusted scores), penalties and the audit log. Every
 //! write is one transaction and leaves an audit entry; nothing is deleted.
 
+use crate::ids::TournamentId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
@@ -135,7 +136,7 @@ pub fn insert_sheet(
 /// Where a sheet belongs (for the audit log).
 #[derive(Debug, Clone, Copy)]
 pub struct TablePlace {
-    pub tournament_id: i64,
+    pub tournament_id: TournamentId,
     pub round_no: i32,
     pub table_no: i32,
     pub seating_id: i64,

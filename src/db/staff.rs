@@ -1,5 +1,6 @@
 //! A tournament's staff: co-directors and referees (`tournament_staff`).
 
+use crate::ids::TournamentId;
 use diesel::prelude::*;
 
 use super::schema::{tournament_staff, users};
@@ -12,7 +13,7 @@ fn role(s: String) -> QueryResult<Role> {
 }
 
 /// The role `user_id` holds on the tournament's staff.
-pub fn role_of(conn: &mut DbConn, tid: i64, user_id: i64) -> QueryResult<Option<Role>> {
+pub fn role_of(conn: &mut DbConn, tid: TournamentId, user_id: i64) -> QueryResult<Option<Role>> {
     tournament_staff::table
         .filter(tournament_staff::tournament_id.eq(tid))
         .filter(tournament_staff::user_id.eq(user_id))
@@ -24,7 +25,7 @@ pub fn role_of(conn: &mut DbConn, tid: i64, user_id: i64) -> QueryResult<Option<
 }
 
 /// The staff: (user id, username, role), by username.
-pub fn list(conn: &mut DbConn, tid: i64) -> QueryResult<Vec<(i64, String, Role)>> {
+pub fn list(conn: &mut DbConn, tid: TournamentId) -> QueryResult<Vec<(i64, String, Role)>> {
     tournament_staff::table
         .inner_join(users::table)
         .filter(tournament_staff::tournament_id.eq(tid))
@@ -37,7 +38,7 @@ pub fn list(conn: &mut DbConn, tid: i64) -> QueryResult<Vec<(i64, String, Role)>
 }
 
 /// The user ids on the staff.
-pub fn user_ids(conn: &mut DbConn, tid: i64) -> QueryResult<Vec<i64>> {
+pub fn user_ids(conn: &mut DbConn, tid: TournamentId) -> QueryResult<Vec<i64>> {
     tournament_staff::table
         .filter(tournament_staff::tournament_id.eq(tid))
         .select(tournament_staff::user_id)
@@ -45,7 +46,11 @@ pub fn user_ids(conn: &mut DbConn, tid: i64) -> QueryResult<Vec<i64>> {
 }
 
 /// One member: (username, role).
-pub fn member(conn: &mut DbConn, tid: i64, user_id: i64) -> QueryResult<Option<(String, Role)>> {
+pub fn member(
+    conn: &mut DbConn,
+    tid: TournamentId,
+    user_id: i64,
+) -> QueryResult<Option<(String, Role)>> {
     tournament_staff::table
         .inner_join(users::table)
         .filter(tournament_staff::tournament_id.eq(tid))
@@ -58,7 +63,7 @@ pub fn member(conn: &mut DbConn, tid: i64, user_id: i64) -> QueryResult<Option<(
 }
 
 /// Takes `user_id` off the staff (nothing when not on it).
-pub fn remove(conn: &mut DbConn, tid: i64, user_id: i64) -> QueryResult<()> {
+pub fn remove(conn: &mut DbConn, tid: TournamentId, user_id: i64) -> QueryResult<()> {
     diesel::delete(
         tournament_staff::table
             .filter(tournament_staff::tournament_id.eq(tid))
@@ -69,7 +74,13 @@ pub fn remove(conn: &mut DbConn, tid: i64, user_id: i64) -> QueryResult<()> {
 }
 
 /// Puts `user_id` on the staff with `role` (replacing a role held before).
-pub fn put(conn: &mut DbConn, tid: i64, user_id: i64, role: Role, by: i64) -> QueryResult<()> {
+pub fn put(
+    conn: &mut DbConn,
+    tid: TournamentId,
+    user_id: i64,
+    role: Role,
+    by: i64,
+) -> QueryResult<()> {
     remove(conn, tid, user_id)?;
     diesel::insert_into(tournament_staff::table)
         .values((

@@ -3,6 +3,7 @@
 //! business rule here: `services::table_side` decides.
 
 pub use super::types::{EntrySide, EntryStatus};
+use crate::ids::TournamentId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
@@ -45,7 +46,7 @@ pub fn normalize_code(code: &str) -> String {
 }
 
 /// The table codes of a tournament: (table number, code), by table.
-pub fn table_codes_of(conn: &mut DbConn, tid: i64) -> QueryResult<Vec<(i32, String)>> {
+pub fn table_codes_of(conn: &mut DbConn, tid: TournamentId) -> QueryResult<Vec<(i32, String)>> {
     table_codes::table
         .filter(table_codes::tournament_id.eq(tid))
         .order(table_codes::table_no.asc())
@@ -54,7 +55,10 @@ pub fn table_codes_of(conn: &mut DbConn, tid: i64) -> QueryResult<Vec<(i32, Stri
 }
 
 /// The pair codes of a tournament: (pair id, pair number, code), by number.
-pub fn pair_codes_of(conn: &mut DbConn, tid: i64) -> QueryResult<Vec<(i64, i32, Option<String>)>> {
+pub fn pair_codes_of(
+    conn: &mut DbConn,
+    tid: TournamentId,
+) -> QueryResult<Vec<(i64, i32, Option<String>)>> {
     pairs::table
         .filter(pairs::tournament_id.eq(tid))
         .order(pairs::number.asc())
@@ -63,7 +67,7 @@ pub fn pair_codes_of(conn: &mut DbConn, tid: i64) -> QueryResult<Vec<(i64, i32, 
 }
 
 /// The tournament and table number of a table code.
-pub fn find_table(conn: &mut DbConn, code: &str) -> QueryResult<Option<(i64, i32)>> {
+pub fn find_table(conn: &mut DbConn, code: &str) -> QueryResult<Option<(TournamentId, i32)>> {
     table_codes::table
         .find(code)
         .select((table_codes::tournament_id, table_codes::table_no))
@@ -74,7 +78,7 @@ pub fn find_table(conn: &mut DbConn, code: &str) -> QueryResult<Option<(i64, i32
 /// Gives every listed table number and every pair of the tournament a code
 /// if it has none (existing codes never change). Codes are random; a
 /// collision (the database's unique indexes say so) draws again.
-pub fn ensure_codes(conn: &mut DbConn, tid: i64, table_nos: &[i32]) -> QueryResult<()> {
+pub fn ensure_codes(conn: &mut DbConn, tid: TournamentId, table_nos: &[i32]) -> QueryResult<()> {
     let have: Vec<i32> = table_codes_of(conn, tid)?
         .into_iter()
         .map(|(t, _)| t)
@@ -145,7 +149,11 @@ pub fn ensure_codes(conn: &mut DbConn, tid: i64, table_nos: &[i32]) -> QueryResu
 }
 
 /// The pair of a tournament with this pair code.
-pub fn pair_with_code(conn: &mut DbConn, tid: i64, code: &str) -> QueryResult<Option<i64>> {
+pub fn pair_with_code(
+    conn: &mut DbConn,
+    tid: TournamentId,
+    code: &str,
+) -> QueryResult<Option<i64>> {
     pairs::table
         .filter(pairs::tournament_id.eq(tid))
         .filter(pairs::code.eq(code))
@@ -157,7 +165,7 @@ pub fn pair_with_code(conn: &mut DbConn, tid: i64, code: &str) -> QueryResult<Op
 /// The seatings of one table number, by round number (one query).
 pub fn seatings_of_table(
     conn: &mut DbConn,
-    tid: i64,
+    tid: TournamentId,
     table_no: i32,
 ) -> QueryResult<Vec<(i32, super::rounds::SeatingRow)>> {
     seatings::table
@@ -170,7 +178,7 @@ pub fn seatings_of_table(
 }
 
 /// The table numbers a tournament's seatings use (every round).
-pub fn table_numbers_of(conn: &mut DbConn, tid: i64) -> QueryResult<Vec<i32>> {
+pub fn table_numbers_of(conn: &mut DbConn, tid: TournamentId) -> QueryResult<Vec<i32>> {
     seatings::table
         .inner_join(rounds::table)
         .filter(rounds::tournament_id.eq(tid))
@@ -214,7 +222,7 @@ pub fn entries_of_round(conn: &mut DbConn, round_id: i64) -> QueryResult<Vec<Ent
 }
 
 /// Whether any table of the tournament has an entry.
-pub fn any_entry(conn: &mut DbConn, tid: i64) -> QueryResult<bool> {
+pub fn any_entry(conn: &mut DbConn, tid: TournamentId) -> QueryResult<bool> {
     let n: i64 = sheet_entries::table
         .inner_join(seatings::table.inner_join(rounds::table))
         .filter(rounds::tournament_id.eq(tid))
@@ -359,7 +367,7 @@ fn insert_sheet_row(conn: &mut DbConn, seating_id: i64, write: &SheetWrite) -> Q
 #[allow(clippy::too_many_arguments)]
 pub fn audit_by_pair(
     conn: &mut DbConn,
-    tid: i64,
+    tid: TournamentId,
     round_no: i32,
     table_no: i32,
     action: &str,
@@ -385,7 +393,7 @@ pub fn audit_by_pair(
 
 /// Bumps a tournament's revision (a row lock on PostgreSQL) and says
 /// whether it exists.
-pub fn bump_revision(conn: &mut DbConn, tid: i64) -> QueryResult<bool> {
+pub fn bump_revision(conn: &mut DbConn, tid: TournamentId) -> QueryResult<bool> {
     let n = diesel::update(tournaments::table.find(tid))
         .set(tournaments::revision.eq(tournaments::revision + 1))
         .execute(conn)?;
@@ -394,7 +402,7 @@ pub fn bump_revision(conn: &mut DbConn, tid: i64) -> QueryResult<bool> {
 
 /// A shared lock on a tournament's row until the end of the transaction
 /// (PostgreSQL: `FOR SHARE`; SQLite's write lock is already held).
-pub fn share_lock(conn: &mut DbConn, tid: i64) -> QueryResult<()> {
+pub fn share_lock(conn: &mut DbConn, tid: TournamentId) -> QueryResult<()> {
     if let DbConn::Postgres(_) = conn {
         use diesel::connection::SimpleConnection;
         conn.batch_execute(&format!(

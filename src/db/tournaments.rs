@@ -1,5 +1,6 @@
 //! Tournaments, pairs, rounds and seating.
 
+use crate::ids::TournamentId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
@@ -16,7 +17,7 @@ use crate::tournament::Status;
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = tournaments)]
 pub struct TournamentRow {
-    pub id: i64,
+    pub id: TournamentId,
     pub name: String,
     pub starts_at: NaiveDateTime,
     pub venue: String,
@@ -158,7 +159,7 @@ pub fn payout_of(row: &TournamentRow) -> Vec<PayoutTier> {
     crate::tournament::settings::parse_payout(&row.payout).unwrap_or_default()
 }
 
-pub fn create(conn: &mut DbConn, s: &Settings, created_by: i64) -> QueryResult<i64> {
+pub fn create(conn: &mut DbConn, s: &Settings, created_by: i64) -> QueryResult<TournamentId> {
     let t = now();
     diesel::insert_into(tournaments::table)
         .values((
@@ -171,13 +172,13 @@ pub fn create(conn: &mut DbConn, s: &Settings, created_by: i64) -> QueryResult<i
         .get_result(conn)
 }
 
-pub fn update_settings(conn: &mut DbConn, id: i64, s: &Settings) -> QueryResult<usize> {
+pub fn update_settings(conn: &mut DbConn, id: TournamentId, s: &Settings) -> QueryResult<usize> {
     diesel::update(tournaments::table.find(id))
         .set(settings_row(s)?)
         .execute(conn)
 }
 
-pub fn find(conn: &mut DbConn, id: i64) -> QueryResult<Option<TournamentRow>> {
+pub fn find(conn: &mut DbConn, id: TournamentId) -> QueryResult<Option<TournamentRow>> {
     tournaments::table
         .find(id)
         .select(TournamentRow::as_select())
@@ -192,7 +193,7 @@ pub fn list(conn: &mut DbConn) -> QueryResult<Vec<TournamentRow>> {
         .load(conn)
 }
 
-pub fn set_status(conn: &mut DbConn, id: i64, status: Status) -> QueryResult<usize> {
+pub fn set_status(conn: &mut DbConn, id: TournamentId, status: Status) -> QueryResult<usize> {
     diesel::update(tournaments::table.find(id))
         .set((
             tournaments::status.eq(status.as_str()),
@@ -202,7 +203,7 @@ pub fn set_status(conn: &mut DbConn, id: i64, status: Status) -> QueryResult<usi
 }
 
 /// Back to preparation: no draw, no layout.
-pub fn unstart(conn: &mut DbConn, tournament_id: i64) -> QueryResult<usize> {
+pub fn unstart(conn: &mut DbConn, tournament_id: TournamentId) -> QueryResult<usize> {
     diesel::update(tournaments::table.find(tournament_id))
         .set((
             tournaments::status.eq(Status::Draft.as_str()),
@@ -214,7 +215,7 @@ pub fn unstart(conn: &mut DbConn, tournament_id: i64) -> QueryResult<usize> {
 }
 
 /// Closes the tournament (final standings), with its audit entry.
-pub fn finish(conn: &mut DbConn, tid: i64, user_id: i64) -> QueryResult<()> {
+pub fn finish(conn: &mut DbConn, tid: TournamentId, user_id: i64) -> QueryResult<()> {
     conn.transaction(|c| {
         set_status(c, tid, Status::Finished)?;
         super::audit::audit(

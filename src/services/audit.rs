@@ -3,6 +3,7 @@
 //! Values are kept as flat JSON objects (`{"field": value}`) so that pages
 //! can show them field by field in the reader's language.
 
+use crate::ids::TournamentId;
 use serde_json::{Map, Value};
 
 use super::{Actor, ServiceError};
@@ -146,7 +147,7 @@ pub fn values<const N: usize>(fields: [(&str, Value); N]) -> Map<String, Value> 
 /// Appends the entry (inside the caller's transaction).
 pub fn record(
     conn: &mut DbConn,
-    tournament_id: i64,
+    tournament_id: TournamentId,
     actor: &Actor,
     entry: Entry,
 ) -> Result<(), ServiceError> {

@@ -6,6 +6,7 @@ use crate::db::scoring::SheetRow;
 use crate::db::table_side::EntryRow;
 use crate::db::types::{EntrySide, EntryStatus};
 use crate::db::Db;
+use crate::ids::TournamentId;
 use crate::services::view::Seating;
 
 /// Where a table of the round stands.
@@ -121,7 +122,7 @@ pub struct Counted {
 /// table number, read from the standings of the tournament file.
 fn counted_of_round(
     c: &mut crate::db::DbConn,
-    tid: i64,
+    tid: TournamentId,
     n: i32,
     tz: chrono_tz::Tz,
 ) -> Result<std::collections::HashMap<i32, Counted>, ServiceError> {
@@ -134,7 +135,7 @@ fn counted_of_round(
         // referee can correct it; it shows the sheets as they are.
         Err(e) => {
             tracing::warn!(
-                tournament_id = tid,
+                tournament_id = tid.0,
                 code = e.code(),
                 "desk: standings not computable"
             );
@@ -191,7 +192,7 @@ fn counted_of_round(
 pub async fn counted_table(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     n: i32,
     table_no: i32,
     tz: chrono_tz::Tz,
@@ -209,7 +210,7 @@ pub async fn counted_table(
 pub async fn round(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     n: i32,
     tz: Option<chrono_tz::Tz>,
 ) -> Result<(Loaded, Vec<BoardTable>), ServiceError> {

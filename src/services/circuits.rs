@@ -8,6 +8,7 @@
 //! checked, then the change is made. A stage's tournament is locked too
 //! (its revision goes up), so its public page names the circuit at once.
 
+use crate::ids::TournamentId;
 use std::collections::HashMap;
 
 use chrono::NaiveDateTime;
@@ -68,7 +69,7 @@ impl Circuit {
 pub struct StageInfo {
     /// 1-based, in the circuit's order.
     pub number: u32,
-    pub tournament_id: i64,
+    pub tournament_id: TournamentId,
     pub name: String,
     pub starts_at: NaiveDateTime,
     pub status: Status,
@@ -142,7 +143,7 @@ pub struct Editing {
     pub circuit: Circuit,
     pub stages: Vec<StageInfo>,
     /// Tournaments the actor directs that are not stages yet, newest first.
-    pub candidates: Vec<(i64, String, NaiveDateTime, Status)>,
+    pub candidates: Vec<(TournamentId, String, NaiveDateTime, Status)>,
 }
 
 fn problems_of(spec: &CircuitSpec) -> Result<(), ServiceError> {
@@ -230,7 +231,12 @@ pub async fn delete(db: &Db, actor: Actor, id: i64) -> Result<(), ServiceError> 
 }
 
 /// Appends a tournament the actor directs as the circuit's last stage.
-pub async fn add_stage(db: &Db, actor: Actor, id: i64, tid: i64) -> Result<(), ServiceError> {
+pub async fn add_stage(
+    db: &Db,
+    actor: Actor,
+    id: i64,
+    tid: TournamentId,
+) -> Result<(), ServiceError> {
     db.write(move |c| {
         lock_circuit(c, &actor, id, 1)?;
         if cdb::stages(c, id)?.len() >= MAX_STAGES {
@@ -252,7 +258,12 @@ pub async fn add_stage(db: &Db, actor: Actor, id: i64, tid: i64) -> Result<(), S
 /// Removes a stage (the circuit's owner may, whoever runs the tournament).
 /// Locks in the order every circuit write does: the circuit, then the
 /// tournament (whose page stops naming the circuit).
-pub async fn remove_stage(db: &Db, actor: Actor, id: i64, tid: i64) -> Result<(), ServiceError> {
+pub async fn remove_stage(
+    db: &Db,
+    actor: Actor,
+    id: i64,
+    tid: TournamentId,
+) -> Result<(), ServiceError> {
     db.write(move |c| {
         lock_circuit(c, &actor, id, 1)?;
         if !crate::db::table_side::bump_revision(c, tid)? {
@@ -349,7 +360,7 @@ pub async fn revision(db: &Db, id: i64) -> Result<Option<i64>, ServiceError> {
 /// The circuits a tournament is a stage of: (id, name), on `conn`.
 pub fn names_of_tournament(
     conn: &mut DbConn,
-    tid: i64,
+    tid: TournamentId,
 ) -> Result<Vec<(i64, String)>, ServiceError> {
     cdb::of_tournament(conn, tid)?
         .into_iter()

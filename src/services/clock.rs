@@ -1,5 +1,6 @@
 //! The round clock: start, pause, resume and call time-out.
 
+use crate::ids::TournamentId;
 use serde_json::Value;
 
 use super::audit::{self, Action, Entry};
@@ -75,7 +76,7 @@ fn seconds_between(from: chrono::NaiveDateTime, to: chrono::NaiveDateTime) -> i3
 pub async fn clock(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     n: i32,
     action: ClockAction,
     seen: Option<i64>,

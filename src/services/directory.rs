@@ -4,6 +4,7 @@
 //! (owner or co-director), an admin those of every tournament: a server
 //! shared by several clubs does not show one club's members to another.
 
+use crate::ids::TournamentId;
 use std::collections::HashMap;
 
 use crate::auth::Role;
@@ -55,7 +56,7 @@ pub fn normalise_query(q: &str) -> Option<String> {
 pub async fn search(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     q: &str,
 ) -> Result<Vec<DirectoryPlayer>, ServiceError> {
     if !actor.role.allows(Role::Director) {

@@ -6,6 +6,7 @@ use crate::db::table_side::{self as tsdb, EntryRow};
 use crate::db::tournaments::{self as tdb};
 use crate::db::types::{EntrySide, EntryStatus};
 use crate::db::{Db, DbConn};
+use crate::ids::TournamentId;
 use crate::rules::{Line, ScoreSheet, SheetReport};
 use crate::tournament::Status;
 
@@ -115,7 +116,7 @@ pub fn record_desk_save(
 pub async fn desk_confirm(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     n: i32,
     table_no: i32,
     seen: i32,
@@ -193,7 +194,7 @@ pub async fn desk_confirm(
 pub async fn round_entries(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     n: i32,
 ) -> Result<Vec<EntryRow>, ServiceError> {
     db.read(move |c| {
@@ -210,7 +211,7 @@ pub async fn round_entries(
 /// rounds use) and pairs their codes, if they have none; existing codes
 /// never change. Called inside the transactions that start a tournament,
 /// import one, add a pair or make a round.
-pub fn ensure_codes(c: &mut DbConn, tid: i64) -> Result<(), ServiceError> {
+pub fn ensure_codes(c: &mut DbConn, tid: TournamentId) -> Result<(), ServiceError> {
     let Some(t) = tdb::find(c, tid)? else {
         return Ok(());
     };
@@ -248,7 +249,7 @@ impl Codes {
     }
 }
 
-pub async fn codes(db: &Db, actor: Actor, tid: i64) -> Result<Codes, ServiceError> {
+pub async fn codes(db: &Db, actor: Actor, tid: TournamentId) -> Result<Codes, ServiceError> {
     db.read(move |c| {
         super::read(c, &actor, tid, Need::Direct)?;
         Ok(Codes {

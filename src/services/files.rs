@@ -5,13 +5,14 @@ use crate::auth::Role;
 use crate::db::import::ImportError;
 use crate::db::{Db, DbConn};
 use crate::i18n::Lang;
+use crate::ids::TournamentId;
 use crate::standings::Standings;
 use crate::tournament_file::TournamentFile;
 
 /// The tournament as a file, read on `conn`.
 pub fn file_of(
     c: &mut DbConn,
-    tid: i64,
+    tid: TournamentId,
     tz: chrono_tz::Tz,
 ) -> Result<TournamentFile, ServiceError> {
     crate::db::export::load_file(c, tid, tz)?.ok_or(ServiceError::NotFound)
@@ -20,7 +21,7 @@ pub fn file_of(
 /// The one standings computation over a file; a file the engine refuses is
 /// stored data that cannot be read, and says which tournament.
 pub fn standings_of_file(
-    tid: i64,
+    tid: TournamentId,
     file: &TournamentFile,
     lang: Lang,
 ) -> Result<Standings, ServiceError> {
@@ -36,7 +37,7 @@ pub fn standings_of_file(
 pub async fn export(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     tz: chrono_tz::Tz,
 ) -> Result<TournamentFile, ServiceError> {
     db.read(move |c| {
@@ -50,7 +51,7 @@ pub async fn export(
 pub async fn standings(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     tz: chrono_tz::Tz,
     lang: Lang,
 ) -> Result<(TournamentFile, Standings), ServiceError> {
@@ -62,7 +63,7 @@ pub async fn standings(
 /// The file and its standings, for public pages (no access check).
 pub async fn public_standings(
     db: &Db,
-    tid: i64,
+    tid: TournamentId,
     tz: chrono_tz::Tz,
     lang: Lang,
 ) -> Result<(TournamentFile, Standings), ServiceError> {
@@ -97,7 +98,7 @@ pub async fn import(
     owner: Option<String>,
     file: TournamentFile,
     tz: chrono_tz::Tz,
-) -> Result<i64, ServiceError> {
+) -> Result<TournamentId, ServiceError> {
     if actor.role != Role::Admin {
         return Err(ServiceError::Forbidden);
     }
@@ -125,7 +126,7 @@ pub fn import_on(
     owner_id: i64,
     file: &TournamentFile,
     tz: chrono_tz::Tz,
-) -> Result<i64, ServiceError> {
+) -> Result<TournamentId, ServiceError> {
     let tid = match crate::db::import::import_file(c, file, tz, owner_id) {
         Ok(tid) => tid,
         Err(ImportError::Settings(msg)) => {

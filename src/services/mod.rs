@@ -30,7 +30,10 @@ pub mod view;
 
 /// The tournament's current revision (what the public pages are cached
 /// by); `None` for no such tournament.
-pub async fn current_revision(db: &crate::db::Db, tid: i64) -> Result<Option<i64>, ServiceError> {
+pub async fn current_revision(
+    db: &crate::db::Db,
+    tid: TournamentId,
+) -> Result<Option<i64>, ServiceError> {
     Ok(db.revision(tid).await?)
 }
 
@@ -38,6 +41,7 @@ use crate::auth::Role;
 use crate::db::tournaments::{self as tdb, TournamentRow};
 use crate::db::{DbConn, DbError};
 use crate::i18n::{tf, Lang};
+use crate::ids::TournamentId;
 use crate::movement::MovementError;
 use crate::tournament::settings::Settings;
 use crate::tournament::{FieldProblem, Status};
@@ -275,12 +279,12 @@ pub fn referees_see_all(conn: &mut DbConn) -> Result<bool, ServiceError> {
 
 /// Whose a tournament is: its id and its owner (a row's or a view's).
 pub trait Owned {
-    fn tournament_id(&self) -> i64;
+    fn tournament_id(&self) -> TournamentId;
     fn owner(&self) -> Option<i64>;
 }
 
 impl Owned for TournamentRow {
-    fn tournament_id(&self) -> i64 {
+    fn tournament_id(&self) -> TournamentId {
         self.id
     }
     fn owner(&self) -> Option<i64> {
@@ -289,7 +293,7 @@ impl Owned for TournamentRow {
 }
 
 impl Owned for view::Tournament {
-    fn tournament_id(&self) -> i64 {
+    fn tournament_id(&self) -> TournamentId {
         self.id
     }
     fn owner(&self) -> Option<i64> {
@@ -333,7 +337,7 @@ pub fn check_access(
 pub fn lock(
     conn: &mut DbConn,
     actor: &Actor,
-    tid: i64,
+    tid: TournamentId,
     need: Need,
 ) -> Result<Loaded, ServiceError> {
     if !crate::db::table_side::bump_revision(conn, tid)? {
@@ -351,7 +355,7 @@ pub fn lock(
 pub fn read(
     conn: &mut DbConn,
     actor: &Actor,
-    tid: i64,
+    tid: TournamentId,
     need: Need,
 ) -> Result<Loaded, ServiceError> {
     let t = tdb::find(conn, tid)?.ok_or(ServiceError::NotFound)?;

@@ -8,6 +8,7 @@
 //! once the tournament runs). The old registration stays on the record; it
 //! cannot be reinstated while its players are in another pair.
 
+use crate::ids::TournamentId;
 use serde_json::{Map, Value};
 
 use super::audit::{self, Action, Entry};
@@ -51,7 +52,7 @@ fn find_pair(l: &Loaded, pid: i64) -> Result<&Pair, ServiceError> {
 pub async fn register(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     entry: PairEntry,
 ) -> Result<i32, ServiceError> {
     db.write(move |c| {
@@ -90,7 +91,7 @@ pub async fn register(
 pub async fn update(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     pid: i64,
     entry: PairEntry,
 ) -> Result<(), ServiceError> {
@@ -125,7 +126,12 @@ fn ensure_not_started(l: &Loaded) -> Result<(), ServiceError> {
 /// registration). After the start the pair may have played: it is
 /// withdrawn instead, never erased. The other pairs keep their numbers (the
 /// next registration takes the highest number + 1).
-pub async fn delete(db: &Db, actor: Actor, tid: i64, pid: i64) -> Result<i32, ServiceError> {
+pub async fn delete(
+    db: &Db,
+    actor: Actor,
+    tid: TournamentId,
+    pid: i64,
+) -> Result<i32, ServiceError> {
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Direct)?;
         // Checked inside the transaction: a draw that committed a moment ago
@@ -154,7 +160,7 @@ pub async fn delete(db: &Db, actor: Actor, tid: i64, pid: i64) -> Result<i32, Se
 pub async fn set_no_show(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     pid: i64,
     value: bool,
 ) -> Result<(), ServiceError> {
@@ -192,7 +198,7 @@ pub async fn set_no_show(
 pub async fn set_checked_in(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     pid: i64,
     value: bool,
 ) -> Result<(), ServiceError> {
@@ -250,7 +256,7 @@ fn check_in_one(
 pub async fn check_in_many(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     pids: Option<Vec<i64>>,
 ) -> Result<usize, ServiceError> {
     db.write(move |c| {
@@ -285,7 +291,7 @@ pub async fn check_in_many(
 pub async fn set_withdrawn(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     pid: i64,
     withdraw: bool,
 ) -> Result<(), ServiceError> {
@@ -340,7 +346,7 @@ pub async fn set_withdrawn(
 pub async fn import(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     entries: Vec<PairEntry>,
 ) -> Result<usize, ServiceError> {
     db.write(move |c| {

@@ -4,6 +4,7 @@
 //! raises the directory's revision, which is part of every circuit's (a
 //! merge changes who is who in every circuit that counts them).
 
+use crate::ids::TournamentId;
 use std::collections::{BTreeMap, HashMap};
 
 use chrono::NaiveDateTime;
@@ -16,7 +17,7 @@ use crate::services::{Actor, ServiceError};
 /// One registration of a person.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Registration {
-    pub tournament_id: i64,
+    pub tournament_id: TournamentId,
     pub tournament: String,
     pub pair_number: i32,
     /// The name and card as that registration spelt them.
@@ -53,7 +54,7 @@ pub struct Duplicates {
 }
 
 /// The tournaments whose players the actor may see (`None`: all).
-fn scope(conn: &mut DbConn, actor: &Actor) -> Result<Option<Vec<i64>>, ServiceError> {
+fn scope(conn: &mut DbConn, actor: &Actor) -> Result<Option<Vec<TournamentId>>, ServiceError> {
     if actor.role == Role::Admin {
         return Ok(None);
     }
@@ -88,7 +89,7 @@ fn person_of(
     id: i64,
     row: Option<&pdb::PersonRow>,
     seats: &[PersonSeat],
-    names: &HashMap<i64, String>,
+    names: &HashMap<TournamentId, String>,
 ) -> Person {
     let mut seats: Vec<&PersonSeat> = seats.iter().collect();
     seats.sort_by_key(|s| std::cmp::Reverse(s.registered_at));
@@ -123,7 +124,7 @@ fn person_of(
     }
 }
 
-fn tournament_names(conn: &mut DbConn) -> Result<HashMap<i64, String>, ServiceError> {
+fn tournament_names(conn: &mut DbConn) -> Result<HashMap<TournamentId, String>, ServiceError> {
     Ok(tdb::list(conn)?
         .into_iter()
         .map(|t| (t.id, t.name))

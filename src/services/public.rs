@@ -3,6 +3,7 @@
 //! staff-only leaves this module: no referee notes, no staff names, no
 //! withdrawn penalties (RULES.md §9: they count for nothing).
 
+use crate::ids::TournamentId;
 use serde::Serialize;
 
 use super::{Loaded, ServiceError};
@@ -65,7 +66,7 @@ pub fn pair_surnames(file: Option<&TournamentFile>, pair: u32) -> String {
 /// every public page: callers cache it per revision).
 pub async fn snapshot(
     db: &Db,
-    tid: i64,
+    tid: TournamentId,
     tz: chrono_tz::Tz,
     lang: Lang,
 ) -> Result<Snapshot, ServiceError> {
@@ -97,7 +98,7 @@ pub async fn snapshot(
         let t1 = std::time::Instant::now();
         let standings = super::files::standings_of_file(tid, &file, lang)?;
         tracing::debug!(
-            tid,
+            tid = tid.0,
             load_ms = (t1 - t0).as_secs_f64() * 1e3,
             standings_ms = t1.elapsed().as_secs_f64() * 1e3,
             "public snapshot computed"
@@ -152,7 +153,7 @@ pub struct PublicRow {
 /// `GET /api/v1/tournaments/{id}/standings`.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct PublicStandings {
-    pub tournament: i64,
+    pub tournament: TournamentId,
     pub name: String,
     /// `draft`, `running` or `finished`.
     pub status: &'static str,

@@ -1,5 +1,6 @@
 //! Rounds: the first draw, the next round (Mitchell or Danish), the clock.
 
+use crate::ids::TournamentId;
 use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
@@ -118,7 +119,7 @@ pub fn plan_draw(l: &Loaded, kind: DrawKind) -> Result<(), ServiceError> {
 pub async fn draw(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     kind: DrawKind,
     seen: Option<i64>,
 ) -> Result<(), ServiceError> {
@@ -170,7 +171,7 @@ pub async fn draw(
                 ])),
         )?;
         tracing::info!(
-            tournament_id = tid,
+            tournament_id = tid.0,
             seed,
             pairs = players.len(),
             "first round drawn"
@@ -232,7 +233,7 @@ fn check_next_round(c: &mut DbConn, l: &Loaded) -> Result<RoundPlan, ServiceErro
 pub async fn plan_next_round(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
 ) -> Result<(Loaded, Result<RoundPlan, ServiceError>), ServiceError> {
     db.read(move |c| {
         let l = super::read(c, &actor, tid, Need::Direct)?;
@@ -286,7 +287,7 @@ fn check_undo(c: &mut DbConn, l: &Loaded, n: i32) -> Result<UndoPlan, ServiceErr
 pub async fn plan_undo(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     n: i32,
 ) -> Result<(Loaded, Result<UndoPlan, ServiceError>), ServiceError> {
     db.read(move |c| {
@@ -309,7 +310,7 @@ pub async fn plan_undo(
 pub async fn next_round(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     requested: Option<i32>,
     force: Option<String>,
     seen: Option<i64>,
@@ -385,7 +386,7 @@ pub async fn next_round(
                 .reason(force.clone().unwrap_or_default()),
         )?;
         tracing::info!(
-            tournament_id = tid,
+            tournament_id = tid.0,
             round = n,
             movement = movement_kind.as_str(),
             "round generated"
@@ -481,7 +482,7 @@ fn danish_seating(
 pub async fn undo_round(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     n: i32,
     seen: Option<i64>,
 ) -> Result<i32, ServiceError> {
@@ -516,7 +517,7 @@ pub async fn undo_round(
                 )])),
         )?;
         tracing::info!(
-            tournament_id = tid,
+            tournament_id = tid.0,
             round = n,
             back_to_draft,
             "round undone"
@@ -530,7 +531,7 @@ pub async fn undo_round(
 pub async fn missing_in_last_round(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
 ) -> Result<Vec<u32>, ServiceError> {
     db.read(move |c| {
         let l = super::read(c, &actor, tid, Need::Direct)?;
@@ -547,7 +548,7 @@ pub async fn missing_in_last_round(
 pub async fn seating(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     n: i32,
     need: Need,
 ) -> Result<(Loaded, usize, Vec<Seating>, Vec<i64>), ServiceError> {

@@ -8,6 +8,7 @@ use crate::db::penalties::{self as pdb, NewPenalty};
 use crate::db::scoring::{self as sdb, SaveError, SheetWrite, TablePlace};
 use crate::db::{Db, DbConn};
 use crate::i18n::{t, Lang};
+use crate::ids::TournamentId;
 use crate::rules::vp::TOTAL_VP;
 use crate::rules::{ScoreSheet, SheetReport};
 use crate::services::view::{Round, Seating};
@@ -64,7 +65,7 @@ fn audit_view(rows: Vec<(AuditRow, Option<String>)>) -> TableAudit {
 pub async fn table(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     n: i32,
     table_no: i32,
 ) -> Result<(Loaded, TableState, TableAudit), ServiceError> {
@@ -81,7 +82,7 @@ pub async fn table(
 pub async fn round_tables(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     n: i32,
 ) -> Result<(Loaded, Vec<(Seating, Option<crate::services::view::Sheet>)>), ServiceError> {
     db.read(move |c| {
@@ -138,7 +139,7 @@ pub struct SheetInput {
 pub async fn save_sheet(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     n: i32,
     table_no: i32,
     input: SheetInput,
@@ -267,7 +268,7 @@ pub struct AdjustedForm {
 pub async fn set_adjusted(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     n: i32,
     table_no: i32,
     form: AdjustedForm,
@@ -345,7 +346,7 @@ pub struct PenaltyForm {
 pub async fn add_penalty(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     form: PenaltyForm,
     lang: Lang,
 ) -> Result<i64, ServiceError> {
@@ -447,7 +448,7 @@ pub async fn add_penalty(
                 .reason(p.reason.clone()),
         )?;
         tracing::info!(
-            tournament_id = tid,
+            tournament_id = tid.0,
             round = p.round_no,
             kind = kind.as_str(),
             "penalty recorded"
@@ -495,7 +496,7 @@ impl PenaltyChange {
 pub async fn change_penalty(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     penalty_id: i64,
     change: PenaltyChange,
     reason: String,
@@ -544,7 +545,7 @@ pub async fn change_penalty(
         };
         audit::record(c, tid, &actor, entry.reason(reason))?;
         tracing::info!(
-            tournament_id = tid,
+            tournament_id = tid.0,
             penalty = penalty_id,
             change = ?change,
             "penalty changed"
@@ -559,7 +560,7 @@ pub async fn change_penalty(
 pub async fn penalties(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
 ) -> Result<(Loaded, Vec<crate::services::view::Penalty>), ServiceError> {
     db.read(move |c| {
         let l = read(c, &actor, tid, Need::Referee)?;
@@ -576,7 +577,7 @@ pub async fn penalties(
 pub async fn audit_log(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
 ) -> Result<(Loaded, TableAudit), ServiceError> {
     db.read(move |c| {
         let l = read(c, &actor, tid, Need::Referee)?;

@@ -1,5 +1,6 @@
 //! Tournaments: create, read, settings, staff, close.
 
+use crate::ids::TournamentId;
 use serde_json::{Map, Value};
 
 use super::audit::{self, Action, Entry};
@@ -74,7 +75,12 @@ pub async fn database_answers(db: &Db) -> bool {
 }
 
 /// A tournament with its pairs and rounds, if the actor may see it.
-pub async fn load(db: &Db, actor: Actor, tid: i64, need: Need) -> Result<Loaded, ServiceError> {
+pub async fn load(
+    db: &Db,
+    actor: Actor,
+    tid: TournamentId,
+    need: Need,
+) -> Result<Loaded, ServiceError> {
     db.read(move |c| read(c, &actor, tid, need)).await
 }
 
@@ -84,7 +90,7 @@ pub async fn create(
     actor: Actor,
     form: SettingsForm,
     tz: chrono_tz::Tz,
-) -> Result<i64, ServiceError> {
+) -> Result<TournamentId, ServiceError> {
     if !actor.role.allows(Role::Director) {
         return Err(ServiceError::Forbidden);
     }
@@ -108,7 +114,7 @@ pub async fn create(
 pub async fn update_settings(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     form: SettingsForm,
     tz: chrono_tz::Tz,
 ) -> Result<(), ServiceError> {
@@ -139,7 +145,12 @@ pub async fn update_settings(
 
 /// Closes the tournament: final standings. Every table of every round must
 /// have a score.
-pub async fn close(db: &Db, actor: Actor, tid: i64, seen: Option<i64>) -> Result<(), ServiceError> {
+pub async fn close(
+    db: &Db,
+    actor: Actor,
+    tid: TournamentId,
+    seen: Option<i64>,
+) -> Result<(), ServiceError> {
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Direct)?;
         l.ensure_seen(seen)?;
@@ -175,7 +186,7 @@ fn check_close(c: &mut DbConn, l: &Loaded) -> Result<(), ServiceError> {
 pub async fn plan_close(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
 ) -> Result<(Loaded, Result<(), ServiceError>), ServiceError> {
     db.read(move |c| {
         let l = super::read(c, &actor, tid, Need::Direct)?;
@@ -187,7 +198,12 @@ pub async fn plan_close(
 
 /// Reopens a closed tournament (a correction after the close), with the
 /// reason on the record.
-pub async fn reopen(db: &Db, actor: Actor, tid: i64, reason: String) -> Result<(), ServiceError> {
+pub async fn reopen(
+    db: &Db,
+    actor: Actor,
+    tid: TournamentId,
+    reason: String,
+) -> Result<(), ServiceError> {
     let reason = crate::tournament::text::clean_reason("reason", &reason, "reopen.error.reason")
         .map_err(|p| ServiceError::Invalid(vec![p]))?;
     db.write(move |c| {
@@ -234,7 +250,11 @@ pub async fn owner_name(db: &Db, t: &Tournament) -> Result<Option<String>, Servi
 }
 
 /// The tournament's co-directors and referees.
-pub async fn staff(db: &Db, actor: Actor, tid: i64) -> Result<Vec<StaffMember>, ServiceError> {
+pub async fn staff(
+    db: &Db,
+    actor: Actor,
+    tid: TournamentId,
+) -> Result<Vec<StaffMember>, ServiceError> {
     db.read(move |c| {
         read(c, &actor, tid, Need::Direct)?;
         let rows = crate::db::staff::list(c, tid)?;
@@ -256,7 +276,7 @@ pub async fn staff(db: &Db, actor: Actor, tid: i64) -> Result<Vec<StaffMember>, 
 pub async fn staff_candidates(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
 ) -> Result<Vec<(String, Role)>, ServiceError> {
     db.read(move |c| {
         let l = read(c, &actor, tid, Need::Direct)?;
@@ -276,7 +296,7 @@ pub async fn staff_candidates(
 pub async fn add_staff(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     username: String,
     role: Role,
 ) -> Result<(), ServiceError> {
@@ -327,7 +347,7 @@ pub async fn add_staff(
 pub async fn remove_staff(
     db: &Db,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     user_id: i64,
 ) -> Result<(), ServiceError> {
     db.write(move |c| {
@@ -355,7 +375,7 @@ pub async fn remove_staff(
 }
 
 /// A tournament as the public sees it (no login): settings, pairs, rounds.
-pub async fn public(db: &Db, tid: i64) -> Result<Loaded, ServiceError> {
+pub async fn public(db: &Db, tid: TournamentId) -> Result<Loaded, ServiceError> {
     db.read(move |c| {
         let t = tdb::find(c, tid)?.ok_or(ServiceError::NotFound)?;
         super::load_state(c, t)

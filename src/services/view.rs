@@ -4,6 +4,7 @@
 //! decode (an unknown status, a layout that no longer reads) is an error
 //! naming the row, never a default.
 
+use crate::ids::TournamentId;
 use chrono::NaiveDateTime;
 
 use super::ServiceError;
@@ -18,7 +19,7 @@ use crate::tournament::{RoundMovement, Status};
 /// apart: `Loaded::settings`).
 #[derive(Debug, Clone)]
 pub struct Tournament {
-    pub id: i64,
+    pub id: TournamentId,
     pub name: String,
     /// UTC.
     pub starts_at: NaiveDateTime,

@@ -356,12 +356,12 @@ impl PublicCache {
     pub async fn snapshot(
         &self,
         state: &AppState,
-        tid: i64,
+        tid: crate::ids::TournamentId,
         rev: i64,
         lang: Lang,
     ) -> Result<Arc<Snapshot>, AppError> {
         self.snapshots
-            .get_or_try(tid, rev, lang, || async {
+            .get_or_try(tid.0, rev, lang, || async {
                 self.computations.fetch_add(1, Ordering::SeqCst);
                 let s = crate::services::public::snapshot(
                     &state.db,
@@ -379,7 +379,7 @@ impl PublicCache {
     pub async fn page<F>(
         &self,
         state: &AppState,
-        tid: i64,
+        tid: crate::ids::TournamentId,
         rev: i64,
         lang: Lang,
         page: Page,
@@ -389,7 +389,7 @@ impl PublicCache {
         F: FnOnce(&Snapshot) -> Result<String, AppError>,
     {
         self.pages
-            .get_or_try(tid, rev, (lang, page), || async {
+            .get_or_try(tid.0, rev, (lang, page), || async {
                 let snap = self.snapshot(state, tid, rev, lang).await?;
                 self.renders.fetch_add(1, Ordering::SeqCst);
                 let t0 = std::time::Instant::now();
@@ -397,7 +397,7 @@ impl PublicCache {
                 let etag = format!("{}-{tid}-{rev}-{lang}-{}", build_tag(), page.tag());
                 let r = Rendered::new(page.content_type(), body, etag);
                 tracing::debug!(
-                    tid,
+                    tid = tid.0,
                     rev,
                     page = ?page,
                     render_ms = t0.elapsed().as_secs_f64() * 1e3,
@@ -461,7 +461,7 @@ impl PublicCache {
 pub async fn serve_public_json<F>(
     req: &HttpRequest,
     state: &AppState,
-    tid: i64,
+    tid: crate::ids::TournamentId,
     page: Page,
     render: F,
 ) -> Result<HttpResponse, AppError>

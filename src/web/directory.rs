@@ -3,6 +3,7 @@
 //! form filled in (no JavaScript needed), and the same search as JSON for
 //! the suggestion list `static/players.js` adds to the form.
 
+use crate::ids::TournamentId;
 use actix_web::{web, HttpResponse};
 use askama::Template;
 
@@ -47,7 +48,7 @@ struct PlayersPage<'a> {
 }
 
 /// The pair form's address with `form` filled in.
-fn form_href(tid: i64, form: &PairForm) -> String {
+fn form_href(tid: TournamentId, form: &PairForm) -> String {
     let query = serde_urlencoded::to_string(form).unwrap_or_default();
     let query: Vec<&str> = query
         .split('&')
@@ -89,7 +90,7 @@ fn with_player(form: &PairForm, seat: u8, player: &DirectoryPlayer) -> PairForm 
 pub async fn search(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
     query: web::Query<SearchQuery>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -127,7 +128,7 @@ pub struct JsonQuery {
 pub async fn search_json(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
     query: web::Query<JsonQuery>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -155,7 +156,7 @@ mod tests {
             p2_name: "Luca".into(),
             ..PairForm::default()
         };
-        let href = form_href(7, &with_player(&form, 1, &player));
+        let href = form_href(crate::ids::TournamentId(7), &with_player(&form, 1, &player));
         assert!(href.starts_with("/director/t/7/pairs/new?"), "{href}");
         let back: PairForm = serde_urlencoded::from_str(href.split_once('?').unwrap().1).unwrap();
         assert_eq!(back.p1_surname, "D'Alò");
@@ -163,7 +164,7 @@ mod tests {
         assert_eq!(back.p1_club, "Circolo #1");
         assert_eq!(back.p2_surname, "Bianchi");
         assert_eq!(
-            form_href(7, &PairForm::default()),
+            form_href(crate::ids::TournamentId(7), &PairForm::default()),
             "/director/t/7/pairs/new"
         );
     }

@@ -87,7 +87,7 @@ pub async fn submit(
         .await
     {
         Ok(tid) => {
-            tracing::info!(tournament_id = tid, "tournament imported");
+            tracing::info!(tournament_id = tid.0, "tournament imported");
             Ok(see_other(&format!(
                 "/director/t/{tid}?done=tournament_imported"
             )))

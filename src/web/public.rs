@@ -5,6 +5,7 @@
 pub mod circuits;
 pub mod players;
 
+use crate::ids::TournamentId;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 
@@ -61,7 +62,7 @@ impl TournamentPage<'_> {
 async fn serve_public<F>(
     req: &HttpRequest,
     state: &AppState,
-    tid: i64,
+    tid: TournamentId,
     page: Page,
     personal: bool,
     render: F,
@@ -95,7 +96,7 @@ where
 pub async fn tournament(
     req: HttpRequest,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     serve_public(&req, &state, *id, Page::Tournament, true, render_tournament).await
 }
@@ -162,7 +163,7 @@ fn render_tournament(ctx: &PageCtx, snap: &Snapshot, rev: i64) -> Result<String,
 pub async fn standings_json(
     req: HttpRequest,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     serve_public(
         &req,
@@ -191,7 +192,7 @@ pub async fn standings_json(
 #[template(path = "public/pair.html")]
 struct PairPage<'a> {
     ctx: &'a PageCtx,
-    tid: i64,
+    tid: TournamentId,
     name: &'a str,
     finished: bool,
     pair: u32,
@@ -253,7 +254,7 @@ impl PairPage<'_> {
 pub async fn pair_card(
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i64, u32)>,
+    path: web::Path<(crate::ids::TournamentId, u32)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, pair) = path.into_inner();
     serve_public(
@@ -270,7 +271,7 @@ pub async fn pair_card(
 fn render_pair(
     ctx: &PageCtx,
     snap: &Snapshot,
-    tid: i64,
+    tid: TournamentId,
     pair: u32,
     rev: i64,
 ) -> Result<String, AppError> {

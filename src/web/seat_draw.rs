@@ -18,7 +18,7 @@ struct SeatDrawPage<'a> {
     errors: FieldErrors,
     result: Option<SeatDraw>,
     /// The tournament whose suit order applies (from the staff home).
-    tournament: Option<(i64, String)>,
+    tournament: Option<(crate::ids::TournamentId, String)>,
     /// The cards as read back in words, player by player, step by step.
     read_back: Vec<String>,
     /// The redraw step to fill in next: (step number, players).
@@ -85,7 +85,7 @@ pub struct SeatDrawForm {
     pub suit_order: String,
     /// "yes": let the program draw the four cards.
     pub random: String,
-    pub tournament: Option<i64>,
+    pub tournament: Option<crate::ids::TournamentId>,
     pub steps: Vec<Vec<(u8, String)>>,
 }
 
@@ -164,8 +164,8 @@ impl SeatDrawForm {
 async fn seat_draw_tournament(
     ctx: &PageCtx,
     state: &AppState,
-    tid: Option<i64>,
-) -> Result<Option<(i64, String, SuitOrder)>, AppError> {
+    tid: Option<crate::ids::TournamentId>,
+) -> Result<Option<(crate::ids::TournamentId, String, SuitOrder)>, AppError> {
     let Some(tid) = tid else {
         return Ok(None);
     };

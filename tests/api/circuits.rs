@@ -7,6 +7,7 @@
 use burraco_td::auth::Role;
 use burraco_td::circuit::{compute, parse, stage_of_file, CircuitSpec};
 use burraco_td::i18n::Lang;
+use burraco_td::ids::TournamentId;
 use burraco_td::services::Actor;
 use burraco_td::tournament_file::fixtures::sample_tournament;
 use burraco_td::tournament_file::{Player, Status, TournamentFile};
@@ -92,7 +93,8 @@ async fn import_all(app: &TestApp, owner: &str, files: &[TournamentFile]) -> Vec
                 chrono_tz::Europe::Rome,
             )
             .await
-            .unwrap(),
+            .unwrap()
+            .0,
         );
     }
     ids
@@ -307,7 +309,7 @@ async fn a_circuit_of_three_stages_ranks_the_finished_ones_and_shows_the_running
         user_id: user_id(&app, "dora").await,
         role: Role::Director,
     };
-    burraco_td::services::tournaments::close(&app.handle, dora_actor, tids[2], None)
+    burraco_td::services::tournaments::close(&app.handle, dora_actor, TournamentId(tids[2]), None)
         .await
         .unwrap();
     let (v2, etag2) = standings(&app, id).await;

@@ -66,7 +66,7 @@ fn confirm_text(html: &str) -> String {
 fn stored_players(app: &TestApp, t: &str) -> Vec<(String, String, String, String)> {
     let tid: i64 = t.rsplit('/').next().unwrap().parse().unwrap();
     let mut c = app.pool.get().unwrap();
-    burraco_td::db::pairs::list_pairs(&mut c, tid)
+    burraco_td::db::pairs::list_pairs(&mut c, burraco_td::ids::TournamentId(tid))
         .unwrap()
         .iter()
         .flat_map(|p| {

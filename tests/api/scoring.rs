@@ -961,7 +961,9 @@ async fn a_late_pair_takes_the_phantom_seat_or_is_refused_before_anything_is_sav
     assert_eq!(res.status().as_u16(), 409);
     let mut c = app.pool.get().unwrap();
     assert_eq!(
-        burraco_td::db::pairs::list_pairs(&mut c, 1).unwrap().len(),
+        burraco_td::db::pairs::list_pairs(&mut c, burraco_td::ids::TournamentId(1))
+            .unwrap()
+            .len(),
         6
     );
 }

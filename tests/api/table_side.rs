@@ -190,9 +190,13 @@ pub fn err_code(r: &Reply) -> &str {
 /// The VP a pair has in the standings computed from the database.
 pub fn standings_vp(app: &TestApp, tid: i64, pair: i32) -> String {
     let mut c = app.pool.get().unwrap();
-    let file = burraco_td::db::export::load_file(&mut c, tid, chrono_tz::Europe::Rome)
-        .unwrap()
-        .unwrap();
+    let file = burraco_td::db::export::load_file(
+        &mut c,
+        burraco_td::ids::TournamentId(tid),
+        chrono_tz::Europe::Rome,
+    )
+    .unwrap()
+    .unwrap();
     let st = burraco_td::standings::compute_file(&file, burraco_td::i18n::Lang::En).unwrap();
     let row = st.rows.iter().find(|r| r.pair == pair as u32).unwrap();
     format!("{:?}", row)

@@ -222,7 +222,9 @@ async fn a_bad_csv_saves_nothing_and_a_good_one_saves_every_pair() {
     assert!(html.contains("Riga 4"));
     let count = |app: &TestApp| {
         let mut c = app.pool.get().unwrap();
-        burraco_td::db::pairs::list_pairs(&mut c, 1).unwrap().len()
+        burraco_td::db::pairs::list_pairs(&mut c, burraco_td::ids::TournamentId(1))
+            .unwrap()
+            .len()
     };
     assert_eq!(count(&app), 0, "nothing saved");
 
@@ -385,7 +387,7 @@ async fn a_plan_that_repeats_opponents_is_refused_with_the_reason() {
     );
     let mut c = app.pool.get().unwrap();
     assert!(
-        burraco_td::db::rounds::list_rounds(&mut c, 1)
+        burraco_td::db::rounds::list_rounds(&mut c, burraco_td::ids::TournamentId(1))
             .unwrap()
             .is_empty(),
         "nothing drawn"

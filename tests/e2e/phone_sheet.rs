@@ -49,7 +49,12 @@ struct Table {
 
 /// A tournament of 8 pairs checked in (Dora directs, Rita referees), in
 /// `sheet_mode`; started (round 1 drawn) when `start`.
-async fn stage(db: &Db, name: &str, sheet_mode: &str, start: bool) -> (Actor, i64) {
+async fn stage(
+    db: &Db,
+    name: &str,
+    sheet_mode: &str,
+    start: bool,
+) -> (Actor, burraco_td::ids::TournamentId) {
     let dora = setup::user(db, "dora", DORA_PW, Role::Director).await;
     setup::user(db, "rita", RITA_PW, Role::Referee).await;
     let mut form = setup::settings(name);
@@ -68,7 +73,11 @@ async fn stage(db: &Db, name: &str, sheet_mode: &str, start: bool) -> (Actor, i6
 }
 
 /// Round 1's seating as stored: (seating id, table, NS pair id, EW pair id).
-async fn seating_rows(db: &Db, dora: Actor, tid: i64) -> Vec<(i64, i32, Option<i64>, Option<i64>)> {
+async fn seating_rows(
+    db: &Db,
+    dora: Actor,
+    tid: burraco_td::ids::TournamentId,
+) -> Vec<(i64, i32, Option<i64>, Option<i64>)> {
     let (_, _, rows, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)
         .await
         .expect("seating");
@@ -78,7 +87,7 @@ async fn seating_rows(db: &Db, dora: Actor, tid: i64) -> Vec<(i64, i32, Option<i
 }
 
 /// Round 1's tables with their codes.
-async fn tables(db: &Db, dora: Actor, tid: i64) -> Vec<Table> {
+async fn tables(db: &Db, dora: Actor, tid: burraco_td::ids::TournamentId) -> Vec<Table> {
     let codes = services::entries::codes(db, dora, tid)
         .await
         .expect("codes");
@@ -111,7 +120,7 @@ struct Stored {
     counted: Option<(i64, i64)>,
 }
 
-async fn stored(db: &Db, tid: i64, table: i32) -> Stored {
+async fn stored(db: &Db, tid: burraco_td::ids::TournamentId, table: i32) -> Stored {
     use burraco_td::db::schema::{audit_log, rounds, seatings, sheet_entries, sheets};
     use diesel::prelude::*;
     db.read(move |c| {

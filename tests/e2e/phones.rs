@@ -18,7 +18,12 @@ const RITA_PW: &str = "referee pass 1";
 
 /// A running tournament of 8 pairs (4 tables), its owner Dora, and Rita on
 /// its staff as referee. Returns (tournament id, table → (code, NS code, EW code)).
-async fn stage(db: &burraco_td::db::Db) -> (i64, Vec<(i32, String, String, String)>) {
+async fn stage(
+    db: &burraco_td::db::Db,
+) -> (
+    burraco_td::ids::TournamentId,
+    Vec<(i32, String, String, String)>,
+) {
     let dora = setup::user(db, "dora", DORA_PW, Role::Director).await;
     setup::user(db, "rita", RITA_PW, Role::Referee).await;
     let pairs = setup::pairs(8, ("Verdi", "Anna"), ("Neri", "Paolo"));

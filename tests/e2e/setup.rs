@@ -53,7 +53,7 @@ pub async fn tournament(
     form: SettingsForm,
     pairs: &[PairForm],
     check_in: bool,
-) -> (i64, Vec<i64>) {
+) -> (burraco_td::ids::TournamentId, Vec<i64>) {
     let tid = services::tournaments::create(db, director, form, TZ)
         .await
         .expect("tournament");
@@ -79,7 +79,15 @@ pub async fn tournament(
 }
 
 /// Saves a three-hand sheet NS `ns` – EW `ew` at a table, as the desk would.
-pub async fn save_sheet(db: &Db, actor: Actor, tid: i64, round: i32, table: i32, ns: i64, ew: i64) {
+pub async fn save_sheet(
+    db: &Db,
+    actor: Actor,
+    tid: burraco_td::ids::TournamentId,
+    round: i32,
+    table: i32,
+    ns: i64,
+    ew: i64,
+) {
     let sheet = burraco_td::tournament_file::fixtures::simple_sheet(ns, ew, 3);
     services::scoring::save_sheet(
         db,

@@ -16,7 +16,7 @@ use crate::setup;
 const DORA_PW: &str = "director pass 1";
 
 /// A tournament in preparation: 8 pairs checked in, two Mitchell rounds.
-async fn stage(db: &burraco_td::db::Db) -> (Actor, i64) {
+async fn stage(db: &burraco_td::db::Db) -> (Actor, burraco_td::ids::TournamentId) {
     let dora = setup::user(db, "dora", DORA_PW, Role::Director).await;
     let mut form = setup::settings("Torneo degli stati");
     form.planned_rounds = "2".into();
@@ -28,7 +28,12 @@ async fn stage(db: &burraco_td::db::Db) -> (Actor, i64) {
 
 /// Every table of a round gets an adjusted score (the quickest way to a
 /// complete round: the sheets themselves are another test's business).
-async fn score_round(db: &burraco_td::db::Db, dora: Actor, tid: i64, n: i32) {
+async fn score_round(
+    db: &burraco_td::db::Db,
+    dora: Actor,
+    tid: burraco_td::ids::TournamentId,
+    n: i32,
+) {
     let (_, _, tables, _) = services::rounds::seating(db, dora, tid, n, Need::Direct)
         .await
         .unwrap();
@@ -54,7 +59,12 @@ async fn score_round(db: &burraco_td::db::Db, dora: Actor, tid: i64, n: i32) {
 }
 
 /// Moves round `n`'s clock `minutes` into the past (instead of waiting).
-async fn age_clock(db: &burraco_td::db::Db, tid: i64, n: i32, minutes: i64) {
+async fn age_clock(
+    db: &burraco_td::db::Db,
+    tid: burraco_td::ids::TournamentId,
+    n: i32,
+    minutes: i64,
+) {
     use burraco_td::db::schema::rounds;
     use diesel::prelude::*;
     db.write(move |c| {

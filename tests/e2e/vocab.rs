@@ -16,7 +16,9 @@ const ANNA_PW: &str = "admin pass 2";
 
 /// Dora's running tournament of 8 pairs (registered with cards and clubs)
 /// and a new one to register for; Anna, the administrator.
-async fn stage(db: &burraco_td::db::Db) -> (i64, i64) {
+async fn stage(
+    db: &burraco_td::db::Db,
+) -> (burraco_td::ids::TournamentId, burraco_td::ids::TournamentId) {
     let dora = setup::user(db, "dora", DORA_PW, Role::Director).await;
     setup::user(db, "anna", ANNA_PW, Role::Admin).await;
     let mut form = setup::settings("Torneo del lunedì sera al Circolo");

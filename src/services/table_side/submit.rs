@@ -273,7 +273,7 @@ pub async fn enter_sheet(
             &by,
         )?;
         tracing::info!(
-            tournament_id = s.l.t.id,
+            tournament_id = s.l.t.id.0,
             round = s.round.number,
             table = s.table_no,
             by = s.line.code(),
@@ -434,7 +434,7 @@ pub async fn confirm(
             TableStatus::Disputed
         };
         tracing::info!(
-            tournament_id = s.l.t.id,
+            tournament_id = s.l.t.id.0,
             round = s.round.number,
             table = s.table_no,
             status = status.code(),

@@ -4,6 +4,7 @@
 //! that document. The standings and a season card are public (no token),
 //! cached per revision like the pages.
 
+use crate::ids::TournamentId;
 use actix_web::http::StatusCode;
 use actix_web::{delete, get, post, put, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
@@ -47,7 +48,7 @@ async fn spec_of(req: &HttpRequest, body: web::Payload) -> Result<CircuitSpec, A
 pub struct StageOut {
     /// 1-based, in the circuit's order.
     pub number: u32,
-    pub tournament_id: i64,
+    pub tournament_id: TournamentId,
     pub name: String,
     /// `draft`, `running` or `finished`; only finished stages count.
     pub status: String,
@@ -204,7 +205,7 @@ pub async fn delete_circuit(
 #[derive(Debug, Deserialize, ToSchema)]
 #[schema(example = json!({"tournament_id": 7}))]
 pub struct StageIn {
-    pub tournament_id: i64,
+    pub tournament_id: TournamentId,
 }
 
 /// Adds a tournament the caller directs as the circuit's last stage.
@@ -239,7 +240,7 @@ pub async fn remove_circuit_stage(
     ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(i64, crate::ids::TournamentId)>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, tid) = path.into_inner();
     circuits::remove_stage(&state.db, actor.0, id, tid)
@@ -287,7 +288,7 @@ fn standings_out(v: &CircuitView, rev: i64) -> CircuitStandingsOut {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SeasonStageOut {
     pub stage: u32,
-    pub tournament_id: i64,
+    pub tournament_id: TournamentId,
     pub pair_number: u32,
     pub place: u32,
     pub vp: i64,

@@ -1,6 +1,7 @@
 //! Pairs over JSON: registration, the CSV import, check-in, withdrawal —
 //! the services of `services::pairs`.
 
+use crate::ids::TournamentId;
 use actix_web::http::StatusCode;
 use actix_web::{get, post, put, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
@@ -144,7 +145,7 @@ pub async fn list_pairs(
     ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     let l = loaded(&state, actor.0, *id, ctx.lang).await?;
     let out: Vec<PairOut> = l.pairs.iter().map(PairOut::of).collect();
@@ -154,7 +155,7 @@ pub async fn list_pairs(
 async fn pair_out(
     state: &AppState,
     actor: crate::services::Actor,
-    tid: i64,
+    tid: TournamentId,
     number: Option<i32>,
     pid: Option<i64>,
     lang: crate::i18n::Lang,
@@ -179,7 +180,7 @@ pub async fn add_pair(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Director, ctx.lang)?;
@@ -204,7 +205,7 @@ pub async fn import_pairs_csv(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Director, ctx.lang)?;
@@ -251,7 +252,7 @@ pub async fn update_pair(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(crate::ids::TournamentId, i64)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, pid) = path.into_inner();
@@ -275,7 +276,7 @@ pub async fn check_in_pair(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(crate::ids::TournamentId, i64)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, pid) = path.into_inner();
@@ -299,7 +300,7 @@ pub async fn withdraw_pair(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(crate::ids::TournamentId, i64)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, pid) = path.into_inner();

@@ -96,7 +96,7 @@ pub async fn list_penalties(
     ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Referee, ctx.lang)?;
     let (l, rows) = services::scoring::penalties(&state.db, actor, *id)
@@ -138,7 +138,7 @@ pub async fn add_penalty(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Referee, ctx.lang)?;
@@ -171,7 +171,7 @@ pub async fn withdraw_penalty(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(crate::ids::TournamentId, i64)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     change_penalty(ctx, req, state, actor, path, body, PenaltyChange::Withdraw).await
@@ -188,7 +188,7 @@ pub async fn reinstate_penalty(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(crate::ids::TournamentId, i64)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     change_penalty(ctx, req, state, actor, path, body, PenaltyChange::Reinstate).await
@@ -201,7 +201,7 @@ async fn change_penalty(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(crate::ids::TournamentId, i64)>,
     body: web::Payload,
     change: PenaltyChange,
 ) -> Result<HttpResponse, ApiError> {

@@ -2,6 +2,7 @@
 //! public pair card: the services of `services::rounds` and
 //! `services::scoring`.
 
+use crate::ids::TournamentId;
 use actix_web::http::StatusCode;
 use actix_web::{get, post, put, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
@@ -92,7 +93,7 @@ pub async fn next_round(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Director, ctx.lang)?;
@@ -120,7 +121,7 @@ pub async fn get_round(
     ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(crate::ids::TournamentId, i32)>,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n) = path.into_inner();
     let actor = actor.require(Role::Referee, ctx.lang)?;
@@ -163,7 +164,7 @@ pub async fn clock_action(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(crate::ids::TournamentId, i32)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n) = path.into_inner();
@@ -299,7 +300,7 @@ pub struct SheetOut {
 async fn sheet_out(
     state: &AppState,
     actor: crate::services::Actor,
-    tid: i64,
+    tid: TournamentId,
     n: i32,
     table: i32,
     lang: crate::i18n::Lang,
@@ -342,7 +343,7 @@ pub async fn get_sheet(
     ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
-    path: web::Path<(i64, i32, i32)>,
+    path: web::Path<(crate::ids::TournamentId, i32, i32)>,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n, table) = path.into_inner();
     let actor = actor.require(Role::Referee, ctx.lang)?;
@@ -363,7 +364,7 @@ pub async fn save_sheet(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    path: web::Path<(i64, i32, i32)>,
+    path: web::Path<(crate::ids::TournamentId, i32, i32)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n, table) = path.into_inner();
@@ -395,7 +396,7 @@ pub async fn set_adjusted_score(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    path: web::Path<(i64, i32, i32)>,
+    path: web::Path<(crate::ids::TournamentId, i32, i32)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n, table) = path.into_inner();
@@ -424,7 +425,7 @@ pub async fn set_adjusted_score(
 /// them).
 #[derive(Debug, serde::Serialize, utoipa::ToSchema)]
 pub struct PairCardOut {
-    pub tournament: i64,
+    pub tournament: TournamentId,
     /// Goes up with every change; the same revision is the same content.
     pub revision: i64,
     pub name: String,
@@ -446,7 +447,7 @@ pub struct PairCardOut {
 pub async fn get_pair_card(
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i64, u32)>,
+    path: web::Path<(crate::ids::TournamentId, u32)>,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, number) = path.into_inner();
     let lang = PageCtx::from_request(&req).lang;

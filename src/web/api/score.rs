@@ -5,6 +5,7 @@
 
 #![allow(unused_imports)]
 
+use crate::ids::TournamentId;
 use std::net::IpAddr;
 
 use actix_web::http::header::{self, HeaderValue};
@@ -135,7 +136,7 @@ fn pair_out(p: Option<&SeatedPair>) -> Option<SeatedPairOut> {
 /// pairs, state and the sheet entered with what the engine computes of it.
 #[derive(Debug, serde::Serialize, utoipa::ToSchema)]
 pub struct TableScoreOut {
-    pub tournament: i64,
+    pub tournament: TournamentId,
     pub round: i32,
     pub table: i32,
     pub ns: Option<SeatedPairOut>,

@@ -1,6 +1,7 @@
 //! Tournaments and pairs over JSON: the services of `services::tournaments`,
 //! `services::rounds::draw`, `services::files` and `services::pairs`.
 
+use crate::ids::TournamentId;
 use actix_web::http::StatusCode;
 use actix_web::{get, post, put, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
@@ -232,7 +233,7 @@ impl TournamentIn {
 /// A tournament as staff see it.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TournamentOut {
-    pub id: i64,
+    pub id: TournamentId,
     /// `draft`, `running` or `finished`.
     pub status: String,
     /// Goes up with every change.
@@ -262,7 +263,7 @@ impl TournamentOut {
 /// A tournament in a list.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TournamentSummary {
-    pub id: i64,
+    pub id: TournamentId,
     pub name: String,
     pub status: String,
     pub starts_at: String,
@@ -286,7 +287,7 @@ pub struct ReasonIn {
 pub(super) async fn loaded(
     state: &AppState,
     actor: crate::services::Actor,
-    tid: i64,
+    tid: TournamentId,
     lang: crate::i18n::Lang,
 ) -> Result<Loaded, ApiError> {
     services::tournaments::load(&state.db, actor, tid, Need::Referee)
@@ -350,7 +351,7 @@ pub async fn get_tournament(
     ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     let l = loaded(&state, actor.0, *id, ctx.lang).await?;
     Ok(json(
@@ -370,7 +371,7 @@ pub async fn update_tournament(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Director, ctx.lang)?;
@@ -392,7 +393,7 @@ pub async fn close_tournament(
     ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Director, ctx.lang)?;
     services::tournaments::close(&state.db, actor, *id, None)
@@ -412,7 +413,7 @@ pub async fn reopen_tournament(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Director, ctx.lang)?;
@@ -435,7 +436,7 @@ pub async fn start_tournament(
     ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Director, ctx.lang)?;
     services::rounds::draw(&state.db, actor, *id, DrawKind::Start, None)
@@ -455,7 +456,7 @@ pub async fn redraw_tournament(
     ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Director, ctx.lang)?;
     services::rounds::draw(&state.db, actor, *id, DrawKind::Redraw, None)
@@ -473,7 +474,7 @@ pub async fn export_tournament(
     ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Director, ctx.lang)?;
     let file = services::files::export(&state.db, actor, *id, state.settings.timezone)
@@ -525,5 +526,5 @@ pub async fn import_tournament(
     let id = services::files::import(&state.db, actor, None, file, state.settings.timezone)
         .await
         .map_err(service_error(ctx.lang))?;
-    Ok(json(StatusCode::CREATED, &Created { id }))
+    Ok(json(StatusCode::CREATED, &Created { id: id.0 }))
 }

@@ -15,7 +15,7 @@ pub(super) struct AuditPage<'a> {
 pub async fn audit(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Referee)?;
     let (l, entries) = services::scoring::audit_log(&state.db, actor, *id).await?;

@@ -29,7 +29,7 @@ pub(super) struct ScoreCardsPage<'a> {
 pub async fn score_cards(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(crate::ids::TournamentId, i32)>,
     query: web::Query<ModeQuery>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Referee)?;

@@ -1,6 +1,7 @@
 //! Penalties: the record, a new one, withdrawal and reinstatement.
 
 use super::*;
+use crate::ids::TournamentId;
 
 // ---- penalties ----
 
@@ -104,7 +105,7 @@ pub(super) async fn penalties_page(
     ctx: &PageCtx,
     state: &AppState,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     form: Option<PenaltyForm>,
     problems: &[FieldProblem],
     refused: Option<ChangeRefused<'_>>,
@@ -154,7 +155,7 @@ pub(super) async fn penalties_page(
 pub async fn penalties(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Referee)?;
     penalties_page(&ctx, &state, actor, *id, None, &[], None).await
@@ -163,7 +164,7 @@ pub async fn penalties(
 pub async fn add_penalty(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
     form: web::Form<PenaltyForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Referee)?;
@@ -190,7 +191,7 @@ pub struct PenaltyChangeForm {
 pub(super) async fn change_penalty(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(crate::ids::TournamentId, i64)>,
     form: web::Form<PenaltyChangeForm>,
     change: services::scoring::PenaltyChange,
 ) -> Result<HttpResponse, AppError> {
@@ -232,7 +233,7 @@ pub(super) async fn change_penalty(
 pub async fn withdraw_penalty(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(crate::ids::TournamentId, i64)>,
     form: web::Form<PenaltyChangeForm>,
 ) -> Result<HttpResponse, AppError> {
     use services::scoring::PenaltyChange;
@@ -242,7 +243,7 @@ pub async fn withdraw_penalty(
 pub async fn reinstate_penalty(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(crate::ids::TournamentId, i64)>,
     form: web::Form<PenaltyChangeForm>,
 ) -> Result<HttpResponse, AppError> {
     use services::scoring::PenaltyChange;

@@ -2,6 +2,7 @@
 
 use super::save::sheet_again;
 use super::*;
+use crate::ids::TournamentId;
 
 pub struct DeskTable<'a> {
     pub seating: Seating,
@@ -55,7 +56,7 @@ pub(super) struct RoundDeskPage<'a> {
 pub async fn round_desk(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(crate::ids::TournamentId, i32)>,
     query: web::Query<ModeQuery>,
 ) -> Result<HttpResponse, AppError> {
     let jump = JumpView {
@@ -68,7 +69,7 @@ pub async fn round_desk(
 pub(super) async fn round_desk_page(
     ctx: &PageCtx,
     state: &AppState,
-    (tid, n): (i64, i32),
+    (tid, n): (TournamentId, i32),
     jump: JumpView,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Referee)?;
@@ -169,7 +170,7 @@ pub(super) fn board_fingerprint(tables: &[DeskTable]) -> String {
 pub async fn round_states(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(crate::ids::TournamentId, i32)>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Referee)?;
     let (tid, n) = path.into_inner();
@@ -199,7 +200,7 @@ pub struct ConfirmEntryForm {
 pub async fn confirm_entry(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32, i32)>,
+    path: web::Path<(crate::ids::TournamentId, i32, i32)>,
     form: web::Form<ConfirmEntryForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Referee)?;
@@ -241,7 +242,7 @@ pub struct JumpQuery {
 pub async fn jump(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(crate::ids::TournamentId, i32)>,
     query: web::Query<JumpQuery>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Referee)?;

@@ -2,6 +2,7 @@
 
 use super::sheet::{field_key, load_table, sheet_page, table_ctx, TableCtx};
 use super::*;
+use crate::ids::TournamentId;
 
 /// The form for a table: the saved sheet, in the mode asked for (`?mode=`)
 /// or else the mode it was saved in.
@@ -37,7 +38,7 @@ pub(super) fn form_for(
 pub async fn sheet_form(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32, i32)>,
+    path: web::Path<(crate::ids::TournamentId, i32, i32)>,
     query: web::Query<ModeQuery>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Referee)?;
@@ -73,7 +74,7 @@ pub(super) fn saved_form(sheet: Option<&Sheet>) -> Result<SheetForm, AppError> {
 pub async fn preview(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32, i32)>,
+    path: web::Path<(crate::ids::TournamentId, i32, i32)>,
     query: web::Query<Vec<(String, String)>>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Referee)?;
@@ -93,7 +94,7 @@ pub(super) async fn sheet_again(
     ctx: &PageCtx,
     state: &AppState,
     actor: Actor,
-    (tid, n, table_no): (i64, i32, i32),
+    (tid, n, table_no): (TournamentId, i32, i32),
     form: Option<SheetForm>,
     report: Option<&SheetReport>,
     problems: &[FieldProblem],
@@ -155,7 +156,7 @@ pub(super) fn next_missing(rows: &[(Seating, Option<Sheet>)], table_no: i32) -> 
 pub async fn save_sheet(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32, i32)>,
+    path: web::Path<(crate::ids::TournamentId, i32, i32)>,
     body: web::Form<Vec<(String, String)>>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Referee)?;
@@ -199,7 +200,7 @@ pub async fn save_sheet(
     match services::scoring::save_sheet(&state.db, actor, tid, n, table_no, input).await {
         Ok(v) => {
             tracing::info!(
-                tournament_id = tid,
+                tournament_id = tid.0,
                 round = n,
                 table = table_no,
                 version = v,
@@ -231,7 +232,7 @@ pub(super) async fn sheet_refused(
     ctx: &PageCtx,
     state: &AppState,
     actor: Actor,
-    place: (i64, i32, i32),
+    place: (TournamentId, i32, i32),
     form: Option<SheetForm>,
     e: ServiceError,
 ) -> Result<HttpResponse, AppError> {
@@ -262,7 +263,7 @@ pub(super) async fn sheet_refused(
 pub async fn adjusted(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32, i32)>,
+    path: web::Path<(crate::ids::TournamentId, i32, i32)>,
     form: web::Form<AdjustedForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Referee)?;

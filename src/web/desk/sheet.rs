@@ -1,6 +1,7 @@
 //! A table's sheet page: the one score card as a form, the engine's messages next to their boxes, a pair's pending entry with what the desk changes marked.
 
 use super::*;
+use crate::ids::TournamentId;
 
 // ---- the score sheet ----
 
@@ -75,7 +76,7 @@ pub(super) struct TableCtx<'a> {
 pub(super) async fn load_table(
     state: &AppState,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     n: i32,
     table_no: i32,
 ) -> Result<(Loaded, TableState, TableAudit), AppError> {

@@ -328,7 +328,7 @@ pub async fn add_stage(
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let id = *id;
-    let Ok(tid) = form.tournament.trim().parse::<i64>() else {
+    let Ok(tid) = form.tournament.trim().parse::<crate::ids::TournamentId>() else {
         let mut errors = FieldErrors::default();
         errors.add("tournament", ctx.t("circuit.error.choose_tournament"));
         return edit_page(
@@ -373,7 +373,7 @@ pub async fn add_stage(
 pub async fn remove_stage(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(i64, crate::ids::TournamentId)>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let (id, tid) = path.into_inner();

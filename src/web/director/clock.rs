@@ -1,6 +1,7 @@
 //! The round clock: start, pause, resume and time-out (behind its confirmation page).
 
 use super::*;
+use crate::ids::TournamentId;
 use crate::services::clock::TimeOutBlocked;
 
 // ---- the round clock and closing ----
@@ -20,7 +21,7 @@ pub struct ClockForm {
 pub async fn confirm_time_out(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(crate::ids::TournamentId, i32)>,
     query: web::Query<ClockForm>,
 ) -> Result<HttpResponse, AppError> {
     time_out_page(&ctx, &state, path.into_inner(), &query, false).await
@@ -29,7 +30,7 @@ pub async fn confirm_time_out(
 pub(super) async fn time_out_page(
     ctx: &PageCtx,
     state: &AppState,
-    (tid, n): (i64, i32),
+    (tid, n): (TournamentId, i32),
     query: &ClockForm,
     stale: bool,
 ) -> Result<HttpResponse, AppError> {
@@ -88,7 +89,7 @@ pub(super) async fn time_out_page(
 pub async fn clock(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(crate::ids::TournamentId, i32)>,
     form: web::Form<ClockForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -115,7 +116,7 @@ pub async fn clock(
         Err(e) => return Err(e.into()),
     }
     tracing::info!(
-        tournament_id = tid,
+        tournament_id = tid.0,
         round = n,
         action = action.as_str(),
         "round clock"

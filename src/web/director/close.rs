@@ -1,12 +1,13 @@
 //! Closing (final standings) and reopening a tournament.
 
 use super::*;
+use crate::ids::TournamentId;
 
 /// What closing will do; the tables still without a score keep it open.
 pub async fn confirm_close(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     close_page(&ctx, &state, *id, false).await
 }
@@ -14,7 +15,7 @@ pub async fn confirm_close(
 pub(super) async fn close_page(
     ctx: &PageCtx,
     state: &AppState,
-    tid: i64,
+    tid: TournamentId,
     stale: bool,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -47,7 +48,7 @@ pub(super) async fn close_page(
 pub async fn close(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
     form: web::Form<ConfirmForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -58,7 +59,7 @@ pub async fn close(
     match services::tournaments::close(&state.db, actor, tid, form.seen()).await {
         Err(ServiceError::Conflict(Conflict::Stale)) => close_page(&ctx, &state, tid, true).await,
         Ok(()) => {
-            tracing::info!(tournament_id = tid, "tournament closed");
+            tracing::info!(tournament_id = tid.0, "tournament closed");
             Ok(see_other(&format!(
                 "/director/t/{tid}?done=tournament_closed"
             )))
@@ -77,14 +78,14 @@ pub struct ReopenForm {
 pub async fn reopen(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
     form: web::Form<ReopenForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     match services::tournaments::reopen(&state.db, actor, tid, form.into_inner().reason).await {
         Ok(()) => {
-            tracing::info!(tournament_id = tid, "tournament reopened");
+            tracing::info!(tournament_id = tid.0, "tournament reopened");
             Ok(see_other(&format!(
                 "/director/t/{tid}?done=tournament_reopened"
             )))

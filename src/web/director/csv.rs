@@ -23,7 +23,7 @@ impl ImportPage<'_> {
 pub async fn import_form(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let l = load(&state, actor, *id).await?;
@@ -41,7 +41,7 @@ pub async fn import_form(
 pub async fn import(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
     upload: crate::web::upload::ImportUpload,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -102,7 +102,7 @@ pub async fn import(
     let entries: Vec<PairEntry> = preview.pairs.iter().map(|(_, e)| e.clone()).collect();
     match services::pairs::import(&state.db, actor, tid, entries).await {
         Ok(n) => {
-            tracing::info!(tournament_id = tid, pairs = n, "pairs imported");
+            tracing::info!(tournament_id = tid.0, pairs = n, "pairs imported");
             Ok(see_other(&format!(
                 "/director/t/{tid}?done=pairs_imported#pairs"
             )))

@@ -18,7 +18,7 @@ pub(super) fn download(body: String, content_type: &str, filename: &str) -> Http
 pub async fn export_json(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let tid = *id;
@@ -36,7 +36,7 @@ pub async fn export_json(
 pub async fn export_standings_csv(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let tid = *id;
@@ -56,7 +56,7 @@ pub async fn export_standings_csv(
 pub async fn export_sheets_csv(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let tid = *id;

@@ -2,6 +2,7 @@
 //! draw and the Mitchell/Danish rounds, printouts, exports. The `/director`
 //! scope is role-guarded; each handler parses, calls one service, renders.
 
+use crate::ids::TournamentId;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -43,7 +44,7 @@ fn errors_of(ctx: &PageCtx, problems: &[FieldProblem]) -> FieldErrors {
     e
 }
 
-async fn load(state: &AppState, actor: Actor, tid: i64) -> Result<Loaded, AppError> {
+async fn load(state: &AppState, actor: Actor, tid: TournamentId) -> Result<Loaded, AppError> {
     Ok(services::tournaments::load(&state.db, actor, tid, Need::Direct).await?)
 }
 
@@ -76,7 +77,7 @@ async fn tournament_page(
     ctx: &PageCtx,
     state: &AppState,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     error: Option<String>,
     staff_error: Option<String>,
     status: StatusCode,
@@ -113,7 +114,7 @@ async fn tournament_page(
 pub async fn show(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     tournament_page(&ctx, &state, actor, *id, None, None, StatusCode::OK).await
@@ -126,7 +127,7 @@ async fn refused(
     ctx: &PageCtx,
     state: &AppState,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     e: ServiceError,
 ) -> Result<HttpResponse, AppError> {
     let (message, status) = match &e {

@@ -1,6 +1,7 @@
 //! Registrations: a pair's form, check-in (one by one or the whole hall), withdrawal, no-shows, deletion.
 
 use super::*;
+use crate::ids::TournamentId;
 
 // ---- pairs ----
 
@@ -20,7 +21,7 @@ pub(super) struct PairPage<'a> {
 pub async fn new_pair(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
     prefill: web::Query<PairForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -40,7 +41,7 @@ pub(super) async fn pair_form_again(
     ctx: &PageCtx,
     state: &AppState,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     pid: Option<i64>,
     form: PairForm,
     problems: &[FieldProblem],
@@ -66,7 +67,7 @@ pub(super) async fn pair_form_again(
 pub async fn add_pair(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
     form: web::Form<PairForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -80,7 +81,7 @@ pub async fn add_pair(
     };
     match services::pairs::register(&state.db, actor, tid, entry).await {
         Ok(number) => {
-            tracing::info!(tournament_id = tid, pair = number, "pair registered");
+            tracing::info!(tournament_id = tid.0, pair = number, "pair registered");
             Ok(see_other(&format!(
                 "/director/t/{tid}?done=pair_added#pairs"
             )))
@@ -95,7 +96,7 @@ pub async fn add_pair(
 pub async fn edit_pair(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(crate::ids::TournamentId, i64)>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let (tid, pid) = path.into_inner();
@@ -114,7 +115,7 @@ pub async fn edit_pair(
 pub async fn update_pair(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(crate::ids::TournamentId, i64)>,
     form: web::Form<PairForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -146,7 +147,7 @@ pub struct FlagForm {
 pub async fn check_in(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(crate::ids::TournamentId, i64)>,
     form: web::Form<FlagForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -163,7 +164,7 @@ pub async fn check_in(
 pub async fn check_in_many(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
     form: web::Form<Vec<(String, String)>>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -189,7 +190,7 @@ pub async fn check_in_many(
 pub async fn withdraw(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(crate::ids::TournamentId, i64)>,
     form: web::Form<FlagForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -198,7 +199,7 @@ pub async fn withdraw(
     match services::pairs::set_withdrawn(&state.db, actor, tid, pid, withdraw).await {
         Ok(()) => {
             tracing::info!(
-                tournament_id = tid,
+                tournament_id = tid.0,
                 pair_id = pid,
                 withdraw,
                 "pair withdrawal changed"
@@ -213,7 +214,7 @@ pub async fn withdraw(
 pub async fn no_show(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(crate::ids::TournamentId, i64)>,
     form: web::Form<FlagForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -237,7 +238,7 @@ pub(super) struct DeletePairPage<'a> {
 pub async fn delete_pair_confirm(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(crate::ids::TournamentId, i64)>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let (tid, pid) = path.into_inner();
@@ -266,13 +267,13 @@ pub async fn delete_pair_confirm(
 pub async fn delete_pair(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(crate::ids::TournamentId, i64)>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let (tid, pid) = path.into_inner();
     match services::pairs::delete(&state.db, actor, tid, pid).await {
         Ok(number) => {
-            tracing::info!(tournament_id = tid, pair = number, "registration deleted");
+            tracing::info!(tournament_id = tid.0, pair = number, "registration deleted");
             Ok(see_other(&format!("/director/t/{tid}#pairs")))
         }
         Err(e) => refused(&ctx, &state, actor, tid, e).await,

@@ -1,6 +1,7 @@
 //! A round's page and printouts: seating by table and by player, table cards with QR codes, movement cards.
 
 use super::*;
+use crate::ids::TournamentId;
 
 /// One table of a round, with the pairs' names.
 pub struct TableView<'a> {
@@ -63,7 +64,7 @@ pub struct LoopbackWarning {
 pub(super) async fn round_data(
     state: &AppState,
     actor: Actor,
-    tid: i64,
+    tid: TournamentId,
     n: i32,
 ) -> Result<(Loaded, usize, Vec<Seating>, Vec<i64>), AppError> {
     Ok(services::rounds::seating(&state.db, actor, tid, n, Need::Direct).await?)
@@ -120,7 +121,7 @@ pub(super) fn players_alphabetical(
 pub async fn round(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(crate::ids::TournamentId, i32)>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let (tid, n) = path.into_inner();
@@ -149,7 +150,7 @@ pub async fn table_cards(
     ctx: PageCtx,
     req: actix_web::HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(crate::ids::TournamentId, i32)>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let (tid, n) = path.into_inner();
@@ -207,7 +208,7 @@ pub(super) struct MovementCardsPage<'a> {
 pub async fn movement_cards(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let tid = *id;

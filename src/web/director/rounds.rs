@@ -1,13 +1,14 @@
 //! The draw and the rounds: start, round 1 again, the next round, undo — each behind its confirmation page.
 
 use super::*;
+use crate::ids::TournamentId;
 
 /// What starting (`redraw` false) or drawing round 1 again will do. The
 /// precondition is the action's own ([`services::rounds::plan_draw`]).
 pub(super) async fn draw_page(
     ctx: &PageCtx,
     state: &AppState,
-    tid: i64,
+    tid: TournamentId,
     kind: DrawKind,
     stale: bool,
 ) -> Result<HttpResponse, AppError> {
@@ -66,7 +67,7 @@ pub(super) async fn draw_page(
 pub async fn confirm_start(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     draw_page(&ctx, &state, *id, DrawKind::Start, false).await
 }
@@ -75,7 +76,7 @@ pub async fn confirm_start(
 pub async fn confirm_redraw(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     draw_page(&ctx, &state, *id, DrawKind::Redraw, false).await
 }
@@ -87,7 +88,7 @@ pub async fn confirm_redraw(
 pub async fn draw(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
     form: web::Form<ConfirmForm>,
 ) -> Result<HttpResponse, AppError> {
     draw_action(&ctx, &state, *id, form.into_inner(), DrawKind::Start).await
@@ -97,7 +98,7 @@ pub async fn draw(
 pub async fn redraw(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
     form: web::Form<ConfirmForm>,
 ) -> Result<HttpResponse, AppError> {
     draw_action(&ctx, &state, *id, form.into_inner(), DrawKind::Redraw).await
@@ -106,7 +107,7 @@ pub async fn redraw(
 pub(super) async fn draw_action(
     ctx: &PageCtx,
     state: &AppState,
-    tid: i64,
+    tid: TournamentId,
     form: ConfirmForm,
     kind: DrawKind,
 ) -> Result<HttpResponse, AppError> {
@@ -146,7 +147,7 @@ pub struct NextRoundForm {
 pub async fn confirm_round(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
     query: web::Query<NextRoundForm>,
 ) -> Result<HttpResponse, AppError> {
     round_page(&ctx, &state, *id, &query, false).await
@@ -155,7 +156,7 @@ pub async fn confirm_round(
 pub(super) async fn round_page(
     ctx: &PageCtx,
     state: &AppState,
-    tid: i64,
+    tid: TournamentId,
     query: &NextRoundForm,
     stale: bool,
 ) -> Result<HttpResponse, AppError> {
@@ -211,7 +212,7 @@ pub(super) async fn round_page(
 pub async fn next_round(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
     form: web::Form<NextRoundForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -245,7 +246,7 @@ pub async fn next_round(
 pub async fn confirm_undo(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(crate::ids::TournamentId, i32)>,
 ) -> Result<HttpResponse, AppError> {
     undo_page(&ctx, &state, path.into_inner(), false).await
 }
@@ -253,7 +254,7 @@ pub async fn confirm_undo(
 pub(super) async fn undo_page(
     ctx: &PageCtx,
     state: &AppState,
-    (tid, n): (i64, i32),
+    (tid, n): (TournamentId, i32),
     stale: bool,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -295,7 +296,7 @@ pub(super) async fn undo_page(
 pub async fn undo_round(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i32)>,
+    path: web::Path<(crate::ids::TournamentId, i32)>,
     form: web::Form<ConfirmForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;

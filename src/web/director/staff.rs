@@ -15,7 +15,7 @@ pub struct StaffForm {
 pub async fn add_staff(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
     form: web::Form<StaffForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -54,7 +54,7 @@ pub async fn add_staff(
 pub async fn remove_staff(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(crate::ids::TournamentId, i64)>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let (tid, uid) = path.into_inner();

@@ -25,7 +25,7 @@ pub async fn list(ctx: PageCtx, state: web::Data<AppState>) -> Result<HttpRespon
 pub(super) struct SettingsPage<'a> {
     ctx: &'a PageCtx,
     /// None for a new tournament.
-    id: Option<i64>,
+    id: Option<crate::ids::TournamentId>,
     locked: bool,
     /// The tournament's state (None for a new one): closed, the whole
     /// form is read-only.
@@ -46,7 +46,7 @@ impl SettingsPage<'_> {
 
 pub(super) fn settings_page<'a>(
     ctx: &'a PageCtx,
-    id: Option<i64>,
+    id: Option<crate::ids::TournamentId>,
     status: Option<Status>,
     form: SettingsForm,
     errors: FieldErrors,
@@ -83,7 +83,7 @@ pub async fn create(
     let form = form.into_inner();
     match services::tournaments::create(&state.db, actor, form.clone(), ctx.timezone).await {
         Ok(id) => {
-            tracing::info!(tournament_id = id, "tournament created");
+            tracing::info!(tournament_id = id.0, "tournament created");
             Ok(see_other(&format!(
                 "/director/t/{id}?done=tournament_created"
             )))
@@ -99,7 +99,7 @@ pub async fn create(
 pub async fn edit_form(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let l = load(&state, actor, *id).await?;
@@ -116,7 +116,7 @@ pub async fn edit_form(
 pub async fn update(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
     form: web::Form<SettingsForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;

@@ -5,6 +5,7 @@
 //! language, ETag, 304, HEAD, no cookie); the search, whose answer depends
 //! on what was typed, renders from the cached snapshot and is never stored.
 
+use crate::ids::TournamentId;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -50,7 +51,7 @@ fn penalty_words(ctx: &PageCtx, p: &ShownPenalty) -> String {
 #[template(path = "public/find.html")]
 struct FindPage<'a> {
     ctx: &'a PageCtx,
-    tid: i64,
+    tid: TournamentId,
     name: &'a str,
     query: &'a str,
     found: Vec<u32>,
@@ -71,7 +72,7 @@ impl FindPage<'_> {
 pub async fn find(
     req: HttpRequest,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let tid = *id;
     let query: String = web_query_value(req.query_string(), "q")
@@ -131,7 +132,7 @@ pub async fn find(
 #[template(path = "public/round.html")]
 struct RoundPage<'a> {
     ctx: &'a PageCtx,
-    tid: i64,
+    tid: TournamentId,
     rev: i64,
     name: &'a str,
     stage: String,
@@ -177,7 +178,7 @@ impl RoundPage<'_> {
 pub async fn round(
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i64, u32)>,
+    path: web::Path<(crate::ids::TournamentId, u32)>,
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     serve_public(&req, &state, tid, Page::Round(n), true, |ctx, snap, rev| {
@@ -217,7 +218,7 @@ struct PrizeLine {
 #[template(path = "public/prizes.html")]
 struct PrizesPage<'a> {
     ctx: &'a PageCtx,
-    tid: i64,
+    tid: TournamentId,
     rev: i64,
     name: &'a str,
     stage: String,
@@ -245,7 +246,7 @@ impl PrizesPage<'_> {
 pub async fn prizes(
     req: HttpRequest,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let tid = *id;
     serve_public(&req, &state, tid, Page::Prizes, true, |ctx, snap, rev| {
@@ -312,7 +313,7 @@ pub async fn prizes(
 #[template(path = "public/screen.html")]
 struct ScreenPage<'a> {
     ctx: &'a PageCtx,
-    tid: i64,
+    tid: TournamentId,
     rev: i64,
     name: &'a str,
     stage: String,
@@ -338,7 +339,7 @@ impl ScreenPage<'_> {
 pub async fn screen(
     req: HttpRequest,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let tid = *id;
     serve_public(&req, &state, tid, Page::Screen, false, |ctx, snap, rev| {
@@ -370,7 +371,7 @@ pub async fn screen(
 pub async fn revision(
     req: HttpRequest,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let tid = *id;
     let rev = crate::services::current_revision(&state.db, tid)

@@ -1,0 +1,45 @@
+//! Newtype ids (Lemmy's habit): a tournament's id cannot be handed where a
+//! pair's, a circuit's or a user's is wanted. Stored as `BIGINT` through
+//! `diesel-derive-newtype` (the same column type on both backends: no
+//! hand-written `ToSql`/`FromSql`), read from paths and JSON as the plain
+//! number (`serde(transparent)`), shown as the number.
+
+macro_rules! id_type {
+    ($(#[$meta:meta])* $name:ident) => {
+        $(#[$meta])*
+        #[derive(
+            Debug,
+            Clone,
+            Copy,
+            PartialEq,
+            Eq,
+            Hash,
+            PartialOrd,
+            Ord,
+            serde::Serialize,
+            serde::Deserialize,
+            diesel_derive_newtype::DieselNewType,
+            utoipa::ToSchema,
+        )]
+        #[serde(transparent)]
+        pub struct $name(pub i64);
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = std::num::ParseIntError;
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                s.parse().map($name)
+            }
+        }
+    };
+}
+
+id_type!(
+    /// A tournament (`tournaments.id`).
+    TournamentId
+);
