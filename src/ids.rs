@@ -43,3 +43,8 @@ id_type!(
     /// A tournament (`tournaments.id`).
     TournamentId
 );
+
+id_type!(
+    /// A registered pair (`pairs.id`; not its number in the tournament).
+    PairId
+);

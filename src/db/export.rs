@@ -2,6 +2,7 @@
 //! back: the export, the import (all or nothing) and the input of the one
 //! standings computation.
 
+use crate::ids::PairId;
 use crate::ids::TournamentId;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -325,7 +326,7 @@ pub fn load_file_of(
     let tournament_id = t.id;
     let settings = t.settings()?;
     let local = utc(t.starts_at).with_timezone(&tz);
-    let number_of: HashMap<i64, u32> = pair_rows.iter().map(|p| (p.id, p.pair_no())).collect();
+    let number_of: HashMap<PairId, u32> = pair_rows.iter().map(|p| (p.id, p.pair_no())).collect();
 
     let mut file = TournamentFile::new(t.name.clone(), local.date_naive());
     file.venue = opt(&t.venue);
@@ -390,12 +391,12 @@ pub fn load_file_of(
     for s in seats {
         tables_of.entry(s.round_id).or_default().push(s);
     }
-    let mut resting_of: HashMap<i64, Vec<i64>> = HashMap::new();
+    let mut resting_of: HashMap<i64, Vec<PairId>> = HashMap::new();
     for (round_id, pair_id) in byes::table
         .inner_join(rounds::table)
         .filter(rounds::tournament_id.eq(tournament_id))
         .select((byes::round_id, byes::pair_id))
-        .load::<(i64, i64)>(conn)?
+        .load::<(i64, PairId)>(conn)?
     {
         resting_of.entry(round_id).or_default().push(pair_id);
     }
@@ -507,6 +508,6 @@ pub fn round_tables(
 }
 
 /// Pairs by id (for pages).
-pub fn pairs_by_id(pairs: &[PairRow]) -> HashMap<i64, &PairRow> {
+pub fn pairs_by_id(pairs: &[PairRow]) -> HashMap<PairId, &PairRow> {
     pairs.iter().map(|p| (p.id, p)).collect()
 }

@@ -4,6 +4,7 @@ use super::schema::{byes, pairs, rounds, seatings, tournaments, users};
 use super::scoring::{self};
 use super::tournaments::{self as tdb};
 use super::{now, unreadable, DbConn};
+use crate::ids::PairId;
 use crate::ids::TournamentId;
 use crate::rules::ScoreSheet;
 use crate::tournament::{RoundMovement, Status};
@@ -120,11 +121,11 @@ pub fn import_file(
             None => Status::Running,
         };
         tdb::set_status(conn, tid, status)?;
-        let mut id_of: HashMap<u32, i64> = HashMap::new();
+        let mut id_of: HashMap<u32, PairId> = HashMap::new();
         for p in &file.pairs {
             let player = |i: usize| file_player(p, i);
             let (a, b) = (player(0), player(1));
-            let id: i64 = diesel::insert_into(pairs::table)
+            let id: PairId = diesel::insert_into(pairs::table)
                 .values((
                     pairs::tournament_id.eq(tid),
                     pairs::number.eq(i32::try_from(p.number).unwrap_or(i32::MAX)),

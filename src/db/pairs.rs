@@ -2,6 +2,7 @@
 
 use super::schema::pairs;
 use super::{now, DbConn};
+use crate::ids::PairId;
 use crate::ids::TournamentId;
 use crate::movement::PairNo;
 use crate::tournament::pairs::{PairEntry, Player};
@@ -14,7 +15,7 @@ use diesel::result::Error as DieselError;
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = pairs)]
 pub struct PairRow {
-    pub id: i64,
+    pub id: PairId,
     pub tournament_id: TournamentId,
     pub number: i32,
     pub p1_surname: String,
@@ -110,7 +111,7 @@ pub fn list_pairs(conn: &mut DbConn, tournament_id: TournamentId) -> QueryResult
 pub fn find_pair(
     conn: &mut DbConn,
     tournament_id: TournamentId,
-    pair_id: i64,
+    pair_id: PairId,
 ) -> QueryResult<Option<PairRow>> {
     pairs::table
         .filter(pairs::tournament_id.eq(tournament_id))
@@ -165,7 +166,7 @@ pub fn check_clash(
     conn: &mut DbConn,
     tournament_id: TournamentId,
     entry: &PairEntry,
-    except: Option<i64>,
+    except: Option<PairId>,
 ) -> Result<(), PairError> {
     for other in list_pairs(conn, tournament_id)? {
         if Some(other.id) == except || !other.holds_players() {
@@ -186,7 +187,7 @@ fn insert_entry(
     tournament_id: TournamentId,
     entry: &PairEntry,
     joined_from_round: Option<i32>,
-) -> Result<(i64, i32), PairError> {
+) -> Result<(PairId, i32), PairError> {
     let next: Option<i32> = pairs::table
         .filter(pairs::tournament_id.eq(tournament_id))
         .select(diesel::dsl::max(pairs::number))
@@ -214,7 +215,7 @@ pub fn add_pair(
     tournament_id: TournamentId,
     entry: &PairEntry,
     joined_from_round: Option<i32>,
-) -> Result<(i64, i32), PairError> {
+) -> Result<(PairId, i32), PairError> {
     conn.transaction(|conn| {
         check_clash(conn, tournament_id, entry, None)?;
         insert_entry(conn, tournament_id, entry, joined_from_round)
@@ -239,7 +240,7 @@ pub fn import_pairs(
 pub fn update_pair(
     conn: &mut DbConn,
     tournament_id: TournamentId,
-    pair_id: i64,
+    pair_id: PairId,
     entry: &PairEntry,
 ) -> Result<(), PairError> {
     conn.transaction(|conn| {
@@ -256,7 +257,7 @@ pub fn update_pair(
 pub fn set_checked_in(
     conn: &mut DbConn,
     tournament_id: TournamentId,
-    pair_id: i64,
+    pair_id: PairId,
     checked_in: bool,
 ) -> QueryResult<usize> {
     diesel::update(
@@ -271,7 +272,7 @@ pub fn set_checked_in(
 pub fn set_withdrawn(
     conn: &mut DbConn,
     tournament_id: TournamentId,
-    pair_id: i64,
+    pair_id: PairId,
     from_round: Option<i32>,
 ) -> QueryResult<usize> {
     diesel::update(
@@ -287,7 +288,7 @@ pub fn set_withdrawn(
 pub fn set_no_show(
     conn: &mut DbConn,
     tournament_id: TournamentId,
-    pair_id: i64,
+    pair_id: PairId,
     no_show: bool,
 ) -> QueryResult<usize> {
     diesel::update(
@@ -303,7 +304,7 @@ pub fn set_no_show(
 pub fn delete_pair(
     conn: &mut DbConn,
     tournament_id: TournamentId,
-    pair_id: i64,
+    pair_id: PairId,
 ) -> QueryResult<usize> {
     diesel::delete(
         pairs::table
@@ -317,7 +318,7 @@ pub fn delete_pair(
 pub fn mark_undrawn_no_show(
     conn: &mut DbConn,
     tournament_id: TournamentId,
-    drawn: &[i64],
+    drawn: &[PairId],
 ) -> QueryResult<usize> {
     diesel::update(
         pairs::table

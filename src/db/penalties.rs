@@ -2,6 +2,7 @@
 
 use super::schema::penalties;
 use super::{now, DbConn};
+use crate::ids::PairId;
 use crate::ids::TournamentId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -14,7 +15,7 @@ pub struct PenaltyRow {
     pub id: i64,
     pub tournament_id: TournamentId,
     pub round_no: i32,
-    pub pair_id: i64,
+    pub pair_id: PairId,
     pub table_no: Option<i32>,
     /// Typed: a stored word that does not read is a query error.
     #[diesel(deserialize_as = String)]
@@ -102,7 +103,7 @@ pub fn penalty_of(
 #[derive(Debug, Clone)]
 pub struct NewPenalty {
     pub round_no: i32,
-    pub pair_id: i64,
+    pub pair_id: PairId,
     pub table_no: Option<i32>,
     pub kind: crate::tournament::penalty::PenaltyKind,
     pub amount: Option<i64>,

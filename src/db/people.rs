@@ -9,6 +9,7 @@
 //!   reader follows it ([`canonical_map`]) to the person that stays, so a
 //!   split only clears it again.
 
+use crate::ids::PairId;
 use crate::ids::TournamentId;
 use std::collections::{BTreeMap, HashMap};
 
@@ -195,7 +196,7 @@ pub fn find_or_create(
 
 /// Points both seats of pair `pair_id` at their people (inside the
 /// caller's transaction: the registration and its link are one write).
-pub fn link_pair(conn: &mut DbConn, pair_id: i64) -> QueryResult<()> {
+pub fn link_pair(conn: &mut DbConn, pair_id: PairId) -> QueryResult<()> {
     lock_directory(conn)?;
     #[allow(clippy::type_complexity)]
     let (s1, n1, c1, s2, n2, c2): (String, String, String, String, String, String) = pairs::table
@@ -221,7 +222,7 @@ pub fn link_pair(conn: &mut DbConn, pair_id: i64) -> QueryResult<()> {
 /// directory's people, a restored backup): oldest first, so the people are
 /// found in the order the players registered. Returns how many pairs.
 pub fn link_unlinked(conn: &mut DbConn) -> QueryResult<usize> {
-    let ids: Vec<i64> = pairs::table
+    let ids: Vec<PairId> = pairs::table
         .filter(
             pairs::p1_person_id
                 .is_null()

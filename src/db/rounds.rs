@@ -2,6 +2,7 @@
 
 use super::schema::{byes, pairs, rounds, seatings, tournaments};
 use super::{now, DbConn};
+use crate::ids::PairId;
 use crate::ids::TournamentId;
 use crate::movement::{Layout, PairNo, RoundSeating};
 use crate::tournament::{RoundMovement, Status};
@@ -48,8 +49,8 @@ pub struct SeatingRow {
     pub id: i64,
     pub round_id: i64,
     pub table_no: i32,
-    pub ns_pair: Option<i64>,
-    pub ew_pair: Option<i64>,
+    pub ns_pair: Option<PairId>,
+    pub ew_pair: Option<PairId>,
 }
 
 pub fn list_rounds(conn: &mut DbConn, tournament_id: TournamentId) -> QueryResult<Vec<RoundRow>> {
@@ -60,7 +61,7 @@ pub fn list_rounds(conn: &mut DbConn, tournament_id: TournamentId) -> QueryResul
         .load(conn)
 }
 
-pub fn seating_of(conn: &mut DbConn, round_id: i64) -> QueryResult<(Vec<SeatingRow>, Vec<i64>)> {
+pub fn seating_of(conn: &mut DbConn, round_id: i64) -> QueryResult<(Vec<SeatingRow>, Vec<PairId>)> {
     let tables = seatings::table
         .filter(seatings::round_id.eq(round_id))
         .order(seatings::table_no.asc())
@@ -79,7 +80,7 @@ pub fn insert_round(
     tournament_id: TournamentId,
     movement: RoundMovement,
     seating: &RoundSeating,
-    pair_ids: &std::collections::HashMap<PairNo, i64>,
+    pair_ids: &std::collections::HashMap<PairNo, PairId>,
 ) -> QueryResult<i64> {
     conn.transaction(|conn| {
         let round_id: i64 = diesel::insert_into(rounds::table)
@@ -140,7 +141,7 @@ pub fn save_draw(
     tournament_id: TournamentId,
     layout: &Layout,
     round1: &RoundSeating,
-    pair_ids: &std::collections::HashMap<PairNo, i64>,
+    pair_ids: &std::collections::HashMap<PairNo, PairId>,
 ) -> Result<i64, DrawError> {
     use super::schema::{penalties, sheets};
     conn.transaction(|conn| {

@@ -3,6 +3,7 @@
 //! business rule here: `services::table_side` decides.
 
 pub use super::types::{EntrySide, EntryStatus};
+use crate::ids::PairId;
 use crate::ids::TournamentId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -153,7 +154,7 @@ pub fn pair_with_code(
     conn: &mut DbConn,
     tid: TournamentId,
     code: &str,
-) -> QueryResult<Option<i64>> {
+) -> QueryResult<Option<PairId>> {
     pairs::table
         .filter(pairs::tournament_id.eq(tid))
         .filter(pairs::code.eq(code))

@@ -41,6 +41,7 @@ use crate::auth::Role;
 use crate::db::tournaments::{self as tdb, TournamentRow};
 use crate::db::{DbConn, DbError};
 use crate::i18n::{tf, Lang};
+use crate::ids::PairId;
 use crate::ids::TournamentId;
 use crate::movement::MovementError;
 use crate::tournament::settings::Settings;
@@ -168,7 +169,7 @@ impl Loaded {
     pub fn status(&self) -> Status {
         self.status
     }
-    pub fn pair(&self, id: Option<i64>) -> Option<&view::Pair> {
+    pub fn pair(&self, id: Option<PairId>) -> Option<&view::Pair> {
         id.and_then(|id| self.pairs.iter().find(|p| p.id == id))
     }
     pub fn next_round(&self) -> i32 {

@@ -8,6 +8,7 @@
 //! once the tournament runs). The old registration stays on the record; it
 //! cannot be reinstated while its players are in another pair.
 
+use crate::ids::PairId;
 use crate::ids::TournamentId;
 use serde_json::{Map, Value};
 
@@ -43,7 +44,7 @@ fn pair_error(e: PairError) -> ServiceError {
     }
 }
 
-fn find_pair(l: &Loaded, pid: i64) -> Result<&Pair, ServiceError> {
+fn find_pair(l: &Loaded, pid: PairId) -> Result<&Pair, ServiceError> {
     l.pair(Some(pid)).ok_or(ServiceError::NotFound)
 }
 
@@ -92,7 +93,7 @@ pub async fn update(
     db: &Db,
     actor: Actor,
     tid: TournamentId,
-    pid: i64,
+    pid: PairId,
     entry: PairEntry,
 ) -> Result<(), ServiceError> {
     db.write(move |c| {
@@ -130,7 +131,7 @@ pub async fn delete(
     db: &Db,
     actor: Actor,
     tid: TournamentId,
-    pid: i64,
+    pid: PairId,
 ) -> Result<i32, ServiceError> {
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Direct)?;
@@ -161,7 +162,7 @@ pub async fn set_no_show(
     db: &Db,
     actor: Actor,
     tid: TournamentId,
-    pid: i64,
+    pid: PairId,
     value: bool,
 ) -> Result<(), ServiceError> {
     db.write(move |c| {
@@ -199,7 +200,7 @@ pub async fn set_checked_in(
     db: &Db,
     actor: Actor,
     tid: TournamentId,
-    pid: i64,
+    pid: PairId,
     value: bool,
 ) -> Result<(), ServiceError> {
     db.write(move |c| {
@@ -215,7 +216,7 @@ fn check_in_one(
     c: &mut DbConn,
     l: &Loaded,
     actor: &Actor,
-    pid: i64,
+    pid: PairId,
     value: bool,
 ) -> Result<(), ServiceError> {
     let pair = find_pair(l, pid)?;
@@ -257,12 +258,12 @@ pub async fn check_in_many(
     db: &Db,
     actor: Actor,
     tid: TournamentId,
-    pids: Option<Vec<i64>>,
+    pids: Option<Vec<PairId>>,
 ) -> Result<usize, ServiceError> {
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Direct)?;
         l.ensure_not_finished()?;
-        let wanted: Vec<i64> = match &pids {
+        let wanted: Vec<PairId> = match &pids {
             Some(ids) => {
                 for id in ids {
                     find_pair(&l, *id)?;
@@ -292,7 +293,7 @@ pub async fn set_withdrawn(
     db: &Db,
     actor: Actor,
     tid: TournamentId,
-    pid: i64,
+    pid: PairId,
     withdraw: bool,
 ) -> Result<(), ServiceError> {
     db.write(move |c| {

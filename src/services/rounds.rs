@@ -1,5 +1,6 @@
 //! Rounds: the first draw, the next round (Mitchell or Danish), the clock.
 
+use crate::ids::PairId;
 use crate::ids::TournamentId;
 use std::collections::{HashMap, HashSet};
 
@@ -20,7 +21,7 @@ fn movement_conflict(e: movement::MovementError) -> ServiceError {
 }
 
 /// Pair numbers to pair ids.
-pub(crate) fn pair_ids(l: &Loaded) -> HashMap<PairNo, i64> {
+pub(crate) fn pair_ids(l: &Loaded) -> HashMap<PairNo, PairId> {
     l.pairs.iter().map(|p| (p.pair_no(), p.id)).collect()
 }
 
@@ -148,7 +149,7 @@ pub async fn draw(
         // start does not ask about them one by one: the director's
         // tournament page shows how many registrations are not checked in
         // next to the Start button, and the mark can be seen in the list.
-        let drawn: Vec<i64> = l
+        let drawn: Vec<PairId> = l
             .pairs
             .iter()
             .filter(|p| players.contains(&p.pair_no()))
@@ -398,7 +399,7 @@ pub async fn next_round(
 
 /// The rounds so far as the movement engine sees them (pair numbers).
 fn history(c: &mut DbConn, l: &Loaded) -> Result<Vec<movement::RoundSeating>, ServiceError> {
-    let number_of: HashMap<i64, PairNo> = l.pairs.iter().map(|p| (p.id, p.pair_no())).collect();
+    let number_of: HashMap<PairId, PairNo> = l.pairs.iter().map(|p| (p.id, p.pair_no())).collect();
     let mut out = Vec::new();
     for r in &l.rounds {
         let (tables, resting) = crate::db::rounds::seating_of(c, r.id)?;
@@ -551,7 +552,7 @@ pub async fn seating(
     tid: TournamentId,
     n: i32,
     need: Need,
-) -> Result<(Loaded, usize, Vec<Seating>, Vec<i64>), ServiceError> {
+) -> Result<(Loaded, usize, Vec<Seating>, Vec<PairId>), ServiceError> {
     db.read(move |c| {
         let l = super::read(c, &actor, tid, need)?;
         let idx = l

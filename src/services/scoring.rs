@@ -8,6 +8,7 @@ use crate::db::penalties::{self as pdb, NewPenalty};
 use crate::db::scoring::{self as sdb, SaveError, SheetWrite, TablePlace};
 use crate::db::{Db, DbConn};
 use crate::i18n::{t, Lang};
+use crate::ids::PairId;
 use crate::ids::TournamentId;
 use crate::rules::vp::TOTAL_VP;
 use crate::rules::{ScoreSheet, SheetReport};
@@ -357,7 +358,7 @@ pub async fn add_penalty(
         let pair = form
             .pair
             .trim()
-            .parse::<i64>()
+            .parse::<PairId>()
             .ok()
             .and_then(|pid| l.pair(Some(pid)));
         if pair.is_none() {
@@ -461,14 +462,14 @@ pub async fn add_penalty(
 /// A penalty as the audit log keeps it (read back by `web::audit`).
 fn penalty_values(
     id: i64,
-    pair_id: i64,
+    pair_id: PairId,
     kind: &str,
     amount: Option<i64>,
 ) -> serde_json::Map<String, serde_json::Value> {
     use serde_json::Value;
     audit::values([
         ("penalty", Value::from(id)),
-        ("pair_id", Value::from(pair_id)),
+        ("pair_id", Value::from(pair_id.0)),
         ("kind", Value::from(kind)),
         ("amount", amount.map_or(Value::Null, Value::from)),
     ])

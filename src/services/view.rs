@@ -4,6 +4,7 @@
 //! decode (an unknown status, a layout that no longer reads) is an error
 //! naming the row, never a default.
 
+use crate::ids::PairId;
 use crate::ids::TournamentId;
 use chrono::NaiveDateTime;
 
@@ -77,7 +78,7 @@ impl Tournament {
 /// A registered pair.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pair {
-    pub id: i64,
+    pub id: PairId,
     pub number: i32,
     pub p1_surname: String,
     pub p1_name: String,
@@ -227,8 +228,8 @@ pub struct Seating {
     pub id: i64,
     pub round_id: i64,
     pub table_no: i32,
-    pub ns_pair: Option<i64>,
-    pub ew_pair: Option<i64>,
+    pub ns_pair: Option<PairId>,
+    pub ew_pair: Option<PairId>,
 }
 
 impl From<&SeatingRow> for Seating {
@@ -350,7 +351,7 @@ impl From<&crate::db::audit::AuditRow> for AuditEntry {
 pub struct Penalty {
     pub id: i64,
     pub round_no: i32,
-    pub pair_id: i64,
+    pub pair_id: PairId,
     pub table_no: Option<i32>,
     pub kind: crate::tournament::penalty::PenaltyKind,
     pub amount: Option<i64>,

@@ -65,7 +65,7 @@ fn value_text(lang: Lang, l: Option<&Loaded>, field: &str, v: &Value) -> String 
         (_, Value::Null) => "—".to_string(),
         ("pair_id", Value::Number(n)) => n
             .as_i64()
-            .and_then(|id| l?.pair(Some(id)))
+            .and_then(|id| l?.pair(Some(crate::ids::PairId(id))))
             .map(|p| format!("{} · {}", p.number, p.label()))
             .unwrap_or_else(|| n.to_string()),
         (_, Value::Bool(b)) => t(lang, if *b { "audit.yes" } else { "audit.no" }).to_string(),

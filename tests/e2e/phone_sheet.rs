@@ -77,7 +77,12 @@ async fn seating_rows(
     db: &Db,
     dora: Actor,
     tid: burraco_td::ids::TournamentId,
-) -> Vec<(i64, i32, Option<i64>, Option<i64>)> {
+) -> Vec<(
+    i64,
+    i32,
+    Option<burraco_td::ids::PairId>,
+    Option<burraco_td::ids::PairId>,
+)> {
     let (_, _, rows, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)
         .await
         .expect("seating");
@@ -94,7 +99,7 @@ async fn tables(db: &Db, dora: Actor, tid: burraco_td::ids::TournamentId) -> Vec
     let (l, _, rows, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)
         .await
         .expect("seating");
-    let number = |id: Option<i64>| l.pair(id).expect("a pair").number;
+    let number = |id: Option<burraco_td::ids::PairId>| l.pair(id).expect("a pair").number;
     rows.iter()
         .map(|s| {
             let (ns, ew) = (number(s.ns_pair), number(s.ew_pair));

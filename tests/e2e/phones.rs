@@ -45,7 +45,7 @@ async fn stage(
     let (l, _, tables, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)
         .await
         .unwrap();
-    let number = |id: Option<i64>| l.pair(id).unwrap().number;
+    let number = |id: Option<burraco_td::ids::PairId>| l.pair(id).unwrap().number;
     let tables = tables
         .iter()
         .map(|s| {

@@ -53,7 +53,7 @@ pub async fn tournament(
     form: SettingsForm,
     pairs: &[PairForm],
     check_in: bool,
-) -> (burraco_td::ids::TournamentId, Vec<i64>) {
+) -> (burraco_td::ids::TournamentId, Vec<burraco_td::ids::PairId>) {
     let tid = services::tournaments::create(db, director, form, TZ)
         .await
         .expect("tournament");
@@ -67,7 +67,7 @@ pub async fn tournament(
     let l = services::tournaments::load(db, director, tid, Need::Direct)
         .await
         .expect("load");
-    let ids: Vec<i64> = l.pairs.iter().map(|p| p.id).collect();
+    let ids: Vec<burraco_td::ids::PairId> = l.pairs.iter().map(|p| p.id).collect();
     if check_in {
         for id in &ids {
             services::pairs::set_checked_in(db, director, tid, *id, true)

@@ -2,12 +2,13 @@
 
 use super::*;
 use crate::db::types::{EntrySide, EntryStatus};
+use crate::ids::PairId;
 use crate::services::entries::{check, parse_stored};
 
 /// A pair at a table, as its players read it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeatedPair {
-    pub id: i64,
+    pub id: PairId,
     pub number: i32,
     /// "Rossi Maria – Bianchi Luca".
     pub names: String,

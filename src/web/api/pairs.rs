@@ -56,7 +56,7 @@ impl PairIn {
 /// A registered pair.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct PairOut {
-    pub id: i64,
+    pub id: crate::ids::PairId,
     pub number: i32,
     pub p1_surname: String,
     pub p1_name: String,
@@ -157,7 +157,7 @@ async fn pair_out(
     actor: crate::services::Actor,
     tid: TournamentId,
     number: Option<i32>,
-    pid: Option<i64>,
+    pid: Option<crate::ids::PairId>,
     lang: crate::i18n::Lang,
 ) -> Result<HttpResponse, ApiError> {
     let l = loaded(state, actor, tid, lang).await?;
@@ -252,7 +252,7 @@ pub async fn update_pair(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    path: web::Path<(crate::ids::TournamentId, i64)>,
+    path: web::Path<(crate::ids::TournamentId, crate::ids::PairId)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, pid) = path.into_inner();
@@ -276,7 +276,7 @@ pub async fn check_in_pair(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    path: web::Path<(crate::ids::TournamentId, i64)>,
+    path: web::Path<(crate::ids::TournamentId, crate::ids::PairId)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, pid) = path.into_inner();
@@ -300,7 +300,7 @@ pub async fn withdraw_pair(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    path: web::Path<(crate::ids::TournamentId, i64)>,
+    path: web::Path<(crate::ids::TournamentId, crate::ids::PairId)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, pid) = path.into_inner();

@@ -1,6 +1,7 @@
 //! Penalties over JSON (RULES.md §9): list, give, withdraw, reinstate —
 //! the services of `services::scoring`.
 
+use crate::ids::PairId;
 use actix_web::http::StatusCode;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
@@ -57,7 +58,7 @@ pub struct PenaltyOut {
     pub id: i64,
     pub round: i32,
     /// The pair's id and number.
-    pub pair_id: i64,
+    pub pair_id: PairId,
     pub pair: Option<i32>,
     pub table: Option<i32>,
     /// `warning`, `mp` or `vp`.

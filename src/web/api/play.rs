@@ -131,7 +131,7 @@ pub async fn get_round(
     let (_, rows) = services::scoring::round_tables(&state.db, actor, tid, n)
         .await
         .map_err(service_error(ctx.lang))?;
-    let number = |pid: Option<i64>| l.pair(pid).map(|p| p.number);
+    let number = |pid: Option<crate::ids::PairId>| l.pair(pid).map(|p| p.number);
     let r = &l.rounds[idx];
     let out = RoundOut {
         round: r.number,
@@ -308,7 +308,7 @@ async fn sheet_out(
     let (l, ts, _) = services::scoring::table(&state.db, actor, tid, n, table)
         .await
         .map_err(service_error(lang))?;
-    let number = |pid: Option<i64>| l.pair(pid).map(|p| p.number);
+    let number = |pid: Option<crate::ids::PairId>| l.pair(pid).map(|p| p.number);
     let row: Option<&Sheet> = ts.sheet.as_ref();
     let sheet = row.and_then(|r| r.sheet.clone());
     Ok(SheetOut {

@@ -1,6 +1,7 @@
 //! Registrations: a pair's form, check-in (one by one or the whole hall), withdrawal, no-shows, deletion.
 
 use super::*;
+use crate::ids::PairId;
 use crate::ids::TournamentId;
 
 // ---- pairs ----
@@ -10,7 +11,7 @@ use crate::ids::TournamentId;
 pub(super) struct PairPage<'a> {
     ctx: &'a PageCtx,
     t: &'a Tournament,
-    pair_id: Option<i64>,
+    pair_id: Option<PairId>,
     number: Option<i32>,
     form: PairForm,
     errors: FieldErrors,
@@ -42,7 +43,7 @@ pub(super) async fn pair_form_again(
     state: &AppState,
     actor: Actor,
     tid: TournamentId,
-    pid: Option<i64>,
+    pid: Option<crate::ids::PairId>,
     form: PairForm,
     problems: &[FieldProblem],
 ) -> Result<HttpResponse, AppError> {
@@ -96,7 +97,7 @@ pub async fn add_pair(
 pub async fn edit_pair(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(crate::ids::TournamentId, i64)>,
+    path: web::Path<(crate::ids::TournamentId, crate::ids::PairId)>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let (tid, pid) = path.into_inner();
@@ -115,7 +116,7 @@ pub async fn edit_pair(
 pub async fn update_pair(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(crate::ids::TournamentId, i64)>,
+    path: web::Path<(crate::ids::TournamentId, crate::ids::PairId)>,
     form: web::Form<PairForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -147,7 +148,7 @@ pub struct FlagForm {
 pub async fn check_in(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(crate::ids::TournamentId, i64)>,
+    path: web::Path<(crate::ids::TournamentId, crate::ids::PairId)>,
     form: web::Form<FlagForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -171,7 +172,7 @@ pub async fn check_in_many(
     let tid = *id;
     let fields = form.into_inner();
     let all = fields.iter().any(|(k, v)| k == "all" && v == "1");
-    let ids: Vec<i64> = fields
+    let ids: Vec<crate::ids::PairId> = fields
         .iter()
         .filter(|(k, _)| k == "pair")
         .filter_map(|(_, v)| v.trim().parse().ok())
@@ -190,7 +191,7 @@ pub async fn check_in_many(
 pub async fn withdraw(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(crate::ids::TournamentId, i64)>,
+    path: web::Path<(crate::ids::TournamentId, crate::ids::PairId)>,
     form: web::Form<FlagForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -200,7 +201,7 @@ pub async fn withdraw(
         Ok(()) => {
             tracing::info!(
                 tournament_id = tid.0,
-                pair_id = pid,
+                pair_id = pid.0,
                 withdraw,
                 "pair withdrawal changed"
             );
@@ -214,7 +215,7 @@ pub async fn withdraw(
 pub async fn no_show(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(crate::ids::TournamentId, i64)>,
+    path: web::Path<(crate::ids::TournamentId, crate::ids::PairId)>,
     form: web::Form<FlagForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -238,7 +239,7 @@ pub(super) struct DeletePairPage<'a> {
 pub async fn delete_pair_confirm(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(crate::ids::TournamentId, i64)>,
+    path: web::Path<(crate::ids::TournamentId, crate::ids::PairId)>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let (tid, pid) = path.into_inner();
@@ -267,7 +268,7 @@ pub async fn delete_pair_confirm(
 pub async fn delete_pair(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(crate::ids::TournamentId, i64)>,
+    path: web::Path<(crate::ids::TournamentId, crate::ids::PairId)>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let (tid, pid) = path.into_inner();

@@ -66,7 +66,7 @@ pub(super) async fn round_data(
     actor: Actor,
     tid: TournamentId,
     n: i32,
-) -> Result<(Loaded, usize, Vec<Seating>, Vec<i64>), AppError> {
+) -> Result<(Loaded, usize, Vec<Seating>, Vec<crate::ids::PairId>), AppError> {
     Ok(services::rounds::seating(&state.db, actor, tid, n, Need::Direct).await?)
 }
 
@@ -88,7 +88,7 @@ pub(super) fn players_alphabetical(
     ctx: &PageCtx,
     l: &Loaded,
     tables: &[Seating],
-    resting: &[i64],
+    resting: &[crate::ids::PairId],
 ) -> Vec<PlayerSeat> {
     let mut out = Vec::new();
     let mut add = |p: &Pair, table: Option<i32>, line: &'static str| {
