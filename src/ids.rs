@@ -48,3 +48,8 @@ id_type!(
     /// A registered pair (`pairs.id`; not its number in the tournament).
     PairId
 );
+
+id_type!(
+    /// A staff account (`users.id`).
+    UserId
+);

@@ -3,6 +3,7 @@
 use super::schema::audit_log;
 use super::{now, DbConn};
 use crate::ids::TournamentId;
+use crate::ids::UserId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -16,7 +17,7 @@ pub fn audit(
     before: Option<String>,
     after: Option<String>,
     reason: &str,
-    user_id: i64,
+    user_id: UserId,
 ) -> QueryResult<()> {
     diesel::insert_into(audit_log::table)
         .values((
@@ -45,7 +46,7 @@ pub struct AuditRow {
     pub before_value: Option<String>,
     pub after_value: Option<String>,
     pub reason: String,
-    pub user_id: Option<i64>,
+    pub user_id: Option<UserId>,
     pub at: NaiveDateTime,
 }
 

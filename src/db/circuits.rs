@@ -11,6 +11,7 @@
 //! directory (no lock order to keep with the circuits' writers).
 
 use crate::ids::TournamentId;
+use crate::ids::UserId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -22,7 +23,7 @@ use super::{now, DbConn};
 #[diesel(table_name = circuits)]
 pub struct CircuitRow {
     pub id: i64,
-    pub owner_id: Option<i64>,
+    pub owner_id: Option<UserId>,
     pub spec: String,
     pub revision: i64,
     pub created_at: NaiveDateTime,
@@ -37,7 +38,7 @@ pub struct StageRow {
     pub revision: i64,
 }
 
-pub fn insert(conn: &mut DbConn, owner: i64, spec: &str) -> QueryResult<i64> {
+pub fn insert(conn: &mut DbConn, owner: UserId, spec: &str) -> QueryResult<i64> {
     let at = now();
     diesel::insert_into(circuits::table)
         .values((
@@ -89,7 +90,7 @@ pub fn set_spec(conn: &mut DbConn, id: i64, spec: &str) -> QueryResult<usize> {
 }
 
 /// The circuits a director sees (`None`: all, for an admin), newest first.
-pub fn list(conn: &mut DbConn, owner: Option<i64>) -> QueryResult<Vec<CircuitRow>> {
+pub fn list(conn: &mut DbConn, owner: Option<UserId>) -> QueryResult<Vec<CircuitRow>> {
     let mut q = circuits::table
         .select(CircuitRow::as_select())
         .order(circuits::id.desc())

@@ -4,6 +4,7 @@
 //! the pairs (an edited or deleted pair changes it at once, in the same
 //! transaction as the edit, with nothing else to keep in step).
 
+use crate::ids::UserId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -28,7 +29,10 @@ pub struct SeatRow {
 
 /// The tournaments a director runs (owner or co-director): the ones whose
 /// players they may look up.
-pub fn directed_tournament_ids(conn: &mut DbConn, user_id: i64) -> QueryResult<Vec<TournamentId>> {
+pub fn directed_tournament_ids(
+    conn: &mut DbConn,
+    user_id: UserId,
+) -> QueryResult<Vec<TournamentId>> {
     let mut ids: Vec<TournamentId> = tournaments::table
         .filter(tournaments::created_by.eq(user_id))
         .select(tournaments::id)

@@ -6,6 +6,7 @@ use super::tournaments::{self as tdb};
 use super::{now, unreadable, DbConn};
 use crate::ids::PairId;
 use crate::ids::TournamentId;
+use crate::ids::UserId;
 use crate::rules::ScoreSheet;
 use crate::tournament::{RoundMovement, Status};
 use crate::tournament_file::{MovementKind, PairFile, Player, TableFile, TournamentFile};
@@ -27,7 +28,7 @@ pub fn import_file(
     conn: &mut DbConn,
     file: &TournamentFile,
     tz: chrono_tz::Tz,
-    user_id: i64,
+    user_id: UserId,
 ) -> Result<TournamentId, ImportError> {
     use crate::tournament::settings::{format_payout, Settings, SettingsForm};
     let mitchell_rounds = file

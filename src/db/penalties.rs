@@ -4,6 +4,7 @@ use super::schema::penalties;
 use super::{now, DbConn};
 use crate::ids::PairId;
 use crate::ids::TournamentId;
+use crate::ids::UserId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -114,7 +115,7 @@ pub fn add_penalty(
     conn: &mut DbConn,
     tournament_id: TournamentId,
     p: &NewPenalty,
-    user_id: i64,
+    user_id: UserId,
 ) -> QueryResult<i64> {
     diesel::insert_into(penalties::table)
         .values((
@@ -138,7 +139,7 @@ pub fn withdraw_penalty(
     conn: &mut DbConn,
     tournament_id: TournamentId,
     id: i64,
-    user_id: i64,
+    user_id: UserId,
     reason: &str,
 ) -> QueryResult<bool> {
     let n = diesel::update(
@@ -162,7 +163,7 @@ pub fn reinstate_penalty(
     conn: &mut DbConn,
     tournament_id: TournamentId,
     id: i64,
-    user_id: i64,
+    user_id: UserId,
     reason: &str,
 ) -> QueryResult<bool> {
     let n = diesel::update(

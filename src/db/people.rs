@@ -11,6 +11,7 @@
 
 use crate::ids::PairId;
 use crate::ids::TournamentId;
+use crate::ids::UserId;
 use std::collections::{BTreeMap, HashMap};
 
 use chrono::NaiveDateTime;
@@ -30,7 +31,7 @@ pub struct PersonRow {
     pub card: Option<String>,
     pub name_key: String,
     pub merged_into: Option<i64>,
-    pub merged_by: Option<i64>,
+    pub merged_by: Option<UserId>,
     pub merged_at: Option<NaiveDateTime>,
     pub created_at: NaiveDateTime,
 }
@@ -317,7 +318,7 @@ pub fn merged_among(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<PersonRow
 
 /// `gone` now stands for `keep` (both must stay themselves: checked by the
 /// caller inside the transaction).
-pub fn merge(conn: &mut DbConn, keep: i64, gone: i64, by: i64) -> QueryResult<usize> {
+pub fn merge(conn: &mut DbConn, keep: i64, gone: i64, by: UserId) -> QueryResult<usize> {
     diesel::update(
         people::table
             .find(gone)
@@ -381,7 +382,7 @@ pub struct PeopleAuditRow {
     pub action: PeopleAction,
     pub kept_id: i64,
     pub other_id: i64,
-    pub user_id: Option<i64>,
+    pub user_id: Option<UserId>,
     pub at: NaiveDateTime,
 }
 
@@ -391,7 +392,7 @@ pub fn record(
     action: PeopleAction,
     kept: i64,
     other: i64,
-    by: i64,
+    by: UserId,
 ) -> QueryResult<()> {
     diesel::insert_into(people_audit::table)
         .values((

@@ -4,6 +4,7 @@ use super::schema::{byes, pairs, rounds, seatings, tournaments};
 use super::{now, DbConn};
 use crate::ids::PairId;
 use crate::ids::TournamentId;
+use crate::ids::UserId;
 use crate::movement::{Layout, PairNo, RoundSeating};
 use crate::tournament::{RoundMovement, Status};
 use chrono::NaiveDateTime;
@@ -215,7 +216,7 @@ pub fn record_clock(
     round_id: i64,
     round_no: i32,
     start: bool,
-    user_id: i64,
+    user_id: UserId,
 ) -> QueryResult<()> {
     conn.transaction(|c| {
         if set_round_clock(c, round_id, start)? == 0 {

@@ -2,6 +2,7 @@
 //! write is one transaction and leaves an audit entry; nothing is deleted.
 
 use crate::ids::TournamentId;
+use crate::ids::UserId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
@@ -26,7 +27,7 @@ pub struct SheetRow {
     pub accepted_mismatch: bool,
     pub note: String,
     pub version: i32,
-    pub updated_by: Option<i64>,
+    pub updated_by: Option<UserId>,
     pub updated_at: NaiveDateTime,
 }
 
@@ -93,12 +94,12 @@ struct SheetValues<'a> {
     ew_vp: i32,
     accepted_mismatch: bool,
     note: &'a str,
-    updated_by: Option<i64>,
+    updated_by: Option<UserId>,
     updated_at: NaiveDateTime,
 }
 
 impl SheetWrite {
-    fn values(&self, user_id: i64, at: NaiveDateTime) -> SheetValues<'_> {
+    fn values(&self, user_id: UserId, at: NaiveDateTime) -> SheetValues<'_> {
         SheetValues {
             sheet: self.sheet.as_deref(),
             adjusted_ns_vp: self.adjusted.map(|a| a.0),
@@ -122,7 +123,7 @@ pub fn insert_sheet(
     conn: &mut DbConn,
     seating_id: i64,
     write: &SheetWrite,
-    user_id: i64,
+    user_id: UserId,
 ) -> QueryResult<usize> {
     diesel::insert_into(sheets::table)
         .values((
@@ -176,7 +177,7 @@ pub fn save_sheet(
     place: TablePlace,
     expected_version: Option<i32>,
     write: &SheetWrite,
-    user_id: i64,
+    user_id: UserId,
     reason: &str,
 ) -> Result<i32, SaveError> {
     conn.transaction(|conn| {

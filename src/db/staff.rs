@@ -1,6 +1,7 @@
 //! A tournament's staff: co-directors and referees (`tournament_staff`).
 
 use crate::ids::TournamentId;
+use crate::ids::UserId;
 use diesel::prelude::*;
 
 use super::schema::{tournament_staff, users};
@@ -13,7 +14,7 @@ fn role(s: String) -> QueryResult<Role> {
 }
 
 /// The role `user_id` holds on the tournament's staff.
-pub fn role_of(conn: &mut DbConn, tid: TournamentId, user_id: i64) -> QueryResult<Option<Role>> {
+pub fn role_of(conn: &mut DbConn, tid: TournamentId, user_id: UserId) -> QueryResult<Option<Role>> {
     tournament_staff::table
         .filter(tournament_staff::tournament_id.eq(tid))
         .filter(tournament_staff::user_id.eq(user_id))
@@ -25,20 +26,20 @@ pub fn role_of(conn: &mut DbConn, tid: TournamentId, user_id: i64) -> QueryResul
 }
 
 /// The staff: (user id, username, role), by username.
-pub fn list(conn: &mut DbConn, tid: TournamentId) -> QueryResult<Vec<(i64, String, Role)>> {
+pub fn list(conn: &mut DbConn, tid: TournamentId) -> QueryResult<Vec<(UserId, String, Role)>> {
     tournament_staff::table
         .inner_join(users::table)
         .filter(tournament_staff::tournament_id.eq(tid))
         .select((users::id, users::username, tournament_staff::role))
         .order(users::username)
-        .load::<(i64, String, String)>(conn)?
+        .load::<(UserId, String, String)>(conn)?
         .into_iter()
         .map(|(id, name, r)| Ok((id, name, role(r)?)))
         .collect()
 }
 
 /// The user ids on the staff.
-pub fn user_ids(conn: &mut DbConn, tid: TournamentId) -> QueryResult<Vec<i64>> {
+pub fn user_ids(conn: &mut DbConn, tid: TournamentId) -> QueryResult<Vec<UserId>> {
     tournament_staff::table
         .filter(tournament_staff::tournament_id.eq(tid))
         .select(tournament_staff::user_id)
@@ -49,7 +50,7 @@ pub fn user_ids(conn: &mut DbConn, tid: TournamentId) -> QueryResult<Vec<i64>> {
 pub fn member(
     conn: &mut DbConn,
     tid: TournamentId,
-    user_id: i64,
+    user_id: UserId,
 ) -> QueryResult<Option<(String, Role)>> {
     tournament_staff::table
         .inner_join(users::table)
@@ -63,7 +64,7 @@ pub fn member(
 }
 
 /// Takes `user_id` off the staff (nothing when not on it).
-pub fn remove(conn: &mut DbConn, tid: TournamentId, user_id: i64) -> QueryResult<()> {
+pub fn remove(conn: &mut DbConn, tid: TournamentId, user_id: UserId) -> QueryResult<()> {
     diesel::delete(
         tournament_staff::table
             .filter(tournament_staff::tournament_id.eq(tid))
@@ -77,9 +78,9 @@ pub fn remove(conn: &mut DbConn, tid: TournamentId, user_id: i64) -> QueryResult
 pub fn put(
     conn: &mut DbConn,
     tid: TournamentId,
-    user_id: i64,
+    user_id: UserId,
     role: Role,
-    by: i64,
+    by: UserId,
 ) -> QueryResult<()> {
     remove(conn, tid, user_id)?;
     diesel::insert_into(tournament_staff::table)

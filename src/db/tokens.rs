@@ -2,6 +2,7 @@
 //! (who may create or revoke, when `last_used_at` is refreshed) lives in
 //! `services::tokens`.
 
+use crate::ids::UserId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
@@ -13,7 +14,7 @@ use super::DbConn;
 #[diesel(table_name = api_tokens)]
 pub struct TokenRow {
     pub id: i64,
-    pub user_id: i64,
+    pub user_id: UserId,
     pub label: String,
     pub token_hash: String,
     pub created_at: NaiveDateTime,
@@ -23,7 +24,7 @@ pub struct TokenRow {
 /// Stores a token's hash; returns the new row's id.
 pub fn insert(
     conn: &mut DbConn,
-    user_id: i64,
+    user_id: UserId,
     label: &str,
     token_hash: &str,
     now: NaiveDateTime,
@@ -40,7 +41,7 @@ pub fn insert(
 }
 
 /// A user's tokens, newest first.
-pub fn list_for_user(conn: &mut DbConn, user_id: i64) -> QueryResult<Vec<TokenRow>> {
+pub fn list_for_user(conn: &mut DbConn, user_id: UserId) -> QueryResult<Vec<TokenRow>> {
     api_tokens::table
         .filter(api_tokens::user_id.eq(user_id))
         .order((api_tokens::created_at.desc(), api_tokens::id.desc()))
@@ -49,7 +50,7 @@ pub fn list_for_user(conn: &mut DbConn, user_id: i64) -> QueryResult<Vec<TokenRo
 }
 
 /// One token of a user (`None`: no such token, or somebody else's).
-pub fn find_for_user(conn: &mut DbConn, id: i64, user_id: i64) -> QueryResult<Option<TokenRow>> {
+pub fn find_for_user(conn: &mut DbConn, id: i64, user_id: UserId) -> QueryResult<Option<TokenRow>> {
     api_tokens::table
         .filter(api_tokens::id.eq(id))
         .filter(api_tokens::user_id.eq(user_id))
@@ -72,7 +73,7 @@ pub fn find_by_hash(
 }
 
 /// Deletes a user's token; the number of rows deleted (0 or 1).
-pub fn delete_for_user(conn: &mut DbConn, id: i64, user_id: i64) -> QueryResult<usize> {
+pub fn delete_for_user(conn: &mut DbConn, id: i64, user_id: UserId) -> QueryResult<usize> {
     diesel::delete(
         api_tokens::table
             .filter(api_tokens::id.eq(id))

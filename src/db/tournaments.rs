@@ -1,6 +1,7 @@
 //! Tournaments, pairs, rounds and seating.
 
 use crate::ids::TournamentId;
+use crate::ids::UserId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
@@ -41,7 +42,7 @@ pub struct TournamentRow {
     pub status: Status,
     pub draw_seed: Option<i64>,
     pub layout: Option<String>,
-    pub created_by: Option<i64>,
+    pub created_by: Option<UserId>,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
     /// Goes up with every write to the tournament (in the same transaction).
@@ -159,7 +160,7 @@ pub fn payout_of(row: &TournamentRow) -> Vec<PayoutTier> {
     crate::tournament::settings::parse_payout(&row.payout).unwrap_or_default()
 }
 
-pub fn create(conn: &mut DbConn, s: &Settings, created_by: i64) -> QueryResult<TournamentId> {
+pub fn create(conn: &mut DbConn, s: &Settings, created_by: UserId) -> QueryResult<TournamentId> {
     let t = now();
     diesel::insert_into(tournaments::table)
         .values((
@@ -215,7 +216,7 @@ pub fn unstart(conn: &mut DbConn, tournament_id: TournamentId) -> QueryResult<us
 }
 
 /// Closes the tournament (final standings), with its audit entry.
-pub fn finish(conn: &mut DbConn, tid: TournamentId, user_id: i64) -> QueryResult<()> {
+pub fn finish(conn: &mut DbConn, tid: TournamentId, user_id: UserId) -> QueryResult<()> {
     conn.transaction(|c| {
         set_status(c, tid, Status::Finished)?;
         super::audit::audit(

@@ -1,5 +1,6 @@
 //! Staff accounts and their sessions.
 
+use crate::ids::UserId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
@@ -11,7 +12,7 @@ use crate::auth::Role;
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = users)]
 pub struct UserRow {
-    pub id: i64,
+    pub id: UserId,
     pub username: String,
     pub password_hash: String,
     /// Read through its text: an unknown role is a query error, never a
@@ -74,7 +75,7 @@ pub fn create(
     username: &str,
     password_hash: &str,
     role: Role,
-) -> Result<i64, UserError> {
+) -> Result<UserId, UserError> {
     let t = now();
     diesel::insert_into(users::table)
         .values(NewUser {
@@ -103,7 +104,7 @@ pub fn create_first_admin(
     conn: &mut DbConn,
     username: &str,
     password_hash: &str,
-) -> Result<i64, UserError> {
+) -> Result<UserId, UserError> {
     conn.transaction(|conn| {
         if count(conn)? > 0 {
             return Err(UserError::SetupDone);
@@ -132,7 +133,7 @@ pub fn find_by_username(conn: &mut DbConn, username: &str) -> QueryResult<Option
         .optional()
 }
 
-pub fn find(conn: &mut DbConn, id: i64) -> QueryResult<Option<UserRow>> {
+pub fn find(conn: &mut DbConn, id: UserId) -> QueryResult<Option<UserRow>> {
     users::table
         .find(id)
         .select(UserRow::as_select())
@@ -147,7 +148,7 @@ pub fn list(conn: &mut DbConn) -> QueryResult<Vec<UserRow>> {
         .load(conn)
 }
 
-fn other_active_admins(conn: &mut DbConn, id: i64) -> QueryResult<i64> {
+fn other_active_admins(conn: &mut DbConn, id: UserId) -> QueryResult<i64> {
     users::table
         .filter(users::role.eq(Role::Admin.as_str()))
         .filter(users::active.eq(true))
@@ -158,7 +159,7 @@ fn other_active_admins(conn: &mut DbConn, id: i64) -> QueryResult<i64> {
 
 /// Enables or disables an account; disabling ends its sessions. The last
 /// active administrator cannot be disabled.
-pub fn set_active(conn: &mut DbConn, id: i64, active: bool) -> Result<(), UserError> {
+pub fn set_active(conn: &mut DbConn, id: UserId, active: bool) -> Result<(), UserError> {
     conn.transaction(|conn| {
         let user = find(conn, id)?.ok_or(UserError::NotFound)?;
         if !active
@@ -179,7 +180,7 @@ pub fn set_active(conn: &mut DbConn, id: i64, active: bool) -> Result<(), UserEr
 }
 
 /// Changes an account's role; the last active administrator keeps hers.
-pub fn set_role(conn: &mut DbConn, id: i64, role: Role) -> Result<(), UserError> {
+pub fn set_role(conn: &mut DbConn, id: UserId, role: Role) -> Result<(), UserError> {
     conn.transaction(|conn| {
         let user = find(conn, id)?.ok_or(UserError::NotFound)?;
         if user.role() == Role::Admin
@@ -197,7 +198,7 @@ pub fn set_role(conn: &mut DbConn, id: i64, role: Role) -> Result<(), UserError>
 }
 
 /// Sets a new password hash and ends every session of the account.
-pub fn set_password(conn: &mut DbConn, id: i64, password_hash: &str) -> Result<(), UserError> {
+pub fn set_password(conn: &mut DbConn, id: UserId, password_hash: &str) -> Result<(), UserError> {
     conn.transaction(|conn| {
         let n = diesel::update(users::table.find(id))
             .set((
@@ -216,8 +217,8 @@ pub fn set_password(conn: &mut DbConn, id: i64, password_hash: &str) -> Result<(
 /// Appends an entry to the account audit (`by`: `None` for the command line).
 pub fn insert_audit(
     conn: &mut DbConn,
-    by: Option<i64>,
-    subject: i64,
+    by: Option<UserId>,
+    subject: UserId,
     action: &str,
     before: Option<String>,
     after: Option<String>,
@@ -240,8 +241,8 @@ pub fn insert_audit(
 pub type AuditTuple = (
     NaiveDateTime,
     String,
-    Option<i64>,
-    Option<i64>,
+    Option<UserId>,
+    Option<UserId>,
     Option<String>,
     Option<String>,
 );
@@ -269,12 +270,12 @@ pub fn audit_log(conn: &mut DbConn, limit: i64) -> QueryResult<Vec<AuditTuple>> 
 #[diesel(table_name = sessions)]
 pub struct SessionRow {
     pub id: String,
-    pub user_id: i64,
+    pub user_id: UserId,
     pub created_at: NaiveDateTime,
     pub last_seen_at: NaiveDateTime,
 }
 
-pub fn insert_session(conn: &mut DbConn, id: &str, user_id: i64) -> QueryResult<()> {
+pub fn insert_session(conn: &mut DbConn, id: &str, user_id: UserId) -> QueryResult<()> {
     let t = now();
     diesel::insert_into(sessions::table)
         .values((
@@ -311,7 +312,7 @@ pub fn delete_session(conn: &mut DbConn, id: &str) -> QueryResult<()> {
         .map(|_| ())
 }
 
-pub fn delete_sessions_of(conn: &mut DbConn, user_id: i64) -> QueryResult<usize> {
+pub fn delete_sessions_of(conn: &mut DbConn, user_id: UserId) -> QueryResult<usize> {
     diesel::delete(sessions::table.filter(sessions::user_id.eq(user_id))).execute(conn)
 }
 

@@ -2,6 +2,7 @@
 //! session behind a cookie, logout. The web layer parses the form and sets
 //! the cookie; everything that touches accounts and sessions is here.
 
+use crate::ids::UserId;
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -43,7 +44,7 @@ pub struct SignedIn {
 /// The account behind a session cookie.
 #[derive(Debug, Clone)]
 pub struct SessionUser {
-    pub id: i64,
+    pub id: UserId,
     pub username: String,
     pub role: Role,
     /// The session's id (SHA-256 of the cookie token), for logout.
@@ -234,7 +235,7 @@ pub async fn list(db: &Db, actor: super::Actor) -> Result<Vec<User>, ServiceErro
 }
 
 /// One staff account, for the administrator.
-pub async fn find(db: &Db, actor: super::Actor, id: i64) -> Result<User, ServiceError> {
+pub async fn find(db: &Db, actor: super::Actor, id: UserId) -> Result<User, ServiceError> {
     super::users::require_admin(&actor)?;
     db.read(move |c| Ok(User::of(&udb::find(c, id)?.ok_or(ServiceError::NotFound)?)))
         .await

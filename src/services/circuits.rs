@@ -9,6 +9,7 @@
 //! (its revision goes up), so its public page names the circuit at once.
 
 use crate::ids::TournamentId;
+use crate::ids::UserId;
 use std::collections::HashMap;
 
 use chrono::NaiveDateTime;
@@ -33,7 +34,7 @@ pub const MAX_STAGES: usize = 60;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Circuit {
     pub id: i64,
-    pub owner_id: Option<i64>,
+    pub owner_id: Option<UserId>,
     pub spec: CircuitSpec,
     pub revision: i64,
     pub updated_at: NaiveDateTime,

@@ -6,6 +6,7 @@ use crate::db::import::ImportError;
 use crate::db::{Db, DbConn};
 use crate::i18n::Lang;
 use crate::ids::TournamentId;
+use crate::ids::UserId;
 use crate::standings::Standings;
 use crate::tournament_file::TournamentFile;
 
@@ -123,7 +124,7 @@ pub async fn import(
 pub fn import_on(
     c: &mut DbConn,
     actor: &Actor,
-    owner_id: i64,
+    owner_id: UserId,
     file: &TournamentFile,
     tz: chrono_tz::Tz,
 ) -> Result<TournamentId, ServiceError> {
@@ -146,7 +147,7 @@ pub fn import_on(
         super::audit::Entry::new(super::audit::Action::TournamentImported).after(
             super::audit::values([
                 ("name", serde_json::Value::from(file.name.clone())),
-                ("owner_id", serde_json::Value::from(owner_id)),
+                ("owner_id", serde_json::Value::from(owner_id.0)),
             ]),
         ),
     )?;

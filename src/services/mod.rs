@@ -43,6 +43,7 @@ use crate::db::{DbConn, DbError};
 use crate::i18n::{tf, Lang};
 use crate::ids::PairId;
 use crate::ids::TournamentId;
+use crate::ids::UserId;
 use crate::movement::MovementError;
 use crate::tournament::settings::Settings;
 use crate::tournament::{FieldProblem, Status};
@@ -50,7 +51,7 @@ use crate::tournament::{FieldProblem, Status};
 /// Who acts: the signed-in staff member (or a token's owner).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Actor {
-    pub user_id: i64,
+    pub user_id: UserId,
     pub role: Role,
 }
 
@@ -281,14 +282,14 @@ pub fn referees_see_all(conn: &mut DbConn) -> Result<bool, ServiceError> {
 /// Whose a tournament is: its id and its owner (a row's or a view's).
 pub trait Owned {
     fn tournament_id(&self) -> TournamentId;
-    fn owner(&self) -> Option<i64>;
+    fn owner(&self) -> Option<UserId>;
 }
 
 impl Owned for TournamentRow {
     fn tournament_id(&self) -> TournamentId {
         self.id
     }
-    fn owner(&self) -> Option<i64> {
+    fn owner(&self) -> Option<UserId> {
         self.created_by
     }
 }
@@ -297,7 +298,7 @@ impl Owned for view::Tournament {
     fn tournament_id(&self) -> TournamentId {
         self.id
     }
-    fn owner(&self) -> Option<i64> {
+    fn owner(&self) -> Option<UserId> {
         self.created_by
     }
 }

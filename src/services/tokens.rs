@@ -4,6 +4,7 @@
 //! account changes. A token acts as its owner with the owner's current role,
 //! and stops working when the owner is disabled.
 
+use crate::ids::UserId;
 use serde_json::json;
 
 use super::users::record_by;
@@ -50,7 +51,7 @@ impl std::fmt::Debug for NewToken {
 /// Creates a token for `user` (re-read in this transaction) and audits it.
 fn insert(
     c: &mut DbConn,
-    by: Option<i64>,
+    by: Option<UserId>,
     user: &UserRow,
     label: &TokenLabel,
 ) -> Result<NewToken, ServiceError> {
@@ -176,7 +177,7 @@ pub async fn authenticate(db: &Db, token: &str) -> Result<Option<Actor>, Service
 /// The account a token acts for (`GET /api/v1/me`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Owner {
-    pub id: i64,
+    pub id: UserId,
     pub username: String,
 }
 

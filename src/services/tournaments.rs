@@ -1,6 +1,7 @@
 //! Tournaments: create, read, settings, staff, close.
 
 use crate::ids::TournamentId;
+use crate::ids::UserId;
 use serde_json::{Map, Value};
 
 use super::audit::{self, Action, Entry};
@@ -225,7 +226,7 @@ pub async fn reopen(
 /// A member of a tournament's staff.
 #[derive(Debug, Clone)]
 pub struct StaffMember {
-    pub user_id: i64,
+    pub user_id: UserId,
     pub username: String,
     pub role: Role,
 }
@@ -348,7 +349,7 @@ pub async fn remove_staff(
     db: &Db,
     actor: Actor,
     tid: TournamentId,
-    user_id: i64,
+    user_id: UserId,
 ) -> Result<(), ServiceError> {
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Direct)?;

@@ -2,6 +2,7 @@
 //! Every change is audited; the last active administrator cannot be
 //! disabled or demoted, even by two administrators acting at once.
 
+use crate::ids::UserId;
 use serde_json::{json, Value};
 
 use super::{Actor, ServiceError};
@@ -26,7 +27,7 @@ pub(super) fn user_error(e: UserError) -> ServiceError {
 fn record(
     c: &mut DbConn,
     actor: &Actor,
-    subject: i64,
+    subject: UserId,
     action: &str,
     before: Option<Value>,
     after: Option<Value>,
@@ -38,8 +39,8 @@ fn record(
 /// line (which acts as nobody in particular).
 pub(super) fn record_by(
     c: &mut DbConn,
-    by: Option<i64>,
-    subject: i64,
+    by: Option<UserId>,
+    subject: UserId,
     action: &str,
     before: Option<Value>,
     after: Option<Value>,
@@ -63,7 +64,7 @@ pub(super) fn require_admin(actor: &Actor) -> Result<(), ServiceError> {
     }
 }
 
-fn find(c: &mut DbConn, id: i64) -> Result<UserRow, ServiceError> {
+fn find(c: &mut DbConn, id: UserId) -> Result<UserRow, ServiceError> {
     udb::find(c, id)?.ok_or(ServiceError::NotFound)
 }
 
@@ -74,7 +75,7 @@ pub async fn create(
     username: String,
     password_hash: String,
     role: Role,
-) -> Result<i64, ServiceError> {
+) -> Result<UserId, ServiceError> {
     require_admin(&actor)?;
     db.write(move |c| insert_user(c, Some(actor.user_id), &username, &password_hash, role))
         .await
@@ -87,7 +88,7 @@ pub async fn create_from_command_line(
     username: String,
     password_hash: String,
     role: Role,
-) -> Result<i64, ServiceError> {
+) -> Result<UserId, ServiceError> {
     db.write(move |c| insert_user(c, None, &username, &password_hash, role))
         .await
 }
@@ -96,11 +97,11 @@ pub async fn create_from_command_line(
 /// `None`) the command line.
 fn insert_user(
     c: &mut DbConn,
-    by: Option<i64>,
+    by: Option<UserId>,
     username: &str,
     password_hash: &str,
     role: Role,
-) -> Result<i64, ServiceError> {
+) -> Result<UserId, ServiceError> {
     lock_users(c)?;
     let id = udb::create(c, username, password_hash, role).map_err(user_error)?;
     let mut after = json!({"username": username, "role": role.as_str()});
@@ -112,7 +113,12 @@ fn insert_user(
 }
 
 /// Enables or disables an account (disabling ends its sessions).
-pub async fn set_active(db: &Db, actor: Actor, id: i64, active: bool) -> Result<(), ServiceError> {
+pub async fn set_active(
+    db: &Db,
+    actor: Actor,
+    id: UserId,
+    active: bool,
+) -> Result<(), ServiceError> {
     require_admin(&actor)?;
     db.write(move |c| {
         lock_users(c)?;
@@ -134,7 +140,7 @@ pub async fn set_active(db: &Db, actor: Actor, id: i64, active: bool) -> Result<
 }
 
 /// Changes an account's role.
-pub async fn set_role(db: &Db, actor: Actor, id: i64, role: Role) -> Result<(), ServiceError> {
+pub async fn set_role(db: &Db, actor: Actor, id: UserId, role: Role) -> Result<(), ServiceError> {
     require_admin(&actor)?;
     db.write(move |c| {
         lock_users(c)?;
@@ -159,7 +165,7 @@ pub async fn set_role(db: &Db, actor: Actor, id: i64, role: Role) -> Result<(), 
 pub async fn reset_password(
     db: &Db,
     actor: Actor,
-    id: i64,
+    id: UserId,
     password_hash: String,
 ) -> Result<(), ServiceError> {
     require_admin(&actor)?;
@@ -260,7 +266,7 @@ pub async fn audit_log(
     require_admin(&actor)?;
     db.read(move |c| {
         let rows = udb::audit_log(c, limit)?;
-        let names: std::collections::HashMap<i64, String> = udb::list(c)?
+        let names: std::collections::HashMap<UserId, String> = udb::list(c)?
             .into_iter()
             .map(|u| (u.id, u.username))
             .collect();

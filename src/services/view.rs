@@ -6,6 +6,7 @@
 
 use crate::ids::PairId;
 use crate::ids::TournamentId;
+use crate::ids::UserId;
 use chrono::NaiveDateTime;
 
 use super::ServiceError;
@@ -29,7 +30,7 @@ pub struct Tournament {
     pub draw_seed: Option<i64>,
     /// Round 1's draw (tables and lines), once drawn.
     pub layout: Option<Layout>,
-    pub created_by: Option<i64>,
+    pub created_by: Option<UserId>,
     /// Goes up with every write to the tournament.
     pub revision: i64,
 }
@@ -427,7 +428,7 @@ impl Entry {
 /// A staff account (no password hash).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct User {
-    pub id: i64,
+    pub id: UserId,
     pub username: String,
     pub role: crate::auth::Role,
     pub active: bool,

@@ -91,7 +91,7 @@ pub async fn setup_submit(
     match accounts::create_first_admin(&state.db, username, hash).await? {
         Some(signed) => {
             tracing::info!(
-                user_id = signed.user.id,
+                user_id = signed.user.id.0,
                 "administrator created at first-run setup"
             );
             let mut res = see_other("/admin/users?done=setup_done");
@@ -212,7 +212,7 @@ pub async fn login_submit(
         }
         Login::SignedIn(signed) => signed,
     };
-    tracing::info!(user_id = signed.user.id, "login");
+    tracing::info!(user_id = signed.user.id.0, "login");
     let target = if next.is_empty() {
         match signed.user.role() {
             Role::Admin => "/admin/users".to_string(),
@@ -235,7 +235,7 @@ pub async fn login_submit(
 pub async fn logout(ctx: PageCtx, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
     if let Some(user) = ctx.user {
         accounts::logout(&state.db, user.session_id.clone()).await?;
-        tracing::info!(user_id = user.id, "logout");
+        tracing::info!(user_id = user.id.0, "logout");
     }
     let mut res = see_other("/?done=logged_out");
     let _ = res.add_cookie(&removal_cookie(

@@ -156,7 +156,11 @@ async fn load_users(ctx: &PageCtx, state: &AppState) -> Result<Vec<UserRow>, App
     Ok(services::accounts::list(&state.db, actor).await?)
 }
 
-async fn load_user(ctx: &PageCtx, state: &AppState, id: i64) -> Result<UserRow, AppError> {
+async fn load_user(
+    ctx: &PageCtx,
+    state: &AppState,
+    id: crate::ids::UserId,
+) -> Result<UserRow, AppError> {
     let actor = ctx.actor(Role::Admin)?;
     Ok(services::accounts::find(&state.db, actor, id).await?)
 }
@@ -217,7 +221,7 @@ pub async fn create_user(
         let hash = hash(&state, password).await?;
         match services::users::create(&state.db, actor, name, hash, role).await {
             Ok(id) => {
-                tracing::info!(user_id = id, role = %role, "user created");
+                tracing::info!(user_id = id.0, role = %role, "user created");
                 return Ok(see_other("/admin/users?done=user_created"));
             }
             Err(ServiceError::Invalid(problems)) => {
@@ -245,7 +249,7 @@ pub async fn create_user(
 pub async fn edit_user(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::UserId>,
 ) -> Result<HttpResponse, AppError> {
     ctx.require(Role::Admin)?;
     let user = load_user(&ctx, &state, *id).await?;
@@ -260,7 +264,7 @@ pub async fn edit_user(
 async fn user_page_with_error(
     ctx: &PageCtx,
     state: &AppState,
-    id: i64,
+    id: crate::ids::UserId,
     field: &'static str,
     key: &str,
 ) -> Result<HttpResponse, AppError> {
@@ -287,7 +291,7 @@ pub struct ActiveForm {
 pub async fn set_active(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::UserId>,
     form: web::Form<ActiveForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Admin)?;
@@ -299,7 +303,7 @@ pub async fn set_active(
     };
     match services::users::set_active(&state.db, actor, id, active).await {
         Ok(()) => {
-            tracing::info!(user_id = id, active, "user active flag changed");
+            tracing::info!(user_id = id.0, active, "user active flag changed");
             Ok(see_other(if active {
                 "/admin/users?done=user_enabled"
             } else {
@@ -322,7 +326,7 @@ pub struct RoleForm {
 pub async fn set_role(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::UserId>,
     form: web::Form<RoleForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Admin)?;
@@ -332,7 +336,7 @@ pub async fn set_role(
     };
     match services::users::set_role(&state.db, actor, id, role).await {
         Ok(()) => {
-            tracing::info!(user_id = id, role = %role, "user role changed");
+            tracing::info!(user_id = id.0, role = %role, "user role changed");
             Ok(see_other("/admin/users?done=role_changed"))
         }
         Err(ServiceError::Conflict(_)) => {
@@ -352,7 +356,7 @@ pub struct PasswordForm {
 pub async fn reset_password(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::UserId>,
     form: web::Form<PasswordForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Admin)?;
@@ -370,6 +374,6 @@ pub async fn reset_password(
     };
     let hash = hash(&state, password).await?;
     services::users::reset_password(&state.db, actor, id, hash).await?;
-    tracing::info!(user_id = id, "password reset by an administrator");
+    tracing::info!(user_id = id.0, "password reset by an administrator");
     Ok(see_other("/admin/users?done=password_reset"))
 }

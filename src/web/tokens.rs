@@ -107,7 +107,7 @@ pub async fn create(
     match services::tokens::create(&state.db, actor, label).await {
         Ok(created) => {
             tracing::info!(
-                user_id = actor.user_id,
+                user_id = actor.user_id.0,
                 token_id = created.id,
                 "API token created"
             );
@@ -139,7 +139,11 @@ pub async fn revoke(
     let actor = ctx.actor(Role::Referee)?;
     let id = id.into_inner();
     services::tokens::revoke(&state.db, actor, id).await?;
-    tracing::info!(user_id = actor.user_id, token_id = id, "API token revoked");
+    tracing::info!(
+        user_id = actor.user_id.0,
+        token_id = id,
+        "API token revoked"
+    );
     Ok(see_other("/account?done=token_revoked"))
 }
 
@@ -147,7 +151,7 @@ pub async fn revoke(
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[schema(example = json!({"id": 2, "username": "dora", "role": "director"}))]
 pub struct Me {
-    pub id: i64,
+    pub id: crate::ids::UserId,
     pub username: String,
     pub role: &'static str,
 }

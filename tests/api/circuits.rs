@@ -59,7 +59,7 @@ fn stage_file(seed: u64, finished: bool, a: Player, b: Player) -> TournamentFile
 }
 
 /// The id of an account, read through the data layer.
-async fn user_id(app: &TestApp, username: &'static str) -> i64 {
+async fn user_id(app: &TestApp, username: &'static str) -> burraco_td::ids::UserId {
     app.handle
         .read(move |c| {
             burraco_td::db::users::find_by_username(c, username)

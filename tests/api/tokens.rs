@@ -26,7 +26,11 @@ pub fn db_of(app: &TestApp) -> Db {
 
 /// Creates an account `username` with `role` (password `ADMIN_PW`) and a
 /// token for it through the token service; returns the user's id and the token.
-pub async fn user_with_token(app: &TestApp, username: &str, role: Role) -> (i64, String) {
+pub async fn user_with_token(
+    app: &TestApp,
+    username: &str,
+    role: Role,
+) -> (burraco_td::ids::UserId, String) {
     let hash = password::hash_password(ADMIN_PW).expect("hash");
     let mut conn = app.pool.get().expect("connection");
     let id = burraco_td::db::users::create(&mut conn, username, &hash, role).expect("user");
@@ -105,7 +109,7 @@ async fn a_valid_token_acts_as_its_owner_with_her_role() {
         Some("no-store")
     );
     let me: Value = res.json().await.unwrap();
-    assert_eq!(me["id"], id);
+    assert_eq!(me["id"], id.0);
     assert_eq!(me["username"], "carla");
     assert_eq!(me["role"], "referee");
     // The scheme is case-insensitive (RFC 7235).
@@ -236,7 +240,7 @@ async fn the_cli_prints_a_token_that_works_and_names_unknown_accounts() {
     assert!(out.status.success());
     let db = db_of(&app);
     let elena = Actor {
-        user_id: me["id"].as_i64().unwrap(),
+        user_id: burraco_td::ids::UserId(me["id"].as_i64().unwrap()),
         role: Role::Director,
     };
     let mut labels: Vec<String> = services::tokens::list(&db, elena)
@@ -671,7 +675,7 @@ async fn the_account_page_lists_creates_and_revokes_tokens() {
         .unwrap();
     assert_eq!(rows.len(), 2, "{rows:?}");
     assert_eq!(rows[0].0, "token.created");
-    assert_eq!(rows[0].2, Some(lucia.id));
+    assert_eq!(rows[0].2, Some(lucia.id.0));
     assert!(rows[0].4.as_deref().unwrap().contains("tabellone"));
     assert_eq!(rows[1].0, "token.revoked");
     assert!(rows[1].3.as_deref().unwrap().contains("tabellone"));

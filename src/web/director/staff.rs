@@ -54,7 +54,7 @@ pub async fn add_staff(
 pub async fn remove_staff(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(crate::ids::TournamentId, i64)>,
+    path: web::Path<(crate::ids::TournamentId, crate::ids::UserId)>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let (tid, uid) = path.into_inner();
