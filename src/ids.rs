@@ -14,6 +14,7 @@ macro_rules! id_type {
             PartialEq,
             Eq,
             Hash,
+            Default,
             PartialOrd,
             Ord,
             serde::Serialize,
@@ -52,4 +53,14 @@ id_type!(
 id_type!(
     /// A staff account (`users.id`).
     UserId
+);
+
+id_type!(
+    /// A circuit (`circuits.id`).
+    CircuitId
+);
+
+id_type!(
+    /// A person of the player directory (`people.id`).
+    PersonId
 );

@@ -10,6 +10,7 @@
 //! gives a higher number. A merge touches no circuit row: it holds only the
 //! directory (no lock order to keep with the circuits' writers).
 
+use crate::ids::CircuitId;
 use crate::ids::TournamentId;
 use crate::ids::UserId;
 use chrono::NaiveDateTime;
@@ -22,7 +23,7 @@ use super::{now, DbConn};
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
 #[diesel(table_name = circuits)]
 pub struct CircuitRow {
-    pub id: i64,
+    pub id: CircuitId,
     pub owner_id: Option<UserId>,
     pub spec: String,
     pub revision: i64,
@@ -38,7 +39,7 @@ pub struct StageRow {
     pub revision: i64,
 }
 
-pub fn insert(conn: &mut DbConn, owner: UserId, spec: &str) -> QueryResult<i64> {
+pub fn insert(conn: &mut DbConn, owner: UserId, spec: &str) -> QueryResult<CircuitId> {
     let at = now();
     diesel::insert_into(circuits::table)
         .values((
@@ -52,7 +53,7 @@ pub fn insert(conn: &mut DbConn, owner: UserId, spec: &str) -> QueryResult<i64> 
         .get_result(conn)
 }
 
-pub fn find(conn: &mut DbConn, id: i64) -> QueryResult<Option<CircuitRow>> {
+pub fn find(conn: &mut DbConn, id: CircuitId) -> QueryResult<Option<CircuitRow>> {
     circuits::table
         .find(id)
         .select(CircuitRow::as_select())
@@ -63,7 +64,7 @@ pub fn find(conn: &mut DbConn, id: i64) -> QueryResult<Option<CircuitRow>> {
 /// Raises the circuit's revision by `by` (a row lock on PostgreSQL, the
 /// write lock on SQLite: later writers to this circuit wait) and returns
 /// the row; `None` when there is no such circuit.
-pub fn lock(conn: &mut DbConn, id: i64, by: i64) -> QueryResult<Option<CircuitRow>> {
+pub fn lock(conn: &mut DbConn, id: CircuitId, by: i64) -> QueryResult<Option<CircuitRow>> {
     let n = diesel::update(circuits::table.find(id))
         .set((
             circuits::revision.eq(circuits::revision + by),
@@ -77,13 +78,13 @@ pub fn lock(conn: &mut DbConn, id: i64, by: i64) -> QueryResult<Option<CircuitRo
 }
 
 /// Deletes a circuit (its stages go with it; the tournaments stay).
-pub fn delete(conn: &mut DbConn, id: i64) -> QueryResult<usize> {
+pub fn delete(conn: &mut DbConn, id: CircuitId) -> QueryResult<usize> {
     diesel::delete(circuit_stages::table.filter(circuit_stages::circuit_id.eq(id)))
         .execute(conn)?;
     diesel::delete(circuits::table.find(id)).execute(conn)
 }
 
-pub fn set_spec(conn: &mut DbConn, id: i64, spec: &str) -> QueryResult<usize> {
+pub fn set_spec(conn: &mut DbConn, id: CircuitId, spec: &str) -> QueryResult<usize> {
     diesel::update(circuits::table.find(id))
         .set(circuits::spec.eq(spec))
         .execute(conn)
@@ -102,7 +103,7 @@ pub fn list(conn: &mut DbConn, owner: Option<UserId>) -> QueryResult<Vec<Circuit
 }
 
 /// The stages of a circuit in order, with their tournaments' revisions.
-pub fn stages(conn: &mut DbConn, id: i64) -> QueryResult<Vec<StageRow>> {
+pub fn stages(conn: &mut DbConn, id: CircuitId) -> QueryResult<Vec<StageRow>> {
     let rows: Vec<(i32, TournamentId, i64)> = circuit_stages::table
         .inner_join(tournaments::table)
         .filter(circuit_stages::circuit_id.eq(id))
@@ -125,7 +126,7 @@ pub fn stages(conn: &mut DbConn, id: i64) -> QueryResult<Vec<StageRow>> {
 
 /// Appends a tournament as the last stage; `false` when it is a stage
 /// already.
-pub fn add_stage(conn: &mut DbConn, id: i64, tid: TournamentId) -> QueryResult<bool> {
+pub fn add_stage(conn: &mut DbConn, id: CircuitId, tid: TournamentId) -> QueryResult<bool> {
     let exists: i64 = circuit_stages::table
         .filter(circuit_stages::circuit_id.eq(id))
         .filter(circuit_stages::tournament_id.eq(tid))
@@ -150,7 +151,7 @@ pub fn add_stage(conn: &mut DbConn, id: i64, tid: TournamentId) -> QueryResult<b
 
 /// Removes a stage and renumbers the later ones; `false` when it was not
 /// a stage.
-pub fn remove_stage(conn: &mut DbConn, id: i64, tid: TournamentId) -> QueryResult<bool> {
+pub fn remove_stage(conn: &mut DbConn, id: CircuitId, tid: TournamentId) -> QueryResult<bool> {
     let position: Option<i32> = circuit_stages::table
         .filter(circuit_stages::circuit_id.eq(id))
         .filter(circuit_stages::tournament_id.eq(tid))
@@ -188,7 +189,7 @@ pub fn of_tournament(conn: &mut DbConn, tid: TournamentId) -> QueryResult<Vec<(i
 
 /// The revision a circuit's public pages are cached by (see the module
 /// documentation); `None` for no such circuit.
-pub fn revision(conn: &mut DbConn, id: i64) -> QueryResult<Option<i64>> {
+pub fn revision(conn: &mut DbConn, id: CircuitId) -> QueryResult<Option<i64>> {
     let Some(own) = circuits::table
         .find(id)
         .select(circuits::revision)

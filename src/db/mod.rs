@@ -296,9 +296,12 @@ impl Db {
     /// ([`circuits::revision`]), from a read that started after this call,
     /// shared by the requests that wait together (one read per round trip
     /// under load, as for tournaments on PostgreSQL).
-    pub async fn circuit_revision(&self, cid: i64) -> Result<Option<i64>, DbError> {
+    pub async fn circuit_revision(
+        &self,
+        cid: crate::ids::CircuitId,
+    ) -> Result<Option<i64>, DbError> {
         self.fresh_circuits
-            .read(cid, || async move {
+            .read(cid.0, || async move {
                 self.read(move |c| Ok::<_, DbError>(circuits::revision(c, cid)?))
                     .await
                     .map_err(|e| e.to_string())

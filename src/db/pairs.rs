@@ -33,8 +33,8 @@ pub struct PairRow {
     /// Registered but never played: not an entry (RULES.md §10).
     pub no_show: bool,
     /// The seats' people in the player directory (`db::people`).
-    pub p1_person_id: Option<i64>,
-    pub p2_person_id: Option<i64>,
+    pub p1_person_id: Option<crate::ids::PersonId>,
+    pub p2_person_id: Option<crate::ids::PersonId>,
 }
 
 impl PairRow {

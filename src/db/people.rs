@@ -10,6 +10,7 @@
 //!   split only clears it again.
 
 use crate::ids::PairId;
+use crate::ids::PersonId;
 use crate::ids::TournamentId;
 use crate::ids::UserId;
 use std::collections::{BTreeMap, HashMap};
@@ -25,12 +26,12 @@ use crate::circuit::{normalize_card, normalize_name};
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
 #[diesel(table_name = people)]
 pub struct PersonRow {
-    pub id: i64,
+    pub id: PersonId,
     pub surname: String,
     pub name: String,
     pub card: Option<String>,
     pub name_key: String,
-    pub merged_into: Option<i64>,
+    pub merged_into: Option<PersonId>,
     pub merged_by: Option<UserId>,
     pub merged_at: Option<NaiveDateTime>,
     pub created_at: NaiveDateTime,
@@ -42,12 +43,12 @@ const MAX_CHAIN: usize = 64;
 
 /// Every person that was merged, mapped to the person that stays (chains
 /// followed). A person not in the map stays itself.
-pub fn canonical_map(conn: &mut DbConn) -> QueryResult<HashMap<i64, i64>> {
-    let merged: Vec<(i64, Option<i64>)> = people::table
+pub fn canonical_map(conn: &mut DbConn) -> QueryResult<HashMap<PersonId, PersonId>> {
+    let merged: Vec<(PersonId, Option<PersonId>)> = people::table
         .filter(people::merged_into.is_not_null())
         .select((people::id, people::merged_into))
         .load(conn)?;
-    let direct: HashMap<i64, i64> = merged
+    let direct: HashMap<PersonId, PersonId> = merged
         .into_iter()
         .filter_map(|(id, into)| into.map(|i| (id, i)))
         .collect();
@@ -106,11 +107,11 @@ pub fn bump_directory_revision(conn: &mut DbConn) -> QueryResult<i64> {
 }
 
 /// The person `id` stands for now.
-pub fn canonical(map: &HashMap<i64, i64>, id: i64) -> i64 {
+pub fn canonical(map: &HashMap<PersonId, PersonId>, id: PersonId) -> PersonId {
     map.get(&id).copied().unwrap_or(id)
 }
 
-pub fn find(conn: &mut DbConn, id: i64) -> QueryResult<Option<PersonRow>> {
+pub fn find(conn: &mut DbConn, id: PersonId) -> QueryResult<Option<PersonRow>> {
     people::table
         .find(id)
         .select(PersonRow::as_select())
@@ -118,14 +119,19 @@ pub fn find(conn: &mut DbConn, id: i64) -> QueryResult<Option<PersonRow>> {
         .optional()
 }
 
-pub fn find_many(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<PersonRow>> {
+pub fn find_many(conn: &mut DbConn, ids: &[PersonId]) -> QueryResult<Vec<PersonRow>> {
     people::table
         .filter(people::id.eq_any(ids.to_vec()))
         .select(PersonRow::as_select())
         .load(conn)
 }
 
-fn create(conn: &mut DbConn, surname: &str, name: &str, card: Option<&str>) -> QueryResult<i64> {
+fn create(
+    conn: &mut DbConn,
+    surname: &str,
+    name: &str,
+    card: Option<&str>,
+) -> QueryResult<PersonId> {
     diesel::insert_into(people::table)
         .values((
             people::surname.eq(surname.trim()),
@@ -150,11 +156,11 @@ pub fn find_or_create(
     surname: &str,
     name: &str,
     card: &str,
-) -> QueryResult<i64> {
+) -> QueryResult<PersonId> {
     let key = normalize_name(surname, name);
     let map = canonical_map(conn)?;
     if let Some(card) = normalize_card(card) {
-        let holders: Vec<i64> = people::table
+        let holders: Vec<PersonId> = people::table
             .filter(people::card.eq(&card))
             .select(people::id)
             .order(people::id.asc())
@@ -162,11 +168,11 @@ pub fn find_or_create(
         if let Some(&id) = holders.first() {
             return Ok(canonical(&map, id));
         }
-        let named: Vec<(i64, Option<String>)> = people::table
+        let named: Vec<(PersonId, Option<String>)> = people::table
             .filter(people::name_key.eq(&key))
             .select((people::id, people::card))
             .load(conn)?;
-        let mut cardless: Vec<i64> = named
+        let mut cardless: Vec<PersonId> = named
             .iter()
             .filter(|(_, c)| c.is_none())
             .map(|(id, _)| canonical(&map, *id))
@@ -182,11 +188,11 @@ pub fn find_or_create(
         }
         return create(conn, surname, name, Some(&card));
     }
-    let named: Vec<i64> = people::table
+    let named: Vec<PersonId> = people::table
         .filter(people::name_key.eq(&key))
         .select(people::id)
         .load(conn)?;
-    let mut found: Vec<i64> = named.into_iter().map(|id| canonical(&map, id)).collect();
+    let mut found: Vec<PersonId> = named.into_iter().map(|id| canonical(&map, id)).collect();
     found.sort_unstable();
     found.dedup();
     match found.as_slice() {
@@ -241,7 +247,7 @@ pub fn link_unlinked(conn: &mut DbConn) -> QueryResult<usize> {
 /// One seat of a registration, with its person.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PersonSeat {
-    pub person_id: i64,
+    pub person_id: PersonId,
     pub tournament_id: TournamentId,
     pub pair_number: i32,
     pub surname: String,
@@ -283,8 +289,8 @@ pub fn seats(
         TournamentId,
         i32,
         NaiveDateTime,
-        (Option<i64>, String, String, String),
-        (Option<i64>, String, String, String),
+        (Option<PersonId>, String, String, String),
+        (Option<PersonId>, String, String, String),
     )> = q.load(conn)?;
     let mut out = Vec::with_capacity(rows.len() * 2);
     for (tid, number, at, a, b) in rows {
@@ -307,7 +313,7 @@ pub fn seats(
 
 /// People merged into another (the merges a director may split), newest
 /// first, among `ids`.
-pub fn merged_among(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<PersonRow>> {
+pub fn merged_among(conn: &mut DbConn, ids: &[PersonId]) -> QueryResult<Vec<PersonRow>> {
     people::table
         .filter(people::merged_into.is_not_null())
         .filter(people::id.eq_any(ids.to_vec()))
@@ -318,7 +324,7 @@ pub fn merged_among(conn: &mut DbConn, ids: &[i64]) -> QueryResult<Vec<PersonRow
 
 /// `gone` now stands for `keep` (both must stay themselves: checked by the
 /// caller inside the transaction).
-pub fn merge(conn: &mut DbConn, keep: i64, gone: i64, by: UserId) -> QueryResult<usize> {
+pub fn merge(conn: &mut DbConn, keep: PersonId, gone: PersonId, by: UserId) -> QueryResult<usize> {
     diesel::update(
         people::table
             .find(gone)
@@ -333,7 +339,7 @@ pub fn merge(conn: &mut DbConn, keep: i64, gone: i64, by: UserId) -> QueryResult
 }
 
 /// `id` stands for itself again.
-pub fn split(conn: &mut DbConn, id: i64) -> QueryResult<usize> {
+pub fn split(conn: &mut DbConn, id: PersonId) -> QueryResult<usize> {
     diesel::update(
         people::table
             .find(id)
@@ -380,8 +386,8 @@ pub struct PeopleAuditRow {
     pub id: i64,
     #[diesel(deserialize_as = String)]
     pub action: PeopleAction,
-    pub kept_id: i64,
-    pub other_id: i64,
+    pub kept_id: PersonId,
+    pub other_id: PersonId,
     pub user_id: Option<UserId>,
     pub at: NaiveDateTime,
 }
@@ -390,8 +396,8 @@ pub struct PeopleAuditRow {
 pub fn record(
     conn: &mut DbConn,
     action: PeopleAction,
-    kept: i64,
-    other: i64,
+    kept: PersonId,
+    other: PersonId,
     by: UserId,
 ) -> QueryResult<()> {
     diesel::insert_into(people_audit::table)
@@ -407,7 +413,11 @@ pub fn record(
 }
 
 /// The directory's audit touching `ids`, newest first.
-pub fn audit_of(conn: &mut DbConn, ids: &[i64], limit: i64) -> QueryResult<Vec<PeopleAuditRow>> {
+pub fn audit_of(
+    conn: &mut DbConn,
+    ids: &[PersonId],
+    limit: i64,
+) -> QueryResult<Vec<PeopleAuditRow>> {
     people_audit::table
         .filter(
             people_audit::kept_id
@@ -430,16 +440,18 @@ pub fn audit_of(conn: &mut DbConn, ids: &[i64], limit: i64) -> QueryResult<Vec<P
 /// Groups of people (canonical ids) a director should look at: the same
 /// normalised name, or the same card. `people` maps each canonical person
 /// to its (name key, card).
-pub fn likely_duplicates(people: &BTreeMap<i64, (String, Option<String>)>) -> Vec<Vec<i64>> {
-    let mut by_name: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
-    let mut by_card: BTreeMap<&str, Vec<i64>> = BTreeMap::new();
+pub fn likely_duplicates(
+    people: &BTreeMap<PersonId, (String, Option<String>)>,
+) -> Vec<Vec<PersonId>> {
+    let mut by_name: BTreeMap<&str, Vec<PersonId>> = BTreeMap::new();
+    let mut by_card: BTreeMap<&str, Vec<PersonId>> = BTreeMap::new();
     for (id, (key, card)) in people {
         by_name.entry(key.as_str()).or_default().push(*id);
         if let Some(c) = card {
             by_card.entry(c.as_str()).or_default().push(*id);
         }
     }
-    let mut groups: Vec<Vec<i64>> = by_name
+    let mut groups: Vec<Vec<PersonId>> = by_name
         .into_values()
         .chain(by_card.into_values())
         .filter(|g| g.len() > 1)
@@ -459,10 +471,20 @@ mod tests {
     #[test]
     fn duplicates_group_by_name_or_card() {
         let mut p = BTreeMap::new();
-        p.insert(1, ("rossi maria".to_string(), None));
-        p.insert(2, ("rossi maria".to_string(), Some("123".to_string())));
-        p.insert(3, ("bianchi luca".to_string(), Some("123".to_string())));
-        p.insert(4, ("verdi anna".to_string(), None));
-        assert_eq!(likely_duplicates(&p), vec![vec![1, 2], vec![2, 3]]);
+        p.insert(PersonId(1), ("rossi maria".to_string(), None));
+        p.insert(
+            PersonId(2),
+            ("rossi maria".to_string(), Some("123".to_string())),
+        );
+        p.insert(
+            PersonId(3),
+            ("bianchi luca".to_string(), Some("123".to_string())),
+        );
+        p.insert(PersonId(4), ("verdi anna".to_string(), None));
+        let id = PersonId;
+        assert_eq!(
+            likely_duplicates(&p),
+            vec![vec![id(1), id(2)], vec![id(2), id(3)]]
+        );
     }
 }

@@ -8,6 +8,8 @@
 //! checked, then the change is made. A stage's tournament is locked too
 //! (its revision goes up), so its public page names the circuit at once.
 
+use crate::ids::CircuitId;
+use crate::ids::PersonId;
 use crate::ids::TournamentId;
 use crate::ids::UserId;
 use std::collections::HashMap;
@@ -33,7 +35,7 @@ pub const MAX_STAGES: usize = 60;
 /// A circuit as stored, its settings read by the core.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Circuit {
-    pub id: i64,
+    pub id: CircuitId,
     pub owner_id: Option<UserId>,
     pub spec: CircuitSpec,
     pub revision: i64,
@@ -90,21 +92,21 @@ pub struct CircuitView {
     pub circuit: Circuit,
     pub stages: Vec<StageInfo>,
     /// Keyed by person (the directory's id, after merges).
-    pub standings: CircuitStandings<i64>,
+    pub standings: CircuitStandings<PersonId>,
 }
 
 /// A person's season card: their lines in the ranking (one when ranking
 /// players; one per pair played in when ranking pairs).
 #[derive(Debug, Clone)]
 pub struct SeasonCard<'a> {
-    pub person: i64,
+    pub person: PersonId,
     pub surname: String,
     pub name: String,
-    pub rows: Vec<&'a crate::circuit::CircuitRow<i64>>,
+    pub rows: Vec<&'a crate::circuit::CircuitRow<PersonId>>,
 }
 
 impl CircuitView {
-    pub fn season_card(&self, person: i64) -> Option<SeasonCard<'_>> {
+    pub fn season_card(&self, person: PersonId) -> Option<SeasonCard<'_>> {
         let rows: Vec<_> = self
             .standings
             .rows
@@ -131,7 +133,7 @@ impl CircuitView {
 /// A circuit in a director's list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Summary {
-    pub id: i64,
+    pub id: CircuitId,
     pub name: String,
     pub season: Option<String>,
     pub stages: usize,
@@ -177,7 +179,7 @@ fn check_owner(actor: &Actor, c: &Circuit) -> Result<(), ServiceError> {
 fn lock_circuit(
     conn: &mut DbConn,
     actor: &Actor,
-    id: i64,
+    id: CircuitId,
     by: i64,
 ) -> Result<Circuit, ServiceError> {
     let row = cdb::lock(conn, id, by)?.ok_or(ServiceError::NotFound)?;
@@ -187,7 +189,7 @@ fn lock_circuit(
 }
 
 /// Creates a circuit owned by the actor.
-pub async fn create(db: &Db, actor: Actor, spec: CircuitSpec) -> Result<i64, ServiceError> {
+pub async fn create(db: &Db, actor: Actor, spec: CircuitSpec) -> Result<CircuitId, ServiceError> {
     if !actor.role.allows(Role::Director) {
         return Err(ServiceError::Forbidden);
     }
@@ -198,7 +200,12 @@ pub async fn create(db: &Db, actor: Actor, spec: CircuitSpec) -> Result<i64, Ser
 }
 
 /// Saves a circuit's settings.
-pub async fn update(db: &Db, actor: Actor, id: i64, spec: CircuitSpec) -> Result<(), ServiceError> {
+pub async fn update(
+    db: &Db,
+    actor: Actor,
+    id: CircuitId,
+    spec: CircuitSpec,
+) -> Result<(), ServiceError> {
     problems_of(&spec)?;
     let doc = document(&spec)?;
     db.write(move |c| {
@@ -217,7 +224,7 @@ pub async fn update(db: &Db, actor: Actor, id: i64, spec: CircuitSpec) -> Result
 
 /// Deletes a circuit (its owner or an admin): the tournaments stay, and
 /// their pages stop naming it (a new revision of each).
-pub async fn delete(db: &Db, actor: Actor, id: i64) -> Result<(), ServiceError> {
+pub async fn delete(db: &Db, actor: Actor, id: CircuitId) -> Result<(), ServiceError> {
     db.write(move |c| {
         lock_circuit(c, &actor, id, 1)?;
         for s in cdb::stages(c, id)? {
@@ -235,7 +242,7 @@ pub async fn delete(db: &Db, actor: Actor, id: i64) -> Result<(), ServiceError> 
 pub async fn add_stage(
     db: &Db,
     actor: Actor,
-    id: i64,
+    id: CircuitId,
     tid: TournamentId,
 ) -> Result<(), ServiceError> {
     db.write(move |c| {
@@ -262,7 +269,7 @@ pub async fn add_stage(
 pub async fn remove_stage(
     db: &Db,
     actor: Actor,
-    id: i64,
+    id: CircuitId,
     tid: TournamentId,
 ) -> Result<(), ServiceError> {
     db.write(move |c| {
@@ -306,7 +313,7 @@ pub async fn list(db: &Db, actor: Actor) -> Result<Vec<Summary>, ServiceError> {
     .await
 }
 
-fn stage_infos(conn: &mut DbConn, id: i64) -> Result<Vec<StageInfo>, ServiceError> {
+fn stage_infos(conn: &mut DbConn, id: CircuitId) -> Result<Vec<StageInfo>, ServiceError> {
     let mut out = Vec::new();
     for (i, s) in cdb::stages(conn, id)?.into_iter().enumerate() {
         let t = tdb::find(conn, s.tournament_id)?.ok_or(ServiceError::NotFound)?;
@@ -327,7 +334,7 @@ fn stage_infos(conn: &mut DbConn, id: i64) -> Result<Vec<StageInfo>, ServiceErro
 }
 
 /// The circuit for its director's page.
-pub async fn editing(db: &Db, actor: Actor, id: i64) -> Result<Editing, ServiceError> {
+pub async fn editing(db: &Db, actor: Actor, id: CircuitId) -> Result<Editing, ServiceError> {
     db.read(move |c| {
         let circuit = Circuit::of(cdb::find(c, id)?.ok_or(ServiceError::NotFound)?)?;
         check_owner(&actor, &circuit)?;
@@ -354,7 +361,7 @@ pub async fn editing(db: &Db, actor: Actor, id: i64) -> Result<Editing, ServiceE
 
 /// The revision a circuit's public pages are cached by; `None`: no such
 /// circuit.
-pub async fn revision(db: &Db, id: i64) -> Result<Option<i64>, ServiceError> {
+pub async fn revision(db: &Db, id: CircuitId) -> Result<Option<i64>, ServiceError> {
     Ok(db.circuit_revision(id).await?)
 }
 
@@ -378,10 +385,10 @@ pub fn names_of_tournament(
 fn stage_of(
     conn: &mut DbConn,
     info: &StageInfo,
-    people: &HashMap<i64, i64>,
+    people: &HashMap<PersonId, PersonId>,
     tz: chrono_tz::Tz,
     lang: Lang,
-) -> Result<Stage<i64>, ServiceError> {
+) -> Result<Stage<PersonId>, ServiceError> {
     let t = tdb::find(conn, info.tournament_id)?.ok_or(ServiceError::NotFound)?;
     if t.status == Status::Draft {
         return Ok(Stage {
@@ -393,7 +400,7 @@ fn stage_of(
     }
     let rows = super::load_rows(conn, t)?;
     let file = crate::db::export::load_file_of(conn, None, &rows.t, &rows.pairs, &rows.rounds, tz)?;
-    let seats: HashMap<u32, [Option<i64>; 2]> = rows
+    let seats: HashMap<u32, [Option<PersonId>; 2]> = rows
         .pairs
         .iter()
         .map(|p| (p.pair_no(), [p.p1_person_id, p.p2_person_id]))
@@ -405,7 +412,7 @@ fn stage_of(
             Some(id) => pdb::canonical(people, id),
             None => {
                 unlinked = Some(pair);
-                0
+                PersonId(0)
             }
         },
         lang,
@@ -429,7 +436,7 @@ fn stage_of(
 /// A circuit's ranking, computed from its stages as they are now.
 pub async fn view(
     db: &Db,
-    id: i64,
+    id: CircuitId,
     tz: chrono_tz::Tz,
     lang: Lang,
 ) -> Result<CircuitView, ServiceError> {
@@ -455,7 +462,7 @@ pub async fn view(
 pub async fn export(
     db: &Db,
     actor: Actor,
-    id: i64,
+    id: CircuitId,
     tz: chrono_tz::Tz,
 ) -> Result<CircuitBundle, ServiceError> {
     db.read(move |c| {
@@ -511,7 +518,7 @@ pub async fn import(
     actor: Actor,
     bundle: CircuitBundle,
     tz: chrono_tz::Tz,
-) -> Result<i64, ServiceError> {
+) -> Result<CircuitId, ServiceError> {
     if actor.role != Role::Admin {
         return Err(ServiceError::Forbidden);
     }

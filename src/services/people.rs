@@ -4,6 +4,7 @@
 //! raises the directory's revision, which is part of every circuit's (a
 //! merge changes who is who in every circuit that counts them).
 
+use crate::ids::PersonId;
 use crate::ids::TournamentId;
 use std::collections::{BTreeMap, HashMap};
 
@@ -29,7 +30,7 @@ pub struct Registration {
 /// A person of the directory as a director sees them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Person {
-    pub id: i64,
+    pub id: PersonId,
     /// As last registered.
     pub surname: String,
     pub name: String,
@@ -42,7 +43,7 @@ pub struct Person {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Merge {
     pub gone: Person,
-    pub into: i64,
+    pub into: PersonId,
     pub at: Option<NaiveDateTime>,
 }
 
@@ -65,17 +66,17 @@ fn scope(conn: &mut DbConn, actor: &Actor) -> Result<Option<Vec<TournamentId>>, 
 }
 
 /// Each canonical person's seats.
-type SeatsByPerson = BTreeMap<i64, Vec<PersonSeat>>;
+type SeatsByPerson = BTreeMap<PersonId, Vec<PersonSeat>>;
 
 /// Every person seen in the actor's tournaments (canonical ids), with the
 /// raw seats under them.
 fn people_in_scope(
     conn: &mut DbConn,
     actor: &Actor,
-) -> Result<(HashMap<i64, i64>, SeatsByPerson), ServiceError> {
+) -> Result<(HashMap<PersonId, PersonId>, SeatsByPerson), ServiceError> {
     let within = scope(conn, actor)?;
     let map = pdb::canonical_map(conn)?;
-    let mut by_person: BTreeMap<i64, Vec<PersonSeat>> = BTreeMap::new();
+    let mut by_person: BTreeMap<PersonId, Vec<PersonSeat>> = BTreeMap::new();
     for seat in pdb::seats(conn, within.as_deref())? {
         by_person
             .entry(pdb::canonical(&map, seat.person_id))
@@ -86,7 +87,7 @@ fn people_in_scope(
 }
 
 fn person_of(
-    id: i64,
+    id: PersonId,
     row: Option<&pdb::PersonRow>,
     seats: &[PersonSeat],
     names: &HashMap<TournamentId, String>,
@@ -137,15 +138,15 @@ fn tournament_names(conn: &mut DbConn) -> Result<HashMap<TournamentId, String>, 
 pub async fn duplicates(db: &Db, actor: Actor) -> Result<Duplicates, ServiceError> {
     db.read(move |c| {
         let (map, by_person) = people_in_scope(c, &actor)?;
-        let ids: Vec<i64> = by_person.keys().copied().collect();
-        let rows: HashMap<i64, pdb::PersonRow> = pdb::find_many(c, &ids)?
+        let ids: Vec<PersonId> = by_person.keys().copied().collect();
+        let rows: HashMap<PersonId, pdb::PersonRow> = pdb::find_many(c, &ids)?
             .into_iter()
             .map(|r| (r.id, r))
             .collect();
         let names = tournament_names(c)?;
         // Each canonical person's keys: its own and those of the people
         // merged into it (a card known under either).
-        let keyed: BTreeMap<i64, (String, Option<String>)> = ids
+        let keyed: BTreeMap<PersonId, (String, Option<String>)> = ids
             .iter()
             .filter_map(|id| {
                 rows.get(id)
@@ -161,7 +162,7 @@ pub async fn duplicates(db: &Db, actor: Actor) -> Result<Duplicates, ServiceErro
             })
             .collect();
         // The merges: people merged into someone in scope.
-        let gone_ids: Vec<i64> = map
+        let gone_ids: Vec<PersonId> = map
             .iter()
             .filter(|(_, into)| by_person.contains_key(into))
             .map(|(gone, _)| *gone)
@@ -192,7 +193,12 @@ pub async fn duplicates(db: &Db, actor: Actor) -> Result<Duplicates, ServiceErro
 /// Merges `gone` into `keep`: from now on both are `keep` in every
 /// circuit. Both must be people of the actor's tournaments, each standing
 /// for itself, and not the same.
-pub async fn merge(db: &Db, actor: Actor, keep: i64, gone: i64) -> Result<(), ServiceError> {
+pub async fn merge(
+    db: &Db,
+    actor: Actor,
+    keep: PersonId,
+    gone: PersonId,
+) -> Result<(), ServiceError> {
     db.write(move |c| {
         pdb::lock_directory(c)?;
         let (map, by_person) = people_in_scope(c, &actor)?;
@@ -218,7 +224,7 @@ pub async fn merge(db: &Db, actor: Actor, keep: i64, gone: i64) -> Result<(), Se
 }
 
 /// Splits a merge: `id` stands for itself again.
-pub async fn split(db: &Db, actor: Actor, id: i64) -> Result<(), ServiceError> {
+pub async fn split(db: &Db, actor: Actor, id: PersonId) -> Result<(), ServiceError> {
     db.write(move |c| {
         pdb::lock_directory(c)?;
         let (map, by_person) = people_in_scope(c, &actor)?;

@@ -282,13 +282,13 @@ pub fn build_tag() -> &'static str {
 pub enum CircuitPage {
     Standings,
     /// A person's season card.
-    Card(i64),
+    Card(crate::ids::PersonId),
     /// The standings as CSV (`/c/{id}/standings.csv`).
     Csv,
     /// The standings as JSON (`getCircuitStandings`).
     Json,
     /// A season card as JSON (`getSeasonCard`).
-    CardJson(i64),
+    CardJson(crate::ids::PersonId),
 }
 
 impl CircuitPage {
@@ -415,12 +415,12 @@ impl PublicCache {
     pub async fn circuit(
         &self,
         state: &AppState,
-        cid: i64,
+        cid: crate::ids::CircuitId,
         rev: i64,
         lang: Lang,
     ) -> Result<Arc<CircuitView>, AppError> {
         self.circuits
-            .get_or_try(cid, rev, lang, || async {
+            .get_or_try(cid.0, rev, lang, || async {
                 self.computations.fetch_add(1, Ordering::SeqCst);
                 let v =
                     crate::services::circuits::view(&state.db, cid, state.settings.timezone, lang)
@@ -434,7 +434,7 @@ impl PublicCache {
     pub async fn circuit_page<F>(
         &self,
         state: &AppState,
-        cid: i64,
+        cid: crate::ids::CircuitId,
         rev: i64,
         lang: Lang,
         page: CircuitPage,
@@ -444,7 +444,7 @@ impl PublicCache {
         F: FnOnce(&CircuitView) -> Result<String, AppError>,
     {
         self.circuit_pages
-            .get_or_try(cid, rev, (lang, page), || async {
+            .get_or_try(cid.0, rev, (lang, page), || async {
                 let view = self.circuit(state, cid, rev, lang).await?;
                 self.renders.fetch_add(1, Ordering::SeqCst);
                 let body = render(&view)?;

@@ -4,6 +4,8 @@
 //! that document. The standings and a season card are public (no token),
 //! cached per revision like the pages.
 
+use crate::ids::CircuitId;
+use crate::ids::PersonId;
 use crate::ids::TournamentId;
 use actix_web::http::StatusCode;
 use actix_web::{delete, get, post, put, web, HttpRequest, HttpResponse};
@@ -70,7 +72,7 @@ impl StageOut {
 /// A circuit as its director sees it.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CircuitOut {
-    pub id: i64,
+    pub id: CircuitId,
     /// The `burraco-td/circuit@1` document.
     pub circuit: CircuitSpec,
     pub stages: Vec<StageOut>,
@@ -79,7 +81,7 @@ pub struct CircuitOut {
 /// A circuit in a list.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CircuitSummary {
-    pub id: i64,
+    pub id: CircuitId,
     pub name: String,
     pub season: Option<String>,
     pub stages: usize,
@@ -88,7 +90,7 @@ pub struct CircuitSummary {
 async fn circuit_out(
     state: &AppState,
     actor: crate::services::Actor,
-    id: i64,
+    id: CircuitId,
     lang: crate::i18n::Lang,
 ) -> Result<CircuitOut, ApiError> {
     let e = circuits::editing(&state.db, actor, id)
@@ -156,7 +158,7 @@ pub async fn get_circuit(
     ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
-    id: web::Path<i64>,
+    id: web::Path<CircuitId>,
 ) -> Result<HttpResponse, ApiError> {
     let out = circuit_out(&state, actor.0, *id, ctx.lang).await?;
     Ok(json(StatusCode::OK, &out))
@@ -173,7 +175,7 @@ pub async fn update_circuit(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    id: web::Path<i64>,
+    id: web::Path<CircuitId>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let spec = spec_of(&req, body).await?;
@@ -193,7 +195,7 @@ pub async fn delete_circuit(
     ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
-    id: web::Path<i64>,
+    id: web::Path<CircuitId>,
 ) -> Result<HttpResponse, ApiError> {
     circuits::delete(&state.db, actor.0, *id)
         .await
@@ -219,7 +221,7 @@ pub async fn add_circuit_stage(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    id: web::Path<i64>,
+    id: web::Path<CircuitId>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let input: StageIn = parse_body(&req, body).await?;
@@ -240,7 +242,7 @@ pub async fn remove_circuit_stage(
     ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
-    path: web::Path<(i64, crate::ids::TournamentId)>,
+    path: web::Path<(CircuitId, crate::ids::TournamentId)>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, tid) = path.into_inner();
     circuits::remove_stage(&state.db, actor.0, id, tid)
@@ -253,20 +255,20 @@ pub async fn remove_circuit_stage(
 /// `finalists`, with the circuit, its stages and each row's people.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CircuitStandingsOut {
-    pub circuit: i64,
+    pub circuit: CircuitId,
     pub name: String,
     /// Goes up with every change of the circuit, its stages or the directory.
     pub revision: i64,
     pub stages: Vec<StageOut>,
     /// The directory ids of each row's people, in the order of `standings`
     /// (`/api/v1/circuits/{id}/people/{person}` is their season card).
-    pub people: Vec<Vec<i64>>,
+    pub people: Vec<Vec<PersonId>>,
     /// FORMAT.md's `{"standings": […], "finalists": […]}`.
     #[serde(flatten)]
     pub ranking: CliCircuit,
 }
 
-fn keys(e: &Entrant<i64>) -> Vec<i64> {
+fn keys(e: &Entrant<PersonId>) -> Vec<PersonId> {
     match e {
         Entrant::Player(k) => vec![*k],
         Entrant::Pair(a, b) => vec![*a, *b],
@@ -302,7 +304,7 @@ pub struct SeasonStageOut {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SeasonRowOut {
     pub place: Option<u32>,
-    pub people: Vec<i64>,
+    pub people: Vec<PersonId>,
     pub points: String,
     pub mp_diff: i64,
     pub attendances: u32,
@@ -314,14 +316,14 @@ pub struct SeasonRowOut {
 /// A person's season card.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SeasonCardOut {
-    pub circuit: i64,
-    pub person: i64,
+    pub circuit: CircuitId,
+    pub person: PersonId,
     pub surname: String,
     pub name: String,
     pub rows: Vec<SeasonRowOut>,
 }
 
-fn card_out(v: &CircuitView, person: i64) -> Option<SeasonCardOut> {
+fn card_out(v: &CircuitView, person: PersonId) -> Option<SeasonCardOut> {
     let card = v.season_card(person)?;
     Some(SeasonCardOut {
         circuit: v.circuit.id,
@@ -367,7 +369,7 @@ fn card_out(v: &CircuitView, person: i64) -> Option<SeasonCardOut> {
 async fn serve_json<F>(
     req: &HttpRequest,
     state: &AppState,
-    cid: i64,
+    cid: CircuitId,
     page: CircuitPage,
     render: F,
 ) -> Result<HttpResponse, ApiError>
@@ -404,7 +406,7 @@ where
 pub async fn get_circuit_standings(
     req: HttpRequest,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<CircuitId>,
 ) -> Result<HttpResponse, ApiError> {
     serve_json(&req, &state, *id, CircuitPage::Json, |v, rev| {
         serde_json::to_string(&standings_out(v, rev)).map_err(|e| AppError::Internal(e.into()))
@@ -422,7 +424,7 @@ pub async fn get_circuit_standings(
 pub async fn get_season_card(
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(CircuitId, PersonId)>,
 ) -> Result<HttpResponse, ApiError> {
     let (cid, person) = path.into_inner();
     serve_json(&req, &state, cid, CircuitPage::CardJson(person), |v, _| {

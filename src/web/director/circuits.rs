@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::circuit::CircuitForm;
+use crate::ids::CircuitId;
 use crate::services::circuits::{self as circuits, Editing, Summary};
 
 /// A text field of the circuit's form: its input name, the path its
@@ -211,7 +212,7 @@ async fn edit_page(
     ctx: &PageCtx,
     state: &AppState,
     actor: Actor,
-    id: i64,
+    id: CircuitId,
     shown: Shown,
     status: StatusCode,
 ) -> Result<HttpResponse, AppError> {
@@ -242,7 +243,7 @@ async fn refused(
     ctx: &PageCtx,
     state: &AppState,
     actor: Actor,
-    id: i64,
+    id: CircuitId,
     e: ServiceError,
 ) -> Result<HttpResponse, AppError> {
     match e {
@@ -268,7 +269,7 @@ async fn refused(
 pub async fn edit(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<CircuitId>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     edit_page(&ctx, &state, actor, *id, Shown::default(), StatusCode::OK).await
@@ -278,7 +279,7 @@ pub async fn edit(
 pub async fn update(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<CircuitId>,
     form: web::Form<CircuitForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -323,7 +324,7 @@ pub struct StageForm {
 pub async fn add_stage(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<CircuitId>,
     form: web::Form<StageForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
@@ -373,7 +374,7 @@ pub async fn add_stage(
 pub async fn remove_stage(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(i64, crate::ids::TournamentId)>,
+    path: web::Path<(CircuitId, crate::ids::TournamentId)>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let (id, tid) = path.into_inner();
@@ -390,7 +391,7 @@ pub async fn remove_stage(
 pub async fn export(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<CircuitId>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let id = *id;
@@ -416,7 +417,7 @@ pub struct DeleteForm {
 pub async fn delete(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<CircuitId>,
     form: web::Form<DeleteForm>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;

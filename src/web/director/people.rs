@@ -4,6 +4,7 @@
 //! circuit that counts the two people.
 
 use super::*;
+use crate::ids::PersonId;
 use crate::services::people::{self as people, Duplicates};
 
 #[derive(Template)]
@@ -16,7 +17,7 @@ struct PeoplePage<'a> {
 
 impl PeoplePage<'_> {
     /// "Merge #17 into #6".
-    fn merge_label(&self, gone: &i64, keep: &i64) -> String {
+    fn merge_label(&self, gone: &PersonId, keep: &PersonId) -> String {
         tf(
             self.ctx.lang,
             "people.merge_into",
@@ -45,8 +46,8 @@ pub async fn list(ctx: PageCtx, state: web::Data<AppState>) -> Result<HttpRespon
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(default)]
 pub struct MergeForm {
-    keep: i64,
-    gone: i64,
+    keep: PersonId,
+    gone: PersonId,
 }
 
 async fn outcome(
@@ -87,7 +88,7 @@ pub async fn merge(
 pub async fn split(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<PersonId>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let result = people::split(&state.db, actor, *id).await;

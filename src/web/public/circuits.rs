@@ -4,6 +4,8 @@
 //! `db::circuits`) and language, and served from the cache with its ETag
 //! (`web::cache`), like the tournament pages.
 
+use crate::ids::CircuitId;
+use crate::ids::PersonId;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 
@@ -20,7 +22,7 @@ use crate::web::AppState;
 pub async fn serve_circuit<F>(
     req: &HttpRequest,
     state: &AppState,
-    cid: i64,
+    cid: CircuitId,
     page: CircuitPage,
     render: F,
 ) -> Result<HttpResponse, AppError>
@@ -92,8 +94,8 @@ struct CircuitPageT<'a> {
     ctx: &'a PageCtx,
     v: &'a CircuitView,
     method: String,
-    classified: Vec<&'a CircuitRow<i64>>,
-    unclassified: Vec<&'a CircuitRow<i64>>,
+    classified: Vec<&'a CircuitRow<PersonId>>,
+    unclassified: Vec<&'a CircuitRow<PersonId>>,
 }
 
 impl CircuitPageT<'_> {
@@ -103,7 +105,7 @@ impl CircuitPageT<'_> {
     fn reason(&self, r: &FinalistReason) -> String {
         reason_text(self.ctx, r)
     }
-    fn finalist(&self, e: &Entrant<i64>) -> bool {
+    fn finalist(&self, e: &Entrant<PersonId>) -> bool {
         self.v.standings.finalist(e).is_some()
     }
     fn stage_name(&self, n: &u32) -> String {
@@ -127,7 +129,7 @@ fn render_circuit(ctx: &PageCtx, v: &CircuitView) -> Result<String, AppError> {
 pub async fn circuit(
     req: HttpRequest,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<CircuitId>,
 ) -> Result<HttpResponse, AppError> {
     serve_circuit(&req, &state, *id, CircuitPage::Standings, render_circuit).await
 }
@@ -141,10 +143,10 @@ struct SeasonCardPage<'a> {
 }
 
 impl SeasonCardPage<'_> {
-    fn score<'b>(&self, row: &'b CircuitRow<i64>, n: usize) -> Option<&'b StageScore> {
+    fn score<'b>(&self, row: &'b CircuitRow<PersonId>, n: usize) -> Option<&'b StageScore> {
         row.stages.get(n).and_then(Option::as_ref)
     }
-    fn partner(&self, row: &CircuitRow<i64>) -> String {
+    fn partner(&self, row: &CircuitRow<PersonId>) -> String {
         row.players
             .iter()
             .filter(|p| p.key != self.card.person)
@@ -152,7 +154,7 @@ impl SeasonCardPage<'_> {
             .collect::<Vec<_>>()
             .join(", ")
     }
-    fn finalist(&self, row: &CircuitRow<i64>) -> Option<String> {
+    fn finalist(&self, row: &CircuitRow<PersonId>) -> Option<String> {
         self.v
             .standings
             .finalist(&row.entrant)
@@ -164,7 +166,7 @@ impl SeasonCardPage<'_> {
 pub async fn season_card(
     req: HttpRequest,
     state: web::Data<AppState>,
-    path: web::Path<(i64, i64)>,
+    path: web::Path<(CircuitId, PersonId)>,
 ) -> Result<HttpResponse, AppError> {
     let (cid, person) = path.into_inner();
     serve_circuit(&req, &state, cid, CircuitPage::Card(person), |ctx, v| {
@@ -179,7 +181,7 @@ pub async fn season_card(
 pub async fn standings_csv(
     req: HttpRequest,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<CircuitId>,
 ) -> Result<HttpResponse, AppError> {
     let cid = *id;
     let mut res = serve_circuit(&req, &state, cid, CircuitPage::Csv, |ctx, v| {
