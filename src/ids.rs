@@ -64,3 +64,13 @@ id_type!(
     /// A person of the player directory (`people.id`).
     PersonId
 );
+
+id_type!(
+    /// A round of a tournament (`rounds.id`; not its number).
+    RoundId
+);
+
+id_type!(
+    /// A table of a round (`seatings.id`): a sheet and its entries hang on it.
+    SeatingId
+);

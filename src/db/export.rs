@@ -3,6 +3,8 @@
 //! standings computation.
 
 use crate::ids::PairId;
+use crate::ids::RoundId;
+use crate::ids::SeatingId;
 use crate::ids::TournamentId;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -68,7 +70,7 @@ pub fn load_file(
 #[derive(Debug)]
 struct SheetData {
     id: i64,
-    seating_id: i64,
+    seating_id: SeatingId,
     version: i32,
     /// None: an adjusted score.
     sheet: Option<String>,
@@ -81,7 +83,7 @@ struct SheetData {
 /// The columns of [`SheetData`], in its order.
 type SheetCols = (
     i64,
-    i64,
+    SeatingId,
     i32,
     Option<String>,
     Option<i32>,
@@ -143,8 +145,8 @@ fn sheet_memo() -> &'static Mutex<SheetMemo> {
 }
 
 /// The sheets of `rows` by seating id (adjusted scores have none).
-fn parse_sheets(rows: &[SheetData]) -> Result<HashMap<i64, Arc<SheetFile>>, DieselError> {
-    let mut out: HashMap<i64, Arc<SheetFile>> = HashMap::with_capacity(rows.len());
+fn parse_sheets(rows: &[SheetData]) -> Result<HashMap<SeatingId, Arc<SheetFile>>, DieselError> {
+    let mut out: HashMap<SeatingId, Arc<SheetFile>> = HashMap::with_capacity(rows.len());
     let mut missing: Vec<(&SheetData, &str)> = Vec::new();
     {
         let memo = sheet_memo().lock().unwrap_or_else(|p| p.into_inner());
@@ -187,7 +189,7 @@ fn parse_sheets(rows: &[SheetData]) -> Result<HashMap<i64, Arc<SheetFile>>, Dies
 /// A stored sheet or adjusted score as the file holds it.
 #[derive(Debug, Clone)]
 struct KnownSheet {
-    seating_id: i64,
+    seating_id: SeatingId,
     version: i32,
     /// None: an adjusted score.
     sheet: Option<Arc<SheetFile>>,
@@ -239,7 +241,7 @@ fn tables_and_sheets(
     conn: &mut DbConn,
     tournament_id: TournamentId,
     versions: Option<&SheetVersions>,
-) -> Result<(Vec<SeatingRow>, HashMap<i64, KnownSheet>), DieselError> {
+) -> Result<(Vec<SeatingRow>, HashMap<SeatingId, KnownSheet>), DieselError> {
     let Some(versions) = versions else {
         let joined: Vec<(SeatingRow, Option<SheetCols>)> = seatings::table
             .inner_join(rounds::table)
@@ -270,7 +272,7 @@ fn tables_and_sheets(
             (sheets::id, sheets::version).nullable(),
         ))
         .load(conn)?;
-    let mut known: HashMap<i64, KnownSheet> = HashMap::with_capacity(light.len());
+    let mut known: HashMap<SeatingId, KnownSheet> = HashMap::with_capacity(light.len());
     let mut missing: Vec<i64> = Vec::new();
     {
         let memo = versions.0.lock().unwrap_or_else(|p| p.into_inner());
@@ -387,16 +389,16 @@ pub fn load_file_of(
 
     // Every round's seatings with their sheets, and the byes.
     let (seats, known) = tables_and_sheets(conn, tournament_id, versions)?;
-    let mut tables_of: HashMap<i64, Vec<SeatingRow>> = HashMap::with_capacity(round_rows.len());
+    let mut tables_of: HashMap<RoundId, Vec<SeatingRow>> = HashMap::with_capacity(round_rows.len());
     for s in seats {
         tables_of.entry(s.round_id).or_default().push(s);
     }
-    let mut resting_of: HashMap<i64, Vec<PairId>> = HashMap::new();
+    let mut resting_of: HashMap<RoundId, Vec<PairId>> = HashMap::new();
     for (round_id, pair_id) in byes::table
         .inner_join(rounds::table)
         .filter(rounds::tournament_id.eq(tournament_id))
         .select((byes::round_id, byes::pair_id))
-        .load::<(i64, PairId)>(conn)?
+        .load::<(RoundId, PairId)>(conn)?
     {
         resting_of.entry(round_id).or_default().push(pair_id);
     }
@@ -494,7 +496,7 @@ pub fn load_file_of(
 /// Seating rows and sheets of one round keyed by table number (for pages).
 pub fn round_tables(
     conn: &mut DbConn,
-    round_id: i64,
+    round_id: RoundId,
 ) -> QueryResult<Vec<(SeatingRow, Option<SheetRow>)>> {
     let (tables, _) = super::rounds::seating_of(conn, round_id)?;
     let sheet_rows = scoring::sheets_of_round(conn, round_id)?;

@@ -5,6 +5,8 @@ use super::scoring::{self};
 use super::tournaments::{self as tdb};
 use super::{now, unreadable, DbConn};
 use crate::ids::PairId;
+use crate::ids::RoundId;
+use crate::ids::SeatingId;
 use crate::ids::TournamentId;
 use crate::ids::UserId;
 use crate::rules::ScoreSheet;
@@ -156,7 +158,7 @@ pub fn import_file(
                 _ => RoundMovement::Mitchell,
             };
             let round_no = i32::try_from(r.number).unwrap_or(i32::MAX);
-            let round_id: i64 = diesel::insert_into(rounds::table)
+            let round_id: RoundId = diesel::insert_into(rounds::table)
                 .values((
                     rounds::tournament_id.eq(tid),
                     rounds::number.eq(round_no),
@@ -173,7 +175,7 @@ pub fn import_file(
                 })
             };
             for tf in &r.tables {
-                let seating_id: i64 = diesel::insert_into(seatings::table)
+                let seating_id: SeatingId = diesel::insert_into(seatings::table)
                     .values((
                         seatings::round_id.eq(round_id),
                         seatings::table_no.eq(i32::try_from(tf.table).unwrap_or(i32::MAX)),

@@ -3,6 +3,8 @@
 use super::schema::{byes, pairs, rounds, seatings, tournaments};
 use super::{now, DbConn};
 use crate::ids::PairId;
+use crate::ids::RoundId;
+use crate::ids::SeatingId;
 use crate::ids::TournamentId;
 use crate::ids::UserId;
 use crate::movement::{Layout, PairNo, RoundSeating};
@@ -16,7 +18,7 @@ use diesel::result::Error as DieselError;
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = rounds)]
 pub struct RoundRow {
-    pub id: i64,
+    pub id: RoundId,
     pub tournament_id: TournamentId,
     pub number: i32,
     pub movement: String,
@@ -47,8 +49,8 @@ impl RoundRow {
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = seatings)]
 pub struct SeatingRow {
-    pub id: i64,
-    pub round_id: i64,
+    pub id: SeatingId,
+    pub round_id: RoundId,
     pub table_no: i32,
     pub ns_pair: Option<PairId>,
     pub ew_pair: Option<PairId>,
@@ -62,7 +64,10 @@ pub fn list_rounds(conn: &mut DbConn, tournament_id: TournamentId) -> QueryResul
         .load(conn)
 }
 
-pub fn seating_of(conn: &mut DbConn, round_id: i64) -> QueryResult<(Vec<SeatingRow>, Vec<PairId>)> {
+pub fn seating_of(
+    conn: &mut DbConn,
+    round_id: RoundId,
+) -> QueryResult<(Vec<SeatingRow>, Vec<PairId>)> {
     let tables = seatings::table
         .filter(seatings::round_id.eq(round_id))
         .order(seatings::table_no.asc())
@@ -82,9 +87,9 @@ pub fn insert_round(
     movement: RoundMovement,
     seating: &RoundSeating,
     pair_ids: &std::collections::HashMap<PairNo, PairId>,
-) -> QueryResult<i64> {
+) -> QueryResult<RoundId> {
     conn.transaction(|conn| {
-        let round_id: i64 = diesel::insert_into(rounds::table)
+        let round_id: RoundId = diesel::insert_into(rounds::table)
             .values((
                 rounds::tournament_id.eq(tournament_id),
                 rounds::number.eq(i32::try_from(seating.round).unwrap_or(i32::MAX)),
@@ -143,7 +148,7 @@ pub fn save_draw(
     layout: &Layout,
     round1: &RoundSeating,
     pair_ids: &std::collections::HashMap<PairNo, PairId>,
-) -> Result<i64, DrawError> {
+) -> Result<RoundId, DrawError> {
     use super::schema::{penalties, sheets};
     conn.transaction(|conn| {
         // Checked inside the transaction: a sheet saved a moment ago counts.
@@ -186,7 +191,7 @@ pub fn save_draw(
 }
 
 /// Starts a round's clock (`start`) or records the time-out.
-pub fn set_round_clock(conn: &mut DbConn, round_id: i64, start: bool) -> QueryResult<usize> {
+pub fn set_round_clock(conn: &mut DbConn, round_id: RoundId, start: bool) -> QueryResult<usize> {
     let t = Some(now());
     // Each happens once: a second click changes nothing.
     if start {
@@ -213,7 +218,7 @@ pub fn set_round_clock(conn: &mut DbConn, round_id: i64, start: bool) -> QueryRe
 pub fn record_clock(
     conn: &mut DbConn,
     tid: TournamentId,
-    round_id: i64,
+    round_id: RoundId,
     round_no: i32,
     start: bool,
     user_id: UserId,
@@ -245,7 +250,7 @@ pub fn record_clock(
 /// paused) and the seconds of the finished ones.
 pub fn set_pause(
     conn: &mut DbConn,
-    round_id: i64,
+    round_id: RoundId,
     paused_at: Option<NaiveDateTime>,
     paused_seconds: i32,
 ) -> QueryResult<usize> {
@@ -275,7 +280,7 @@ impl RoundResults {
 pub fn round_results(
     conn: &mut DbConn,
     tournament_id: TournamentId,
-    round_id: i64,
+    round_id: RoundId,
     round_no: i32,
 ) -> QueryResult<RoundResults> {
     use super::schema::{penalties, sheet_entries, sheets};
@@ -302,7 +307,7 @@ pub fn round_results(
 }
 
 /// Deletes a round with its seating and byes.
-pub fn delete_round(conn: &mut DbConn, round_id: i64) -> QueryResult<usize> {
+pub fn delete_round(conn: &mut DbConn, round_id: RoundId) -> QueryResult<usize> {
     diesel::delete(seatings::table.filter(seatings::round_id.eq(round_id))).execute(conn)?;
     diesel::delete(byes::table.filter(byes::round_id.eq(round_id))).execute(conn)?;
     diesel::delete(rounds::table.find(round_id)).execute(conn)

@@ -1,6 +1,8 @@
 //! Score sheets (and adjusted scores), penalties and the audit log. Every
 //! write is one transaction and leaves an audit entry; nothing is deleted.
 
+use crate::ids::RoundId;
+use crate::ids::SeatingId;
 use crate::ids::TournamentId;
 use crate::ids::UserId;
 use chrono::NaiveDateTime;
@@ -14,7 +16,7 @@ use super::{now, DbConn};
 #[diesel(table_name = sheets)]
 pub struct SheetRow {
     pub id: i64,
-    pub seating_id: i64,
+    pub seating_id: SeatingId,
     pub sheet: Option<String>,
     pub adjusted_ns_vp: Option<i32>,
     pub adjusted_ew_vp: Option<i32>,
@@ -121,7 +123,7 @@ impl SheetWrite {
 /// Inserts the first version of a table's sheet (no audit entry: callers add theirs).
 pub fn insert_sheet(
     conn: &mut DbConn,
-    seating_id: i64,
+    seating_id: SeatingId,
     write: &SheetWrite,
     user_id: UserId,
 ) -> QueryResult<usize> {
@@ -140,7 +142,7 @@ pub struct TablePlace {
     pub tournament_id: TournamentId,
     pub round_no: i32,
     pub table_no: i32,
-    pub seating_id: i64,
+    pub seating_id: SeatingId,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -152,7 +154,7 @@ pub enum SaveError {
     Db(#[from] DieselError),
 }
 
-pub fn sheet_for(conn: &mut DbConn, seating_id: i64) -> QueryResult<Option<SheetRow>> {
+pub fn sheet_for(conn: &mut DbConn, seating_id: SeatingId) -> QueryResult<Option<SheetRow>> {
     sheets::table
         .filter(sheets::seating_id.eq(seating_id))
         .select(SheetRow::as_select())
@@ -161,7 +163,7 @@ pub fn sheet_for(conn: &mut DbConn, seating_id: i64) -> QueryResult<Option<Sheet
 }
 
 /// Every sheet of a round (by seating id).
-pub fn sheets_of_round(conn: &mut DbConn, round_id: i64) -> QueryResult<Vec<SheetRow>> {
+pub fn sheets_of_round(conn: &mut DbConn, round_id: RoundId) -> QueryResult<Vec<SheetRow>> {
     sheets::table
         .inner_join(seatings::table)
         .filter(seatings::round_id.eq(round_id))

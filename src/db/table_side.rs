@@ -4,6 +4,8 @@
 
 pub use super::types::{EntrySide, EntryStatus};
 use crate::ids::PairId;
+use crate::ids::RoundId;
+use crate::ids::SeatingId;
 use crate::ids::TournamentId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -194,7 +196,7 @@ pub fn table_numbers_of(conn: &mut DbConn, tid: TournamentId) -> QueryResult<Vec
 #[derive(Debug, Clone, Queryable, Selectable, serde::Serialize)]
 #[diesel(table_name = sheet_entries)]
 pub struct EntryRow {
-    pub seating_id: i64,
+    pub seating_id: SeatingId,
     pub status: EntryStatus,
     pub entered_by: EntrySide,
     pub sheet: Option<String>,
@@ -205,7 +207,7 @@ pub struct EntryRow {
     pub decided_at: Option<NaiveDateTime>,
 }
 
-pub fn entry_for(conn: &mut DbConn, seating_id: i64) -> QueryResult<Option<EntryRow>> {
+pub fn entry_for(conn: &mut DbConn, seating_id: SeatingId) -> QueryResult<Option<EntryRow>> {
     sheet_entries::table
         .find(seating_id)
         .select(EntryRow::as_select())
@@ -214,7 +216,7 @@ pub fn entry_for(conn: &mut DbConn, seating_id: i64) -> QueryResult<Option<Entry
 }
 
 /// The entries of a round's tables.
-pub fn entries_of_round(conn: &mut DbConn, round_id: i64) -> QueryResult<Vec<EntryRow>> {
+pub fn entries_of_round(conn: &mut DbConn, round_id: RoundId) -> QueryResult<Vec<EntryRow>> {
     sheet_entries::table
         .inner_join(seatings::table)
         .filter(seatings::round_id.eq(round_id))
@@ -239,7 +241,7 @@ pub fn any_entry(conn: &mut DbConn, tid: TournamentId) -> QueryResult<bool> {
 /// (`over_confirmed`) replaces a confirmed entry.
 pub fn put_entry(
     conn: &mut DbConn,
-    seating_id: i64,
+    seating_id: SeatingId,
     existing: Option<&EntryRow>,
     status: EntryStatus,
     entered_by: EntrySide,
@@ -303,7 +305,7 @@ pub fn put_entry(
 /// the desk answers).
 pub fn decide(
     conn: &mut DbConn,
-    seating_id: i64,
+    seating_id: SeatingId,
     version: i32,
     status: EntryStatus,
     decided_by: EntrySide,
@@ -334,7 +336,7 @@ pub fn decide(
 /// False when the table already has a counted sheet (a concurrent save).
 pub fn insert_counted_sheet(
     conn: &mut DbConn,
-    seating_id: i64,
+    seating_id: SeatingId,
     write: &SheetWrite,
 ) -> QueryResult<bool> {
     let inserted = conn.transaction(|c| insert_sheet_row(c, seating_id, write));
@@ -345,7 +347,11 @@ pub fn insert_counted_sheet(
     }
 }
 
-fn insert_sheet_row(conn: &mut DbConn, seating_id: i64, write: &SheetWrite) -> QueryResult<usize> {
+fn insert_sheet_row(
+    conn: &mut DbConn,
+    seating_id: SeatingId,
+    write: &SheetWrite,
+) -> QueryResult<usize> {
     diesel::insert_into(sheets::table)
         .values((
             sheets::seating_id.eq(seating_id),

@@ -6,6 +6,7 @@ use crate::db::table_side::{self as tsdb, EntryRow};
 use crate::db::tournaments::{self as tdb};
 use crate::db::types::{EntrySide, EntryStatus};
 use crate::db::{Db, DbConn};
+use crate::ids::SeatingId;
 use crate::ids::TournamentId;
 use crate::rules::{Line, ScoreSheet, SheetReport};
 use crate::tournament::Status;
@@ -50,7 +51,7 @@ pub struct Pending {
 pub fn pending_of(
     c: &mut DbConn,
     l: &Loaded,
-    seating_id: i64,
+    seating_id: SeatingId,
 ) -> Result<Option<Pending>, ServiceError> {
     let Some(e) = tsdb::entry_for(c, seating_id)? else {
         return Ok(None);
@@ -80,7 +81,7 @@ pub fn pending_of(
 /// transaction): the table's entry becomes the desk's, confirmed.
 pub fn record_desk_save(
     c: &mut DbConn,
-    seating_id: i64,
+    seating_id: SeatingId,
     sheet: Option<&str>,
 ) -> Result<(), ServiceError> {
     for _ in 0..3 {

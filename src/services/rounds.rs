@@ -1,6 +1,7 @@
 //! Rounds: the first draw, the next round (Mitchell or Danish), the clock.
 
 use crate::ids::PairId;
+use crate::ids::RoundId;
 use crate::ids::TournamentId;
 use std::collections::{HashMap, HashSet};
 
@@ -69,7 +70,7 @@ pub(crate) fn roster_changes(l: &Loaded) -> Vec<RosterChange> {
 /// Tables of a round that have no score yet.
 pub(crate) fn tables_without_score(
     c: &mut DbConn,
-    round_id: i64,
+    round_id: RoundId,
 ) -> Result<Vec<u32>, ServiceError> {
     Ok(crate::db::export::round_tables(c, round_id)?
         .iter()

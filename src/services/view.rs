@@ -5,6 +5,8 @@
 //! naming the row, never a default.
 
 use crate::ids::PairId;
+use crate::ids::RoundId;
+use crate::ids::SeatingId;
 use crate::ids::TournamentId;
 use crate::ids::UserId;
 use chrono::NaiveDateTime;
@@ -182,7 +184,7 @@ impl Pair {
 /// A round: its movement and its clock.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Round {
-    pub id: i64,
+    pub id: RoundId,
     pub number: i32,
     pub movement: RoundMovement,
     pub started_at: Option<NaiveDateTime>,
@@ -226,8 +228,8 @@ impl Round {
 /// A table of a round: the pairs at it (ids).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Seating {
-    pub id: i64,
-    pub round_id: i64,
+    pub id: SeatingId,
+    pub round_id: RoundId,
     pub table_no: i32,
     pub ns_pair: Option<PairId>,
     pub ew_pair: Option<PairId>,
@@ -262,7 +264,7 @@ pub fn seatings(rows: &[SeatingRow]) -> Vec<Seating> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Sheet {
     pub id: i64,
-    pub seating_id: i64,
+    pub seating_id: SeatingId,
     /// The sheet as entered; `None` for an adjusted score.
     pub sheet: Option<crate::rules::ScoreSheet>,
     pub adjusted_ns_vp: Option<i32>,
@@ -402,7 +404,7 @@ pub use crate::db::types::{EntrySide, EntryStatus};
 /// A table's entry (from a phone, or the desk's), as the desk's board reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
-    pub seating_id: i64,
+    pub seating_id: SeatingId,
     pub status: EntryStatus,
     pub entered_by: EntrySide,
     pub sheet: Option<crate::rules::ScoreSheet>,

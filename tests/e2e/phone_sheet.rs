@@ -78,7 +78,7 @@ async fn seating_rows(
     dora: Actor,
     tid: burraco_td::ids::TournamentId,
 ) -> Vec<(
-    i64,
+    burraco_td::ids::SeatingId,
     i32,
     Option<burraco_td::ids::PairId>,
     Option<burraco_td::ids::PairId>,
