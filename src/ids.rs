@@ -74,3 +74,13 @@ id_type!(
     /// A table of a round (`seatings.id`): a sheet and its entries hang on it.
     SeatingId
 );
+
+id_type!(
+    /// A penalty on the record (`penalties.id`).
+    PenaltyId
+);
+
+id_type!(
+    /// A personal API token (`api_tokens.id`; never the secret).
+    TokenId
+);

@@ -3,6 +3,7 @@
 use super::schema::penalties;
 use super::{now, DbConn};
 use crate::ids::PairId;
+use crate::ids::PenaltyId;
 use crate::ids::TournamentId;
 use crate::ids::UserId;
 use chrono::NaiveDateTime;
@@ -13,7 +14,7 @@ use diesel::prelude::*;
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = penalties)]
 pub struct PenaltyRow {
-    pub id: i64,
+    pub id: PenaltyId,
     pub tournament_id: TournamentId,
     pub round_no: i32,
     pub pair_id: PairId,
@@ -90,7 +91,7 @@ pub struct PenaltyNames {
 pub fn penalty_of(
     conn: &mut DbConn,
     tournament_id: TournamentId,
-    id: i64,
+    id: PenaltyId,
 ) -> QueryResult<Option<PenaltyRow>> {
     penalties::table
         .filter(penalties::tournament_id.eq(tournament_id))
@@ -116,7 +117,7 @@ pub fn add_penalty(
     tournament_id: TournamentId,
     p: &NewPenalty,
     user_id: UserId,
-) -> QueryResult<i64> {
+) -> QueryResult<PenaltyId> {
     diesel::insert_into(penalties::table)
         .values((
             penalties::tournament_id.eq(tournament_id),
@@ -138,7 +139,7 @@ pub fn add_penalty(
 pub fn withdraw_penalty(
     conn: &mut DbConn,
     tournament_id: TournamentId,
-    id: i64,
+    id: PenaltyId,
     user_id: UserId,
     reason: &str,
 ) -> QueryResult<bool> {
@@ -162,7 +163,7 @@ pub fn withdraw_penalty(
 pub fn reinstate_penalty(
     conn: &mut DbConn,
     tournament_id: TournamentId,
-    id: i64,
+    id: PenaltyId,
     user_id: UserId,
     reason: &str,
 ) -> QueryResult<bool> {

@@ -2,6 +2,7 @@
 //! (who may create or revoke, when `last_used_at` is refreshed) lives in
 //! `services::tokens`.
 
+use crate::ids::TokenId;
 use crate::ids::UserId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -13,7 +14,7 @@ use super::DbConn;
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
 #[diesel(table_name = api_tokens)]
 pub struct TokenRow {
-    pub id: i64,
+    pub id: TokenId,
     pub user_id: UserId,
     pub label: String,
     pub token_hash: String,
@@ -28,7 +29,7 @@ pub fn insert(
     label: &str,
     token_hash: &str,
     now: NaiveDateTime,
-) -> QueryResult<i64> {
+) -> QueryResult<TokenId> {
     diesel::insert_into(api_tokens::table)
         .values((
             api_tokens::user_id.eq(user_id),
@@ -50,7 +51,11 @@ pub fn list_for_user(conn: &mut DbConn, user_id: UserId) -> QueryResult<Vec<Toke
 }
 
 /// One token of a user (`None`: no such token, or somebody else's).
-pub fn find_for_user(conn: &mut DbConn, id: i64, user_id: UserId) -> QueryResult<Option<TokenRow>> {
+pub fn find_for_user(
+    conn: &mut DbConn,
+    id: TokenId,
+    user_id: UserId,
+) -> QueryResult<Option<TokenRow>> {
     api_tokens::table
         .filter(api_tokens::id.eq(id))
         .filter(api_tokens::user_id.eq(user_id))
@@ -73,7 +78,7 @@ pub fn find_by_hash(
 }
 
 /// Deletes a user's token; the number of rows deleted (0 or 1).
-pub fn delete_for_user(conn: &mut DbConn, id: i64, user_id: UserId) -> QueryResult<usize> {
+pub fn delete_for_user(conn: &mut DbConn, id: TokenId, user_id: UserId) -> QueryResult<usize> {
     diesel::delete(
         api_tokens::table
             .filter(api_tokens::id.eq(id))
@@ -86,7 +91,7 @@ pub fn delete_for_user(conn: &mut DbConn, id: i64, user_id: UserId) -> QueryResu
 /// (so that concurrent requests write it once).
 pub fn touch(
     conn: &mut DbConn,
-    id: i64,
+    id: TokenId,
     now: NaiveDateTime,
     stale_before: NaiveDateTime,
 ) -> QueryResult<usize> {

@@ -9,6 +9,7 @@ use crate::db::scoring::{self as sdb, SaveError, SheetWrite, TablePlace};
 use crate::db::{Db, DbConn};
 use crate::i18n::{t, Lang};
 use crate::ids::PairId;
+use crate::ids::PenaltyId;
 use crate::ids::TournamentId;
 use crate::rules::vp::TOTAL_VP;
 use crate::rules::{ScoreSheet, SheetReport};
@@ -350,7 +351,7 @@ pub async fn add_penalty(
     tid: TournamentId,
     form: PenaltyForm,
     lang: Lang,
-) -> Result<i64, ServiceError> {
+) -> Result<PenaltyId, ServiceError> {
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Referee)?;
         l.ensure_running()?;
@@ -461,14 +462,14 @@ pub async fn add_penalty(
 
 /// A penalty as the audit log keeps it (read back by `web::audit`).
 fn penalty_values(
-    id: i64,
+    id: PenaltyId,
     pair_id: PairId,
     kind: &str,
     amount: Option<i64>,
 ) -> serde_json::Map<String, serde_json::Value> {
     use serde_json::Value;
     audit::values([
-        ("penalty", Value::from(id)),
+        ("penalty", Value::from(id.0)),
         ("pair_id", Value::from(pair_id.0)),
         ("kind", Value::from(kind)),
         ("amount", amount.map_or(Value::Null, Value::from)),
@@ -498,7 +499,7 @@ pub async fn change_penalty(
     db: &Db,
     actor: Actor,
     tid: TournamentId,
-    penalty_id: i64,
+    penalty_id: PenaltyId,
     change: PenaltyChange,
     reason: String,
 ) -> Result<(), ServiceError> {
@@ -547,7 +548,7 @@ pub async fn change_penalty(
         audit::record(c, tid, &actor, entry.reason(reason))?;
         tracing::info!(
             tournament_id = tid.0,
-            penalty = penalty_id,
+            penalty = penalty_id.0,
             change = ?change,
             "penalty changed"
         );

@@ -4,6 +4,7 @@
 //! account changes. A token acts as its owner with the owner's current role,
 //! and stops working when the owner is disabled.
 
+use crate::ids::TokenId;
 use crate::ids::UserId;
 use serde_json::json;
 
@@ -24,7 +25,7 @@ pub const TOUCH_EVERY: chrono::Duration = chrono::Duration::seconds(60);
 /// A token as its owner sees it in the list (never the token itself).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TokenInfo {
-    pub id: i64,
+    pub id: TokenId,
     pub label: String,
     pub created_at: chrono::NaiveDateTime,
     pub last_used_at: Option<chrono::NaiveDateTime>,
@@ -33,7 +34,7 @@ pub struct TokenInfo {
 /// A token just created: `token` is shown once and stored nowhere.
 #[derive(Clone)]
 pub struct NewToken {
-    pub id: i64,
+    pub id: TokenId,
     pub label: String,
     pub token: String,
 }
@@ -126,7 +127,7 @@ pub async fn list(db: &Db, actor: Actor) -> Result<Vec<TokenInfo>, ServiceError>
 }
 
 /// Revokes one of the caller's tokens (somebody else's does not exist for her).
-pub async fn revoke(db: &Db, actor: Actor, id: i64) -> Result<(), ServiceError> {
+pub async fn revoke(db: &Db, actor: Actor, id: TokenId) -> Result<(), ServiceError> {
     db.write(move |c| {
         let token = tdb::find_for_user(c, id, actor.user_id)?.ok_or(ServiceError::NotFound)?;
         if tdb::delete_for_user(c, id, actor.user_id)? == 0 {

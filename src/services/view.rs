@@ -5,6 +5,7 @@
 //! naming the row, never a default.
 
 use crate::ids::PairId;
+use crate::ids::PenaltyId;
 use crate::ids::RoundId;
 use crate::ids::SeatingId;
 use crate::ids::TournamentId;
@@ -352,7 +353,7 @@ impl From<&crate::db::audit::AuditRow> for AuditEntry {
 /// withdrew or reinstated it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Penalty {
-    pub id: i64,
+    pub id: PenaltyId,
     pub round_no: i32,
     pub pair_id: PairId,
     pub table_no: Option<i32>,

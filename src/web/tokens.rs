@@ -108,7 +108,7 @@ pub async fn create(
         Ok(created) => {
             tracing::info!(
                 user_id = actor.user_id.0,
-                token_id = created.id,
+                token_id = created.id.0,
                 "API token created"
             );
             let view = View {
@@ -134,14 +134,14 @@ pub async fn create(
 pub async fn revoke(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    id: web::Path<i64>,
+    id: web::Path<crate::ids::TokenId>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Referee)?;
     let id = id.into_inner();
     services::tokens::revoke(&state.db, actor, id).await?;
     tracing::info!(
         user_id = actor.user_id.0,
-        token_id = id,
+        token_id = id.0,
         "API token revoked"
     );
     Ok(see_other("/account?done=token_revoked"))

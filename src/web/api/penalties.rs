@@ -55,7 +55,7 @@ pub struct PenaltyIn {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct PenaltyOut {
-    pub id: i64,
+    pub id: crate::ids::PenaltyId,
     pub round: i32,
     /// The pair's id and number.
     pub pair_id: PairId,
@@ -157,7 +157,7 @@ pub async fn add_penalty(
         .map_err(service_error(ctx.lang))?;
     Ok(json(
         StatusCode::CREATED,
-        &super::tournaments::Created { id: pid },
+        &super::tournaments::Created { id: pid.0 },
     ))
 }
 
@@ -172,7 +172,7 @@ pub async fn withdraw_penalty(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    path: web::Path<(crate::ids::TournamentId, i64)>,
+    path: web::Path<(crate::ids::TournamentId, crate::ids::PenaltyId)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     change_penalty(ctx, req, state, actor, path, body, PenaltyChange::Withdraw).await
@@ -189,7 +189,7 @@ pub async fn reinstate_penalty(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    path: web::Path<(crate::ids::TournamentId, i64)>,
+    path: web::Path<(crate::ids::TournamentId, crate::ids::PenaltyId)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     change_penalty(ctx, req, state, actor, path, body, PenaltyChange::Reinstate).await
@@ -202,7 +202,7 @@ async fn change_penalty(
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
-    path: web::Path<(crate::ids::TournamentId, i64)>,
+    path: web::Path<(crate::ids::TournamentId, crate::ids::PenaltyId)>,
     body: web::Payload,
     change: PenaltyChange,
 ) -> Result<HttpResponse, ApiError> {

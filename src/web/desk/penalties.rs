@@ -19,7 +19,7 @@ pub(super) struct PenaltiesPage<'a> {
 /// A penalty as the list shows it: who gave it, when (local time), round,
 /// table, pair, kind and amount, reason, and its state with who changed it.
 pub(super) struct PenaltyLine {
-    id: i64,
+    id: crate::ids::PenaltyId,
     round: i32,
     table: Option<i32>,
     pair: String,
@@ -96,7 +96,7 @@ pub(super) fn reasons() -> Vec<&'static str> {
 
 /// A refused withdraw/reinstate: the penalty, what was typed, the problems.
 pub(super) struct ChangeRefused<'a> {
-    penalty: i64,
+    penalty: crate::ids::PenaltyId,
     reason: &'a str,
     problems: &'a [FieldProblem],
 }
@@ -191,7 +191,7 @@ pub struct PenaltyChangeForm {
 pub(super) async fn change_penalty(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(crate::ids::TournamentId, i64)>,
+    path: web::Path<(crate::ids::TournamentId, crate::ids::PenaltyId)>,
     form: web::Form<PenaltyChangeForm>,
     change: services::scoring::PenaltyChange,
 ) -> Result<HttpResponse, AppError> {
@@ -233,7 +233,7 @@ pub(super) async fn change_penalty(
 pub async fn withdraw_penalty(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(crate::ids::TournamentId, i64)>,
+    path: web::Path<(crate::ids::TournamentId, crate::ids::PenaltyId)>,
     form: web::Form<PenaltyChangeForm>,
 ) -> Result<HttpResponse, AppError> {
     use services::scoring::PenaltyChange;
@@ -243,7 +243,7 @@ pub async fn withdraw_penalty(
 pub async fn reinstate_penalty(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    path: web::Path<(crate::ids::TournamentId, i64)>,
+    path: web::Path<(crate::ids::TournamentId, crate::ids::PenaltyId)>,
     form: web::Form<PenaltyChangeForm>,
 ) -> Result<HttpResponse, AppError> {
     use services::scoring::PenaltyChange;
