@@ -23,7 +23,8 @@ use crate::circuit::{
 };
 use crate::db::circuits::{self as cdb, CircuitRow};
 use crate::db::people as pdb;
-use crate::db::{tournaments as tdb, Db, DbConn};
+use crate::db::tournaments::{self as tdb, TournamentRow};
+use crate::db::{Db, DbConn};
 use crate::i18n::Lang;
 use crate::services::{check_access, lock, Actor, Need, ServiceError};
 use crate::tournament::Status;
@@ -76,7 +77,6 @@ pub struct StageInfo {
     pub name: String,
     pub starts_at: NaiveDateTime,
     pub status: Status,
-    pub entries: u32,
 }
 
 impl StageInfo {
@@ -199,6 +199,14 @@ pub async fn create(db: &Db, actor: Actor, spec: CircuitSpec) -> Result<CircuitI
         .await
 }
 
+/// The stages' pages name the circuit: a new revision of each.
+fn bump_stage_pages(c: &mut DbConn, id: CircuitId) -> Result<(), ServiceError> {
+    for s in cdb::stages(c, id)? {
+        super::bump(c, s.tournament_id)?;
+    }
+    Ok(())
+}
+
 /// Saves a circuit's settings.
 pub async fn update(
     db: &Db,
@@ -211,13 +219,7 @@ pub async fn update(
     db.write(move |c| {
         lock_circuit(c, &actor, id, 1)?;
         cdb::set_spec(c, id, &doc)?;
-        // The stages' pages name the circuit: a new revision of each.
-        for s in cdb::stages(c, id)? {
-            if crate::db::table_side::bump_revision(c, s.tournament_id)? {
-                crate::db::revisions::note_bump(s.tournament_id, s.revision + 1);
-            }
-        }
-        Ok(())
+        bump_stage_pages(c, id)
     })
     .await
 }
@@ -227,11 +229,7 @@ pub async fn update(
 pub async fn delete(db: &Db, actor: Actor, id: CircuitId) -> Result<(), ServiceError> {
     db.write(move |c| {
         lock_circuit(c, &actor, id, 1)?;
-        for s in cdb::stages(c, id)? {
-            if crate::db::table_side::bump_revision(c, s.tournament_id)? {
-                crate::db::revisions::note_bump(s.tournament_id, s.revision + 1);
-            }
-        }
+        bump_stage_pages(c, id)?;
         cdb::delete(c, id)?;
         Ok(())
     })
@@ -274,11 +272,7 @@ pub async fn remove_stage(
 ) -> Result<(), ServiceError> {
     db.write(move |c| {
         lock_circuit(c, &actor, id, 1)?;
-        if !crate::db::table_side::bump_revision(c, tid)? {
-            return Err(ServiceError::NotFound);
-        }
-        let t = tdb::find(c, tid)?.ok_or(ServiceError::NotFound)?;
-        crate::db::revisions::note_bump(tid, t.revision);
+        let t = super::bump(c, tid)?;
         if !cdb::remove_stage(c, id, tid)? {
             return Err(ServiceError::conflict("circuit.error.not_a_stage"));
         }
@@ -313,24 +307,30 @@ pub async fn list(db: &Db, actor: Actor) -> Result<Vec<Summary>, ServiceError> {
     .await
 }
 
-fn stage_infos(conn: &mut DbConn, id: CircuitId) -> Result<Vec<StageInfo>, ServiceError> {
-    let mut out = Vec::new();
-    for (i, s) in cdb::stages(conn, id)?.into_iter().enumerate() {
-        let t = tdb::find(conn, s.tournament_id)?.ok_or(ServiceError::NotFound)?;
-        let entries = crate::db::pairs::list_pairs(conn, t.id)?
-            .iter()
-            .filter(|p| !p.no_show)
-            .count();
-        out.push(StageInfo {
-            number: u32::try_from(i + 1).unwrap_or(u32::MAX),
-            tournament_id: t.id,
-            name: t.name.clone(),
-            starts_at: t.starts_at,
-            status: t.status,
-            entries: u32::try_from(entries).unwrap_or(u32::MAX),
-        });
+/// The tournaments of a circuit's stages, in order.
+fn stage_rows(conn: &mut DbConn, id: CircuitId) -> Result<Vec<TournamentRow>, ServiceError> {
+    cdb::stages(conn, id)?
+        .into_iter()
+        .map(|s| tdb::find(conn, s.tournament_id)?.ok_or(ServiceError::NotFound))
+        .collect()
+}
+
+fn stage_info(index: usize, t: &TournamentRow) -> StageInfo {
+    StageInfo {
+        number: u32::try_from(index + 1).unwrap_or(u32::MAX),
+        tournament_id: t.id,
+        name: t.name.clone(),
+        starts_at: t.starts_at,
+        status: t.status,
     }
-    Ok(out)
+}
+
+fn stage_infos(conn: &mut DbConn, id: CircuitId) -> Result<Vec<StageInfo>, ServiceError> {
+    Ok(stage_rows(conn, id)?
+        .iter()
+        .enumerate()
+        .map(|(i, t)| stage_info(i, t))
+        .collect())
 }
 
 /// The circuit for its director's page.
@@ -384,17 +384,18 @@ pub fn names_of_tournament(
 /// person (after merges).
 fn stage_of(
     conn: &mut DbConn,
-    info: &StageInfo,
+    t: TournamentRow,
     people: &HashMap<PersonId, PersonId>,
     tz: chrono_tz::Tz,
     lang: Lang,
 ) -> Result<Stage<PersonId>, ServiceError> {
-    let t = tdb::find(conn, info.tournament_id)?.ok_or(ServiceError::NotFound)?;
+    let tid = t.id;
     if t.status == Status::Draft {
+        // Provisional: it counts nowhere, so it needs no entries.
         return Ok(Stage {
             title: t.name,
             finished: false,
-            entries: info.entries,
+            entries: 0,
             results: Vec::new(),
         });
     }
@@ -417,17 +418,10 @@ fn stage_of(
         },
         lang,
     )
-    .map_err(|e| {
-        ServiceError::corrupt(format!(
-            "tournament {}: {}",
-            info.tournament_id,
-            e.message(lang)
-        ))
-    })?;
+    .map_err(|e| ServiceError::corrupt(format!("tournament {tid}: {}", e.message(lang))))?;
     if let Some(pair) = unlinked {
         return Err(ServiceError::corrupt(format!(
-            "tournament {}: pair {pair} has no person in the directory",
-            info.tournament_id
+            "tournament {tid}: pair {pair} has no person in the directory"
         )));
     }
     Ok(stage)
@@ -442,11 +436,16 @@ pub async fn view(
 ) -> Result<CircuitView, ServiceError> {
     db.read(move |c| {
         let circuit = Circuit::of(cdb::find(c, id)?.ok_or(ServiceError::NotFound)?)?;
-        let stages = stage_infos(c, id)?;
+        let rows = stage_rows(c, id)?;
+        let stages = rows
+            .iter()
+            .enumerate()
+            .map(|(i, t)| stage_info(i, t))
+            .collect();
         let people = pdb::canonical_map(c)?;
-        let mut computed = Vec::with_capacity(stages.len());
-        for s in &stages {
-            computed.push(stage_of(c, s, &people, tz, lang)?);
+        let mut computed = Vec::with_capacity(rows.len());
+        for t in rows {
+            computed.push(stage_of(c, t, &people, tz, lang)?);
         }
         let standings = compute(&circuit.spec, &computed);
         Ok(CircuitView {

@@ -342,15 +342,22 @@ pub fn lock(
     tid: TournamentId,
     need: Need,
 ) -> Result<Loaded, ServiceError> {
+    let t = bump(conn, tid)?;
+    check_access(conn, actor, &t, need)?;
+    load_state(conn, t)
+}
+
+/// Raises a tournament's revision (a row lock on PostgreSQL) and returns
+/// the row as it is now. The new revision is published by `Db::write` once
+/// the transaction commits: the one place where this process learns of its
+/// own writes (public page caches).
+pub fn bump(conn: &mut DbConn, tid: TournamentId) -> Result<TournamentRow, ServiceError> {
     if !crate::db::table_side::bump_revision(conn, tid)? {
         return Err(ServiceError::NotFound);
     }
     let t = tdb::find(conn, tid)?.ok_or(ServiceError::NotFound)?;
-    // Published by `Db::write` once the transaction commits: the one place
-    // where this process learns of its own writes (public page caches).
     crate::db::revisions::note_bump(tid, t.revision);
-    check_access(conn, actor, &t, need)?;
-    load_state(conn, t)
+    Ok(t)
 }
 
 /// Reads a tournament, access-checked (no lock).

@@ -144,8 +144,8 @@ pub async fn duplicates(db: &Db, actor: Actor) -> Result<Duplicates, ServiceErro
             .map(|r| (r.id, r))
             .collect();
         let names = tournament_names(c)?;
-        // Each canonical person's keys: its own and those of the people
-        // merged into it (a card known under either).
+        // Each person's keys as the directory holds them: the normalised
+        // name and card.
         let keyed: BTreeMap<PersonId, (String, Option<String>)> = ids
             .iter()
             .filter_map(|id| {
@@ -167,20 +167,21 @@ pub async fn duplicates(db: &Db, actor: Actor) -> Result<Duplicates, ServiceErro
             .filter(|(_, into)| by_person.contains_key(into))
             .map(|(gone, _)| *gone)
             .collect();
-        let gone_rows = pdb::merged_among(c, &gone_ids)?;
-        let within = scope(c, &actor)?;
-        let all_seats = pdb::seats(c, within.as_deref())?;
-        let merges = gone_rows
+        let merges = pdb::merged_among(c, &gone_ids)?
             .iter()
             .filter_map(|r| {
-                let seats: Vec<PersonSeat> = all_seats
-                    .iter()
+                let into = pdb::canonical(&map, r.merged_into?);
+                // Its seats are among those of the person it stands for now.
+                let seats: Vec<PersonSeat> = by_person
+                    .get(&into)
+                    .into_iter()
+                    .flatten()
                     .filter(|s| s.person_id == r.id)
                     .cloned()
                     .collect();
-                r.merged_into.map(|into| Merge {
+                Some(Merge {
                     gone: person_of(r.id, Some(r), &seats, &names),
-                    into: pdb::canonical(&map, into),
+                    into,
                     at: r.merged_at,
                 })
             })

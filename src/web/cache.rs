@@ -479,6 +479,33 @@ where
     Ok(respond(req, &rendered))
 }
 
+/// A circuit's public page or document, from the cache for everyone (a
+/// circuit's pages carry no staff menu worth a render per visitor):
+/// rendered once per revision and language, answered with its ETag.
+/// `render` gets the anonymous context, the ranking and the revision.
+pub async fn serve_circuit<F>(
+    req: &HttpRequest,
+    state: &AppState,
+    cid: crate::ids::CircuitId,
+    page: CircuitPage,
+    render: F,
+) -> Result<HttpResponse, AppError>
+where
+    F: FnOnce(&crate::web::context::PageCtx, &CircuitView, i64) -> Result<String, AppError>,
+{
+    let ctx = crate::web::context::PageCtx::from_request(req).anonymous();
+    let rev = crate::services::circuits::revision(&state.db, cid)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let rendered = state
+        .public
+        .circuit_page(state, cid, rev, ctx.lang, page, |view| {
+            render(&ctx, view, rev)
+        })
+        .await?;
+    Ok(respond(req, &rendered))
+}
+
 /// The encoding to send, by actix-web's `Accept-Encoding` negotiation
 /// (RFC 9110 §12.5.3): the highest q-value among brotli, gzip and
 /// identity; on a tie brotli, then gzip. No header, an unreadable one, or

@@ -376,18 +376,7 @@ async fn serve_json<F>(
 where
     F: FnOnce(&CircuitView, i64) -> Result<String, AppError>,
 {
-    let lang = PageCtx::from_request(req).lang;
-    let result = async {
-        let rev = circuits::revision(&state.db, cid)
-            .await?
-            .ok_or(AppError::NotFound)?;
-        let rendered = state
-            .public
-            .circuit_page(state, cid, rev, lang, page, |v| render(v, rev))
-            .await?;
-        Ok::<_, AppError>(cache::respond(req, &rendered))
-    }
-    .await;
+    let result = cache::serve_circuit(req, state, cid, page, |_, v, rev| render(v, rev)).await;
     result.map_err(|e| match e {
         AppError::NotFound => ApiError::new(ErrorCode::NotFound, "no such circuit or person"),
         e => {

@@ -238,6 +238,31 @@ async fn edit_page(
     )
 }
 
+/// The circuit's page again (422) with one message next to `field`.
+async fn field_refused(
+    ctx: &PageCtx,
+    state: &AppState,
+    actor: Actor,
+    id: CircuitId,
+    field: &'static str,
+    key: &str,
+) -> Result<HttpResponse, AppError> {
+    let mut errors = FieldErrors::default();
+    errors.add(field, ctx.t(key));
+    edit_page(
+        ctx,
+        state,
+        actor,
+        id,
+        Shown {
+            errors,
+            ..Shown::default()
+        },
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await
+}
+
 /// What a refused change shows: the circuit's page with the reason.
 async fn refused(
     ctx: &PageCtx,
@@ -330,18 +355,13 @@ pub async fn add_stage(
     let actor = ctx.actor(Role::Director)?;
     let id = *id;
     let Ok(tid) = form.tournament.trim().parse::<crate::ids::TournamentId>() else {
-        let mut errors = FieldErrors::default();
-        errors.add("tournament", ctx.t("circuit.error.choose_tournament"));
-        return edit_page(
+        return field_refused(
             &ctx,
             &state,
             actor,
             id,
-            Shown {
-                errors,
-                ..Shown::default()
-            },
-            StatusCode::UNPROCESSABLE_ENTITY,
+            "tournament",
+            "circuit.error.choose_tournament",
         )
         .await;
     };
@@ -351,18 +371,13 @@ pub async fn add_stage(
         ))),
         // A tournament that is not the director's: said next to the field.
         Err(ServiceError::NotFound) if circuits::editing(&state.db, actor, id).await.is_ok() => {
-            let mut errors = FieldErrors::default();
-            errors.add("tournament", ctx.t("circuit.error.choose_tournament"));
-            edit_page(
+            field_refused(
                 &ctx,
                 &state,
                 actor,
                 id,
-                Shown {
-                    errors,
-                    ..Shown::default()
-                },
-                StatusCode::UNPROCESSABLE_ENTITY,
+                "tournament",
+                "circuit.error.choose_tournament",
             )
             .await
         }
@@ -423,18 +438,13 @@ pub async fn delete(
     let actor = ctx.actor(Role::Director)?;
     let id = *id;
     if form.confirm != "on" {
-        let mut errors = FieldErrors::default();
-        errors.add("confirm", ctx.t("circuit.error.confirm_delete"));
-        return edit_page(
+        return field_refused(
             &ctx,
             &state,
             actor,
             id,
-            Shown {
-                errors,
-                ..Shown::default()
-            },
-            StatusCode::UNPROCESSABLE_ENTITY,
+            "confirm",
+            "circuit.error.confirm_delete",
         )
         .await;
     }

@@ -12,33 +12,10 @@ use askama::Template;
 use crate::circuit::{CircuitRow, Entrant, FinalistReason, PointsMethod, RankBy, StageScore};
 use crate::i18n::tf;
 use crate::services::circuits::{CircuitView, SeasonCard};
-use crate::web::cache::{self, CircuitPage};
+use crate::web::cache::{serve_circuit, CircuitPage};
 use crate::web::context::PageCtx;
 use crate::web::error::AppError;
 use crate::web::AppState;
-
-/// The response of a circuit's page: from the cache for everyone (a
-/// circuit's pages carry no staff menu worth a render per visitor).
-pub async fn serve_circuit<F>(
-    req: &HttpRequest,
-    state: &AppState,
-    cid: CircuitId,
-    page: CircuitPage,
-    render: F,
-) -> Result<HttpResponse, AppError>
-where
-    F: FnOnce(&PageCtx, &CircuitView) -> Result<String, AppError>,
-{
-    let ctx = PageCtx::from_request(req).anonymous();
-    let rev = crate::services::circuits::revision(&state.db, cid)
-        .await?
-        .ok_or(AppError::NotFound)?;
-    let rendered = state
-        .public
-        .circuit_page(state, cid, rev, ctx.lang, page, |view| render(&ctx, view))
-        .await?;
-    Ok(cache::respond(req, &rendered))
-}
 
 /// How the points are worked out, in words (the page's facts).
 fn method_text(ctx: &PageCtx, m: &PointsMethod) -> String {
@@ -131,7 +108,10 @@ pub async fn circuit(
     state: web::Data<AppState>,
     id: web::Path<CircuitId>,
 ) -> Result<HttpResponse, AppError> {
-    serve_circuit(&req, &state, *id, CircuitPage::Standings, render_circuit).await
+    serve_circuit(&req, &state, *id, CircuitPage::Standings, |ctx, v, _| {
+        render_circuit(ctx, v)
+    })
+    .await
 }
 
 #[derive(Template)]
@@ -169,7 +149,7 @@ pub async fn season_card(
     path: web::Path<(CircuitId, PersonId)>,
 ) -> Result<HttpResponse, AppError> {
     let (cid, person) = path.into_inner();
-    serve_circuit(&req, &state, cid, CircuitPage::Card(person), |ctx, v| {
+    serve_circuit(&req, &state, cid, CircuitPage::Card(person), |ctx, v, _| {
         let card = v.season_card(person).ok_or(AppError::NotFound)?;
         Ok(SeasonCardPage { ctx, v, card }.render()?)
     })
@@ -184,7 +164,7 @@ pub async fn standings_csv(
     id: web::Path<CircuitId>,
 ) -> Result<HttpResponse, AppError> {
     let cid = *id;
-    let mut res = serve_circuit(&req, &state, cid, CircuitPage::Csv, |ctx, v| {
+    let mut res = serve_circuit(&req, &state, cid, CircuitPage::Csv, |ctx, v, _| {
         crate::tournament::csv_export::circuit_csv(&v.standings, v.stages.len(), ctx.lang)
             .map_err(|e| AppError::Internal(e.into()))
     })
