@@ -374,7 +374,7 @@ fn export(db: &DbArgs, tournament: i64, timezone: &str) -> anyhow::Result<ExitCo
     let db = cli_db(db)?;
     let file = block_on(async {
         let actor = command_line_actor(&db).await?;
-        crate::services::files::export(&db, actor, crate::ids::TournamentId(tournament), tz)
+        crate::services::files::export_any(&db, actor, crate::ids::TournamentId(tournament), tz)
             .await
             .map_err(|e| match e {
                 crate::services::ServiceError::NotFound => {
@@ -383,7 +383,7 @@ fn export(db: &DbArgs, tournament: i64, timezone: &str) -> anyhow::Result<ExitCo
                 other => other.into(),
             })
     })?;
-    println!("{}", crate::tournament_file::to_json(&file)?);
+    println!("{}", file.to_json()?);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -411,14 +411,14 @@ fn import(
             imported(result, "circuit", lang)
         });
     }
-    let parsed = match crate::services::files::check_text(&text, lang) {
+    let parsed = match crate::services::files::check_any(&text, lang) {
         Ok(f) => f,
         Err(problems) => return Ok(refused(problems)),
     };
     let db = cli_db(db)?;
     block_on(async {
         let actor = command_line_actor(&db).await?;
-        let result = crate::services::files::import(&db, actor, owner, parsed, tz).await;
+        let result = crate::services::files::import_any(&db, actor, owner, parsed, tz).await;
         imported(result, "tournament", lang)
     })
 }

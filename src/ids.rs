@@ -51,6 +51,11 @@ id_type!(
 );
 
 id_type!(
+    /// A team of a team tournament (`teams.id`; not its number).
+    TeamId
+);
+
+id_type!(
     /// A staff account (`users.id`).
     UserId
 );

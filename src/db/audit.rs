@@ -19,6 +19,33 @@ pub fn audit(
     reason: &str,
     user_id: UserId,
 ) -> QueryResult<()> {
+    audit_by(
+        conn,
+        tournament_id,
+        round_no,
+        table_no,
+        action,
+        before,
+        after,
+        reason,
+        Some(user_id),
+    )
+}
+
+/// An entry by a staff account (`Some`) or by a player with a code
+/// (`None`: who acted is in `after`).
+#[allow(clippy::too_many_arguments)]
+pub fn audit_by(
+    conn: &mut DbConn,
+    tournament_id: TournamentId,
+    round_no: Option<i32>,
+    table_no: Option<i32>,
+    action: &str,
+    before: Option<String>,
+    after: Option<String>,
+    reason: &str,
+    user_id: Option<UserId>,
+) -> QueryResult<()> {
     diesel::insert_into(audit_log::table)
         .values((
             audit_log::tournament_id.eq(tournament_id),
@@ -28,7 +55,7 @@ pub fn audit(
             audit_log::before_value.eq(before),
             audit_log::after_value.eq(after),
             audit_log::reason.eq(reason),
-            audit_log::user_id.eq(Some(user_id)),
+            audit_log::user_id.eq(user_id),
             audit_log::at.eq(now()),
         ))
         .execute(conn)

@@ -32,6 +32,9 @@ fn movement_kind(m: RoundMovement) -> MovementKind {
         RoundMovement::Mitchell => MovementKind::Mitchell,
         RoundMovement::Danish => MovementKind::Danish,
         RoundMovement::DanishModified => MovementKind::DanishModified,
+        // Only in a team tournament, whose file writes its own movements
+        // (`services::teams`): the pairs view of its rows never shows it.
+        RoundMovement::RoundRobin => MovementKind::Mitchell,
     }
 }
 

@@ -25,13 +25,12 @@ pub enum ImportError {
     Db(#[from] DieselError),
 }
 
-/// Writes a validated file as a new tournament, all or nothing. Returns its id.
-pub fn import_file(
-    conn: &mut DbConn,
+/// The settings a file's header gives (checked as the settings form checks
+/// them).
+pub(super) fn settings_of(
     file: &TournamentFile,
     tz: chrono_tz::Tz,
-    user_id: UserId,
-) -> Result<TournamentId, ImportError> {
+) -> Result<crate::tournament::settings::Settings, ImportError> {
     use crate::tournament::settings::{format_payout, Settings, SettingsForm};
     let mitchell_rounds = file
         .movements
@@ -104,6 +103,7 @@ pub fn import_file(
             .sheet_mode
             .map(|m| m.code().to_string())
             .unwrap_or_default(),
+        kind: String::new(),
     };
     let settings = Settings::parse(&form, tz).map_err(|problems| {
         ImportError::Settings(
@@ -114,6 +114,17 @@ pub fn import_file(
                 .join("; "),
         )
     })?;
+    Ok(settings)
+}
+
+/// Writes a validated file as a new tournament, all or nothing. Returns its id.
+pub fn import_file(
+    conn: &mut DbConn,
+    file: &TournamentFile,
+    tz: chrono_tz::Tz,
+    user_id: UserId,
+) -> Result<TournamentId, ImportError> {
+    let settings = settings_of(file, tz)?;
     conn.transaction(|conn| {
         let tid = tdb::create(conn, &settings, user_id)?;
         let status = match file.status {
@@ -269,7 +280,7 @@ fn file_player(p: &PairFile, i: usize) -> Player {
     })
 }
 
-fn user_id_named(conn: &mut DbConn, name: &str) -> QueryResult<Option<i64>> {
+pub(super) fn user_id_named(conn: &mut DbConn, name: &str) -> QueryResult<Option<i64>> {
     users::table
         .filter(users::username.eq(name))
         .select(users::id)
@@ -284,7 +295,27 @@ fn table_write(
     file: &TournamentFile,
     tf: &TableFile,
 ) -> Result<Option<scoring::SheetWrite>, DieselError> {
-    if let Some(a) = tf.adjusted {
+    sheet_write(
+        &file.profile,
+        file.hands_per_round,
+        file.vp_scale.as_ref(),
+        tf.table,
+        tf.sheet.as_ref(),
+        tf.adjusted,
+    )
+}
+
+/// The stored row of a table's sheet or adjusted score (a pairs or a team
+/// file's), with its computed totals; `None` when the table has no score.
+pub(super) fn sheet_write(
+    profile: &str,
+    hands_per_round: i64,
+    vp_scale: Option<&Vec<i64>>,
+    table: u32,
+    sheet: Option<&crate::tournament_file::SheetFile>,
+    adjusted: Option<crate::tournament_file::Adjusted>,
+) -> Result<Option<scoring::SheetWrite>, DieselError> {
+    if let Some(a) = adjusted {
         let vp = |v: i64| i32::try_from(v).unwrap_or(0);
         return Ok(Some(scoring::SheetWrite {
             sheet: None,
@@ -297,14 +328,13 @@ fn table_write(
             note: String::new(),
         }));
     }
-    let Some(sheet) = tf.sheet.as_ref() else {
+    let Some(sheet) = sheet else {
         return Ok(None);
     };
-    let bad = |what: &str| unreadable(format!("table {}: {what}", tf.table));
-    let profile =
-        crate::rules::RuleProfile::by_name(&file.profile).ok_or_else(|| bad("rule profile"))?;
-    let hands = usize::try_from(file.hands_per_round).map_err(|_| bad("hands per round"))?;
-    let scale = match &file.vp_scale {
+    let bad = |what: &str| unreadable(format!("table {table}: {what}"));
+    let profile = crate::rules::RuleProfile::by_name(profile).ok_or_else(|| bad("rule profile"))?;
+    let hands = usize::try_from(hands_per_round).map_err(|_| bad("hands per round"))?;
+    let scale = match vp_scale {
         Some(v) => crate::rules::VpScale::parse(v.clone()).map_err(|_| bad("VP scale"))?,
         None => u32::try_from(hands)
             .ok()

@@ -35,6 +35,11 @@ pub struct PairRow {
     /// The seats' people in the player directory (`db::people`).
     pub p1_person_id: Option<crate::ids::PersonId>,
     pub p2_person_id: Option<crate::ids::PersonId>,
+    /// A team tournament's pair: its team and the two players' positions
+    /// in it (issue 25).
+    pub team_id: Option<crate::ids::TeamId>,
+    pub team_p1: Option<i32>,
+    pub team_p2: Option<i32>,
 }
 
 impl PairRow {

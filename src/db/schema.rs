@@ -61,6 +61,7 @@ diesel::table! {
         revision -> BigInt,
         table_entry -> Bool,
         sheet_mode -> Text,
+        kind -> Text,
     }
 }
 
@@ -115,6 +116,9 @@ diesel::table! {
         no_show -> Bool,
         p1_person_id -> Nullable<BigInt>,
         p2_person_id -> Nullable<BigInt>,
+        team_id -> Nullable<BigInt>,
+        team_p1 -> Nullable<Integer>,
+        team_p2 -> Nullable<Integer>,
     }
 }
 
@@ -248,7 +252,11 @@ diesel::allow_tables_to_appear_in_same_query!(
     people,
     people_audit,
     circuits,
-    circuit_stages
+    circuit_stages,
+    teams,
+    team_players,
+    team_byes,
+    team_settings
 );
 
 diesel::table! {
@@ -340,3 +348,58 @@ diesel::table! {
 
 diesel::joinable!(circuit_stages -> circuits (circuit_id));
 diesel::joinable!(circuit_stages -> tournaments (tournament_id));
+
+diesel::table! {
+    /// A team of a team tournament (issue 25; RULES.md §12).
+    teams (id) {
+        id -> BigInt,
+        tournament_id -> BigInt,
+        number -> Integer,
+        name -> Text,
+        code -> Nullable<Text>,
+        group_name -> Nullable<Text>,
+        checked_in -> Bool,
+        withdrawn_from_round -> Nullable<Integer>,
+        no_show -> Bool,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// A team tournament's settings beside the pairs' ones.
+    team_settings (tournament_id) {
+        tournament_id -> BigInt,
+        team_scoring -> Text,
+        team_bye_vp -> Nullable<Integer>,
+        team_groups -> Integer,
+        round_robin_rounds -> Nullable<Integer>,
+    }
+}
+
+diesel::table! {
+    /// A team's players by position (0-based).
+    team_players (team_id, position) {
+        team_id -> BigInt,
+        position -> Integer,
+        surname -> Text,
+        name -> Text,
+        card -> Text,
+        club -> Text,
+        person_id -> Nullable<BigInt>,
+    }
+}
+
+diesel::table! {
+    /// The teams resting in a round.
+    team_byes (round_id, team_id) {
+        round_id -> BigInt,
+        team_id -> BigInt,
+    }
+}
+
+diesel::joinable!(teams -> tournaments (tournament_id));
+diesel::joinable!(team_settings -> tournaments (tournament_id));
+diesel::joinable!(team_players -> teams (team_id));
+diesel::joinable!(team_byes -> rounds (round_id));
+diesel::joinable!(team_byes -> teams (team_id));
+diesel::joinable!(pairs -> teams (team_id));

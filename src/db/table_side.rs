@@ -62,8 +62,11 @@ pub fn pair_codes_of(
     conn: &mut DbConn,
     tid: TournamentId,
 ) -> QueryResult<Vec<(i64, i32, Option<String>)>> {
+    // A team tournament's pairs have no code of their own: the team's
+    // code names them at their tables (issue 25).
     pairs::table
         .filter(pairs::tournament_id.eq(tid))
+        .filter(pairs::team_id.is_null())
         .order(pairs::number.asc())
         .select((pairs::id, pairs::number, pairs::code))
         .load(conn)

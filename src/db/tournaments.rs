@@ -51,6 +51,9 @@ pub struct TournamentRow {
     pub table_entry: bool,
     /// `full` or `totals`: how the tables enter their sheets.
     pub sheet_mode: String,
+    /// Pairs or teams (issue 25): typed, an unknown word is a query error.
+    #[diesel(deserialize_as = String)]
+    pub kind: crate::tournament_file::FileKind,
 }
 
 /// Money: integer cents in the database, the core's `Money` in code (the

@@ -37,6 +37,11 @@ pub enum Action {
     PenaltyGiven,
     PenaltyWithdrawn,
     PenaltyReinstated,
+    TeamAdded,
+    TeamCheckedIn,
+    TeamCheckInUndone,
+    TeamWithdrawn,
+    LineUpSet,
 }
 
 impl Action {
@@ -67,6 +72,11 @@ impl Action {
             Action::PenaltyGiven => "penalty.given",
             Action::PenaltyWithdrawn => "penalty.withdrawn",
             Action::PenaltyReinstated => "penalty.reinstated",
+            Action::TeamAdded => "team.added",
+            Action::TeamCheckedIn => "team.checked_in",
+            Action::TeamCheckInUndone => "team.check_in_undone",
+            Action::TeamWithdrawn => "team.withdrawn",
+            Action::LineUpSet => "team.lineup",
         }
     }
 }
@@ -162,6 +172,28 @@ pub fn record(
         text(entry.after),
         &entry.reason,
         actor.user_id,
+    )?;
+    Ok(())
+}
+
+/// An entry written by a player with a code, not a staff account (a
+/// captain's line-up): no user on the record, who acted is in `after`.
+pub fn record_anonymous(
+    conn: &mut DbConn,
+    tournament_id: TournamentId,
+    entry: Entry,
+) -> Result<(), ServiceError> {
+    let text = |m: Option<Map<String, Value>>| m.map(|m| Value::Object(m).to_string());
+    crate::db::audit::audit_by(
+        conn,
+        tournament_id,
+        entry.round,
+        entry.table,
+        entry.action.code(),
+        text(entry.before),
+        text(entry.after),
+        &entry.reason,
+        None,
     )?;
     Ok(())
 }

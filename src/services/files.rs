@@ -8,7 +8,7 @@ use crate::i18n::Lang;
 use crate::ids::TournamentId;
 use crate::ids::UserId;
 use crate::standings::Standings;
-use crate::tournament_file::TournamentFile;
+use crate::tournament_file::{AnyTournamentFile, TournamentFile};
 
 /// The tournament as a file, read on `conn`.
 pub fn file_of(
@@ -76,15 +76,123 @@ pub async fn public_standings(
 /// Reads and checks a tournament file as strictly as the forms (its sheets
 /// through the rules engine); the problems in words, each with its place.
 pub fn check_text(json: &str, lang: Lang) -> Result<TournamentFile, Vec<String>> {
-    let file = crate::tournament_file::parse(json)
+    match check_any(json, lang)? {
+        AnyTournamentFile::Pairs(f) => Ok(f),
+        AnyTournamentFile::Teams(_) => Err(vec![crate::i18n::tf(
+            lang,
+            "teams.error.team_file_here",
+            &[],
+        )]),
+    }
+}
+
+/// Reads and checks a tournament file of either kind (pairs or teams) as
+/// strictly as the forms; the problems in words, each with its place.
+pub fn check_any(json: &str, lang: Lang) -> Result<AnyTournamentFile, Vec<String>> {
+    let file = crate::tournament_file::parse_any(json)
         .map_err(|e| vec![format!("{}: {}", e.path(), e.message(lang))])?;
-    crate::standings::compute_file(&file, lang).map_err(|e| match e {
+    let refused = |e: crate::standings::StandingsError| match e {
         crate::standings::StandingsError::Invalid(problems) => {
             problems.iter().map(|p| p.line(lang)).collect()
         }
         other => vec![other.message(lang)],
-    })?;
+    };
+    match &file {
+        AnyTournamentFile::Pairs(f) => {
+            crate::standings::compute_file(f, lang).map_err(refused)?;
+        }
+        AnyTournamentFile::Teams(f) => {
+            crate::standings::compute_teams_file(f, lang).map_err(refused)?;
+        }
+    }
     Ok(file)
+}
+
+/// The whole tournament as a file of its kind (staff).
+pub async fn export_any(
+    db: &Db,
+    actor: Actor,
+    tid: TournamentId,
+    tz: chrono_tz::Tz,
+) -> Result<AnyTournamentFile, ServiceError> {
+    db.read(move |c| {
+        let l = read(c, &actor, tid, Need::Direct)?;
+        if l.t.is_teams() {
+            Ok(AnyTournamentFile::Teams(super::teams::export_on(c, l, tz)?))
+        } else {
+            Ok(AnyTournamentFile::Pairs(file_of(c, tid, tz)?))
+        }
+    })
+    .await
+}
+
+/// Writes a checked file of either kind as a new tournament (see
+/// [`import`]).
+pub async fn import_any(
+    db: &Db,
+    actor: Actor,
+    owner: Option<String>,
+    file: AnyTournamentFile,
+    tz: chrono_tz::Tz,
+) -> Result<TournamentId, ServiceError> {
+    match file {
+        AnyTournamentFile::Pairs(f) => import(db, actor, owner, f, tz).await,
+        AnyTournamentFile::Teams(f) => {
+            if actor.role != Role::Admin {
+                return Err(ServiceError::Forbidden);
+            }
+            db.write(move |c| {
+                let owner_id = owner_id(c, &actor, owner.as_deref())?;
+                let tid = match crate::db::import_teams::import_team_file(c, &f, tz, owner_id) {
+                    Ok(tid) => tid,
+                    Err(e) => return Err(import_refused(e)),
+                };
+                let tables = crate::db::table_side::table_numbers_of(c, tid)?;
+                crate::db::table_side::ensure_codes(c, tid, &tables)?;
+                crate::db::teams::ensure_codes(c, tid)?;
+                super::audit::record(
+                    c,
+                    tid,
+                    &actor,
+                    super::audit::Entry::new(super::audit::Action::TournamentImported).after(
+                        super::audit::values([
+                            ("name", serde_json::Value::from(f.name.clone())),
+                            ("owner_id", serde_json::Value::from(owner_id.0)),
+                            ("kind", serde_json::Value::from("teams")),
+                        ]),
+                    ),
+                )?;
+                Ok(tid)
+            })
+            .await
+        }
+    }
+}
+
+/// The owner an import names (an active director), or the actor.
+fn owner_id(c: &mut DbConn, actor: &Actor, owner: Option<&str>) -> Result<UserId, ServiceError> {
+    match owner {
+        None => Ok(actor.user_id),
+        Some(name) => {
+            let user = crate::db::users::find_by_username(c, &name.trim().to_ascii_lowercase())?
+                .filter(|u| u.active && u.role().allows(Role::Director))
+                .ok_or_else(|| ServiceError::invalid("owner", "import.error.owner"))?;
+            Ok(user.id)
+        }
+    }
+}
+
+fn import_refused(e: ImportError) -> ServiceError {
+    match e {
+        ImportError::Settings(msg) => {
+            ServiceError::Invalid(vec![crate::tournament::FieldProblem::new(
+                "json",
+                "import.error.settings",
+            )
+            .with("message", msg)])
+        }
+        ImportError::Db(e) => e.into(),
+    }
 }
 
 /// Writes a checked file as a new tournament, all or nothing, owned by the
@@ -104,16 +212,7 @@ pub async fn import(
         return Err(ServiceError::Forbidden);
     }
     db.write(move |c| {
-        let owner_id = match &owner {
-            None => actor.user_id,
-            Some(name) => {
-                let user =
-                    crate::db::users::find_by_username(c, &name.trim().to_ascii_lowercase())?
-                        .filter(|u| u.active && u.role().allows(Role::Director))
-                        .ok_or_else(|| ServiceError::invalid("owner", "import.error.owner"))?;
-                user.id
-            }
-        };
+        let owner_id = owner_id(c, &actor, owner.as_deref())?;
         import_on(c, &actor, owner_id, &file, tz)
     })
     .await
@@ -128,16 +227,7 @@ pub fn import_on(
     file: &TournamentFile,
     tz: chrono_tz::Tz,
 ) -> Result<TournamentId, ServiceError> {
-    let tid = match crate::db::import::import_file(c, file, tz, owner_id) {
-        Ok(tid) => tid,
-        Err(ImportError::Settings(msg)) => {
-            return Err(ServiceError::Invalid(vec![
-                crate::tournament::FieldProblem::new("json", "import.error.settings")
-                    .with("message", msg),
-            ]))
-        }
-        Err(ImportError::Db(e)) => return Err(e.into()),
-    };
+    let tid = crate::db::import::import_file(c, file, tz, owner_id).map_err(import_refused)?;
     // A running tournament gets its table and pair codes (never in a file).
     super::entries::ensure_codes(c, tid)?;
     super::audit::record(

@@ -23,6 +23,7 @@ pub mod public;
 pub mod rounds;
 pub mod scoring;
 pub mod table_side;
+pub mod teams;
 pub mod tokens;
 pub mod tournaments;
 pub mod users;

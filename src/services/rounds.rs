@@ -105,6 +105,9 @@ pub enum DrawKind {
 /// What a draw will do, or why it cannot happen: the one precondition the
 /// confirmation page and the action share.
 pub fn plan_draw(l: &Loaded, kind: DrawKind) -> Result<(), ServiceError> {
+    if l.t.is_teams() {
+        return Err(ServiceError::conflict("teams.error.pairs_only"));
+    }
     match (kind, l.status()) {
         (DrawKind::Start, Status::Draft) => Ok(()),
         (DrawKind::Start, _) => Err(ServiceError::conflict("draw.error.started")),
@@ -202,6 +205,9 @@ pub struct RoundPlan {
 /// round waits for every sheet of the last one; tables without a score
 /// otherwise only ask for a reason).
 fn check_next_round(c: &mut DbConn, l: &Loaded) -> Result<RoundPlan, ServiceError> {
+    if l.t.is_teams() {
+        return Err(ServiceError::conflict("teams.error.pairs_only"));
+    }
     let n = l.next_round();
     let Some(layout) = l.t.layout().filter(|_| l.status() == Status::Running) else {
         return Err(ServiceError::conflict("round.error.not_started"));
@@ -362,6 +368,10 @@ pub async fn next_round(
                 movement_kind == RoundMovement::DanishModified,
                 tz,
             )?,
+            // A team tournament's rounds are the teams' (refused above).
+            RoundMovement::RoundRobin => {
+                return Err(ServiceError::conflict("teams.error.pairs_only"))
+            }
         };
         crate::db::rounds::insert_round(c, tid, movement_kind, &seating, &pair_ids(&l))?;
         super::entries::ensure_codes(c, tid)?;

@@ -96,8 +96,23 @@ pub async fn create(
         return Err(ServiceError::Forbidden);
     }
     let settings = Settings::parse(&form, tz).map_err(ServiceError::Invalid)?;
+    let kind = match form.kind.trim() {
+        "" | "pairs" => crate::tournament_file::FileKind::Pairs,
+        "teams" => crate::tournament_file::FileKind::Teams,
+        _ => {
+            return Err(ServiceError::Invalid(vec![FieldProblem::new(
+                "kind",
+                "teams.error.kind",
+            )]))
+        }
+    };
     db.write(move |c| {
         let id = tdb::create(c, &settings, actor.user_id)?;
+        if kind == crate::tournament_file::FileKind::Teams {
+            let setup = super::teams::parse_setup(&super::teams::SetupForm::default())
+                .map_err(ServiceError::Invalid)?;
+            super::teams::write_setup(c, id, &setup)?;
+        }
         audit::record(
             c,
             id,

@@ -36,6 +36,8 @@ pub struct Tournament {
     pub created_by: Option<UserId>,
     /// Goes up with every write to the tournament.
     pub revision: i64,
+    /// Pairs or teams (issue 25).
+    pub kind: crate::tournament_file::FileKind,
 }
 
 impl Tournament {
@@ -47,6 +49,11 @@ impl Tournament {
     /// The tournament is closed (its forms are read-only).
     pub fn finished(&self) -> bool {
         self.status == Status::Finished
+    }
+
+    /// A team tournament (issue 25).
+    pub fn is_teams(&self) -> bool {
+        self.kind == crate::tournament_file::FileKind::Teams
     }
 
     /// Round 1's draw, once drawn.
@@ -75,6 +82,7 @@ impl Tournament {
             layout,
             created_by: row.created_by,
             revision: row.revision,
+            kind: row.kind,
         })
     }
 }

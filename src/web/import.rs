@@ -79,11 +79,11 @@ pub async fn submit(
             Err(e) => Err(e.into()),
         };
     }
-    let file = match crate::services::files::check_text(&json, ctx.lang) {
+    let file = match crate::services::files::check_any(&json, ctx.lang) {
         Ok(f) => f,
         Err(problems) => return bad(problems),
     };
-    match crate::services::files::import(&state.db, actor, None, file, state.settings.timezone)
+    match crate::services::files::import_any(&state.db, actor, None, file, state.settings.timezone)
         .await
     {
         Ok(tid) => {

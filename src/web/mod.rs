@@ -129,6 +129,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             noted("GET", "", "/t/{id}/pairs/{pair}"),
             web::get().to(public::pair_card),
         )
+        .configure(public::teams::routes)
         .route(
             noted("GET", "", "/t/{id}/find"),
             web::get().to(public::players::find),
@@ -366,6 +367,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                     noted("POST", "/director", "/t/{id}/reopen"),
                     web::post().to(director::close::reopen),
                 )
+                .configure(director::teams::routes)
                 .route(
                     noted("GET", "/director", "/t/{id}/export.json"),
                     web::get().to(director::exports::export_json),

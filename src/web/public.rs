@@ -4,6 +4,7 @@
 
 pub mod circuits;
 pub mod players;
+pub mod teams;
 
 use crate::ids::TournamentId;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -70,6 +71,17 @@ async fn serve_public<F>(
 where
     F: FnOnce(&PageCtx, &Snapshot, i64) -> Result<String, AppError>,
 {
+    // A team tournament has its own pages at the same addresses (issue 25).
+    if state.public.kind(state, tid).await? == crate::tournament_file::FileKind::Teams {
+        return match page {
+            Page::Tournament => teams::standings(req, state, tid, false).await,
+            Page::Screen => teams::standings(req, state, tid, true).await,
+            Page::Round(n) => teams::round(req, state, tid, n).await,
+            Page::Prizes => teams::prizes(req, state, tid).await,
+            Page::StandingsJson => teams::standings_json(req, state, tid).await,
+            Page::Pair(_) | Page::PairJson(_) => Err(AppError::NotFound),
+        };
+    }
     let ctx = PageCtx::from_request(req);
     let rev = crate::services::current_revision(&state.db, tid)
         .await?

@@ -26,6 +26,7 @@ mod scoring;
 mod services;
 mod states;
 mod table_side;
+mod teams;
 mod tokens;
 mod tournaments;
 mod trust;

@@ -31,11 +31,20 @@ pub(super) fn seat(
     if pair_code.is_empty() {
         return Err(TableSideError::WrongCode);
     }
-    let pair_id = tsdb::pair_with_code(c, tid, &pair_code)?.ok_or(TableSideError::WrongCode)?;
+    // A pair's own code, or in a team tournament the team's code: the
+    // team's pair seated at this table (issue 25).
+    let ids: Vec<crate::ids::PairId> = match tsdb::pair_with_code(c, tid, &pair_code)? {
+        Some(id) => vec![id],
+        None => match crate::db::teams::team_with_code(c, tid, &pair_code)? {
+            Some(team) => crate::db::teams::pairs_of_team(c, team)?,
+            None => Vec::new(),
+        },
+    };
+    let holds = |p: Option<crate::ids::PairId>| p.is_some_and(|p| ids.contains(&p));
     let history = table_history(c, &l, table_no)?;
     let mine: Vec<&(Round, Seating)> = history
         .iter()
-        .filter(|(_, s)| s.ns_pair == Some(pair_id) || s.ew_pair == Some(pair_id))
+        .filter(|(_, s)| holds(s.ns_pair) || holds(s.ew_pair))
         .collect();
     let found = match round {
         Some(n) => mine.iter().find(|(r, _)| r.number == n),
@@ -44,10 +53,10 @@ pub(super) fn seat(
     let Some((round, seating)) = found.map(|x| (*x).clone()) else {
         return Err(TableSideError::WrongCode);
     };
-    let line = if seating.ns_pair == Some(pair_id) {
-        Line::Ns
-    } else {
-        Line::Ew
+    let (line, pair_id) = match (seating.ns_pair, seating.ew_pair) {
+        (Some(p), _) if holds(Some(p)) => (Line::Ns, p),
+        (_, Some(p)) => (Line::Ew, p),
+        _ => return Err(TableSideError::WrongCode),
     };
     let pair = l
         .pair(Some(pair_id))

@@ -84,6 +84,18 @@ pub struct TournamentIn {
     /// (hand totals only).
     #[serde(default)]
     pub sheet_mode: Option<SheetModeIn>,
+    /// `pairs` (default) or `teams` (issue 25): chosen when the tournament
+    /// is created, never changed after (ignored by an update).
+    #[serde(default)]
+    pub kind: Option<KindIn>,
+}
+
+/// What a tournament holds: pairs or teams.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum KindIn {
+    Pairs,
+    Teams,
 }
 
 /// How the tables enter their sheets.
@@ -178,6 +190,10 @@ impl TournamentIn {
                 Some(SheetModeIn::Totals) => "totals".into(),
                 _ => "full".into(),
             },
+            kind: match self.kind {
+                Some(KindIn::Teams) => "teams".into(),
+                _ => "pairs".into(),
+            },
         }
     }
 
@@ -226,6 +242,7 @@ impl TournamentIn {
                 crate::rules::SheetMode::Totals => SheetModeIn::Totals,
                 crate::rules::SheetMode::Full => SheetModeIn::Full,
             }),
+            kind: None,
         }
     }
 }
@@ -255,7 +272,14 @@ impl TournamentOut {
             starts_at: l.t.starts_at.and_utc().to_rfc3339(),
             pairs: l.pairs.len(),
             rounds: l.rounds.iter().map(|r| r.number).collect(),
-            settings: TournamentIn::of(&l.settings, tz),
+            settings: TournamentIn {
+                kind: Some(if l.t.is_teams() {
+                    KindIn::Teams
+                } else {
+                    KindIn::Pairs
+                }),
+                ..TournamentIn::of(&l.settings, tz)
+            },
         }
     }
 }
@@ -477,10 +501,10 @@ pub async fn export_tournament(
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Director, ctx.lang)?;
-    let file = services::files::export(&state.db, actor, *id, state.settings.timezone)
+    let file = services::files::export_any(&state.db, actor, *id, state.settings.timezone)
         .await
         .map_err(service_error(ctx.lang))?;
-    let body = crate::tournament_file::to_json(&file).map_err(|e| {
+    let body = file.to_json().map_err(|e| {
         ApiError::from_service(
             crate::services::ServiceError::corrupt(format!("tournament {id}: export: {e}")),
             ctx.lang,
@@ -507,13 +531,21 @@ pub async fn import_tournament(
     let actor = actor.require(Role::Admin, ctx.lang)?;
     let value: serde_json::Value = parse_body(&req, body).await?;
     let text = value.to_string();
-    let file = crate::tournament_file::parse(&text).map_err(|e| {
+    let file = crate::tournament_file::parse_any(&text).map_err(|e| {
         ApiError::invalid(
             "not a valid tournament file",
             vec![(e.path().to_string(), e.message(ctx.lang))],
         )
     })?;
-    crate::standings::compute_file(&file, ctx.lang).map_err(|e| {
+    let checked = match &file {
+        crate::tournament_file::AnyTournamentFile::Pairs(f) => {
+            crate::standings::compute_file(f, ctx.lang).map(|_| ())
+        }
+        crate::tournament_file::AnyTournamentFile::Teams(f) => {
+            crate::standings::compute_teams_file(f, ctx.lang).map(|_| ())
+        }
+    };
+    checked.map_err(|e| {
         let fields = match e {
             crate::standings::StandingsError::Invalid(problems) => problems
                 .iter()
@@ -523,7 +555,7 @@ pub async fn import_tournament(
         };
         ApiError::invalid("the file does not add up", fields)
     })?;
-    let id = services::files::import(&state.db, actor, None, file, state.settings.timezone)
+    let id = services::files::import_any(&state.db, actor, None, file, state.settings.timezone)
         .await
         .map_err(service_error(ctx.lang))?;
     Ok(json(StatusCode::CREATED, &Created { id: id.0 }))

@@ -22,8 +22,9 @@ pub async fn export_json(
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let tid = *id;
-    let file = services::files::export(&state.db, actor, tid, state.settings.timezone).await?;
-    let json = crate::tournament_file::to_json(&file)
+    let file = services::files::export_any(&state.db, actor, tid, state.settings.timezone).await?;
+    let json = file
+        .to_json()
         .map_err(|e| AppError::Corrupt(format!("tournament {tid}: export: {e}")))?;
     Ok(download(
         json,

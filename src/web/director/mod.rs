@@ -29,11 +29,13 @@ pub mod clock;
 pub mod close;
 pub mod csv;
 pub mod exports;
+pub mod lineups;
 pub mod pairs;
 pub mod people;
 pub mod printouts;
 pub mod rounds;
 pub mod staff;
+pub mod teams;
 pub mod tournaments;
 
 fn errors_of(ctx: &PageCtx, problems: &[FieldProblem]) -> FieldErrors {
@@ -42,6 +44,21 @@ fn errors_of(ctx: &PageCtx, problems: &[FieldProblem]) -> FieldErrors {
         e.add(p.field, p.message(ctx.lang));
     }
     e
+}
+
+/// A refusal's words for the page it comes back to (409/422 with the
+/// reason), or `None` for an error the error page says.
+fn conflict_text(ctx: &PageCtx, e: &ServiceError) -> Option<String> {
+    match e {
+        ServiceError::Conflict(c) => Some(c.message(ctx.lang)),
+        ServiceError::Invalid(p) => Some(
+            p.iter()
+                .map(|p| p.message(ctx.lang))
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        _ => None,
+    }
 }
 
 async fn load(state: &AppState, actor: Actor, tid: TournamentId) -> Result<Loaded, AppError> {

@@ -234,6 +234,16 @@ const SOURCES: &[(Lang, &str, &str)] = &[
         "circuit.en.json",
         include_str!("catalog/circuit.en.json"),
     ),
+    (
+        Lang::It,
+        "teams.it.json",
+        include_str!("catalog/teams.it.json"),
+    ),
+    (
+        Lang::En,
+        "teams.en.json",
+        include_str!("catalog/teams.en.json"),
+    ),
 ];
 
 /// One language's messages.

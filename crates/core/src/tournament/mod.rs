@@ -105,6 +105,8 @@ pub enum RoundMovement {
     Mitchell,
     Danish,
     DanishModified,
+    /// A team tournament's round-robin round (RULES.md §12).
+    RoundRobin,
 }
 
 impl RoundMovement {
@@ -113,6 +115,7 @@ impl RoundMovement {
             RoundMovement::Mitchell => "mitchell",
             RoundMovement::Danish => "danish",
             RoundMovement::DanishModified => "danish_modified",
+            RoundMovement::RoundRobin => "round_robin",
         }
     }
 
@@ -121,6 +124,7 @@ impl RoundMovement {
             "mitchell" => Some(RoundMovement::Mitchell),
             "danish" => Some(RoundMovement::Danish),
             "danish_modified" => Some(RoundMovement::DanishModified),
+            "round_robin" => Some(RoundMovement::RoundRobin),
             _ => None,
         }
     }
@@ -130,6 +134,7 @@ impl RoundMovement {
             RoundMovement::Mitchell => "movement_kind.mitchell",
             RoundMovement::Danish => "movement_kind.danish",
             RoundMovement::DanishModified => "movement_kind.danish_modified",
+            RoundMovement::RoundRobin => "movement_kind.round_robin",
         }
     }
 }

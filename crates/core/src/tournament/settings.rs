@@ -56,6 +56,9 @@ pub struct SettingsForm {
     /// How sheets are entered, at the tables and by default at the desk:
     /// `full` (also when empty: the default) or `totals` (hand totals only).
     pub sheet_mode: String,
+    /// `pairs` (also when empty: the default) or `teams` (issue 25): chosen
+    /// when the tournament is created, never changed after.
+    pub kind: String,
 }
 
 /// Valid settings. Built only by [`Settings::parse`] (or from the database
@@ -482,6 +485,7 @@ impl SettingsForm {
             suit_order: "HDCS".into(),
             table_entry: "on".into(),
             sheet_mode: SheetMode::Full.code().into(),
+            kind: String::new(),
         }
     }
 
@@ -519,6 +523,7 @@ impl SettingsForm {
             suit_order: s.suit_order.to_string(),
             table_entry: if s.table_entry { "on" } else { "off" }.into(),
             sheet_mode: s.sheet_mode.code().into(),
+            kind: String::new(),
         }
     }
 

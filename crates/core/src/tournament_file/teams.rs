@@ -47,6 +47,17 @@ impl FileKind {
     }
 }
 
+impl TryFrom<String> for FileKind {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        match s.as_str() {
+            "pairs" => Ok(FileKind::Pairs),
+            "teams" => Ok(FileKind::Teams),
+            _ => Err(format!("FileKind: unknown value {s:?}")),
+        }
+    }
+}
+
 impl fmt::Display for FileKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.code())

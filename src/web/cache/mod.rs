@@ -35,8 +35,13 @@ use tokio::sync::OnceCell;
 use crate::i18n::Lang;
 use crate::services::circuits::CircuitView;
 use crate::services::public::Snapshot;
+use crate::services::teams::TeamView;
+use crate::tournament_file::FileKind;
+
+mod teams;
 use crate::web::error::AppError;
 use crate::web::AppState;
+pub use teams::{serve_teams, TeamPage};
 
 type Slot<V> = Arc<OnceCell<Arc<V>>>;
 
@@ -319,6 +324,12 @@ pub struct PublicCache {
     /// pages on top (keyed by the circuit's id: maps of their own).
     circuits: Flight<Lang, CircuitView>,
     circuit_pages: Flight<(Lang, CircuitPage), Rendered>,
+    /// Team tournaments: the team view per (tournament, revision,
+    /// language), and its pages on top.
+    teams: Flight<Lang, TeamView>,
+    team_pages: Flight<(Lang, TeamPage), Rendered>,
+    /// Each tournament's kind, once read (it never changes).
+    kinds: Mutex<HashMap<i64, FileKind>>,
     computations: AtomicU64,
     renders: AtomicU64,
 }
@@ -336,6 +347,9 @@ impl PublicCache {
             pages: Flight::new(pages),
             circuits: Flight::new(snapshots),
             circuit_pages: Flight::new(pages),
+            teams: Flight::new(snapshots),
+            team_pages: Flight::new(pages),
+            kinds: Mutex::new(HashMap::new()),
             computations: AtomicU64::new(0),
             renders: AtomicU64::new(0),
         }

@@ -1,0 +1,3 @@
+ALTER TABLE rounds DROP CONSTRAINT rounds_movement_check;
+ALTER TABLE rounds ADD CONSTRAINT rounds_movement_check
+    CHECK (movement IN ('mitchell', 'danish', 'danish_modified'));

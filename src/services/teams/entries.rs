@@ -1,0 +1,194 @@
+//! Registering teams: the team form, check-in, withdrawal.
+
+use super::*;
+
+// ---- teams ----
+
+/// The team form: a name and up to six players (the first four required).
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct TeamForm {
+    pub name: String,
+    pub players: Vec<PlayerForm>,
+}
+
+/// The form names of player `i`'s fields.
+pub fn player_fields(i: usize) -> [&'static str; 4] {
+    const F: [[&str; 4]; MAX_PLAYERS] = [
+        ["p1_surname", "p1_name", "p1_card", "p1_club"],
+        ["p2_surname", "p2_name", "p2_card", "p2_club"],
+        ["p3_surname", "p3_name", "p3_card", "p3_club"],
+        ["p4_surname", "p4_name", "p4_card", "p4_club"],
+        ["p5_surname", "p5_name", "p5_card", "p5_club"],
+        ["p6_surname", "p6_name", "p6_card", "p6_club"],
+    ];
+    F[i.min(MAX_PLAYERS - 1)]
+}
+
+/// A valid team: a name, four to six players, nobody twice.
+pub fn parse_team(f: &TeamForm) -> Result<(String, Vec<Player>), Vec<FieldProblem>> {
+    let mut problems = Vec::new();
+    let name = match crate::tournament::text::clean_line("name", &f.name, MAX_TEAM_NAME) {
+        Ok(n) if n.is_empty() => {
+            problems.push(FieldProblem::new("name", "pairs.error.required"));
+            n
+        }
+        Ok(n) => n,
+        Err(e) => {
+            problems.push(e);
+            String::new()
+        }
+    };
+    let mut players: Vec<Player> = Vec::new();
+    for (i, p) in f.players.iter().enumerate().take(MAX_PLAYERS) {
+        let blank = [&p.surname, &p.name, &p.card, &p.club]
+            .iter()
+            .all(|s| s.trim().is_empty());
+        // Players 5 and 6 are optional: a blank row is nobody.
+        if blank && i >= MIN_PLAYERS {
+            continue;
+        }
+        match Player::parse(p, player_fields(i)) {
+            Ok(player) => {
+                if players.iter().any(|q| q.same_person(&player)) {
+                    problems.push(FieldProblem::new(
+                        player_fields(i)[0],
+                        "teams.error.player_twice",
+                    ));
+                }
+                players.push(player);
+            }
+            Err(mut e) => problems.append(&mut e),
+        }
+    }
+    if f.players.len() < MIN_PLAYERS {
+        for i in f.players.len()..MIN_PLAYERS {
+            problems.push(FieldProblem::new(
+                player_fields(i)[0],
+                "pairs.error.required",
+            ));
+        }
+    }
+    if f.players.len() > MAX_PLAYERS {
+        problems.push(FieldProblem::new("players", "teams.error.too_many_players"));
+    }
+    if problems.is_empty() {
+        Ok((name, players))
+    } else {
+        Err(problems)
+    }
+}
+
+/// A player already in another team of the tournament.
+fn player_taken(t: &TeamsLoaded, players: &[Player]) -> Option<(usize, i32)> {
+    players.iter().enumerate().find_map(|(i, p)| {
+        t.teams
+            .iter()
+            .filter(|team| !team.no_show && team.withdrawn_from_round.is_none())
+            .find(|team| team.players.iter().any(|q| q.same_person(p)))
+            .map(|team| (i, team.number))
+    })
+}
+
+/// Registers a team (before the start) and returns its number.
+pub async fn register(
+    db: &Db,
+    actor: Actor,
+    tid: TournamentId,
+    form: TeamForm,
+) -> Result<i32, ServiceError> {
+    let (name, players) = parse_team(&form).map_err(ServiceError::Invalid)?;
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Direct)?;
+        let t = load_teams(c, l)?;
+        ensure_teams(&t)?;
+        if t.l.status() != Status::Draft {
+            return Err(ServiceError::conflict("teams.error.started"));
+        }
+        if let Some((i, number)) = player_taken(&t, &players) {
+            return Err(ServiceError::Invalid(vec![FieldProblem::new(
+                player_fields(i)[0],
+                "teams.error.player_taken",
+            )
+            .with("team", number)]));
+        }
+        let (_, number) = teamdb::insert_team(c, tid, &name, &players, false)?;
+        audit::record(
+            c,
+            tid,
+            &actor,
+            Entry::new(Action::TeamAdded).after(audit::values([
+                ("team", Value::from(number)),
+                ("name", Value::from(name.clone())),
+                ("players", Value::from(players.len())),
+            ])),
+        )?;
+        Ok(number)
+    })
+    .await
+}
+
+/// Checks a team in (or undoes it) before the start.
+pub async fn check_in(
+    db: &Db,
+    actor: Actor,
+    tid: TournamentId,
+    team: TeamId,
+    on: bool,
+) -> Result<(), ServiceError> {
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Direct)?;
+        let t = load_teams(c, l)?;
+        ensure_teams(&t)?;
+        let found = t.team(team).ok_or(ServiceError::NotFound)?;
+        if t.l.status() != Status::Draft {
+            return Err(ServiceError::conflict("teams.error.started"));
+        }
+        teamdb::set_checked_in(c, found.id, on)?;
+        audit::record(
+            c,
+            tid,
+            &actor,
+            Entry::new(if on {
+                Action::TeamCheckedIn
+            } else {
+                Action::TeamCheckInUndone
+            })
+            .after(audit::values([("team", Value::from(found.number))])),
+        )?;
+        Ok(())
+    })
+    .await
+}
+
+/// Withdraws a team from the next round on (before the start: it will not
+/// be drawn). Its opponents in later round-robin rounds rest.
+pub async fn withdraw(
+    db: &Db,
+    actor: Actor,
+    tid: TournamentId,
+    team: TeamId,
+) -> Result<i32, ServiceError> {
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Direct)?;
+        let t = load_teams(c, l)?;
+        ensure_teams(&t)?;
+        t.l.ensure_not_finished()?;
+        let found = t.team(team).ok_or(ServiceError::NotFound)?;
+        if found.withdrawn_from_round.is_some() {
+            return Err(ServiceError::conflict("teams.error.withdrawn"));
+        }
+        let from = t.l.next_round();
+        teamdb::set_withdrawn(c, found.id, Some(from))?;
+        audit::record(
+            c,
+            tid,
+            &actor,
+            Entry::new(Action::TeamWithdrawn)
+                .round(from)
+                .after(audit::values([("team", Value::from(found.number))])),
+        )?;
+        Ok(from)
+    })
+    .await
+}

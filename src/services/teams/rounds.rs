@@ -1,0 +1,307 @@
+//! The start and each next round: round robin (in groups or not), then
+//! Danish; each match seated with the teams' line-ups.
+
+use super::*;
+
+// ---- rounds ----
+
+/// The teams the draw seated (every team not marked no-show), by number.
+fn drawn_numbers(t: &TeamsLoaded) -> Vec<u32> {
+    let mut v: Vec<u32> = t
+        .teams
+        .iter()
+        .filter(|x| !x.no_show)
+        .map(Team::team_no)
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+/// The round-robin groups of the draw (the teams in the drawn order).
+fn groups_of(t: &TeamsLoaded, seed: u64) -> Result<Vec<Group>, ServiceError> {
+    let order = draw_order(&drawn_numbers(t), seed);
+    if t.setup.groups <= 1 {
+        return Ok(vec![Group {
+            name: None,
+            teams: order,
+        }]);
+    }
+    split_into_groups(&order, usize::try_from(t.setup.groups).unwrap_or(1))
+        .map_err(movement_conflict)
+}
+
+/// How many round-robin rounds the tournament plays before Danish ones.
+fn round_robin_count(t: &TeamsLoaded, full: usize) -> u32 {
+    let full = u32::try_from(full).unwrap_or(u32::MAX);
+    t.setup
+        .round_robin_rounds
+        .map_or(full, |n| n.min(full))
+        .min(t.l.settings.planned_rounds)
+}
+
+/// What round `n` will be: its matches and resting teams.
+fn plan_round(
+    c: &mut DbConn,
+    t: &TeamsLoaded,
+    n: u32,
+    seed: u64,
+    lang: Lang,
+) -> Result<(TeamMovementKind, TeamRoundPlan), ServiceError> {
+    let groups = groups_of(t, seed)?;
+    let schedule = round_robin_groups(&groups, 1).map_err(movement_conflict)?;
+    let gone: Vec<u32> = t
+        .teams
+        .iter()
+        .filter(|x| x.withdrawn_by(i32::try_from(n).unwrap_or(i32::MAX)))
+        .map(Team::team_no)
+        .collect();
+    if n <= round_robin_count(t, schedule.len()) {
+        let plan = schedule
+            .get(usize::try_from(n - 1).unwrap_or(usize::MAX))
+            .ok_or_else(|| ServiceError::conflict("round.error.all_generated"))?;
+        return Ok((TeamMovementKind::RoundRobin, drop_withdrawn(plan, &gone)));
+    }
+    // Danish: by the standings now, never a team already met while one can
+    // be avoided.
+    let file = team_file_on(c, t, chrono_tz::UTC)?;
+    let standings = crate::standings::compute_teams_file(&file, lang)
+        .map_err(|_| ServiceError::conflict("teams.error.standings"))?;
+    let ranking: Vec<u32> = standings
+        .rows
+        .iter()
+        .map(|r| r.team)
+        .filter(|team| !gone.contains(team))
+        .collect();
+    let history: Vec<TeamRoundPlan> = file.rounds.iter().map(TeamRoundPlan::from_file).collect();
+    let entries = team_entries_from_history(&ranking, &history);
+    let round = team_danish_round(n, &entries).map_err(movement_conflict)?;
+    Ok((TeamMovementKind::Danish, round.plan))
+}
+
+fn movement_word(m: TeamMovementKind) -> &'static str {
+    match m {
+        TeamMovementKind::RoundRobin => "round_robin",
+        TeamMovementKind::Danish => "danish",
+    }
+}
+
+/// Seats round `plan` with each team's line-up of its previous match (the
+/// default) and writes the round, its seatings and resting teams.
+fn save_round(
+    c: &mut DbConn,
+    t: &TeamsLoaded,
+    movement: TeamMovementKind,
+    plan: &TeamRoundPlan,
+) -> Result<RoundId, ServiceError> {
+    let tid = t.l.t.id;
+    let rows = teamdb::list_teams(c, tid)?;
+    let row_of = |n: u32| {
+        rows.iter()
+            .find(|r| u32::try_from(r.number).ok() == Some(n))
+            .ok_or_else(|| ServiceError::corrupt(format!("team {n} is not registered")))
+    };
+    let previous = last_lineups(t);
+    let mut tables = Vec::new();
+    for m in &plan.matches {
+        let home = row_of(m.home)?;
+        let away = row_of(m.away)?;
+        let size = |n: u32| {
+            t.team_by_number(i32::try_from(n).unwrap_or(0))
+                .map_or(MIN_PLAYERS, |x| x.players.len())
+        };
+        let hl = default_lineup(previous.get(&m.home), size(m.home));
+        let al = default_lineup(previous.get(&m.away), size(m.away));
+        let pair = |c: &mut DbConn, team: &TeamRow, p: [u32; 2]| {
+            teamdb::pair_of(
+                c,
+                tid,
+                team,
+                i32::try_from(p[0]).unwrap_or(0),
+                i32::try_from(p[1]).unwrap_or(0),
+            )
+        };
+        let [first, second] = m.tables;
+        // The home team NS at the first table, the away team NS at the second.
+        tables.push((
+            first,
+            pair(c, home, hl.pairs[0])?,
+            pair(c, away, al.pairs[0])?,
+        ));
+        tables.push((
+            second,
+            pair(c, away, al.pairs[1])?,
+            pair(c, home, hl.pairs[1])?,
+        ));
+    }
+    let round_id = teamdb::insert_round(c, tid, plan.round, movement_word(movement), &tables)?;
+    for &b in &plan.byes {
+        teamdb::insert_bye(c, round_id, row_of(b)?.id)?;
+    }
+    let table_nos: Vec<i32> = tables
+        .iter()
+        .map(|(n, _, _)| i32::try_from(*n).unwrap_or(0))
+        .collect();
+    crate::db::table_side::ensure_codes(c, tid, &table_nos)?;
+    Ok(round_id)
+}
+
+/// Each team's line-up in its last match.
+fn last_lineups(t: &TeamsLoaded) -> HashMap<u32, LineUp> {
+    let mut out = HashMap::new();
+    for r in &t.l.rounds {
+        for (team, lineup) in lineups_of_round(t, r) {
+            out.insert(team, lineup);
+        }
+    }
+    out
+}
+
+/// The line-ups of a round: team number → its pairs at its first and
+/// second table.
+fn lineups_of_round(t: &TeamsLoaded, r: &crate::services::view::Round) -> HashMap<u32, LineUp> {
+    let mut seats: HashMap<u32, Vec<(i32, [u32; 2])>> = HashMap::new();
+    for s in t.seatings.iter().filter(|s| s.round_id == r.id) {
+        for p in [s.ns_pair, s.ew_pair].into_iter().flatten() {
+            if let Some((team, players)) = t.pair_team.get(&p) {
+                if let Some(x) = t.team(*team) {
+                    seats
+                        .entry(x.team_no())
+                        .or_default()
+                        .push((s.table_no, *players));
+                }
+            }
+        }
+    }
+    seats
+        .into_iter()
+        .filter_map(|(team, mut v)| {
+            v.sort_by_key(|(table, _)| *table);
+            match v.as_slice() {
+                [(_, a), (_, b)] => Some((team, LineUp { pairs: [*a, *b] })),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// Starts the tournament: the checked-in teams are drawn (in groups when
+/// set), round 1 is seated with each team's first four players, the teams
+/// and tables get their codes.
+pub async fn start(
+    db: &Db,
+    actor: Actor,
+    tid: TournamentId,
+    seen: Option<i64>,
+    lang: Lang,
+) -> Result<(), ServiceError> {
+    let seed =
+        crate::movement::new_seed().map_err(|e| ServiceError::Conflict(Conflict::Movement(e)))?;
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Direct)?;
+        l.ensure_seen(seen)?;
+        let mut t = load_teams(c, l)?;
+        ensure_teams(&t)?;
+        if t.l.status() != Status::Draft {
+            return Err(ServiceError::conflict("draw.error.started"));
+        }
+        let drawn: Vec<TeamId> = t
+            .teams
+            .iter()
+            .filter(|x| x.drawable())
+            .map(|x| x.id)
+            .collect();
+        let no_shows = teamdb::mark_no_shows(c, tid, &drawn)?;
+        for x in &mut t.teams {
+            x.no_show = !drawn.contains(&x.id);
+        }
+        if drawn.len() < 2 {
+            return Err(ServiceError::conflict("teams.error.too_few"));
+        }
+        let groups = groups_of(&t, seed)?;
+        for g in &groups {
+            for &n in &g.teams {
+                if let Some(x) = t.team_by_number(i32::try_from(n).unwrap_or(0)) {
+                    teamdb::set_group(c, x.id, g.name.as_deref())?;
+                }
+            }
+        }
+        teamdb::start(c, tid, seed)?;
+        let (movement, plan) = plan_round(c, &t, 1, seed, lang)?;
+        save_round(c, &t, movement, &plan)?;
+        teamdb::ensure_codes(c, tid)?;
+        audit::record(
+            c,
+            tid,
+            &actor,
+            Entry::new(Action::RoundDrawn)
+                .round(1)
+                .after(audit::values([
+                    ("teams", Value::from(drawn.len())),
+                    ("matches", Value::from(plan.matches.len())),
+                    ("no_shows", Value::from(no_shows)),
+                ])),
+        )?;
+        Ok(())
+    })
+    .await
+}
+
+/// Makes the next round (round robin while planned, then Danish) and
+/// returns its number; `requested` names the round the form meant (a
+/// second click gets the same round, nothing made twice). A Danish round
+/// waits for every table of the last round.
+pub async fn next_round(
+    db: &Db,
+    actor: Actor,
+    tid: TournamentId,
+    requested: Option<i32>,
+    lang: Lang,
+) -> Result<i32, ServiceError> {
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Direct)?;
+        if let Some(r) = requested.filter(|r| l.round(*r).is_some()) {
+            return Ok(r);
+        }
+        let t = load_teams(c, l)?;
+        ensure_teams(&t)?;
+        t.l.ensure_running()?;
+        let n = t.l.next_round();
+        if requested.is_some_and(|r| r != n) {
+            return Err(ServiceError::Conflict(Conflict::Stale));
+        }
+        if u32::try_from(n).unwrap_or(u32::MAX) > t.l.settings.planned_rounds {
+            return Err(ServiceError::conflict("round.error.all_generated"));
+        }
+        if let Some(last) = t.l.rounds.last() {
+            let missing = crate::services::rounds::tables_without_score(c, last.id)?;
+            if !missing.is_empty() {
+                return Err(crate::services::rounds::tables_missing(
+                    "teams.error.tables_missing",
+                    last.number,
+                    &missing,
+                ));
+            }
+        }
+        let seed =
+            t.l.t
+                .draw_seed
+                .and_then(|s| u64::try_from(s).ok())
+                .ok_or_else(|| ServiceError::corrupt(format!("tournament {tid}: no draw seed")))?;
+        let number = u32::try_from(n).unwrap_or(1);
+        let (movement, plan) = plan_round(c, &t, number, seed, lang)?;
+        save_round(c, &t, movement, &plan)?;
+        audit::record(
+            c,
+            tid,
+            &actor,
+            Entry::new(Action::RoundGenerated)
+                .round(n)
+                .after(audit::values([
+                    ("movement", Value::from(movement_word(movement))),
+                    ("matches", Value::from(plan.matches.len())),
+                ])),
+        )?;
+        Ok(n)
+    })
+    .await
+}

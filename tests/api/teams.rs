@@ -1,0 +1,441 @@
+//! Team tournaments (issue 25) over HTTP, on both databases: created as
+//! teams, teams registered with their players (refused with the reason next
+//! to the field), checked in, the start (round robin), line-ups at the desk
+//! and from a phone with the team code (braked; final once a table has a
+//! result), sheets entered and confirmed from the tables with the team
+//! codes, the team standings, cards and match results (cached per
+//! revision), the next rounds (round robin, then Danish), export and import
+//! giving the same standings.
+
+use burraco_td::i18n::Lang;
+use burraco_td::tournament_file::{parse_any, AnyTournamentFile, TeamTournamentFile};
+use serde_json::{json, Value};
+
+use crate::helpers::{location, spawn_app, tid_of, Browser, TestApp};
+use crate::table_side::{answer, enter, sheet, table_code};
+use crate::tournaments::create_tournament_with;
+
+/// Registers team `name` with `players` (surname, name) through the form.
+pub async fn add_team(
+    b: &Browser,
+    t: &str,
+    name: &str,
+    players: &[(&str, &str)],
+) -> reqwest::Response {
+    let keys = [
+        ["p1_surname", "p1_name"],
+        ["p2_surname", "p2_name"],
+        ["p3_surname", "p3_name"],
+        ["p4_surname", "p4_name"],
+        ["p5_surname", "p5_name"],
+        ["p6_surname", "p6_name"],
+    ];
+    let mut form: Vec<(&str, &str)> = vec![("name", name)];
+    for (i, (s, n)) in players.iter().enumerate() {
+        form.push((keys[i][0], s));
+        form.push((keys[i][1], n));
+    }
+    b.submit(&format!("{t}/teams/new"), &format!("{t}/teams"), &form)
+        .await
+}
+
+/// A team's four players: "<team>a Anna", "<team>b Bruno", …
+fn four(team: &str) -> Vec<(String, String)> {
+    ["Anna", "Bruno", "Carla", "Dario"]
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (format!("{team}{}", (b'a' + i as u8) as char), n.to_string()))
+        .collect()
+}
+
+fn refs(v: &[(String, String)]) -> Vec<(&str, &str)> {
+    v.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect()
+}
+
+/// Ids of the teams of a tournament, by number.
+pub fn team_ids(app: &TestApp, tid: i64) -> Vec<(i32, i64, Option<String>)> {
+    use burraco_td::db::schema::teams;
+    use diesel::prelude::*;
+    let mut c = app.pool.get().unwrap();
+    teams::table
+        .filter(teams::tournament_id.eq(tid))
+        .order(teams::number.asc())
+        .select((teams::number, teams::id, teams::code))
+        .load(&mut *c)
+        .unwrap()
+}
+
+/// The team file as the database has it now.
+pub fn team_file(app: &TestApp, tid: i64) -> TeamTournamentFile {
+    match parse_any(&export_text(app, tid)).unwrap() {
+        AnyTournamentFile::Teams(f) => f,
+        AnyTournamentFile::Pairs(_) => panic!("a pairs file"),
+    }
+}
+
+/// The export of tournament `tid` through the services (on a thread of its
+/// own: the tests' runtime is busy awaiting).
+fn export_text(app: &TestApp, tid: i64) -> String {
+    let handle = app.handle.clone();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let actor = burraco_td::services::Actor {
+                user_id: burraco_td::ids::UserId(1),
+                role: burraco_td::auth::Role::Admin,
+            };
+            burraco_td::services::files::export_any(
+                &handle,
+                actor,
+                burraco_td::ids::TournamentId(tid),
+                chrono_tz::Europe::Rome,
+            )
+            .await
+            .unwrap()
+            .to_json()
+            .unwrap()
+        })
+    })
+    .join()
+    .unwrap()
+}
+
+/// The tables of a round: (table, NS team, EW team).
+fn tables(f: &TeamTournamentFile, round: u32) -> Vec<(u32, u32, u32)> {
+    let r = f.rounds.iter().find(|r| r.number == round).unwrap();
+    r.matches
+        .iter()
+        .flat_map(|m| m.tables.iter().map(|t| (t.table, t.ns.team, t.ew.team)))
+        .collect()
+}
+
+fn code_of(app: &TestApp, tid: i64, team: u32) -> String {
+    team_ids(app, tid)
+        .into_iter()
+        .find(|(n, _, _)| *n as u32 == team)
+        .and_then(|(_, _, c)| c)
+        .expect("a team code")
+}
+
+/// Every table of `round` entered by its NS team and confirmed by its EW
+/// team from the phones (the team codes): NS scores `ns`, EW `ew` on each.
+async fn play_round(app: &TestApp, tid: i64, round: u32, ns: i64, ew: i64) {
+    let f = team_file(app, tid);
+    for (table, ns_team, ew_team) in tables(&f, round) {
+        let code = table_code(app, tid, table as i32);
+        let r = enter(app, &code, &code_of(app, tid, ns_team), sheet(ns, ew)).await;
+        assert_eq!(r.status.as_u16(), 200, "enter table {table}: {:?}", r.body);
+        let r = answer(app, &code, &code_of(app, tid, ew_team), true, "").await;
+        assert_eq!(
+            r.status.as_u16(),
+            200,
+            "confirm table {table}: {:?}",
+            r.body
+        );
+    }
+}
+
+async fn new_team_tournament(
+    app: &TestApp,
+    rounds: &str,
+    extra: &[(&'static str, &str)],
+) -> String {
+    let mut changes: Vec<(&'static str, &str)> =
+        vec![("kind", "teams"), ("planned_rounds", rounds)];
+    changes.extend_from_slice(extra);
+    create_tournament_with(app, "Campionato a squadre", &changes).await
+}
+
+async fn check_in_teams(app: &TestApp, t: &str) {
+    for (_, id, _) in team_ids(app, tid_of(t)) {
+        let res = app
+            .submit(
+                &format!("{t}/teams"),
+                &format!("{t}/teams/{id}/checkin"),
+                &[("value", "true")],
+            )
+            .await;
+        assert_eq!(res.status().as_u16(), 303);
+    }
+}
+
+async fn start(app: &TestApp, t: &str) {
+    let page = app.get_html(&format!("{t}/teams")).await;
+    let rev = page
+        .split("name=\"revision\" value=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .unwrap()
+        .to_string();
+    let res = app
+        .submit(
+            &format!("{t}/teams"),
+            &format!("{t}/teams/start"),
+            &[("revision", &rev)],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+}
+
+async fn next_round(app: &TestApp, t: &str, n: &str) -> reqwest::Response {
+    app.submit(
+        &format!("{t}/teams"),
+        &format!("{t}/teams/round"),
+        &[("round", n)],
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_team_evening_from_registration_to_standings_and_back_from_its_file() {
+    let app = spawn_app().await;
+    app.setup_admin().await;
+    let t = new_team_tournament(&app, "5", &[]).await;
+    let tid = tid_of(&t);
+    assert!(
+        app.get_html(&t).await.contains(&format!("{t}/teams")),
+        "the tournament page leads to the teams"
+    );
+
+    // A team of three is refused, the reason next to the fourth player.
+    let res = add_team(
+        &app,
+        &t,
+        "Tre soli",
+        &[("Uno", "A"), ("Due", "B"), ("Tre", "C")],
+    )
+    .await;
+    assert_eq!(res.status().as_u16(), 422);
+    let html = res.text().await.unwrap();
+    assert!(
+        html.contains("p4_surname") && html.contains("field-error"),
+        "{html}"
+    );
+    // Five teams, one of five players.
+    for (i, name) in ["Sole", "Luna", "Stelle", "Mare", "Vento"]
+        .iter()
+        .enumerate()
+    {
+        let mut players = four(name);
+        if i == 0 {
+            players.push(("Sole_e".into(), "Elena".into()));
+        }
+        let res = add_team(&app, &t, name, &refs(&players)).await;
+        assert_eq!(
+            res.status().as_u16(),
+            303,
+            "team {name}: {}",
+            res.text().await.unwrap()
+        );
+    }
+    // A player already in a team cannot join another.
+    let mut twice = four("Nuvole");
+    twice[2] = ("Solea".into(), "Anna".into());
+    let res = add_team(&app, &t, "Nuvole", &refs(&twice)).await;
+    assert_eq!(res.status().as_u16(), 422);
+    assert!(res.text().await.unwrap().contains("1"));
+    assert_eq!(team_ids(&app, tid).len(), 5);
+
+    check_in_teams(&app, &t).await;
+    start(&app, &t).await;
+    // The pairs' draw is not for a team tournament.
+    let res = app
+        .submit(
+            &format!("{t}/teams"),
+            &format!("{t}/draw"),
+            &[("confirm", "1")],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 409);
+
+    let f = team_file(&app, tid);
+    let r1 = &f.rounds[0];
+    assert_eq!(r1.matches.len(), 2, "five teams: two matches");
+    assert_eq!(r1.byes.len(), 1, "and one team rests");
+    for m in &r1.matches {
+        assert_eq!(m.tables.len(), 2);
+        assert_eq!((m.tables[0].ns.team, m.tables[0].ew.team), (m.home, m.away));
+        assert_eq!((m.tables[1].ns.team, m.tables[1].ew.team), (m.away, m.home));
+        assert_eq!(m.tables[0].ns.players, [0, 1]);
+        assert_eq!(m.tables[1].ew.players, [2, 3]);
+    }
+    // Every team has a code, shown on the director's page and the cards.
+    let codes = team_ids(&app, tid);
+    assert!(codes
+        .iter()
+        .all(|(_, _, c)| c.as_ref().is_some_and(|c| c.len() == 6)));
+    let cards = app.get_html(&format!("{t}/teams/cards")).await;
+    assert!(cards.contains(codes[0].2.as_deref().unwrap()));
+
+    // Team 1 (five players) is playing or resting; find a playing team of
+    // five players: Sole is team 1.
+    let sole_plays = r1.matches.iter().any(|m| m.has(1));
+    let captain = if sole_plays { 1 } else { r1.matches[0].home };
+    let lineup = format!("/t/{tid}/teams/{captain}/lineup");
+    let page = app.another_browser();
+    let html = page.get_html(&lineup).await;
+    assert!(html.contains("name=\"code\""), "{html}");
+    // A wrong code is refused next to the code field, and nothing changes.
+    let form = [
+        ("round", "1"),
+        ("a1", "1"),
+        ("a2", "3"),
+        ("b1", "2"),
+        ("b2", "4"),
+        ("code", "000000"),
+    ];
+    let res = page.submit(&lineup, &lineup, &form).await;
+    assert_eq!(res.status().as_u16(), 422);
+    assert!(res.text().await.unwrap().contains("field-error"));
+    // Twice the same player is refused.
+    let code = code_of(&app, tid, captain);
+    let bad = [
+        ("round", "1"),
+        ("a1", "1"),
+        ("a2", "1"),
+        ("b1", "2"),
+        ("b2", "4"),
+        ("code", code.as_str()),
+    ];
+    assert_eq!(
+        page.submit(&lineup, &lineup, &bad).await.status().as_u16(),
+        422
+    );
+    let good = [
+        ("round", "1"),
+        ("a1", "1"),
+        ("a2", "3"),
+        ("b1", "2"),
+        ("b2", "4"),
+        ("code", code.as_str()),
+    ];
+    let res = page.submit(&lineup, &lineup, &good).await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    let f = team_file(&app, tid);
+    let m = f.rounds[0].matches.iter().find(|m| m.has(captain)).unwrap();
+    let lines: Vec<[u32; 2]> = m
+        .tables
+        .iter()
+        .flat_map(|t| [t.ns, t.ew])
+        .filter(|l| l.team == captain)
+        .map(|l| l.players)
+        .collect();
+    assert_eq!(lines, vec![[0, 2], [1, 3]], "the captain's line-up sits");
+    // The desk can name it too.
+    let desk = format!("{t}/teams/{captain}/lineup");
+    let res = app
+        .submit(
+            &desk,
+            &desk,
+            &[
+                ("round", "1"),
+                ("a1", "1"),
+                ("a2", "2"),
+                ("b1", "3"),
+                ("b2", "4"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+
+    // Round 1 from the phones: every table entered by NS, confirmed by EW
+    // with the team codes.
+    play_round(&app, tid, 1, 200, 100).await;
+    // Once a table has a result the line-up is final.
+    let res = page.submit(&lineup, &lineup, &good).await;
+    assert_eq!(res.status().as_u16(), 409);
+
+    // The public standings: every team, computed as the core computes the file.
+    let f = team_file(&app, tid);
+    let st = burraco_td::standings::compute_teams_file(&f, Lang::En).unwrap();
+    let html = app.another_browser().get_html(&format!("/t/{tid}")).await;
+    assert!(html.contains("team-standings"), "{html}");
+    for row in &st.rows {
+        assert!(html.contains(&format!("<b>{}</b>", row.team)));
+    }
+    let resting = f.rounds[0].byes[0];
+    let rest_row = st.row(resting).unwrap();
+    assert_eq!(
+        rest_row.vp, 28,
+        "the resting team gets twice the pairs' bye"
+    );
+    // Each match shares 40 VP.
+    for m in &st.rounds[0].matches {
+        assert_eq!(m.home_vp.unwrap() + m.away_vp.unwrap(), 40);
+    }
+    // The match results and a team card.
+    let round = app
+        .another_browser()
+        .get_html(&format!("/t/{tid}/rounds/1"))
+        .await;
+    assert!(round.contains("match-score"), "{round}");
+    let card = app
+        .another_browser()
+        .get_html(&format!("/t/{tid}/teams/{captain}"))
+        .await;
+    assert!(
+        card.contains("team-card") && card.contains("card-round-1"),
+        "{card}"
+    );
+    // The JSON standings say teams.
+    let v: Value = app
+        .another_browser()
+        .get(&format!("/api/v1/tournaments/{tid}/standings"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(v["kind"], "teams");
+    assert_eq!(v["standings"].as_array().unwrap().len(), 5);
+    // A pair card does not exist in a team tournament.
+    assert_eq!(
+        app.get(&format!("/t/{tid}/pairs/1"))
+            .await
+            .status()
+            .as_u16(),
+        404
+    );
+
+    // Round 2 (round robin), played; round 3 waits for its tables.
+    let res = next_round(&app, &t, "2").await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    let res = next_round(&app, &t, "3").await;
+    assert_eq!(res.status().as_u16(), 409, "round 2 has no results yet");
+    play_round(&app, tid, 2, 150, 150).await;
+
+    // Export, import: the same standings.
+    let exported = app
+        .get(&format!("{t}/export.json"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let before = match parse_any(&exported).unwrap() {
+        AnyTournamentFile::Teams(f) => {
+            burraco_td::standings::compute_teams_file(&f, Lang::En).unwrap()
+        }
+        AnyTournamentFile::Pairs(_) => panic!("a pairs export"),
+    };
+    let res = app
+        .submit("/admin/import", "/admin/import", &[("json", &exported)])
+        .await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    let new_t = location(&res);
+    let new_tid = tid_of(new_t.split('?').next().unwrap());
+    assert_ne!(new_tid, tid);
+    let after =
+        burraco_td::standings::compute_teams_file(&team_file(&app, new_tid), Lang::En).unwrap();
+    assert_eq!(
+        before.rows, after.rows,
+        "the same standings after export and import"
+    );
+    assert_eq!(before.rounds, after.rounds);
+    // And the imported tournament goes on: round 3.
+    let nt = format!("/director/t/{new_tid}");
+    let res = next_round(&app, &nt, "3").await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    let _ = json!({});
+}
