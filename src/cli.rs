@@ -29,7 +29,11 @@ pub fn run(cli: Cli) -> ExitCode {
             rounds,
             seed,
             running,
-        }) => sample_tournament(pairs, rounds, seed, running),
+            teams,
+        }) => match teams {
+            Some(teams) => sample_team_tournament(teams, rounds, seed, running),
+            None => sample_tournament(pairs, rounds, seed, running),
+        },
         Some(Command::SampleCircuit {
             stages,
             players,
@@ -73,6 +77,20 @@ fn sample_tournament(
     running: bool,
 ) -> anyhow::Result<ExitCode> {
     let mut file = crate::tournament_file::fixtures::sample_tournament(pairs, rounds, seed);
+    if running {
+        file.status = Some(crate::tournament_file::Status::Running);
+    }
+    println!("{}", serde_json::to_string(&file)?);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn sample_team_tournament(
+    teams: usize,
+    rounds: usize,
+    seed: u64,
+    running: bool,
+) -> anyhow::Result<ExitCode> {
+    let mut file = crate::tournament_file::fixtures::sample_team_tournament(teams, rounds, seed);
     if running {
         file.status = Some(crate::tournament_file::Status::Running);
     }

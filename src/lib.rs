@@ -1,4 +1,4 @@
-//! burraco-td: the program that runs Burraco pairs tournaments.
+//! burraco-td: the program that runs Burraco tournaments, pairs and teams.
 //!
 //! - `rules`, `movement`: the rules engine and the movements, pure Rust.
 //! - `db`: the schema and the queries (SQLite or PostgreSQL).

@@ -8,7 +8,7 @@ use crate::config::Settings;
 #[command(
     name = "burraco-td",
     version,
-    about = "Burraco pairs tournaments: seating, score sheets, standings, prizes"
+    about = "Burraco tournaments, pairs and teams: seating, score sheets, standings, prizes"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -138,6 +138,10 @@ pub enum Command {
         /// Leave it running (not finished), so that it still takes changes.
         #[arg(long, default_value_t = false)]
         running: bool,
+        /// A team tournament of this many teams instead (`--pairs` is then
+        /// not read).
+        #[arg(long)]
+        teams: Option<usize>,
     },
     /// Write a generated circuit with its finished stages as one JSON
     /// document (`burraco-td/circuit-bundle@1`, for benchmarks and demos):

@@ -128,6 +128,10 @@ fn counted_of_round(
 ) -> Result<std::collections::HashMap<i32, Counted>, ServiceError> {
     use crate::rules::score_sheet::Line;
     use crate::standings::Outcome;
+    // A team tournament's penalised tables are on its team pages.
+    if super::teams::kind_on(c, tid)? == crate::tournament_file::FileKind::Teams {
+        return Ok(Default::default());
+    }
     let file = super::files::file_of(c, tid, tz)?;
     let standings = match crate::standings::compute_file(&file, crate::i18n::Lang::En) {
         Ok(s) => s,

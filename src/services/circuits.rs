@@ -252,7 +252,12 @@ pub async fn add_stage(
             )));
         }
         // The tournament's page names its circuits: a new revision of it.
-        lock(c, &actor, tid, Need::Direct)?;
+        let l = lock(c, &actor, tid, Need::Direct)?;
+        // A season ranks pairs and players (RULES.md §11): a team
+        // tournament is not a stage.
+        if l.t.is_teams() {
+            return Err(ServiceError::conflict("teams.error.not_a_stage"));
+        }
         if !cdb::add_stage(c, id, tid)? {
             return Err(ServiceError::conflict("circuit.error.stage_already"));
         }
@@ -341,7 +346,9 @@ pub async fn editing(db: &Db, actor: Actor, id: CircuitId) -> Result<Editing, Se
         let stages = stage_infos(c, id)?;
         let mut candidates = Vec::new();
         for t in tdb::list(c)? {
-            if stages.iter().any(|s| s.tournament_id == t.id) {
+            if stages.iter().any(|s| s.tournament_id == t.id)
+                || t.kind == crate::tournament_file::FileKind::Teams
+            {
                 continue;
             }
             match check_access(c, &actor, &t, Need::Direct) {

@@ -16,7 +16,13 @@ pub fn file_of(
     tid: TournamentId,
     tz: chrono_tz::Tz,
 ) -> Result<TournamentFile, ServiceError> {
-    crate::db::export::load_file(c, tid, tz)?.ok_or(ServiceError::NotFound)
+    let file = crate::db::export::load_file(c, tid, tz)?.ok_or(ServiceError::NotFound)?;
+    // A team tournament's file is the teams' (`services::teams`): its rows
+    // read as a pairs file would name pairs that are line-ups.
+    if super::teams::kind_on(c, tid)? == crate::tournament_file::FileKind::Teams {
+        return Err(ServiceError::conflict("teams.error.pairs_file"));
+    }
+    Ok(file)
 }
 
 /// The one standings computation over a file; a file the engine refuses is

@@ -105,7 +105,7 @@ pub enum DrawKind {
 /// What a draw will do, or why it cannot happen: the one precondition the
 /// confirmation page and the action share.
 pub fn plan_draw(l: &Loaded, kind: DrawKind) -> Result<(), ServiceError> {
-    if l.t.is_teams() {
+    if l.t.is_teams() && kind == DrawKind::Redraw {
         return Err(ServiceError::conflict("teams.error.pairs_only"));
     }
     match (kind, l.status()) {
@@ -133,6 +133,10 @@ pub async fn draw(
         let l = lock(c, &actor, tid, Need::Direct)?;
         l.ensure_seen(seen)?;
         plan_draw(&l, kind)?;
+        // A team tournament draws its teams (issue 25): the same operation.
+        if l.t.is_teams() {
+            return super::teams::start_locked(c, &actor, l, seed);
+        }
         let players: Vec<PairNo> = l.drawable().map(Pair::pair_no).collect();
         let layout = movement::first_round_draw(&players, seed).map_err(movement_conflict)?;
         let plan = mitchell_plan(&l, &layout);
@@ -337,6 +341,10 @@ pub async fn next_round(
             return Ok(r);
         }
         l.ensure_seen(seen)?;
+        // A team tournament's next round is the teams' (issue 25).
+        if l.t.is_teams() {
+            return super::teams::next_round_locked(c, &actor, l, requested);
+        }
         let n = l.next_round();
         if requested.is_some_and(|r| r != n) {
             return Err(ServiceError::conflict("round.error.stale_form"));
@@ -368,7 +376,7 @@ pub async fn next_round(
                 movement_kind == RoundMovement::DanishModified,
                 tz,
             )?,
-            // A team tournament's rounds are the teams' (refused above).
+            // Only a team tournament's (which went to the teams' above).
             RoundMovement::RoundRobin => {
                 return Err(ServiceError::conflict("teams.error.pairs_only"))
             }

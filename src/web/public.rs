@@ -163,13 +163,21 @@ fn render_tournament(ctx: &PageCtx, snap: &Snapshot, rev: i64) -> Result<String,
     .render()?)
 }
 
+/// The standings document of either kind of tournament.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum StandingsDoc {
+    Pairs(PublicStandings),
+    Teams(crate::services::teams::TeamStandingsDoc),
+}
+
 /// `GET /api/v1/tournaments/{id}/standings`: the public standings as JSON
 /// (the `getStandings` operation), cached like the pages.
 #[utoipa::path(get, path = "/api/v1/tournaments/{id}/standings", tag = "public",
     operation_id = "getStandings",
     params(("id" = i64, Path, description = "Tournament id")),
-    responses((status = 200, description = "The standings, prizes and penalties (no token; ETag per revision)",
-            body = PublicStandings),
+    responses((status = 200, description = "The standings, prizes and penalties (no token; ETag per revision): a pairs tournament's, or a team tournament's (`kind` `teams`)",
+            body = StandingsDoc),
         (status = 304, description = "Not modified (If-None-Match)"),
         (status = 404, description = "No such tournament", body = crate::web::api::ErrorBody)))]
 pub async fn standings_json(

@@ -955,3 +955,235 @@ async fn settings_withdrawals_adjusted_scores_reopen_and_import() {
         .await;
     assert_eq!(error_code(&r, 422), "invalid_input");
 }
+
+/// A team tournament through the API alone (issue 25): created as teams,
+/// its settings, four teams, check-in, the start (`startTournament`),
+/// line-ups by staff and by the captain with the team code (braked), the
+/// sheets, the team standings (`getStandings`, `kind` teams) equal to the
+/// CLI's over the export, a team's card, the next round (`nextRound`).
+#[tokio::test]
+async fn a_team_tournament_through_the_api() {
+    let (app, dora, remo) = staffed().await;
+    let mut body = settings("Squadre via API", 3, 3);
+    body["kind"] = json!("teams");
+    let tid = ok(&dora.post("/api/v1/tournaments", body).await, 201)["id"]
+        .as_i64()
+        .unwrap();
+    let got = dora.get(&format!("/api/v1/tournaments/{tid}")).await;
+    assert_eq!(ok(&got, 200)["settings"]["kind"], "teams");
+    // A scale of nine bounds is refused naming the field.
+    let r = dora
+        .put(
+            &format!("/api/v1/tournaments/{tid}/team-settings"),
+            json!({"scoring": "scale", "scale": [1, 2, 3, 4, 5, 6, 7, 8, 9]}),
+        )
+        .await;
+    assert_eq!(error_code(&r, 422), "invalid_input");
+    assert!(r.body["error"]["fields"]["scale"].is_string(), "{}", r.body);
+    ok(
+        &dora
+            .put(
+                &format!("/api/v1/tournaments/{tid}/team-settings"),
+                json!({"scoring": "tables", "groups": 1}),
+            )
+            .await,
+        200,
+    );
+    for name in ["Sole", "Luna", "Mare", "Vento"] {
+        let players: Vec<Value> = ["a", "b", "c", "d"]
+            .iter()
+            .map(|s| json!({"surname": format!("{name}{s}"), "name": "X"}))
+            .collect();
+        let r = dora
+            .post(
+                &format!("/api/v1/tournaments/{tid}/teams"),
+                json!({"name": name, "players": players}),
+            )
+            .await;
+        assert_eq!(ok(&r, 201)["name"], name);
+    }
+    // A team of three is refused, each missing player named.
+    let r = dora
+        .post(
+            &format!("/api/v1/tournaments/{tid}/teams"),
+            json!({"name": "Tre", "players": [{"surname": "A", "name": "B"}, {"surname": "C", "name": "D"}, {"surname": "E", "name": "F"}]}),
+        )
+        .await;
+    assert_eq!(error_code(&r, 422), "invalid_input");
+    assert!(
+        r.body["error"]["fields"]["p4_surname"].is_string(),
+        "{}",
+        r.body
+    );
+    // A referee cannot register teams.
+    let r = remo
+        .post(
+            &format!("/api/v1/tournaments/{tid}/teams"),
+            json!({"name": "X", "players": []}),
+        )
+        .await;
+    assert_eq!(error_code(&r, 403), "forbidden");
+    let teams = ok(
+        &dora.get(&format!("/api/v1/tournaments/{tid}/teams")).await,
+        200,
+    )
+    .clone();
+    for t in teams.as_array().unwrap() {
+        let id = t["id"].as_i64().unwrap();
+        ok(
+            &dora
+                .post(
+                    &format!("/api/v1/tournaments/{tid}/teams/{id}/checkin"),
+                    json!({"checked_in": true}),
+                )
+                .await,
+            200,
+        );
+    }
+    ok(
+        &dora
+            .post(&format!("/api/v1/tournaments/{tid}/start"), json!({}))
+            .await,
+        200,
+    );
+    let teams = ok(
+        &dora.get(&format!("/api/v1/tournaments/{tid}/teams")).await,
+        200,
+    )
+    .clone();
+    let code = |n: i64| -> String {
+        teams
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["number"] == n)
+            .unwrap()["code"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    // Staff seat team 1's line-up; the captain of team 2 seats hers.
+    ok(
+        &dora
+            .put(
+                &format!("/api/v1/tournaments/{tid}/teams/1/lineup"),
+                json!({"round": 1, "pairs": [[0, 2], [1, 3]]}),
+            )
+            .await,
+        200,
+    );
+    let anon = Api::anonymous(&app);
+    let r = anon
+        .post(
+            &format!("/api/v1/tournaments/{tid}/teams/2/lineup"),
+            json!({"round": 1, "pairs": [[0, 3], [1, 2]], "code": code(2)}),
+        )
+        .await;
+    ok(&r, 200);
+    // Twice the same player: refused.
+    let r = anon
+        .post(
+            &format!("/api/v1/tournaments/{tid}/teams/2/lineup"),
+            json!({"round": 1, "pairs": [[0, 0], [1, 2]], "code": code(2)}),
+        )
+        .await;
+    assert_eq!(error_code(&r, 422), "invalid_input");
+    // Wrong codes for team 3 from one address: ten refused as wrong, then
+    // the brake, even for the right code.
+    for _ in 0..10 {
+        let r = anon
+            .post(
+                &format!("/api/v1/tournaments/{tid}/teams/3/lineup"),
+                json!({"round": 1, "pairs": [[0, 1], [2, 3]], "code": "000000"}),
+            )
+            .await;
+        assert_eq!(error_code(&r, 422), "invalid_input");
+    }
+    let r = anon
+        .post(
+            &format!("/api/v1/tournaments/{tid}/teams/3/lineup"),
+            json!({"round": 1, "pairs": [[0, 1], [2, 3]], "code": code(3)}),
+        )
+        .await;
+    assert_eq!(error_code(&r, 429), "too_many_attempts");
+    assert!(r.headers.get("retry-after").is_some());
+
+    // Every table's sheet from the desk (the pairs' operation).
+    let round = ok(
+        &dora
+            .get(&format!("/api/v1/tournaments/{tid}/rounds/1"))
+            .await,
+        200,
+    )
+    .clone();
+    let tables = round["tables"].as_array().unwrap().clone();
+    assert_eq!(tables.len(), 4, "two matches on two tables each");
+    for (i, t) in tables.iter().enumerate() {
+        let n = t["table"].as_i64().unwrap();
+        ok(
+            &dora
+                .put(
+                    &format!("/api/v1/tournaments/{tid}/rounds/1/tables/{n}/sheet"),
+                    json!({"sheet": sheet(100 + 50 * i as i64, 80)}),
+                )
+                .await,
+            200,
+        );
+    }
+    // Line-ups are final now.
+    let r = dora
+        .put(
+            &format!("/api/v1/tournaments/{tid}/teams/1/lineup"),
+            json!({"round": 1, "pairs": [[0, 1], [2, 3]]}),
+        )
+        .await;
+    assert_eq!(error_code(&r, 409), "lineup_final");
+
+    let st = ok(
+        &anon
+            .get(&format!("/api/v1/tournaments/{tid}/standings"))
+            .await,
+        200,
+    )
+    .clone();
+    assert_eq!(st["kind"], "teams");
+    let rows = st["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    let export = dora.get(&format!("/api/v1/tournaments/{tid}/export")).await;
+    let file = ok(&export, 200).to_string();
+    let cli = cli_standings(&file);
+    let cli_rows = cli["standings"].as_array().unwrap();
+    for (a, b) in rows.iter().zip(cli_rows) {
+        assert_eq!(
+            (&a["team"], &a["vp"], &a["mp_diff"]),
+            (&b["team"], &b["vp"], &b["mp_diff"])
+        );
+    }
+    let card = ok(
+        &anon
+            .get(&format!("/api/v1/tournaments/{tid}/teams/1/card"))
+            .await,
+        200,
+    )
+    .clone();
+    assert_eq!(card["rounds"][0]["tables"][0]["players"], json!([0, 2]));
+    assert_eq!(card["rounds"][0]["outcome"], "played");
+    // A pairs document of a team tournament does not exist.
+    let r = anon
+        .get(&format!("/api/v1/tournaments/{tid}/pairs/1/card"))
+        .await;
+    assert_eq!(error_code(&r, 404), "not_found");
+    // Round 2: the round robin goes on.
+    let r = dora
+        .post(&format!("/api/v1/tournaments/{tid}/rounds"), json!({}))
+        .await;
+    assert_eq!(ok(&r, 201)["round"], 2);
+    let round2 = ok(
+        &dora
+            .get(&format!("/api/v1/tournaments/{tid}/rounds/2"))
+            .await,
+        200,
+    )
+    .clone();
+    assert_eq!(round2["tables"].as_array().unwrap().len(), 4);
+}

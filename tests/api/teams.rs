@@ -389,7 +389,7 @@ async fn a_team_evening_from_registration_to_standings_and_back_from_its_file() 
         .await
         .unwrap();
     assert_eq!(v["kind"], "teams");
-    assert_eq!(v["standings"].as_array().unwrap().len(), 5);
+    assert_eq!(v["rows"].as_array().unwrap().len(), 5);
     // A pair card does not exist in a team tournament.
     assert_eq!(
         app.get(&format!("/t/{tid}/pairs/1"))

@@ -12,6 +12,7 @@ mod players;
 mod referee;
 mod setup;
 mod states;
+mod teams;
 mod tokens;
 mod vocab;
 

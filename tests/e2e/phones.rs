@@ -64,7 +64,7 @@ async fn stage(
 /// closes each with a clean burraco (NS 3 × (ns + 300), EW 3 × (ew − 20));
 /// both lines took the pozzetto (its box, "NOT taken", stays blank); then
 /// its code.
-async fn enter_sheet(p: &Page<'_>, code: &str, pair_code: &str, ns: u32, ew: u32) {
+pub(crate) async fn enter_sheet(p: &Page<'_>, code: &str, pair_code: &str, ns: u32, ew: u32) {
     p.go(&format!("/s/{code}")).await;
     for h in 1..=3 {
         p.click(&format!("input[name=h{h}_end][value=closure_ns]"))
@@ -93,7 +93,7 @@ async fn enter_sheet(p: &Page<'_>, code: &str, pair_code: &str, ns: u32, ew: u32
 }
 
 /// The other pair's phone: confirms, or disputes with a note.
-async fn answer(p: &Page<'_>, code: &str, pair_code: &str, note: Option<&str>) {
+pub(crate) async fn answer(p: &Page<'_>, code: &str, pair_code: &str, note: Option<&str>) {
     p.go(&format!("/s/{code}")).await;
     p.fill("#answer_code", pair_code).await;
     match note {

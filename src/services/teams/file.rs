@@ -184,6 +184,8 @@ pub struct TeamView {
     pub revision: i64,
     pub status: Status,
     pub tournament_id: TournamentId,
+    /// UTC.
+    pub starts_at: chrono::NaiveDateTime,
 }
 
 impl TeamView {
@@ -222,6 +224,7 @@ pub async fn view(
             return Ok(None);
         }
         let revision = row.revision;
+        let starts_at = row.starts_at;
         let l = crate::services::load_state(c, row)?;
         let t = load_teams(c, l)?;
         let file = team_file_on(c, &t, tz)?;
@@ -234,6 +237,7 @@ pub async fn view(
             revision,
             status: t.l.status(),
             tournament_id: tid,
+            starts_at,
         }))
     })
     .await

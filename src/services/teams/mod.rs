@@ -241,15 +241,17 @@ pub async fn load(
     .await
 }
 
+/// Whether a tournament holds pairs or teams, on `c`.
+pub fn kind_on(c: &mut DbConn, tid: TournamentId) -> Result<FileKind, ServiceError> {
+    crate::db::tournaments::find(c, tid)?
+        .map(|t| t.kind)
+        .ok_or(ServiceError::NotFound)
+}
+
 /// Whether a tournament holds pairs or teams (no access check: the kind
 /// of a tournament is public).
 pub async fn kind(db: &Db, tid: TournamentId) -> Result<FileKind, ServiceError> {
-    db.read(move |c| {
-        crate::db::tournaments::find(c, tid)?
-            .map(|t| t.kind)
-            .ok_or(ServiceError::NotFound)
-    })
-    .await
+    db.read(move |c| kind_on(c, tid)).await
 }
 
 // ---- settings ----
@@ -404,11 +406,13 @@ pub async fn save_setup(
     .await
 }
 
+mod doc;
 mod entries;
 mod file;
 mod lineups;
 mod rounds;
 
+pub use doc::*;
 pub use entries::*;
 pub use file::*;
 pub use lineups::*;

@@ -45,7 +45,6 @@ fn plan_round(
     t: &TeamsLoaded,
     n: u32,
     seed: u64,
-    lang: Lang,
 ) -> Result<(TeamMovementKind, TeamRoundPlan), ServiceError> {
     let groups = groups_of(t, seed)?;
     let schedule = round_robin_groups(&groups, 1).map_err(movement_conflict)?;
@@ -64,7 +63,7 @@ fn plan_round(
     // Danish: by the standings now, never a team already met while one can
     // be avoided.
     let file = team_file_on(c, t, chrono_tz::UTC)?;
-    let standings = crate::standings::compute_teams_file(&file, lang)
+    let standings = crate::standings::compute_teams_file(&file, Lang::En)
         .map_err(|_| ServiceError::conflict("teams.error.standings"))?;
     let ranking: Vec<u32> = standings
         .rows
@@ -192,13 +191,27 @@ pub async fn start(
     actor: Actor,
     tid: TournamentId,
     seen: Option<i64>,
-    lang: Lang,
 ) -> Result<(), ServiceError> {
     let seed =
         crate::movement::new_seed().map_err(|e| ServiceError::Conflict(Conflict::Movement(e)))?;
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Direct)?;
         l.ensure_seen(seen)?;
+        start_locked(c, &actor, l, seed)
+    })
+    .await
+}
+
+/// The start, on a tournament the caller locked (`services::rounds::draw`
+/// comes here for a team tournament).
+pub(crate) fn start_locked(
+    c: &mut DbConn,
+    actor: &Actor,
+    l: Loaded,
+    seed: u64,
+) -> Result<(), ServiceError> {
+    let tid = l.t.id;
+    {
         let mut t = load_teams(c, l)?;
         ensure_teams(&t)?;
         if t.l.status() != Status::Draft {
@@ -226,13 +239,13 @@ pub async fn start(
             }
         }
         teamdb::start(c, tid, seed)?;
-        let (movement, plan) = plan_round(c, &t, 1, seed, lang)?;
+        let (movement, plan) = plan_round(c, &t, 1, seed)?;
         save_round(c, &t, movement, &plan)?;
         teamdb::ensure_codes(c, tid)?;
         audit::record(
             c,
             tid,
-            &actor,
+            actor,
             Entry::new(Action::RoundDrawn)
                 .round(1)
                 .after(audit::values([
@@ -242,8 +255,7 @@ pub async fn start(
                 ])),
         )?;
         Ok(())
-    })
-    .await
+    }
 }
 
 /// Makes the next round (round robin while planned, then Danish) and
@@ -255,13 +267,27 @@ pub async fn next_round(
     actor: Actor,
     tid: TournamentId,
     requested: Option<i32>,
-    lang: Lang,
 ) -> Result<i32, ServiceError> {
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Direct)?;
         if let Some(r) = requested.filter(|r| l.round(*r).is_some()) {
             return Ok(r);
         }
+        next_round_locked(c, &actor, l, requested)
+    })
+    .await
+}
+
+/// The next round, on a tournament the caller locked
+/// (`services::rounds::next_round` comes here for a team tournament).
+pub(crate) fn next_round_locked(
+    c: &mut DbConn,
+    actor: &Actor,
+    l: Loaded,
+    requested: Option<i32>,
+) -> Result<i32, ServiceError> {
+    let tid = l.t.id;
+    {
         let t = load_teams(c, l)?;
         ensure_teams(&t)?;
         t.l.ensure_running()?;
@@ -288,12 +314,12 @@ pub async fn next_round(
                 .and_then(|s| u64::try_from(s).ok())
                 .ok_or_else(|| ServiceError::corrupt(format!("tournament {tid}: no draw seed")))?;
         let number = u32::try_from(n).unwrap_or(1);
-        let (movement, plan) = plan_round(c, &t, number, seed, lang)?;
+        let (movement, plan) = plan_round(c, &t, number, seed)?;
         save_round(c, &t, movement, &plan)?;
         audit::record(
             c,
             tid,
-            &actor,
+            actor,
             Entry::new(Action::RoundGenerated)
                 .round(n)
                 .after(audit::values([
@@ -302,6 +328,5 @@ pub async fn next_round(
                 ])),
         )?;
         Ok(n)
-    })
-    .await
+    }
 }

@@ -13,6 +13,7 @@ pub mod penalties;
 pub mod play;
 pub mod rules;
 pub mod score;
+pub mod teams;
 pub mod tournaments;
 
 use std::collections::BTreeMap;
@@ -338,6 +339,14 @@ pub fn register(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         .service(penalties::withdraw_penalty)
         .service(penalties::reinstate_penalty)
         .service(play::get_pair_card)
+        .service(teams::list_teams)
+        .service(teams::add_team)
+        .service(teams::check_in_team)
+        .service(teams::withdraw_team)
+        .service(teams::update_team_settings)
+        .service(teams::set_lineup)
+        .service(teams::submit_lineup)
+        .service(teams::get_team_card)
         .service(circuits::list_circuits)
         .service(circuits::create_circuit)
         .service(circuits::get_circuit)

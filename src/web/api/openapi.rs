@@ -16,7 +16,7 @@ use utoipa_actix_web::AppExt;
 #[openapi(
     info(
         title = "burraco-td",
-        description = "Burraco pairs tournaments: everything staff do, as JSON. \
+        description = "Burraco tournaments, pairs and teams: everything staff do, as JSON. \
             Staff send `Authorization: Bearer TOKEN` (a token from `burraco-td create-token USERNAME`); \
             every error is `{\"error\": {\"code\", \"message\", \"fields\"?}}`."
     ),
@@ -31,6 +31,7 @@ use utoipa_actix_web::AppExt;
     tags(
         (name = "tournaments", description = "Create, set up, start, close"),
         (name = "pairs", description = "Registration and check-in"),
+        (name = "teams", description = "Team tournaments: teams, team settings, line-ups"),
         (name = "rounds", description = "Rounds, clock, sheets, penalties"),
         (name = "public", description = "No token: standings and pair cards, cached by revision"),
         (name = "table-side", description = "Players score from the table with their pair code"),

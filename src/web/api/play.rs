@@ -55,7 +55,8 @@ pub struct TableOut {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct RoundOut {
     pub round: i32,
-    /// `mitchell` or `danish`.
+    /// `mitchell`, `danish` or `danish_modified`; a team tournament's
+    /// `round_robin` or `danish`.
     pub movement: String,
     /// UTC, RFC 3339.
     pub started_at: Option<String>,

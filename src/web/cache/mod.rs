@@ -483,6 +483,10 @@ where
     F: FnOnce(&Snapshot, i64) -> Result<String, AppError>,
 {
     let lang = crate::web::context::PageCtx::from_request(req).lang;
+    // A team tournament has no pairs' documents (its own: `serve_teams`).
+    if state.public.kind(state, tid).await? == FileKind::Teams {
+        return Err(AppError::NotFound);
+    }
     let rev = crate::services::current_revision(&state.db, tid)
         .await?
         .ok_or(AppError::NotFound)?;

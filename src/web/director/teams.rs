@@ -431,7 +431,7 @@ pub async fn start(
     let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     let seen = form.revision.trim().parse().ok();
-    let done = teams::start(&state.db, actor, tid, seen, ctx.lang)
+    let done = teams::start(&state.db, actor, tid, seen)
         .await
         .map(|()| "#rounds".to_string());
     then_back(&ctx, &state, actor, tid, done).await
@@ -447,7 +447,7 @@ pub async fn next_round(
     let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     let requested = form.round.trim().parse().ok();
-    let done = teams::next_round(&state.db, actor, tid, requested, ctx.lang)
+    let done = teams::next_round(&state.db, actor, tid, requested)
         .await
         .map(|n| format!("#round-{n}"));
     then_back(&ctx, &state, actor, tid, done).await

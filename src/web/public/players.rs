@@ -82,6 +82,12 @@ pub async fn find(
         .take(MAX_QUERY_CHARS)
         .collect();
     let ctx = PageCtx::from_request(&req);
+    // A team tournament lists its teams on its page: no pair to find.
+    if state.public.kind(&state, tid).await? == crate::tournament_file::FileKind::Teams {
+        return Ok(HttpResponse::SeeOther()
+            .insert_header((actix_web::http::header::LOCATION, format!("/t/{tid}")))
+            .finish());
+    }
     let rev = crate::services::current_revision(&state.db, tid)
         .await?
         .ok_or(AppError::NotFound)?;

@@ -295,16 +295,7 @@ pub async fn standings_json(
     tid: TournamentId,
 ) -> Result<HttpResponse, AppError> {
     cache::serve_teams(req, state, tid, TeamPage::Json, |_, v, rev| {
-        Ok(serde_json::json!({
-            "kind": "teams",
-            "revision": rev,
-            "standings": v.standings.rows,
-            "rounds": v.standings.rounds,
-            "entries": v.standings.entries,
-            "pool": v.standings.pool,
-            "prizes": v.standings.prizes,
-        })
-        .to_string())
+        serde_json::to_string(&v.standings_doc(rev)).map_err(|e| AppError::Internal(e.into()))
     })
     .await
 }
