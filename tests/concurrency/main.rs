@@ -28,3 +28,4 @@ mod doors;
 mod ownership;
 mod processes;
 mod races;
+mod teams;

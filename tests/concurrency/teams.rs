@@ -1,0 +1,251 @@
+//! Races on team tournaments (issue 25), on both databases: ten teams
+//! registered at once get ten numbers; the same next round asked ten times
+//! at once is made once; a captain's and the desk's line-ups racing each
+//! other and the match's first sheet never leave a match half of one
+//! line-up and half of another, nor a line-up changed under a result.
+
+use diesel::prelude::*;
+
+use crate::helpers::{spawn_app, TestApp};
+use crate::races::backend;
+use crate::support::*;
+
+async fn app_with_director() -> TestApp {
+    let app = spawn_app().await;
+    app.setup_admin().await;
+    app.create_user("dora", "director", DIRECTOR_PW).await;
+    app
+}
+
+fn team_fields(name: &str) -> Vec<(String, String)> {
+    let mut f = vec![("name".to_string(), name.to_string())];
+    for (i, s) in ["a", "b", "c", "d"].iter().enumerate() {
+        f.push((format!("p{}_surname", i + 1), format!("{name}{s}")));
+        f.push((format!("p{}_name", i + 1), "Ugo".to_string()));
+    }
+    f
+}
+
+async fn team_tournament(s: &Staff, name: &str, rounds: &str) -> i64 {
+    let mut form = settings(name);
+    form.push(("kind".into(), "teams".into()));
+    for (k, v) in form.iter_mut() {
+        if k == "planned_rounds" || k == "mitchell_rounds" {
+            *v = rounds.to_string();
+        }
+    }
+    let a = s.post("/director/tournaments", &form).await;
+    assert_eq!(a.status, 303, "{a:?}");
+    a.location
+        .split('?')
+        .next()
+        .and_then(|p| p.rsplit('/').next())
+        .and_then(|id| id.parse().ok())
+        .unwrap()
+}
+
+/// (number, id, code) of the teams, by number.
+fn teams_of(app: &TestApp, tid: i64) -> Vec<(i32, i64, Option<String>)> {
+    use burraco_td::db::schema::teams;
+    let mut c = app.pool.get().unwrap();
+    teams::table
+        .filter(teams::tournament_id.eq(tid))
+        .order(teams::number.asc())
+        .select((teams::number, teams::id, teams::code))
+        .load(&mut *c)
+        .unwrap()
+}
+
+/// A running team tournament of `n` teams (round 1 drawn).
+async fn running(app: &TestApp, s: &Staff, n: usize, rounds: &str) -> i64 {
+    let tid = team_tournament(s, "Squadre", rounds).await;
+    for i in 0..n {
+        let a = s
+            .post(&format!("/director/t/{tid}/teams"), &team_fields(&format!("T{i}x")))
+            .await;
+        assert_eq!(a.status, 303, "{a:?}");
+    }
+    for (_, id, _) in teams_of(app, tid) {
+        let a = s
+            .post(
+                &format!("/director/t/{tid}/teams/{id}/checkin"),
+                &fields(&[("value", "true")]),
+            )
+            .await;
+        assert_eq!(a.status, 303);
+    }
+    let a = s.post(&format!("/director/t/{tid}/teams/start"), &[]).await;
+    assert_eq!(a.status, 303, "{a:?}");
+    tid
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn race_ten_teams_registered_at_once_get_ten_numbers() {
+    const N: usize = 10;
+    let app = app_with_director().await;
+    let owner = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
+    let tid = team_tournament(&owner, "Dieci", "3").await;
+    let mut clients = Vec::new();
+    for _ in 0..N {
+        clients.push(Staff::login(&app.address, "dora", DIRECTOR_PW).await);
+    }
+    let jobs: Vec<_> = clients
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| async move {
+            s.post(&format!("/director/t/{tid}/teams"), &team_fields(&format!("R{i}x")))
+                .await
+        })
+        .collect();
+    let tally = Tally::of(&all_at_once(jobs).await);
+    let numbers: Vec<i32> = teams_of(&app, tid).iter().map(|t| t.0).collect();
+    println!(
+        "race team registrations [{}]: {N} at once, {}×5xx, numbers {numbers:?}, statuses {tally}",
+        backend(&app.db),
+        tally.count_5xx()
+    );
+    assert_eq!(tally.count_5xx(), 0, "{tally}");
+    assert_eq!(tally.count(303), N, "{tally}");
+    assert_eq!(numbers, (1..=N as i32).collect::<Vec<_>>());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn race_the_next_round_asked_ten_times_is_made_once() {
+    const N: usize = 10;
+    let app = app_with_director().await;
+    let owner = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
+    let tid = running(&app, &owner, 4, "3").await;
+    // Round 1's four tables from the desk.
+    for table in 1..=4 {
+        let a = owner
+            .post(
+                &format!("/desk/t/{tid}/rounds/1/tables/{table}"),
+                &sheet(120 + 5 * table, 90),
+            )
+            .await;
+        assert_eq!(a.status, 303, "table {table}: {a:?}");
+    }
+    let mut clients = Vec::new();
+    for _ in 0..N {
+        clients.push(Staff::login(&app.address, "dora", DIRECTOR_PW).await);
+    }
+    let jobs: Vec<_> = clients
+        .into_iter()
+        .map(|s| async move {
+            s.post(
+                &format!("/director/t/{tid}/teams/round"),
+                &fields(&[("round", "2")]),
+            )
+            .await
+        })
+        .collect();
+    let tally = Tally::of(&all_at_once(jobs).await);
+    let rounds: i64 = {
+        use burraco_td::db::schema::rounds;
+        let mut c = app.pool.get().unwrap();
+        rounds::table
+            .filter(rounds::tournament_id.eq(tid))
+            .count()
+            .get_result(&mut *c)
+            .unwrap()
+    };
+    println!(
+        "race team next round [{}]: {N} at once, {}×5xx, rounds {rounds}, statuses {tally}",
+        backend(&app.db),
+        tally.count_5xx()
+    );
+    assert_eq!(tally.count_5xx(), 0, "{tally}");
+    assert_eq!(tally.count(303), N, "every click lands on the round: {tally}");
+    assert_eq!(rounds, 2, "round 2 made once");
+}
+
+/// The players (positions) seated for `team` in round 1, by table.
+fn seated(app: &TestApp, tid: i64, team: i64) -> Vec<(i32, i32, i32)> {
+    use burraco_td::db::schema::{pairs, rounds, seatings};
+    let mut c = app.pool.get().unwrap();
+    let rows: Vec<(i32, Option<i64>, Option<i64>)> = seatings::table
+        .inner_join(rounds::table)
+        .filter(rounds::tournament_id.eq(tid))
+        .filter(rounds::number.eq(1))
+        .select((seatings::table_no, seatings::ns_pair, seatings::ew_pair))
+        .load(&mut *c)
+        .unwrap();
+    let mut out = Vec::new();
+    for (table, ns, ew) in rows {
+        for p in [ns, ew].into_iter().flatten() {
+            let (t, a, b): (Option<i64>, Option<i32>, Option<i32>) = pairs::table
+                .find(p)
+                .select((pairs::team_id, pairs::team_p1, pairs::team_p2))
+                .first(&mut *c)
+                .unwrap();
+            if t == Some(team) {
+                out.push((table, a.unwrap(), b.unwrap()));
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn race_line_ups_and_the_first_sheet_never_mix_line_ups() {
+    const N: usize = 12;
+    let app = app_with_director().await;
+    let owner = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
+    let tid = running(&app, &owner, 2, "1").await;
+    let teams = teams_of(&app, tid);
+    let (team_no, team_id, code) = teams[0].clone();
+    let code = code.unwrap();
+    // Three line-ups (1-based, as the form sends them), posted at once by
+    // captains' phones and the desk, with the match's first sheet.
+    let lineups = [("1", "2", "3", "4"), ("1", "3", "2", "4"), ("1", "4", "2", "3")];
+    let mut jobs = Vec::new();
+    for i in 0..N {
+        let (a1, a2, b1, b2) = lineups[i % 3];
+        let form = fields(&[
+            ("round", "1"),
+            ("a1", a1),
+            ("a2", a2),
+            ("b1", b1),
+            ("b2", b2),
+            ("code", &code),
+        ]);
+        let path = if i % 2 == 0 {
+            format!("/t/{tid}/teams/{team_no}/lineup")
+        } else {
+            format!("/director/t/{tid}/teams/{team_no}/lineup")
+        };
+        let s = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
+        jobs.push(Box::pin(async move { s.post(&path, &form).await })
+            as std::pin::Pin<Box<dyn std::future::Future<Output = Answer> + Send>>);
+    }
+    let desk = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
+    jobs.push(Box::pin(async move {
+        desk.post(&format!("/desk/t/{tid}/rounds/1/tables/1"), &sheet(150, 90))
+            .await
+    }));
+    let tally = Tally::of(&all_at_once(jobs).await);
+    let seats = seated(&app, tid, team_id);
+    println!(
+        "race line-ups and a sheet [{}]: {} at once, {}×5xx, seated {seats:?}, statuses {tally}",
+        backend(&app.db),
+        N + 1,
+        tally.count_5xx()
+    );
+    assert_eq!(tally.count_5xx(), 0, "{tally}");
+    assert_eq!(seats.len(), 2, "the team sits at both tables");
+    // One line-up, whole: the two pairs are four different players.
+    let mut players: Vec<i32> = seats.iter().flat_map(|s| [s.1, s.2]).collect();
+    players.sort_unstable();
+    assert_eq!(players, vec![0, 1, 2, 3], "one line-up, not two halves");
+    // The sheet is in; any line-up asked after it was refused (409), so a
+    // further change is refused now.
+    let a = owner
+        .post(
+            &format!("/director/t/{tid}/teams/{team_no}/lineup"),
+            &fields(&[("round", "1"), ("a1", "1"), ("a2", "2"), ("b1", "3"), ("b2", "4")]),
+        )
+        .await;
+    assert_eq!(a.status, 409, "{a:?}");
+    assert!(tally.count(303) >= 1, "{tally}");
+}
