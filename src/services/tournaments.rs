@@ -95,6 +95,12 @@ pub async fn create(
     if !actor.role.allows(Role::Director) {
         return Err(ServiceError::Forbidden);
     }
+    // A team tournament's rounds are round robin then Danish (its Teams
+    // page): the pairs' Mitchell count follows the planned rounds.
+    let mut form = form;
+    if form.kind.trim() == "teams" {
+        form.mitchell_rounds = form.planned_rounds.clone();
+    }
     let settings = Settings::parse(&form, tz).map_err(ServiceError::Invalid)?;
     let kind = match form.kind.trim() {
         "" | "pairs" => crate::tournament_file::FileKind::Pairs,
@@ -138,11 +144,14 @@ pub async fn update_settings(
         let l = lock(c, &actor, tid, Need::Direct)?;
         l.ensure_not_finished()?;
         let saved = SettingsForm::from_settings(&l.settings, tz);
-        let form = if l.status() == Status::Draft {
+        let mut form = if l.status() == Status::Draft {
             form
         } else {
             form.with_locked_fields_of(&saved)
         };
+        if l.t.is_teams() {
+            form.mitchell_rounds = form.planned_rounds.clone();
+        }
         let settings = Settings::parse(&form, tz).map_err(ServiceError::Invalid)?;
         tdb::update_settings(c, tid, &settings)?;
         audit::record(

@@ -399,6 +399,91 @@ async fn a_team_evening_from_registration_to_standings_and_back_from_its_file() 
         404
     );
 
+    // The round's printouts and pages work for a team round.
+    for page in [
+        format!("{t}/rounds/1"),
+        format!("{t}/rounds/1/cards"),
+        format!("/desk/t/{tid}/rounds/1"),
+        format!("/desk/t/{tid}/rounds/1/score-cards"),
+        format!("/desk/t/{tid}/rounds/1/tables/1"),
+        format!("{t}/teams/cards"),
+        format!("/desk/t/{tid}/penalties"),
+    ] {
+        let res = app.get(&page).await;
+        assert_eq!(
+            res.status().as_u16(),
+            200,
+            "{page}: {}",
+            res.text().await.unwrap()
+        );
+    }
+    // The pairs' downloads say to export the team file.
+    assert_eq!(
+        app.get(&format!("{t}/standings.csv"))
+            .await
+            .status()
+            .as_u16(),
+        409
+    );
+
+    // An MP penalty to the team's pair at table 1 (the desk's form names
+    // the pair that sat there): the team's MP at that table go down by 100
+    // before its VP.
+    let f = team_file(&app, tid);
+    let t1 = f.rounds[0].matches[0].tables[0].clone();
+    let pair_id: i64 = {
+        use burraco_td::db::schema::{pairs, teams};
+        use diesel::prelude::*;
+        let mut c = app.pool.get().unwrap();
+        pairs::table
+            .inner_join(teams::table)
+            .filter(teams::tournament_id.eq(tid))
+            .filter(teams::number.eq(t1.ns.team as i32))
+            .filter(pairs::team_p1.eq(t1.ns.players[0] as i32))
+            .filter(pairs::team_p2.eq(t1.ns.players[1] as i32))
+            .select(pairs::id)
+            .first(&mut *c)
+            .unwrap()
+    };
+    let before = st.card(t1.ns.team).unwrap().rounds[0].tables[0].mp_for;
+    let res = app
+        .submit(
+            &format!("/desk/t/{tid}/penalties"),
+            &format!("/desk/t/{tid}/penalties"),
+            &[
+                ("pair", &pair_id.to_string()),
+                ("round", "1"),
+                ("kind", "mp"),
+                ("amount", "100"),
+                ("reason", "carte scoperte"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    let f = team_file(&app, tid);
+    assert_eq!(f.penalties.len(), 1);
+    assert_eq!(
+        (f.penalties[0].team, f.penalties[0].table),
+        (t1.ns.team, Some(t1.table))
+    );
+    let st = burraco_td::standings::compute_teams_file(&f, Lang::En).unwrap();
+    let card = st.card(t1.ns.team).unwrap();
+    let table = card.rounds[0]
+        .tables
+        .iter()
+        .find(|x| x.table == t1.table)
+        .unwrap();
+    assert_eq!(table.mp_for, before.map(|m| m - 100));
+    assert_eq!(table.mp_penalty, 100);
+    let public = app
+        .another_browser()
+        .get_html(&format!("/t/{tid}/teams/{}", t1.ns.team))
+        .await;
+    assert!(
+        public.contains("carte scoperte"),
+        "the penalty on the team card"
+    );
+
     // Round 2 (round robin), played; round 3 waits for its tables.
     let res = next_round(&app, &t, "2").await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
@@ -438,4 +523,48 @@ async fn a_team_evening_from_registration_to_standings_and_back_from_its_file() 
     let res = next_round(&app, &nt, "3").await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
     let _ = json!({});
+}
+
+#[tokio::test]
+async fn teams_from_a_csv_file_preview_then_all_or_nothing() {
+    let app = spawn_app().await;
+    app.setup_admin().await;
+    let t = new_team_tournament(&app, "3", &[]).await;
+    let tid = tid_of(&t);
+    let page = format!("{t}/teams/import");
+    // A team of three: the preview names its line, nothing is saved.
+    let bad = "squadra;cognome;nome;tessera\nSole;Rossi;Maria;AB1\nSole;Bianchi;Luca;\nSole;Verdi;Anna;\nLuna;Neri;Ugo;\nLuna;Gialli;Ada;\nLuna;Blu;Eva;\nLuna;Rosa;Ivo;\n";
+    let res = app.submit(&page, &page, &[("csv", bad)]).await;
+    assert_eq!(res.status().as_u16(), 422);
+    let html = res.text().await.unwrap();
+    assert!(
+        html.contains("Sole") && html.contains("form-error"),
+        "{html}"
+    );
+    let res = app
+        .submit(&page, &page, &[("csv", bad), ("confirm", "yes")])
+        .await;
+    assert_eq!(res.status().as_u16(), 422);
+    assert!(team_ids(&app, tid).is_empty(), "nothing saved");
+    // Fixed: a preview, then the import.
+    let good = format!("{bad}Sole;Viola;Pia;\n");
+    let res = app.submit(&page, &page, &[("csv", &good)]).await;
+    assert_eq!(res.status().as_u16(), 200);
+    assert!(res.text().await.unwrap().contains("confirm-import"));
+    let res = app
+        .submit(&page, &page, &[("csv", &good), ("confirm", "yes")])
+        .await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    assert_eq!(team_ids(&app, tid).len(), 2);
+    let html = app.get_html(&format!("{t}/teams")).await;
+    assert!(
+        html.contains("1. Rossi Maria, 2. Bianchi Luca, 3. Verdi Anna, 4. Viola Pia"),
+        "{html}"
+    );
+    // The same file again: its players are taken now.
+    let res = app
+        .submit(&page, &page, &[("csv", &good), ("confirm", "yes")])
+        .await;
+    assert_eq!(res.status().as_u16(), 422);
+    assert_eq!(team_ids(&app, tid).len(), 2);
 }

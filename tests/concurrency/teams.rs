@@ -61,7 +61,10 @@ async fn running(app: &TestApp, s: &Staff, n: usize, rounds: &str) -> i64 {
     let tid = team_tournament(s, "Squadre", rounds).await;
     for i in 0..n {
         let a = s
-            .post(&format!("/director/t/{tid}/teams"), &team_fields(&format!("T{i}x")))
+            .post(
+                &format!("/director/t/{tid}/teams"),
+                &team_fields(&format!("T{i}x")),
+            )
             .await;
         assert_eq!(a.status, 303, "{a:?}");
     }
@@ -93,8 +96,11 @@ async fn race_ten_teams_registered_at_once_get_ten_numbers() {
         .into_iter()
         .enumerate()
         .map(|(i, s)| async move {
-            s.post(&format!("/director/t/{tid}/teams"), &team_fields(&format!("R{i}x")))
-                .await
+            s.post(
+                &format!("/director/t/{tid}/teams"),
+                &team_fields(&format!("R{i}x")),
+            )
+            .await
         })
         .collect();
     let tally = Tally::of(&all_at_once(jobs).await);
@@ -155,7 +161,11 @@ async fn race_the_next_round_asked_ten_times_is_made_once() {
         tally.count_5xx()
     );
     assert_eq!(tally.count_5xx(), 0, "{tally}");
-    assert_eq!(tally.count(303), N, "every click lands on the round: {tally}");
+    assert_eq!(
+        tally.count(303),
+        N,
+        "every click lands on the round: {tally}"
+    );
     assert_eq!(rounds, 2, "round 2 made once");
 }
 
@@ -198,7 +208,11 @@ async fn race_line_ups_and_the_first_sheet_never_mix_line_ups() {
     let code = code.unwrap();
     // Three line-ups (1-based, as the form sends them), posted at once by
     // captains' phones and the desk, with the match's first sheet.
-    let lineups = [("1", "2", "3", "4"), ("1", "3", "2", "4"), ("1", "4", "2", "3")];
+    let lineups = [
+        ("1", "2", "3", "4"),
+        ("1", "3", "2", "4"),
+        ("1", "4", "2", "3"),
+    ];
     let mut jobs = Vec::new();
     for i in 0..N {
         let (a1, a2, b1, b2) = lineups[i % 3];
@@ -217,7 +231,9 @@ async fn race_line_ups_and_the_first_sheet_never_mix_line_ups() {
         };
         let s = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
         jobs.push(Box::pin(async move { s.post(&path, &form).await })
-            as std::pin::Pin<Box<dyn std::future::Future<Output = Answer> + Send>>);
+            as std::pin::Pin<
+                Box<dyn std::future::Future<Output = Answer> + Send>,
+            >);
     }
     let desk = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
     jobs.push(Box::pin(async move {
@@ -243,7 +259,13 @@ async fn race_line_ups_and_the_first_sheet_never_mix_line_ups() {
     let a = owner
         .post(
             &format!("/director/t/{tid}/teams/{team_no}/lineup"),
-            &fields(&[("round", "1"), ("a1", "1"), ("a2", "2"), ("b1", "3"), ("b2", "4")]),
+            &fields(&[
+                ("round", "1"),
+                ("a1", "1"),
+                ("a2", "2"),
+                ("b1", "3"),
+                ("b2", "4"),
+            ]),
         )
         .await;
     assert_eq!(a.status, 409, "{a:?}");

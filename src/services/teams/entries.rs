@@ -192,3 +192,43 @@ pub async fn withdraw(
     })
     .await
 }
+
+/// Registers the teams of a CSV file (`tournament::team_csv`), all or
+/// nothing, before the start; the players are checked again inside the
+/// transaction. Returns how many.
+pub async fn import(
+    db: &Db,
+    actor: Actor,
+    tid: TournamentId,
+    lines: Vec<crate::tournament::team_csv::TeamLine>,
+) -> Result<usize, ServiceError> {
+    db.write(move |c| {
+        let l = lock(c, &actor, tid, Need::Direct)?;
+        let t = load_teams(c, l)?;
+        ensure_teams(&t)?;
+        if t.l.status() != Status::Draft {
+            return Err(ServiceError::conflict("teams.error.started"));
+        }
+        for line in &lines {
+            if let Some((_, number)) = player_taken(&t, &line.players) {
+                return Err(ServiceError::Invalid(vec![FieldProblem::new(
+                    "file",
+                    "teams.error.player_taken",
+                )
+                .with("team", number)]));
+            }
+        }
+        for line in &lines {
+            teamdb::insert_team(c, tid, &line.name, &line.players, false)?;
+        }
+        audit::record(
+            c,
+            tid,
+            &actor,
+            Entry::new(Action::TeamAdded)
+                .after(audit::values([("imported", Value::from(lines.len()))])),
+        )?;
+        Ok(lines.len())
+    })
+    .await
+}

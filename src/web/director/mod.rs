@@ -35,6 +35,7 @@ pub mod people;
 pub mod printouts;
 pub mod rounds;
 pub mod staff;
+pub mod team_csv;
 pub mod teams;
 pub mod tournaments;
 

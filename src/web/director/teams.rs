@@ -456,7 +456,16 @@ pub async fn next_round(
 /// The team pages of the director's scope (role-guarded by the scope).
 pub fn routes(cfg: &mut web::ServiceConfig) {
     use crate::web::noted;
-    cfg.route(
+    cfg.service(
+        web::resource(crate::web::noted_all(
+            &["GET", "POST"],
+            "/director",
+            "/t/{id}/teams/import",
+        ))
+        .route(web::get().to(super::team_csv::form))
+        .route(web::post().to(super::team_csv::import)),
+    )
+    .route(
         noted("GET", "/director", "/t/{id}/teams"),
         web::get().to(super::teams::show),
     )

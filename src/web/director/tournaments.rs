@@ -103,7 +103,10 @@ pub async fn edit_form(
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let l = load(&state, actor, *id).await?;
-    let form = SettingsForm::from_settings(&l.settings, ctx.timezone);
+    let mut form = SettingsForm::from_settings(&l.settings, ctx.timezone);
+    if l.t.is_teams() {
+        form.kind = "teams".into();
+    }
     render(&settings_page(
         &ctx,
         Some(l.t.id),

@@ -167,7 +167,7 @@ pub fn decode_csv(bytes: &[u8]) -> Result<String, FieldProblem> {
 }
 
 /// A header cell without case, accents, spaces or punctuation.
-fn header_word(cell: &str) -> String {
+pub(crate) fn header_word(cell: &str) -> String {
     super::pairs::fold(cell)
         .chars()
         .filter(char::is_ascii_alphanumeric)
@@ -216,7 +216,7 @@ fn column_field(cell: &str) -> Option<&'static str> {
 
 /// The separator of a file: the most frequent of `;`, `,` and TAB in the
 /// header line (`,` when none).
-fn delimiter(header: &str) -> u8 {
+pub(crate) fn delimiter(header: &str) -> u8 {
     [b';', b',', b'\t']
         .into_iter()
         .max_by_key(|d| (header.matches(char::from(*d)).count(), *d == b','))

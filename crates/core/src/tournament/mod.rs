@@ -11,6 +11,7 @@ pub mod penalty;
 pub mod settings;
 pub mod sheet_form;
 pub mod stored_settings;
+pub mod team_csv;
 pub mod text;
 
 /// A problem with one field of a form: the field's name, the catalog key of

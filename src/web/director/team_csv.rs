@@ -1,0 +1,108 @@
+//! Teams from a CSV file (one player per line, the team's name in its
+//! column): a preview, then all or nothing.
+
+use super::*;
+use crate::services::teams;
+use crate::tournament::team_csv::{self, TeamPreview};
+
+#[derive(Template)]
+#[template(path = "director/team_import.html")]
+struct TeamImportPage<'a> {
+    ctx: &'a PageCtx,
+    t: &'a Tournament,
+    csv: String,
+    preview: Option<TeamPreview>,
+    error: Option<String>,
+}
+
+impl TeamImportPage<'_> {
+    fn line_messages(&self, line: &csv_import::LineProblem) -> String {
+        line.message(self.ctx.lang)
+    }
+}
+
+pub async fn form(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<TournamentId>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let t = teams::load(&state.db, actor, *id, Need::Direct).await?;
+    render(&TeamImportPage {
+        ctx: &ctx,
+        t: &t.l.t,
+        csv: String::new(),
+        preview: None,
+        error: None,
+    })
+}
+
+/// First the preview (nothing saved); with `confirm`, the same text is
+/// read again and saved all or nothing.
+pub async fn import(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<TournamentId>,
+    upload: crate::web::upload::ImportUpload,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Director)?;
+    let t = teams::load(&state.db, actor, *id, Need::Direct).await?;
+    let tid = t.l.t.id;
+    let (text, decoded) = match upload.text {
+        Ok(text) => (text, None),
+        Err(problem) => (String::new(), Some(problem)),
+    };
+    let existing: Vec<crate::tournament::pairs::Player> = t
+        .teams
+        .iter()
+        .filter(|x| !x.no_show && x.withdrawn_from_round.is_none())
+        .flat_map(|x| x.players.iter().cloned())
+        .collect();
+    let page = |preview: Option<TeamPreview>, error: Option<String>, status: StatusCode| {
+        render_status(
+            &TeamImportPage {
+                ctx: &ctx,
+                t: &t.l.t,
+                csv: text.clone(),
+                preview,
+                error,
+            },
+            status,
+        )
+    };
+    if t.l.status() != Status::Draft {
+        return page(
+            None,
+            Some(ctx.t("teams.error.started").to_string()),
+            StatusCode::CONFLICT,
+        );
+    }
+    let preview = match decoded.map_or_else(|| team_csv::preview(&text, &existing), Err) {
+        Ok(p) => p,
+        Err(problem) => {
+            return page(
+                None,
+                Some(problem.message(ctx.lang)),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            )
+        }
+    };
+    if !upload.confirm || !preview.is_clean() {
+        let status = if preview.is_clean() {
+            StatusCode::OK
+        } else {
+            StatusCode::UNPROCESSABLE_ENTITY
+        };
+        return page(Some(preview), None, status);
+    }
+    match teams::import(&state.db, actor, tid, preview.teams.clone()).await {
+        Ok(n) => {
+            tracing::info!(tournament_id = tid.0, teams = n, "teams imported");
+            Ok(see_other(&format!("/director/t/{tid}/teams#teams")))
+        }
+        Err(e) => match conflict_text(&ctx, &e) {
+            Some(text) => page(Some(preview), Some(text), StatusCode::CONFLICT),
+            None => Err(e.into()),
+        },
+    }
+}
