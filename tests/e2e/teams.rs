@@ -170,6 +170,10 @@ async fn six_teams_three_rounds_from_phones() {
             if round == 1 {
                 p.go(&format!("/desk/t/{tid}/rounds/1")).await;
                 p.shot("t3-desk").await;
+                // Both tables of every match have their card and QR code.
+                p.go(&format!("/director/t/{tid}/rounds/1/cards")).await;
+                assert_eq!(p.html().await.matches("data-table-code=").count(), 6);
+                p.shot("t3b-table-cards").await;
             }
         }
 
