@@ -132,8 +132,13 @@ pub fn import_team_file(
         for row in teamdb::list_teams(conn, tid)? {
             team_of.insert(u32::try_from(row.number).unwrap_or(0), row);
         }
-        // Groups as the round robin's matches name them.
-        for r in &file.rounds {
+        // Groups as the round robin's matches name them (a Danish round's
+        // labels are not the teams' groups).
+        for r in file
+            .rounds
+            .iter()
+            .filter(|r| r.movement != Some(TeamMovementKind::Danish))
+        {
             for m in &r.matches {
                 if let Some(g) = &m.group {
                     for n in [m.home, m.away] {
@@ -152,6 +157,8 @@ pub fn import_team_file(
         // The pair of each team at each table of each round (penalties).
         let mut seat_of: HashMap<(u32, u32, u32), PairId> = HashMap::new();
         let mut first_pair: HashMap<(u32, u32), PairId> = HashMap::new();
+        // (round, the file's table) → the table here.
+        let mut renumbered: HashMap<(u32, u32), u32> = HashMap::new();
         for r in &file.rounds {
             let movement = match r.movement {
                 Some(TeamMovementKind::Danish) => "danish",
@@ -166,10 +173,18 @@ pub fn import_team_file(
                 ))
                 .returning(rounds::id)
                 .get_result(conn)?;
-            for m in &r.matches {
-                let mut tables = m.tables.clone();
-                tables.sort_by_key(|t| t.table);
-                for t in &tables {
+            // Matches as this program seats them: match m on tables 2m−1 and
+            // 2m, the home team NS at the first (a file may number its
+            // tables otherwise; penalties follow their table).
+            let mut matches: Vec<&crate::tournament_file::MatchFile> = r.matches.iter().collect();
+            matches.sort_by_key(|m| m.tables.iter().map(|t| t.table).min().unwrap_or(0));
+            for (i, m) in matches.iter().enumerate() {
+                let mut tables: Vec<&crate::tournament_file::MatchTableFile> =
+                    m.tables.iter().collect();
+                tables.sort_by_key(|t| (t.ns.team != m.home, t.table));
+                for (k, t) in tables.iter().enumerate() {
+                    let number = u32::try_from(2 * i + k + 1).unwrap_or(u32::MAX);
+                    renumbered.insert((r.number, t.table), number);
                     let pair = |conn: &mut DbConn, line: &crate::tournament_file::LineRef| {
                         let row = team(line.team)?;
                         teamdb::pair_of(
@@ -189,7 +204,7 @@ pub fn import_team_file(
                     let seating_id: SeatingId = diesel::insert_into(seatings::table)
                         .values((
                             seatings::round_id.eq(round_id),
-                            seatings::table_no.eq(i32::try_from(t.table).unwrap_or(i32::MAX)),
+                            seatings::table_no.eq(i32::try_from(number).unwrap_or(i32::MAX)),
                             seatings::ns_pair.eq(Some(ns)),
                             seatings::ew_pair.eq(Some(ew)),
                         ))
@@ -235,7 +250,10 @@ pub fn import_team_file(
                     penalties::tournament_id.eq(tid),
                     penalties::round_no.eq(i32::try_from(p.round).unwrap_or(i32::MAX)),
                     penalties::pair_id.eq(pair_id),
-                    penalties::table_no.eq(p.table.and_then(|t| i32::try_from(t).ok())),
+                    penalties::table_no.eq(p
+                        .table
+                        .map(|t| renumbered.get(&(p.round, t)).copied().unwrap_or(t))
+                        .and_then(|t| i32::try_from(t).ok())),
                     penalties::kind.eq(p.kind.code()),
                     penalties::amount.eq(p.amount),
                     penalties::reason.eq(&p.reason),

@@ -572,6 +572,56 @@ mod tests {
         );
     }
 
+    /// The team migrations go down and up again on SQLite (the rounds
+    /// table rebuilt twice, outside diesel's transaction), keeping a round
+    /// and what points at it.
+    #[test]
+    fn the_team_migrations_revert_and_run_again_on_sqlite() {
+        use diesel::connection::SimpleConnection;
+        use diesel::Connection;
+        let mut c = diesel::SqliteConnection::establish(":memory:").unwrap();
+        c.batch_execute("PRAGMA foreign_keys = ON;").unwrap();
+        c.run_pending_migrations(SQLITE_MIGRATIONS).unwrap();
+        c.batch_execute(
+            "INSERT INTO tournaments (name, starts_at, venue, profile, planned_rounds, hands_per_round, \
+             vp_scale, minutes_per_round, mitchell_rounds, danish_modified, mitchell_advance, allow_repeats, \
+             bye_vp, entry_fee_cents, prize_share_percent, guaranteed_pool_cents, payout, suit_order, status, \
+             created_at, updated_at) VALUES ('t', '2026-11-27 20:00:00', '', 'codice', 3, 3, '', 40, 3, 1, 1, 0, \
+             14, 0, '0', 0, '1: 100', 'HDCS', 'running', '2026-11-27 20:00:00', '2026-11-27 20:00:00'); \
+             INSERT INTO rounds (tournament_id, number, movement, created_at) VALUES (1, 1, 'mitchell', '2026-11-27 20:00:00'); \
+             INSERT INTO seatings (round_id, table_no) VALUES (1, 1);",
+        )
+        .unwrap();
+        c.revert_last_migration(SQLITE_MIGRATIONS).unwrap();
+        c.revert_last_migration(SQLITE_MIGRATIONS).unwrap();
+        c.run_pending_migrations(SQLITE_MIGRATIONS).unwrap();
+        #[derive(diesel::QueryableByName)]
+        struct N {
+            #[diesel(sql_type = diesel::sql_types::BigInt)]
+            n: i64,
+        }
+        let count = |c: &mut diesel::SqliteConnection, sql: &str| {
+            diesel::RunQueryDsl::get_result::<N>(diesel::sql_query(sql), c)
+                .unwrap()
+                .n
+        };
+        assert_eq!(count(&mut c, "SELECT COUNT(*) AS n FROM rounds"), 1);
+        assert_eq!(
+            count(
+                &mut c,
+                "SELECT COUNT(*) AS n FROM seatings WHERE round_id = 1"
+            ),
+            1
+        );
+        // The rebuilt table takes a round-robin round and keeps its
+        // foreign keys (a seating of no round is refused).
+        c.batch_execute("INSERT INTO rounds (tournament_id, number, movement, created_at) VALUES (1, 2, 'round_robin', '2026-11-27 20:00:00');")
+            .unwrap();
+        assert!(c
+            .batch_execute("INSERT INTO seatings (round_id, table_no) VALUES (99, 1);")
+            .is_err());
+    }
+
     #[test]
     fn migrations_have_the_same_names_on_both_backends() {
         let names = |dir: &str| {

@@ -432,9 +432,25 @@ pub fn set_seat(
 }
 
 /// Whether any of these seatings has a sheet, an adjusted score or a
-/// table entry.
+/// table entry, or a penalty names one of their tables in their round.
 pub fn any_result(conn: &mut DbConn, seatings: &[crate::ids::SeatingId]) -> QueryResult<bool> {
-    use super::schema::{sheet_entries, sheets};
+    use super::schema::{penalties, rounds, seatings as seats, sheet_entries, sheets};
+    let places: Vec<(TournamentId, i32, i32)> = seats::table
+        .inner_join(rounds::table)
+        .filter(seats::id.eq_any(seatings))
+        .select((rounds::tournament_id, rounds::number, seats::table_no))
+        .load(conn)?;
+    for (tid, round, table) in places {
+        let given: i64 = penalties::table
+            .filter(penalties::tournament_id.eq(tid))
+            .filter(penalties::round_no.eq(round))
+            .filter(penalties::table_no.eq(table))
+            .count()
+            .get_result(conn)?;
+        if given > 0 {
+            return Ok(true);
+        }
+    }
     let sheets: i64 = sheets::table
         .filter(sheets::seating_id.eq_any(seatings))
         .count()
@@ -458,4 +474,16 @@ pub fn seatings_of(
         .order(seatings::table_no.asc())
         .select(super::rounds::SeatingRow::as_select())
         .load(conn)
+}
+
+/// A team tournament back in preparation (round 1 undone): the start's
+/// no-show marks and groups go (the draw will make them again); the codes
+/// stay, as the pairs' do.
+pub fn unstart(conn: &mut DbConn, tid: TournamentId) -> QueryResult<usize> {
+    diesel::update(teams::table.filter(teams::tournament_id.eq(tid)))
+        .set((
+            teams::no_show.eq(false),
+            teams::group_name.eq(None::<String>),
+        ))
+        .execute(conn)
 }

@@ -208,6 +208,8 @@ pub fn set_status(conn: &mut DbConn, id: TournamentId, status: Status) -> QueryR
 
 /// Back to preparation: no draw, no layout.
 pub fn unstart(conn: &mut DbConn, tournament_id: TournamentId) -> QueryResult<usize> {
+    // A team tournament's start marks go too (`db::teams::unstart`).
+    super::teams::unstart(conn, tournament_id)?;
     diesel::update(tournaments::table.find(tournament_id))
         .set((
             tournaments::status.eq(Status::Draft.as_str()),

@@ -48,6 +48,17 @@ fn find_pair(l: &Loaded, pid: PairId) -> Result<&Pair, ServiceError> {
     l.pair(Some(pid)).ok_or(ServiceError::NotFound)
 }
 
+/// Locks a pairs tournament for a registration's change: a team
+/// tournament's pairs are its line-ups (issue 25), never registered,
+/// edited or withdrawn one by one.
+fn lock_pairs(c: &mut DbConn, actor: &Actor, tid: TournamentId) -> Result<Loaded, ServiceError> {
+    let l = lock(c, actor, tid, Need::Direct)?;
+    if l.t.is_teams() {
+        return Err(ServiceError::conflict("teams.error.no_pairs"));
+    }
+    Ok(l)
+}
+
 /// Registers a pair with the next number. After the draw it is a late pair
 /// from the next round on, and the Mitchell movement must have a seat for it.
 pub async fn register(
@@ -57,7 +68,7 @@ pub async fn register(
     entry: PairEntry,
 ) -> Result<i32, ServiceError> {
     db.write(move |c| {
-        let l = lock(c, &actor, tid, Need::Direct)?;
+        let l = lock_pairs(c, &actor, tid)?;
         l.ensure_not_finished()?;
         let joined = (l.status() == Status::Running).then(|| l.next_round());
         if let (Some(round), Some(layout)) = (joined, l.t.layout()) {
@@ -97,7 +108,7 @@ pub async fn update(
     entry: PairEntry,
 ) -> Result<(), ServiceError> {
     db.write(move |c| {
-        let l = lock(c, &actor, tid, Need::Direct)?;
+        let l = lock_pairs(c, &actor, tid)?;
         l.ensure_not_finished()?;
         let before = find_pair(&l, pid)?.entry();
         crate::db::pairs::update_pair(c, tid, pid, &entry).map_err(pair_error)?;
@@ -134,7 +145,7 @@ pub async fn delete(
     pid: PairId,
 ) -> Result<i32, ServiceError> {
     db.write(move |c| {
-        let l = lock(c, &actor, tid, Need::Direct)?;
+        let l = lock_pairs(c, &actor, tid)?;
         // Checked inside the transaction: a draw that committed a moment ago
         // wins and the deletion is refused.
         ensure_not_started(&l)?;
@@ -166,7 +177,7 @@ pub async fn set_no_show(
     value: bool,
 ) -> Result<(), ServiceError> {
     db.write(move |c| {
-        let l = lock(c, &actor, tid, Need::Direct)?;
+        let l = lock_pairs(c, &actor, tid)?;
         ensure_not_started(&l)?;
         let pair = find_pair(&l, pid)?;
         if pair.no_show == value {
@@ -204,7 +215,7 @@ pub async fn set_checked_in(
     value: bool,
 ) -> Result<(), ServiceError> {
     db.write(move |c| {
-        let l = lock(c, &actor, tid, Need::Direct)?;
+        let l = lock_pairs(c, &actor, tid)?;
         l.ensure_not_finished()?;
         check_in_one(c, &l, &actor, pid, value)
     })
@@ -261,7 +272,7 @@ pub async fn check_in_many(
     pids: Option<Vec<PairId>>,
 ) -> Result<usize, ServiceError> {
     db.write(move |c| {
-        let l = lock(c, &actor, tid, Need::Direct)?;
+        let l = lock_pairs(c, &actor, tid)?;
         l.ensure_not_finished()?;
         let wanted: Vec<PairId> = match &pids {
             Some(ids) => {
@@ -297,7 +308,7 @@ pub async fn set_withdrawn(
     withdraw: bool,
 ) -> Result<(), ServiceError> {
     db.write(move |c| {
-        let l = lock(c, &actor, tid, Need::Direct)?;
+        let l = lock_pairs(c, &actor, tid)?;
         l.ensure_not_finished()?;
         let pair = find_pair(&l, pid)?;
         let from = match (withdraw, l.status()) {
@@ -351,7 +362,7 @@ pub async fn import(
     entries: Vec<PairEntry>,
 ) -> Result<usize, ServiceError> {
     db.write(move |c| {
-        let l = lock(c, &actor, tid, Need::Direct)?;
+        let l = lock_pairs(c, &actor, tid)?;
         if l.status() != Status::Draft {
             return Err(ServiceError::conflict("import.error.started"));
         }

@@ -1108,6 +1108,19 @@ async fn a_team_tournament_through_the_api() {
     assert_eq!(error_code(&r, 429), "too_many_attempts");
     assert!(r.headers.get("retry-after").is_some());
 
+    // A referee of the tournament reads the teams, never their codes.
+    app.assign(&format!("/director/t/{tid}"), "remo", "referee")
+        .await;
+    let seen = ok(
+        &remo.get(&format!("/api/v1/tournaments/{tid}/teams")).await,
+        200,
+    )
+    .clone();
+    assert_eq!(seen.as_array().unwrap().len(), 4);
+    assert!(
+        seen.as_array().unwrap().iter().all(|t| t["code"].is_null()),
+        "{seen}"
+    );
     // Every table's sheet from the desk (the pairs' operation).
     let round = ok(
         &dora

@@ -1,5 +1,11 @@
+-- A team tournament's round-robin rounds go, with what hangs on them
+-- (deleted first: with the foreign keys off nothing cascades).
 PRAGMA foreign_keys = OFF;
 BEGIN;
+DELETE FROM sheet_entries WHERE seating_id IN (SELECT s.id FROM seatings s JOIN rounds r ON r.id = s.round_id WHERE r.movement = 'round_robin');
+DELETE FROM sheets WHERE seating_id IN (SELECT s.id FROM seatings s JOIN rounds r ON r.id = s.round_id WHERE r.movement = 'round_robin');
+DELETE FROM seatings WHERE round_id IN (SELECT id FROM rounds WHERE movement = 'round_robin');
+DELETE FROM byes WHERE round_id IN (SELECT id FROM rounds WHERE movement = 'round_robin');
 CREATE TABLE rounds_rebuilt (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     tournament_id BIGINT NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,

@@ -2,7 +2,8 @@
 -- movement's CHECK takes `round_robin`. SQLite changes a CHECK only by
 -- rebuilding the table: done with the foreign keys off (dropping the old
 -- table must not cascade to the seatings and byes that point at it), in
--- one transaction of its own, and checked before it commits.
+-- one transaction of its own; every row keeps its id, so the rows that
+-- point at a round still do.
 PRAGMA foreign_keys = OFF;
 BEGIN;
 CREATE TABLE rounds_rebuilt (

@@ -303,11 +303,14 @@ pub fn parse_setup(f: &SetupForm) -> Result<TeamSetup, Vec<FieldProblem>> {
                 .filter(|s| !s.is_empty())
                 .map(str::parse::<i64>)
                 .collect();
-            match bounds {
-                Ok(b) if b.len() == 10 && b.windows(2).all(|w| w[0] < w[1]) && b[0] >= 0 => {
-                    TeamScoringFile::Scale { scale: b }
-                }
-                _ => {
+            // The core's own check of a scale (ten positive, increasing
+            // multiples of its step): what it refuses is never stored.
+            match bounds
+                .ok()
+                .filter(|b| crate::rules::VpScale::parse(b.clone()).is_ok())
+            {
+                Some(b) => TeamScoringFile::Scale { scale: b },
+                None => {
                     problems.push(FieldProblem::new("scale", "teams.error.scale"));
                     TeamScoringFile::Tables
                 }
@@ -318,7 +321,12 @@ pub fn parse_setup(f: &SetupForm) -> Result<TeamSetup, Vec<FieldProblem>> {
             TeamScoringFile::Tables
         }
     };
-    let bye = number_field("team_bye_vp", &f.team_bye_vp, 0, 40, &mut problems);
+    // The resting team's award is within the match's VP (40 or 20).
+    let most = match scoring {
+        TeamScoringFile::Tables => 40,
+        TeamScoringFile::Scale { .. } => 20,
+    };
+    let bye = number_field("team_bye_vp", &f.team_bye_vp, 0, most, &mut problems);
     let groups = if f.groups.trim().is_empty() {
         Some(1)
     } else {

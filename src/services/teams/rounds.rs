@@ -39,26 +39,67 @@ fn round_robin_count(t: &TeamsLoaded, full: usize) -> u32 {
         .min(t.l.settings.planned_rounds)
 }
 
-/// What round `n` will be: its matches and resting teams.
+/// The teams withdrawn by round `n`.
+fn gone_by(t: &TeamsLoaded, n: u32) -> Vec<u32> {
+    t.teams
+        .iter()
+        .filter(|x| x.withdrawn_by(i32::try_from(n).unwrap_or(i32::MAX)))
+        .map(Team::team_no)
+        .collect()
+}
+
+/// Each meeting of a round, as (lower team, higher team).
+fn meetings(pairs: impl Iterator<Item = (u32, u32)>) -> std::collections::BTreeSet<(u32, u32)> {
+    pairs.map(|(a, b)| (a.min(b), a.max(b))).collect()
+}
+
+/// Whether the rounds played so far are the drawn schedule's (a file
+/// imported from elsewhere, or rounds played without the seed's round
+/// robin, are not: the round robin cannot go on from them).
+fn follows_schedule(t: &TeamsLoaded, schedule: &[TeamRoundPlan]) -> bool {
+    t.l.rounds.iter().all(|r| {
+        let n = u32::try_from(r.number).unwrap_or(0);
+        let Some(plan) = n
+            .checked_sub(1)
+            .and_then(|i| schedule.get(usize::try_from(i).unwrap_or(usize::MAX)))
+        else {
+            return false;
+        };
+        let planned = drop_withdrawn(plan, &gone_by(t, n));
+        let team_of = |p: Option<PairId>| {
+            p.and_then(|p| t.pair_team.get(&p))
+                .and_then(|(id, _)| t.team(*id))
+                .map(Team::team_no)
+        };
+        let played = meetings(
+            t.seatings
+                .iter()
+                .filter(|s| s.round_id == r.id)
+                .filter_map(|s| Some((team_of(s.ns_pair)?, team_of(s.ew_pair)?))),
+        );
+        played == meetings(planned.matches.iter().map(|m| (m.home, m.away)))
+    })
+}
+
+/// What round `n` will be: its matches and resting teams. The drawn round
+/// robin while it is planned and the rounds so far followed it; otherwise
+/// (no seed, or rounds the seed did not make) Danish.
 fn plan_round(
     c: &mut DbConn,
     t: &TeamsLoaded,
     n: u32,
-    seed: u64,
+    seed: Option<u64>,
 ) -> Result<(TeamMovementKind, TeamRoundPlan), ServiceError> {
-    let groups = groups_of(t, seed)?;
-    let schedule = round_robin_groups(&groups, 1).map_err(movement_conflict)?;
-    let gone: Vec<u32> = t
-        .teams
-        .iter()
-        .filter(|x| x.withdrawn_by(i32::try_from(n).unwrap_or(i32::MAX)))
-        .map(Team::team_no)
-        .collect();
-    if n <= round_robin_count(t, schedule.len()) {
-        let plan = schedule
-            .get(usize::try_from(n - 1).unwrap_or(usize::MAX))
-            .ok_or_else(|| ServiceError::conflict("round.error.all_generated"))?;
-        return Ok((TeamMovementKind::RoundRobin, drop_withdrawn(plan, &gone)));
+    let gone = gone_by(t, n);
+    if let Some(seed) = seed {
+        let groups = groups_of(t, seed)?;
+        let schedule = round_robin_groups(&groups, 1).map_err(movement_conflict)?;
+        if n <= round_robin_count(t, schedule.len()) && follows_schedule(t, &schedule) {
+            let plan = schedule
+                .get(usize::try_from(n - 1).unwrap_or(usize::MAX))
+                .ok_or_else(|| ServiceError::conflict("round.error.all_generated"))?;
+            return Ok((TeamMovementKind::RoundRobin, drop_withdrawn(plan, &gone)));
+        }
     }
     // Danish: by the standings now, never a team already met while one can
     // be avoided.
@@ -239,7 +280,7 @@ pub(crate) fn start_locked(
             }
         }
         teamdb::start(c, tid, seed)?;
-        let (movement, plan) = plan_round(c, &t, 1, seed)?;
+        let (movement, plan) = plan_round(c, &t, 1, Some(seed))?;
         save_round(c, &t, movement, &plan)?;
         teamdb::ensure_codes(c, tid)?;
         audit::record(
@@ -308,11 +349,7 @@ pub(crate) fn next_round_locked(
                 ));
             }
         }
-        let seed =
-            t.l.t
-                .draw_seed
-                .and_then(|s| u64::try_from(s).ok())
-                .ok_or_else(|| ServiceError::corrupt(format!("tournament {tid}: no draw seed")))?;
+        let seed = t.l.t.draw_seed.and_then(|s| u64::try_from(s).ok());
         let number = u32::try_from(n).unwrap_or(1);
         let (movement, plan) = plan_round(c, &t, number, seed)?;
         save_round(c, &t, movement, &plan)?;

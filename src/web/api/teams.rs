@@ -56,7 +56,8 @@ pub struct TeamOut {
     pub no_show: bool,
     /// The round-robin group, once drawn.
     pub group: Option<String>,
-    /// The captain's code (line-ups, confirming at the tables).
+    /// The captain's code (line-ups, confirming at the tables); directors
+    /// only, once the tournament started.
     pub code: Option<String>,
 }
 
@@ -157,7 +158,21 @@ async fn teams_out(
     let t = teams::load(&state.db, actor, tid, Need::Referee)
         .await
         .map_err(service_error(lang))?;
-    Ok(t.teams.iter().map(TeamOut::of).collect())
+    // The codes are the directors' (as the pair codes): a referee reads
+    // the teams without them.
+    let directs = teams::load(&state.db, actor, tid, Need::Direct)
+        .await
+        .is_ok();
+    Ok(t.teams
+        .iter()
+        .map(TeamOut::of)
+        .map(|mut out| {
+            if !directs {
+                out.code = None;
+            }
+            out
+        })
+        .collect())
 }
 
 /// The teams of a team tournament, by number.
