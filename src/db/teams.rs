@@ -160,6 +160,13 @@ pub fn insert_team(
         ))
         .returning(teams::id)
         .get_result(conn)?;
+    insert_players(conn, id, players)?;
+    Ok((id, number))
+}
+
+/// A team's players by position, each linked to the player directory (in
+/// the caller's transaction, holding the directory's lock).
+fn insert_players(conn: &mut DbConn, id: TeamId, players: &[Player]) -> QueryResult<()> {
     if !players.is_empty() {
         super::people::lock_directory(conn)?;
     }
@@ -177,7 +184,7 @@ pub fn insert_team(
             ))
             .execute(conn)?;
     }
-    Ok((id, number))
+    Ok(())
 }
 
 /// Imports a team as the file numbers it (all or nothing with the rest of
@@ -203,21 +210,7 @@ pub fn insert_numbered_team(
         ))
         .returning(teams::id)
         .get_result(conn)?;
-    super::people::lock_directory(conn)?;
-    for (i, p) in players.iter().enumerate() {
-        let person = super::people::find_or_create(conn, p.surname(), p.name(), p.card())?;
-        diesel::insert_into(team_players::table)
-            .values((
-                team_players::team_id.eq(id),
-                team_players::position.eq(i32::try_from(i).unwrap_or(i32::MAX)),
-                team_players::surname.eq(p.surname()),
-                team_players::name.eq(p.name()),
-                team_players::card.eq(p.card()),
-                team_players::club.eq(p.club()),
-                team_players::person_id.eq(Some(person)),
-            ))
-            .execute(conn)?;
-    }
+    insert_players(conn, id, players)?;
     Ok(id)
 }
 

@@ -256,22 +256,7 @@ pub async fn save_setup(
             )
             .await
         }
-        Err(e) => match conflict_text(&ctx, &e) {
-            Some(text) => {
-                teams_page(
-                    &ctx,
-                    &state,
-                    actor,
-                    tid,
-                    None,
-                    FieldErrors::default(),
-                    Some(text),
-                    StatusCode::CONFLICT,
-                )
-                .await
-            }
-            None => Err(e.into()),
-        },
+        Err(e) => then_back(&ctx, &state, actor, tid, Err(e)).await,
     }
 }
 
@@ -327,22 +312,7 @@ pub async fn add_team(
                 StatusCode::UNPROCESSABLE_ENTITY,
             )
         }
-        Err(e) => match conflict_text(&ctx, &e) {
-            Some(text) => {
-                teams_page(
-                    &ctx,
-                    &state,
-                    actor,
-                    tid,
-                    None,
-                    FieldErrors::default(),
-                    Some(text),
-                    StatusCode::CONFLICT,
-                )
-                .await
-            }
-            None => Err(e.into()),
-        },
+        Err(e) => then_back(&ctx, &state, actor, tid, Err(e)).await,
     }
 }
 

@@ -216,7 +216,7 @@ fn column_field(cell: &str) -> Option<&'static str> {
 
 /// The separator of a file: the most frequent of `;`, `,` and TAB in the
 /// header line (`,` when none).
-pub(crate) fn delimiter(header: &str) -> u8 {
+fn delimiter(header: &str) -> u8 {
     [b';', b',', b'\t']
         .into_iter()
         .max_by_key(|d| (header.matches(char::from(*d)).count(), *d == b','))
@@ -224,10 +224,18 @@ pub(crate) fn delimiter(header: &str) -> u8 {
         .unwrap_or(b',')
 }
 
-/// Reads a CSV text; `existing` are the pairs already registered (a player
-/// may not appear twice in one tournament).
-pub fn preview(text: &str, existing: &[PairEntry]) -> Result<Preview, FieldProblem> {
-    let text = text.trim_start_matches('\u{feff}');
+/// The line number of a record in its file (1 = the header).
+pub(crate) fn line_of(record: &csv::StringRecord) -> usize {
+    record
+        .position()
+        .map_or(0, |p| usize::try_from(p.line()).unwrap_or(usize::MAX))
+}
+
+/// A CSV text's header row and its other non-blank rows (the separator
+/// from the header line; at most [`MAX_LINES`] rows).
+pub(crate) fn read(
+    text: &str,
+) -> Result<(csv::StringRecord, Vec<csv::StringRecord>), FieldProblem> {
     let Some(header_line) = text.lines().find(|l| !l.trim().is_empty()) else {
         return Err(FieldProblem::new("file", "import.error.empty"));
     };
@@ -245,6 +253,25 @@ pub fn preview(text: &str, existing: &[PairEntry]) -> Result<Preview, FieldProbl
             Some(Ok(r)) => break r,
         }
     };
+    let mut rows = Vec::new();
+    for record in records {
+        let record = record.map_err(|_| FieldProblem::new("file", "import.error.header"))?;
+        if record.iter().all(|c| c.trim().is_empty()) {
+            continue;
+        }
+        if rows.len() >= MAX_LINES {
+            return Err(FieldProblem::new("file", "import.error.too_many").with("max", MAX_LINES));
+        }
+        rows.push(record);
+    }
+    Ok((header, rows))
+}
+
+/// Reads a CSV text; `existing` are the pairs already registered (a player
+/// may not appear twice in one tournament).
+pub fn preview(text: &str, existing: &[PairEntry]) -> Result<Preview, FieldProblem> {
+    let text = text.trim_start_matches('\u{feff}');
+    let (header, records) = read(text)?;
     let mut index: Vec<(&'static str, usize)> = Vec::new();
     let mut ignored_columns = Vec::new();
     for (i, cell) in header.iter().enumerate() {
@@ -268,21 +295,13 @@ pub fn preview(text: &str, existing: &[PairEntry]) -> Result<Preview, FieldProbl
         ..Preview::default()
     };
     let mut accepted: Vec<PairEntry> = existing.to_vec();
-    let mut rows = Vec::new();
-    for record in records {
-        let record = record.map_err(|_| FieldProblem::new("file", "import.error.header"))?;
-        if record.iter().all(|c| c.trim().is_empty()) {
-            continue;
-        }
-        if rows.len() >= MAX_LINES {
-            return Err(FieldProblem::new("file", "import.error.too_many").with("max", MAX_LINES));
-        }
-        let start = record.position().map_or(0, |p| p.byte());
-        let line = record
-            .position()
-            .map_or(0, |p| usize::try_from(p.line()).unwrap_or(usize::MAX));
-        rows.push((start, line, record));
-    }
+    let rows: Vec<(u64, usize, csv::StringRecord)> = records
+        .into_iter()
+        .map(|record| {
+            let start = record.position().map_or(0, |p| p.byte());
+            (start, line_of(&record), record)
+        })
+        .collect();
     let count = rows.len();
     for (k, (start, line_no, cells)) in rows.into_iter().enumerate() {
         // The `csv` crate reads an unclosed quote to the end of the file:

@@ -7,7 +7,7 @@
 //! Nothing is imported while any line or team is bad: the preview lists
 //! every problem with its line.
 
-use super::csv_import::{delimiter, header_word, LineProblem, MAX_LINES};
+use super::csv_import::{header_word, line_of, read, LineProblem};
 use super::pairs::{fold, Player, PlayerForm};
 use super::FieldProblem;
 
@@ -71,23 +71,7 @@ impl TeamPreview {
 /// already registered (a player plays for one team).
 pub fn preview(text: &str, existing: &[Player]) -> Result<TeamPreview, FieldProblem> {
     let text = text.trim_start_matches('\u{feff}');
-    let Some(header_line) = text.lines().find(|l| !l.trim().is_empty()) else {
-        return Err(FieldProblem::new("file", "import.error.empty"));
-    };
-    let mut reader = csv::ReaderBuilder::new()
-        .delimiter(delimiter(header_line))
-        .has_headers(false)
-        .flexible(true)
-        .from_reader(text.as_bytes());
-    let mut records = reader.records();
-    let header = loop {
-        match records.next() {
-            None => return Err(FieldProblem::new("file", "import.error.empty")),
-            Some(Err(_)) => return Err(FieldProblem::new("file", "import.error.header")),
-            Some(Ok(r)) if r.iter().all(|c| c.trim().is_empty()) => continue,
-            Some(Ok(r)) => break r,
-        }
-    };
+    let (header, records) = read(text)?;
     let mut index: Vec<(&'static str, usize)> = Vec::new();
     let mut out = TeamPreview::default();
     for (i, cell) in header.iter().enumerate() {
@@ -113,19 +97,8 @@ pub fn preview(text: &str, existing: &[Player]) -> Result<TeamPreview, FieldProb
     }
     // Teams in the order of their first line; each player checked alone.
     let mut teams: Vec<(String, TeamLine)> = Vec::new();
-    let mut lines = 0;
     for record in records {
-        let record = record.map_err(|_| FieldProblem::new("file", "import.error.header"))?;
-        if record.iter().all(|c| c.trim().is_empty()) {
-            continue;
-        }
-        lines += 1;
-        if lines > MAX_LINES {
-            return Err(FieldProblem::new("file", "import.error.too_many").with("max", MAX_LINES));
-        }
-        let line = record
-            .position()
-            .map_or(0, |p| usize::try_from(p.line()).unwrap_or(usize::MAX));
+        let line = line_of(&record);
         let get = |col: &str| {
             index
                 .iter()
