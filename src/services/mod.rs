@@ -230,13 +230,25 @@ pub struct Rows {
     pub t: TournamentRow,
     pub pairs: Vec<crate::db::pairs::PairRow>,
     pub rounds: Vec<crate::db::rounds::RoundRow>,
+    /// A team tournament's teams (none for pairs).
+    pub teams: Vec<crate::db::teams::TeamRow>,
 }
 
 /// Reads a tournament's rows on `conn`.
 pub fn load_rows(conn: &mut DbConn, t: TournamentRow) -> Result<Rows, ServiceError> {
     let pairs = crate::db::pairs::list_pairs(conn, t.id)?;
     let rounds = crate::db::rounds::list_rounds(conn, t.id)?;
-    Ok(Rows { t, pairs, rounds })
+    let teams = if t.kind == crate::tournament_file::FileKind::Teams {
+        crate::db::teams::list_teams(conn, t.id)?
+    } else {
+        Vec::new()
+    };
+    Ok(Rows {
+        t,
+        pairs,
+        rounds,
+        teams,
+    })
 }
 
 impl Loaded {
@@ -251,7 +263,7 @@ impl Loaded {
             status: t.status,
             t,
             settings,
-            pairs: view::pairs(&rows.pairs),
+            pairs: view::pairs(&rows.pairs, &rows.teams),
             rounds: view::rounds(&rows.rounds)?,
         })
     }

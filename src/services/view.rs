@@ -105,6 +105,8 @@ pub struct Pair {
     pub withdrawn_from_round: Option<i32>,
     /// Registered but never played: not an entry (RULES.md §10).
     pub no_show: bool,
+    /// A team tournament's pair: its team, "6 Fiume" (issue 25).
+    pub team: Option<String>,
 }
 
 impl From<&PairRow> for Pair {
@@ -124,6 +126,7 @@ impl From<&PairRow> for Pair {
             joined_from_round: r.joined_from_round,
             withdrawn_from_round: r.withdrawn_from_round,
             no_show: r.no_show,
+            team: None,
         }
     }
 }
@@ -160,9 +163,12 @@ impl Pair {
         )
     }
 
-    /// "Rossi – Bianchi".
+    /// "Rossi – Bianchi"; a team's pair: "6 Fiume: Rossi – Bianchi".
     pub fn label(&self) -> String {
-        format!("{} – {}", self.p1_surname, self.p2_surname)
+        match &self.team {
+            Some(team) => format!("{team}: {} – {}", self.p1_surname, self.p2_surname),
+            None => format!("{} – {}", self.p1_surname, self.p2_surname),
+        }
     }
 
     /// Withdrawn before it ever played: before the start (round 1), or a
@@ -257,8 +263,19 @@ impl From<&SeatingRow> for Seating {
 }
 
 /// Rows to views, all or nothing.
-pub fn pairs(rows: &[PairRow]) -> Vec<Pair> {
-    rows.iter().map(Pair::from).collect()
+/// The pairs, a team tournament's named with their team.
+pub fn pairs(rows: &[PairRow], teams: &[crate::db::teams::TeamRow]) -> Vec<Pair> {
+    rows.iter()
+        .map(|r| Pair {
+            team: r.team_id.and_then(|id| {
+                teams
+                    .iter()
+                    .find(|t| t.id == id)
+                    .map(|t| format!("{} {}", t.number, t.name))
+            }),
+            ..Pair::from(r)
+        })
+        .collect()
 }
 
 pub fn rounds(rows: &[RoundRow]) -> Result<Vec<Round>, ServiceError> {
