@@ -14,7 +14,7 @@ use crate::ids::{PairId, RoundId, SeatingId, TournamentId, UserId};
 use crate::tournament::pairs::Player;
 use crate::tournament::Status;
 use crate::tournament_file::{
-    FileKind, TeamMovementKind, TeamScoringFile, TeamTournamentFile, TournamentFile,
+    TeamMovementKind, TeamScoringFile, TeamTournamentFile, TournamentFile,
 };
 use diesel::prelude::*;
 use std::collections::HashMap;
@@ -84,7 +84,6 @@ pub fn import_team_file(
         teamdb::set_team_settings(
             conn,
             tid,
-            FileKind::Teams,
             &scoring,
             file.team_bye_vp.and_then(|v| i32::try_from(v).ok()),
             i32::try_from(groups.len().max(1)).unwrap_or(1),

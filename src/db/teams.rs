@@ -52,22 +52,14 @@ impl TeamPlayerRow {
 /// A tournament's team settings as stored (parsed by the services).
 #[derive(Debug, Clone)]
 pub struct TeamSettingsRow {
-    pub kind: FileKind,
     pub team_scoring: String,
     pub team_bye_vp: Option<i32>,
     pub team_groups: i32,
     pub round_robin_rounds: Option<i32>,
 }
 
-/// The kind of a tournament and its team settings (the defaults when it
-/// has none: a pairs tournament).
+/// A team tournament's settings (the defaults when it has none saved).
 pub fn team_settings(conn: &mut DbConn, tid: TournamentId) -> QueryResult<TeamSettingsRow> {
-    let kind: String = tournaments::table
-        .find(tid)
-        .select(tournaments::kind)
-        .first(conn)?;
-    let kind = FileKind::try_from(kind)
-        .map_err(|e| DieselError::DeserializationError(format!("tournament {tid}: {e}").into()))?;
     let row: Option<(String, Option<i32>, i32, Option<i32>)> = team_settings::table
         .find(tid)
         .select((
@@ -81,7 +73,6 @@ pub fn team_settings(conn: &mut DbConn, tid: TournamentId) -> QueryResult<TeamSe
     let (team_scoring, team_bye_vp, team_groups, round_robin_rounds) =
         row.unwrap_or_else(|| (r#"{"method":"tables"}"#.to_string(), None, 1, None));
     Ok(TeamSettingsRow {
-        kind,
         team_scoring,
         team_bye_vp,
         team_groups,
@@ -89,11 +80,11 @@ pub fn team_settings(conn: &mut DbConn, tid: TournamentId) -> QueryResult<TeamSe
     })
 }
 
-/// Writes a tournament's kind and team settings.
+/// Makes a tournament a team tournament with these settings (its kind and
+/// its settings row, written anew).
 pub fn set_team_settings(
     conn: &mut DbConn,
     tid: TournamentId,
-    kind: FileKind,
     scoring_json: &str,
     bye_vp: Option<i32>,
     groups: i32,
@@ -101,7 +92,7 @@ pub fn set_team_settings(
 ) -> QueryResult<usize> {
     diesel::update(tournaments::table.find(tid))
         .set((
-            tournaments::kind.eq(kind.code()),
+            tournaments::kind.eq(FileKind::Teams.code()),
             tournaments::updated_at.eq(now()),
         ))
         .execute(conn)?;

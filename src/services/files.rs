@@ -16,13 +16,21 @@ pub fn file_of(
     tid: TournamentId,
     tz: chrono_tz::Tz,
 ) -> Result<TournamentFile, ServiceError> {
-    let file = crate::db::export::load_file(c, tid, tz)?.ok_or(ServiceError::NotFound)?;
+    let t = crate::db::tournaments::find(c, tid)?.ok_or(ServiceError::NotFound)?;
     // A team tournament's file is the teams' (`services::teams`): its rows
     // read as a pairs file would name pairs that are line-ups.
-    if super::teams::kind_on(c, tid)? == crate::tournament_file::FileKind::Teams {
+    if t.kind == crate::tournament_file::FileKind::Teams {
         return Err(ServiceError::conflict("teams.error.pairs_file"));
     }
-    Ok(file)
+    let rows = super::load_rows(c, t)?;
+    Ok(crate::db::export::load_file_of(
+        c,
+        None,
+        &rows.t,
+        &rows.pairs,
+        &rows.rounds,
+        tz,
+    )?)
 }
 
 /// The one standings computation over a file; a file the engine refuses is
@@ -122,9 +130,11 @@ pub async fn export_any(
     tz: chrono_tz::Tz,
 ) -> Result<AnyTournamentFile, ServiceError> {
     db.read(move |c| {
-        let l = read(c, &actor, tid, Need::Direct)?;
-        if l.t.is_teams() {
-            Ok(AnyTournamentFile::Teams(super::teams::export_on(c, l, tz)?))
+        let rows = super::read_rows(c, &actor, tid, Need::Direct)?;
+        if rows.t.kind == crate::tournament_file::FileKind::Teams {
+            Ok(AnyTournamentFile::Teams(super::teams::export_on(
+                c, rows, tz,
+            )?))
         } else {
             Ok(AnyTournamentFile::Pairs(file_of(c, tid, tz)?))
         }

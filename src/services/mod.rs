@@ -226,6 +226,7 @@ impl Loaded {
 }
 
 /// A tournament's rows as read (the file's export reads the same rows).
+#[derive(Debug, Clone)]
 pub struct Rows {
     pub t: TournamentRow,
     pub pairs: Vec<crate::db::pairs::PairRow>,
@@ -355,9 +356,20 @@ pub fn lock(
     tid: TournamentId,
     need: Need,
 ) -> Result<Loaded, ServiceError> {
+    Loaded::of(&lock_rows(conn, actor, tid, need)?)
+}
+
+/// [`lock`], the rows as read (for a use case that needs them as well as
+/// the state: a team tournament's file).
+pub fn lock_rows(
+    conn: &mut DbConn,
+    actor: &Actor,
+    tid: TournamentId,
+    need: Need,
+) -> Result<Rows, ServiceError> {
     let t = bump(conn, tid)?;
     check_access(conn, actor, &t, need)?;
-    load_state(conn, t)
+    load_rows(conn, t)
 }
 
 /// Raises a tournament's revision (a row lock on PostgreSQL) and returns
@@ -373,6 +385,18 @@ pub fn bump(conn: &mut DbConn, tid: TournamentId) -> Result<TournamentRow, Servi
     Ok(t)
 }
 
+/// [`lock`]: the rows as read and the state made of them.
+pub fn lock_both(
+    conn: &mut DbConn,
+    actor: &Actor,
+    tid: TournamentId,
+    need: Need,
+) -> Result<(Rows, Loaded), ServiceError> {
+    let rows = lock_rows(conn, actor, tid, need)?;
+    let l = Loaded::of(&rows)?;
+    Ok((rows, l))
+}
+
 /// Reads a tournament, access-checked (no lock).
 pub fn read(
     conn: &mut DbConn,
@@ -380,9 +404,19 @@ pub fn read(
     tid: TournamentId,
     need: Need,
 ) -> Result<Loaded, ServiceError> {
+    Loaded::of(&read_rows(conn, actor, tid, need)?)
+}
+
+/// [`read`], the rows as read.
+pub fn read_rows(
+    conn: &mut DbConn,
+    actor: &Actor,
+    tid: TournamentId,
+    need: Need,
+) -> Result<Rows, ServiceError> {
     let t = tdb::find(conn, tid)?.ok_or(ServiceError::NotFound)?;
     check_access(conn, actor, &t, need)?;
-    load_state(conn, t)
+    load_rows(conn, t)
 }
 
 /// Sets an application setting (admin only).

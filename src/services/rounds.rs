@@ -130,12 +130,12 @@ pub async fn draw(
 ) -> Result<(), ServiceError> {
     let seed = movement::new_seed().map_err(movement_conflict)?;
     db.write(move |c| {
-        let l = lock(c, &actor, tid, Need::Direct)?;
+        let (rows, l) = super::lock_both(c, &actor, tid, Need::Direct)?;
         l.ensure_seen(seen)?;
         plan_draw(&l, kind)?;
         // A team tournament draws its teams (issue 25): the same operation.
         if l.t.is_teams() {
-            return super::teams::start_locked(c, &actor, l, seed);
+            return super::teams::start_locked(c, &actor, rows, seed);
         }
         let players: Vec<PairNo> = l.drawable().map(Pair::pair_no).collect();
         let layout = movement::first_round_draw(&players, seed).map_err(movement_conflict)?;
@@ -336,14 +336,14 @@ pub async fn next_round(
         None => None,
     };
     db.write(move |c| {
-        let l = lock(c, &actor, tid, Need::Direct)?;
+        let (rows, l) = super::lock_both(c, &actor, tid, Need::Direct)?;
         if let Some(r) = requested.filter(|r| l.round(*r).is_some()) {
             return Ok(r);
         }
         l.ensure_seen(seen)?;
         // A team tournament's next round is the teams' (issue 25).
         if l.t.is_teams() {
-            return super::teams::next_round_locked(c, &actor, l, requested);
+            return super::teams::next_round_locked(c, &actor, rows, requested);
         }
         let n = l.next_round();
         if requested.is_some_and(|r| r != n) {

@@ -99,8 +99,8 @@ pub async fn register(
 ) -> Result<i32, ServiceError> {
     let (name, players) = parse_team(&form).map_err(ServiceError::Invalid)?;
     db.write(move |c| {
-        let l = lock(c, &actor, tid, Need::Direct)?;
-        let t = load_teams(c, l)?;
+        let rows = lock_rows(c, &actor, tid, Need::Direct)?;
+        let t = load_teams(c, rows)?;
         ensure_teams(&t)?;
         if t.l.status() != Status::Draft {
             return Err(ServiceError::conflict("teams.error.started"));
@@ -137,8 +137,8 @@ pub async fn check_in(
     on: bool,
 ) -> Result<(), ServiceError> {
     db.write(move |c| {
-        let l = lock(c, &actor, tid, Need::Direct)?;
-        let t = load_teams(c, l)?;
+        let rows = lock_rows(c, &actor, tid, Need::Direct)?;
+        let t = load_teams(c, rows)?;
         ensure_teams(&t)?;
         let found = t.team(team).ok_or(ServiceError::NotFound)?;
         if t.l.status() != Status::Draft {
@@ -170,8 +170,8 @@ pub async fn withdraw(
     team: TeamId,
 ) -> Result<i32, ServiceError> {
     db.write(move |c| {
-        let l = lock(c, &actor, tid, Need::Direct)?;
-        let t = load_teams(c, l)?;
+        let rows = lock_rows(c, &actor, tid, Need::Direct)?;
+        let t = load_teams(c, rows)?;
         ensure_teams(&t)?;
         t.l.ensure_not_finished()?;
         let found = t.team(team).ok_or(ServiceError::NotFound)?;
@@ -203,8 +203,8 @@ pub async fn import(
     lines: Vec<crate::tournament::team_csv::TeamLine>,
 ) -> Result<usize, ServiceError> {
     db.write(move |c| {
-        let l = lock(c, &actor, tid, Need::Direct)?;
-        let t = load_teams(c, l)?;
+        let rows = lock_rows(c, &actor, tid, Need::Direct)?;
+        let t = load_teams(c, rows)?;
         ensure_teams(&t)?;
         if t.l.status() != Status::Draft {
             return Err(ServiceError::conflict("teams.error.started"));

@@ -12,11 +12,13 @@ pub fn team_file_on(
     t: &TeamsLoaded,
     tz: chrono_tz::Tz,
 ) -> Result<TeamTournamentFile, ServiceError> {
-    let tid = t.l.t.id;
-    let row = crate::db::tournaments::find(c, tid)?.ok_or(ServiceError::NotFound)?;
-    let pair_rows = crate::db::pairs::list_pairs(c, tid)?;
-    let round_rows = crate::db::rounds::list_rounds(c, tid)?;
-    let pairs_file = crate::db::export::load_file_of(c, None, &row, &pair_rows, &round_rows, tz)?;
+    let Rows {
+        t: row,
+        pairs: pair_rows,
+        rounds: round_rows,
+        ..
+    } = &t.rows;
+    let pairs_file = crate::db::export::load_file_of(c, None, row, pair_rows, round_rows, tz)?;
     let number_of: HashMap<u32, (TeamId, [u32; 2])> = pair_rows
         .iter()
         .filter_map(|p| t.pair_team.get(&p.id).map(|x| (p.pair_no(), *x)))
@@ -210,6 +212,27 @@ impl TeamView {
     }
 }
 
+/// The team view of a loaded team tournament.
+fn view_of(
+    c: &mut DbConn,
+    t: &TeamsLoaded,
+    tz: chrono_tz::Tz,
+    lang: Lang,
+) -> Result<TeamView, ServiceError> {
+    let tid = t.l.t.id;
+    let file = team_file_on(c, t, tz)?;
+    let standings = crate::standings::compute_teams_file(&file, lang)
+        .map_err(|e| ServiceError::corrupt(format!("tournament {tid}: team standings: {e:?}")))?;
+    Ok(TeamView {
+        file,
+        standings,
+        revision: t.l.t.revision,
+        status: t.l.status(),
+        tournament_id: tid,
+        starts_at: t.l.t.starts_at,
+    })
+}
+
 /// The team view of a tournament (public: no access check), or `None` for
 /// a pairs tournament.
 pub async fn view(
@@ -223,22 +246,29 @@ pub async fn view(
         if row.kind != FileKind::Teams {
             return Ok(None);
         }
-        let revision = row.revision;
-        let starts_at = row.starts_at;
-        let l = crate::services::load_state(c, row)?;
-        let t = load_teams(c, l)?;
-        let file = team_file_on(c, &t, tz)?;
-        let standings = crate::standings::compute_teams_file(&file, lang).map_err(|e| {
-            ServiceError::corrupt(format!("tournament {tid}: team standings: {e:?}"))
-        })?;
-        Ok(Some(TeamView {
-            file,
-            standings,
-            revision,
-            status: t.l.status(),
-            tournament_id: tid,
-            starts_at,
-        }))
+        let rows = load_rows(c, row)?;
+        let t = load_teams(c, rows)?;
+        view_of(c, &t, tz, lang).map(Some)
+    })
+    .await
+}
+
+/// A team tournament, access-checked, and its team view, in one read
+/// (the director's pages).
+pub async fn load_view(
+    db: &Db,
+    actor: Actor,
+    tid: TournamentId,
+    need: Need,
+    tz: chrono_tz::Tz,
+    lang: Lang,
+) -> Result<(TeamsLoaded, TeamView), ServiceError> {
+    db.read(move |c| {
+        let rows = read_rows(c, &actor, tid, need)?;
+        let t = load_teams(c, rows)?;
+        ensure_teams(&t)?;
+        let v = view_of(c, &t, tz, lang)?;
+        Ok((t, v))
     })
     .await
 }
@@ -246,10 +276,10 @@ pub async fn view(
 /// The team file of a tournament for its export (staff).
 pub fn export_on(
     c: &mut DbConn,
-    l: Loaded,
+    rows: Rows,
     tz: chrono_tz::Tz,
 ) -> Result<TeamTournamentFile, ServiceError> {
-    let t = load_teams(c, l)?;
+    let t = load_teams(c, rows)?;
     ensure_teams(&t)?;
     team_file_on(c, &t, tz)
 }

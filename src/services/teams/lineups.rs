@@ -119,6 +119,39 @@ impl LineUpForm {
     }
 }
 
+impl LineUpForm {
+    /// The form showing a match's line-up as seated (1-based positions as
+    /// the page lists the players), or blank without a match.
+    pub fn of(seats: Option<&TeamMatchSeats>) -> LineUpForm {
+        let p = |i: usize, j: usize| {
+            seats
+                .and_then(|s| s.tables.get(i))
+                .map(|x| (x.players[j] + 1).to_string())
+                .unwrap_or_default()
+        };
+        LineUpForm {
+            round: seats.map(|s| s.round.to_string()).unwrap_or_default(),
+            a1: p(0, 0),
+            a2: p(0, 1),
+            b1: p(1, 0),
+            b2: p(1, 1),
+            code: String::new(),
+        }
+    }
+}
+
+impl TeamMatchSeats {
+    /// Each table of the match with the form fields of the team's pair
+    /// there: (table, the team sits NS, the two fields).
+    pub fn fields(&self) -> Vec<(i32, bool, [&'static str; 2])> {
+        self.tables
+            .iter()
+            .zip([["a1", "a2"], ["b1", "b2"]])
+            .map(|(t, names)| (t.table, t.ns, names))
+            .collect()
+    }
+}
+
 /// Parses a line-up form: 1-based positions as the page lists the players.
 pub fn parse_lineup(f: &LineUpForm, size: usize) -> Result<LineUp, Vec<FieldProblem>> {
     let mut problems = Vec::new();
@@ -158,14 +191,14 @@ pub async fn set_lineup(
     form: LineUpForm,
 ) -> Result<(), ServiceError> {
     db.write(move |c| {
-        let (l, actor) = match &by {
-            LineUpBy::Staff(actor) => (lock(c, actor, tid, Need::Referee)?, Some(*actor)),
+        let (rows, actor) = match &by {
+            LineUpBy::Staff(actor) => (lock_rows(c, actor, tid, Need::Referee)?, Some(*actor)),
             LineUpBy::Captain { .. } => {
                 let row = crate::services::bump(c, tid)?;
-                (crate::services::load_state(c, row)?, None)
+                (load_rows(c, row)?, None)
             }
         };
-        let t = load_teams(c, l)?;
+        let t = load_teams(c, rows)?;
         ensure_teams(&t)?;
         let team = t
             .team_by_number(team_number)
@@ -246,11 +279,18 @@ pub async fn lineup_page(
     db: &Db,
     tid: TournamentId,
     team_number: i32,
+    staff: Option<Actor>,
 ) -> Result<(TeamsLoaded, Team, Option<TeamMatchSeats>), ServiceError> {
     db.read(move |c| {
-        let row = crate::db::tournaments::find(c, tid)?.ok_or(ServiceError::NotFound)?;
-        let l = crate::services::load_state(c, row)?;
-        let t = load_teams(c, l)?;
+        // The desk's page is its directors'; the captain's page is public.
+        let rows = match staff {
+            Some(actor) => read_rows(c, &actor, tid, Need::Direct)?,
+            None => {
+                let row = crate::db::tournaments::find(c, tid)?.ok_or(ServiceError::NotFound)?;
+                load_rows(c, row)?
+            }
+        };
+        let t = load_teams(c, rows)?;
         ensure_teams(&t)?;
         let team = t
             .team_by_number(team_number)

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::audit::{self, Action, Entry};
-use super::{lock, Actor, Conflict, Loaded, Need, ServiceError};
+use super::{load_rows, lock_rows, read_rows, Actor, Conflict, Loaded, Need, Rows, ServiceError};
 use crate::db::teams::{self as teamdb, TeamPlayerRow, TeamRow};
 use crate::db::{Db, DbConn};
 use crate::i18n::Lang;
@@ -53,7 +53,6 @@ fn movement_conflict(e: TeamMovementError) -> ServiceError {
 /// A team tournament's settings beside the pairs' ones.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TeamSetup {
-    pub kind: FileKind,
     pub scoring: TeamScoringFile,
     pub bye_vp: Option<i32>,
     /// Round-robin groups (1: one round robin of all teams).
@@ -68,7 +67,6 @@ impl TeamSetup {
         let scoring: TeamScoringFile = serde_json::from_str(&row.team_scoring)
             .map_err(|e| ServiceError::corrupt(format!("tournament {tid}: team_scoring: {e}")))?;
         Ok(TeamSetup {
-            kind: row.kind,
             scoring,
             bye_vp: row.team_bye_vp,
             groups: u32::try_from(row.team_groups)
@@ -143,17 +141,6 @@ impl Team {
         u32::try_from(self.number).unwrap_or(0)
     }
 
-    /// "Rossi – Bianchi" for players `a` and `b` (positions).
-    pub fn pair_label(&self, pair: [u32; 2]) -> String {
-        let surname = |i: u32| {
-            self.players
-                .get(usize::try_from(i).unwrap_or(usize::MAX))
-                .map(|p| p.surname().to_string())
-                .unwrap_or_else(|| "?".into())
-        };
-        format!("{} – {}", surname(pair[0]), surname(pair[1]))
-    }
-
     /// Plays from round 1 and was not left out of the start.
     pub fn drawable(&self) -> bool {
         self.checked_in && self.withdrawn_from_round.is_none() && !self.no_show
@@ -166,10 +153,12 @@ impl Team {
 }
 
 /// A team tournament read in one go: the pairs tournament's state (its
-/// rounds and the line-ups' pairs) with the teams.
+/// rounds and the line-ups' pairs) with the teams, and the rows it was
+/// made of (the team file is made from them, not read again).
 #[derive(Debug, Clone)]
 pub struct TeamsLoaded {
     pub l: Loaded,
+    pub rows: Rows,
     pub setup: TeamSetup,
     pub teams: Vec<Team>,
     /// The teams resting, per round id.
@@ -189,14 +178,18 @@ impl TeamsLoaded {
     }
 }
 
-fn load_teams(c: &mut DbConn, l: Loaded) -> Result<TeamsLoaded, ServiceError> {
+/// A team tournament from its rows (those `lock_rows`, `read_rows` or
+/// `load_rows` read: the teams among them), with its settings, players,
+/// seatings and resting teams.
+fn load_teams(c: &mut DbConn, rows: Rows) -> Result<TeamsLoaded, ServiceError> {
+    let l = Loaded::of(&rows)?;
     let tid = l.t.id;
     let setup = TeamSetup::of(&teamdb::team_settings(c, tid)?, tid)?;
-    let rows = teamdb::list_teams(c, tid)?;
     let players = teamdb::list_players(c, tid)?;
-    let teams = rows.iter().map(|r| Team::of(r, &players)).collect();
+    let teams = rows.teams.iter().map(|r| Team::of(r, &players)).collect();
     let byes = teamdb::byes_of(c, tid)?;
-    let pair_team = crate::db::pairs::list_pairs(c, tid)?
+    let pair_team = rows
+        .pairs
         .iter()
         .filter_map(|p| {
             let team = p.team_id?;
@@ -208,6 +201,7 @@ fn load_teams(c: &mut DbConn, l: Loaded) -> Result<TeamsLoaded, ServiceError> {
     let seatings = teamdb::seatings_of(c, tid)?;
     Ok(TeamsLoaded {
         l,
+        rows,
         setup,
         teams,
         byes,
@@ -218,7 +212,7 @@ fn load_teams(c: &mut DbConn, l: Loaded) -> Result<TeamsLoaded, ServiceError> {
 
 /// Refuses a pairs tournament where teams are wanted.
 fn ensure_teams(t: &TeamsLoaded) -> Result<(), ServiceError> {
-    if t.setup.kind == FileKind::Teams {
+    if t.l.t.is_teams() {
         Ok(())
     } else {
         Err(ServiceError::conflict("teams.error.not_teams"))
@@ -233,10 +227,31 @@ pub async fn load(
     need: Need,
 ) -> Result<TeamsLoaded, ServiceError> {
     db.read(move |c| {
-        let l = crate::services::read(c, &actor, tid, need)?;
-        let t = load_teams(c, l)?;
+        let rows = read_rows(c, &actor, tid, need)?;
+        let t = load_teams(c, rows)?;
         ensure_teams(&t)?;
         Ok(t)
+    })
+    .await
+}
+
+/// A team tournament, access-checked, and whether the caller directs it
+/// (the teams' codes are the directors'), in one read.
+pub async fn load_directing(
+    db: &Db,
+    actor: Actor,
+    tid: TournamentId,
+) -> Result<(TeamsLoaded, bool), ServiceError> {
+    db.read(move |c| {
+        let rows = read_rows(c, &actor, tid, Need::Referee)?;
+        let directs = match super::check_access(c, &actor, &rows.t, Need::Direct) {
+            Ok(()) => true,
+            Err(ServiceError::NotFound) => false,
+            Err(e) => return Err(e),
+        };
+        let t = load_teams(c, rows)?;
+        ensure_teams(&t)?;
+        Ok((t, directs))
     })
     .await
 }
@@ -343,7 +358,6 @@ pub fn parse_setup(f: &SetupForm) -> Result<TeamSetup, Vec<FieldProblem>> {
         return Err(problems);
     }
     Ok(TeamSetup {
-        kind: FileKind::Teams,
         scoring,
         bye_vp: bye.and_then(|n| i32::try_from(n).ok()),
         groups: groups.and_then(|n| u32::try_from(n).ok()).unwrap_or(1),
@@ -374,7 +388,6 @@ pub fn write_setup(c: &mut DbConn, tid: TournamentId, s: &TeamSetup) -> Result<(
     teamdb::set_team_settings(
         c,
         tid,
-        s.kind,
         &scoring,
         s.bye_vp,
         i32::try_from(s.groups).unwrap_or(1),
@@ -393,8 +406,8 @@ pub async fn save_setup(
 ) -> Result<(), ServiceError> {
     let setup = parse_setup(&form).map_err(ServiceError::Invalid)?;
     db.write(move |c| {
-        let l = lock(c, &actor, tid, Need::Direct)?;
-        let t = load_teams(c, l)?;
+        let rows = lock_rows(c, &actor, tid, Need::Direct)?;
+        let t = load_teams(c, rows)?;
         ensure_teams(&t)?;
         if t.l.status() != Status::Draft {
             return Err(ServiceError::conflict("teams.error.started"));
@@ -424,4 +437,4 @@ pub use doc::*;
 pub use entries::*;
 pub use file::*;
 pub use lineups::*;
-pub use rounds::*;
+pub(crate) use rounds::{next_round_locked, start_locked};

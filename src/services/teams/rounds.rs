@@ -224,146 +224,107 @@ fn lineups_of_round(t: &TeamsLoaded, r: &crate::services::view::Round) -> HashMa
         .collect()
 }
 
-/// Starts the tournament: the checked-in teams are drawn (in groups when
-/// set), round 1 is seated with each team's first four players, the teams
-/// and tables get their codes.
-pub async fn start(
-    db: &Db,
-    actor: Actor,
-    tid: TournamentId,
-    seen: Option<i64>,
-) -> Result<(), ServiceError> {
-    let seed =
-        crate::movement::new_seed().map_err(|e| ServiceError::Conflict(Conflict::Movement(e)))?;
-    db.write(move |c| {
-        let l = lock(c, &actor, tid, Need::Direct)?;
-        l.ensure_seen(seen)?;
-        start_locked(c, &actor, l, seed)
-    })
-    .await
-}
-
-/// The start, on a tournament the caller locked (`services::rounds::draw`
-/// comes here for a team tournament).
+/// Starts a team tournament the caller locked (`services::rounds::draw`,
+/// the start of either kind, comes here): the checked-in teams are drawn
+/// (in groups when set), round 1 is seated with each team's first four
+/// players, the teams and tables get their codes.
 pub(crate) fn start_locked(
     c: &mut DbConn,
     actor: &Actor,
-    l: Loaded,
+    rows: Rows,
     seed: u64,
 ) -> Result<(), ServiceError> {
-    let tid = l.t.id;
-    {
-        let mut t = load_teams(c, l)?;
-        ensure_teams(&t)?;
-        if t.l.status() != Status::Draft {
-            return Err(ServiceError::conflict("draw.error.started"));
-        }
-        let drawn: Vec<TeamId> = t
-            .teams
-            .iter()
-            .filter(|x| x.drawable())
-            .map(|x| x.id)
-            .collect();
-        let no_shows = teamdb::mark_no_shows(c, tid, &drawn)?;
-        for x in &mut t.teams {
-            x.no_show = !drawn.contains(&x.id);
-        }
-        if drawn.len() < 2 {
-            return Err(ServiceError::conflict("teams.error.too_few"));
-        }
-        let groups = groups_of(&t, seed)?;
-        for g in &groups {
-            for &n in &g.teams {
-                if let Some(x) = t.team_by_number(i32::try_from(n).unwrap_or(0)) {
-                    teamdb::set_group(c, x.id, g.name.as_deref())?;
-                }
+    let tid = rows.t.id;
+    let mut t = load_teams(c, rows)?;
+    ensure_teams(&t)?;
+    if t.l.status() != Status::Draft {
+        return Err(ServiceError::conflict("draw.error.started"));
+    }
+    let drawn: Vec<TeamId> = t
+        .teams
+        .iter()
+        .filter(|x| x.drawable())
+        .map(|x| x.id)
+        .collect();
+    let no_shows = teamdb::mark_no_shows(c, tid, &drawn)?;
+    for x in &mut t.teams {
+        x.no_show = !drawn.contains(&x.id);
+    }
+    if drawn.len() < 2 {
+        return Err(ServiceError::conflict("teams.error.too_few"));
+    }
+    let groups = groups_of(&t, seed)?;
+    for g in &groups {
+        for &n in &g.teams {
+            if let Some(x) = t.team_by_number(i32::try_from(n).unwrap_or(0)) {
+                teamdb::set_group(c, x.id, g.name.as_deref())?;
             }
         }
-        teamdb::start(c, tid, seed)?;
-        let (movement, plan) = plan_round(c, &t, 1, Some(seed))?;
-        save_round(c, &t, movement, &plan)?;
-        teamdb::ensure_codes(c, tid)?;
-        audit::record(
-            c,
-            tid,
-            actor,
-            Entry::new(Action::RoundDrawn)
-                .round(1)
-                .after(audit::values([
-                    ("teams", Value::from(drawn.len())),
-                    ("matches", Value::from(plan.matches.len())),
-                    ("no_shows", Value::from(no_shows)),
-                ])),
-        )?;
-        Ok(())
     }
+    teamdb::start(c, tid, seed)?;
+    let (movement, plan) = plan_round(c, &t, 1, Some(seed))?;
+    save_round(c, &t, movement, &plan)?;
+    teamdb::ensure_codes(c, tid)?;
+    audit::record(
+        c,
+        tid,
+        actor,
+        Entry::new(Action::RoundDrawn)
+            .round(1)
+            .after(audit::values([
+                ("teams", Value::from(drawn.len())),
+                ("matches", Value::from(plan.matches.len())),
+                ("no_shows", Value::from(no_shows)),
+            ])),
+    )?;
+    Ok(())
 }
 
-/// Makes the next round (round robin while planned, then Danish) and
-/// returns its number; `requested` names the round the form meant (a
-/// second click gets the same round, nothing made twice). A Danish round
-/// waits for every table of the last round.
-pub async fn next_round(
-    db: &Db,
-    actor: Actor,
-    tid: TournamentId,
-    requested: Option<i32>,
-) -> Result<i32, ServiceError> {
-    db.write(move |c| {
-        let l = lock(c, &actor, tid, Need::Direct)?;
-        if let Some(r) = requested.filter(|r| l.round(*r).is_some()) {
-            return Ok(r);
-        }
-        next_round_locked(c, &actor, l, requested)
-    })
-    .await
-}
-
-/// The next round, on a tournament the caller locked
-/// (`services::rounds::next_round` comes here for a team tournament).
+/// Makes the next round of a team tournament the caller locked
+/// (`services::rounds::next_round`, of either kind, comes here): round
+/// robin while planned, then Danish; `requested` names the round the form
+/// meant. Every table of the last round must have its result.
 pub(crate) fn next_round_locked(
     c: &mut DbConn,
     actor: &Actor,
-    l: Loaded,
+    rows: Rows,
     requested: Option<i32>,
 ) -> Result<i32, ServiceError> {
-    let tid = l.t.id;
-    {
-        let t = load_teams(c, l)?;
-        ensure_teams(&t)?;
-        t.l.ensure_running()?;
-        let n = t.l.next_round();
-        if requested.is_some_and(|r| r != n) {
-            return Err(ServiceError::Conflict(Conflict::Stale));
-        }
-        if u32::try_from(n).unwrap_or(u32::MAX) > t.l.settings.planned_rounds {
-            return Err(ServiceError::conflict("round.error.all_generated"));
-        }
-        if let Some(last) = t.l.rounds.last() {
-            let missing = crate::services::rounds::tables_without_score(c, last.id)?;
-            if !missing.is_empty() {
-                return Err(crate::services::rounds::tables_missing(
-                    "teams.error.tables_missing",
-                    last.number,
-                    &missing,
-                ));
-            }
-        }
-        let seed = t.l.t.draw_seed.and_then(|s| u64::try_from(s).ok());
-        let number = u32::try_from(n).unwrap_or(1);
-        let (movement, plan) = plan_round(c, &t, number, seed)?;
-        save_round(c, &t, movement, &plan)?;
-        audit::record(
-            c,
-            tid,
-            actor,
-            Entry::new(Action::RoundGenerated)
-                .round(n)
-                .after(audit::values([
-                    ("movement", Value::from(movement_word(movement))),
-                    ("matches", Value::from(plan.matches.len())),
-                ])),
-        )?;
-        Ok(n)
+    let tid = rows.t.id;
+    let t = load_teams(c, rows)?;
+    ensure_teams(&t)?;
+    t.l.ensure_running()?;
+    let n = t.l.next_round();
+    if requested.is_some_and(|r| r != n) {
+        return Err(ServiceError::Conflict(Conflict::Stale));
     }
+    if u32::try_from(n).unwrap_or(u32::MAX) > t.l.settings.planned_rounds {
+        return Err(ServiceError::conflict("round.error.all_generated"));
+    }
+    if let Some(last) = t.l.rounds.last() {
+        let missing = crate::services::rounds::tables_without_score(c, last.id)?;
+        if !missing.is_empty() {
+            return Err(crate::services::rounds::tables_missing(
+                "teams.error.tables_missing",
+                last.number,
+                &missing,
+            ));
+        }
+    }
+    let seed = t.l.t.draw_seed.and_then(|s| u64::try_from(s).ok());
+    let number = u32::try_from(n).unwrap_or(1);
+    let (movement, plan) = plan_round(c, &t, number, seed)?;
+    save_round(c, &t, movement, &plan)?;
+    audit::record(
+        c,
+        tid,
+        actor,
+        Entry::new(Action::RoundGenerated)
+            .round(n)
+            .after(audit::values([
+                ("movement", Value::from(movement_word(movement))),
+                ("matches", Value::from(plan.matches.len())),
+            ])),
+    )?;
+    Ok(n)
 }

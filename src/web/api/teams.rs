@@ -15,7 +15,7 @@ use super::{done, json, parse_body, service_error};
 use crate::auth::Role;
 use crate::ids::{TeamId, TournamentId};
 use crate::services::teams::{self as teams, CaptainRefusal, LineUpBy, LineUpForm, Team};
-use crate::services::{Need, ServiceError};
+use crate::services::ServiceError;
 use crate::tournament::pairs::PlayerForm;
 use crate::web::bearer::ApiActor;
 use crate::web::context::PageCtx;
@@ -155,14 +155,11 @@ async fn teams_out(
     tid: TournamentId,
     lang: crate::i18n::Lang,
 ) -> Result<Vec<TeamOut>, ApiError> {
-    let t = teams::load(&state.db, actor, tid, Need::Referee)
-        .await
-        .map_err(service_error(lang))?;
     // The codes are the directors' (as the pair codes): a referee reads
     // the teams without them.
-    let directs = teams::load(&state.db, actor, tid, Need::Direct)
+    let (t, directs) = teams::load_directing(&state.db, actor, tid)
         .await
-        .is_ok();
+        .map_err(service_error(lang))?;
     Ok(t.teams
         .iter()
         .map(TeamOut::of)

@@ -19,44 +19,12 @@ struct LineUpPage<'a> {
 }
 
 impl LineUpPage<'_> {
-    /// The two fields of the pair at table `i` of the match.
-    /// The match's tables with the form fields of the team's pair there.
-    fn tables(&self) -> Vec<(i32, bool, [&'static str; 2])> {
-        self.seats
-            .map(|s| {
-                s.tables
-                    .iter()
-                    .zip([["a1", "a2"], ["b1", "b2"]])
-                    .map(|(t, names)| (t.table, t.ns, names))
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-
     fn opponent_name(&self) -> String {
         self.seats
             .and_then(|s| s.opponent)
             .and_then(|n| self.t.team_by_number(i32::try_from(n).unwrap_or(0)))
             .map(|x| format!("{} {}", x.number, x.name))
             .unwrap_or_default()
-    }
-}
-
-/// The form showing a match's line-up as seated (1-based positions).
-fn form_of(seats: Option<&TeamMatchSeats>) -> LineUpForm {
-    let p = |i: usize, j: usize| {
-        seats
-            .and_then(|s| s.tables.get(i))
-            .map(|x| (x.players[j] + 1).to_string())
-            .unwrap_or_default()
-    };
-    LineUpForm {
-        round: seats.map(|s| s.round.to_string()).unwrap_or_default(),
-        a1: p(0, 0),
-        a2: p(0, 1),
-        b1: p(1, 0),
-        b2: p(1, 1),
-        code: String::new(),
     }
 }
 
@@ -72,16 +40,14 @@ async fn lineup_page(
     error: Option<String>,
     status: StatusCode,
 ) -> Result<HttpResponse, AppError> {
-    // Access first: the page is staff's.
-    teams::load(&state.db, actor, tid, Need::Direct).await?;
-    let (t, team, seats) = teams::lineup_page(&state.db, tid, number).await?;
+    let (t, team, seats) = teams::lineup_page(&state.db, tid, number, Some(actor)).await?;
     render_status(
         &LineUpPage {
             ctx,
             t: &t,
             team: &team,
             seats: seats.as_ref(),
-            form: form.unwrap_or_else(|| form_of(seats.as_ref())),
+            form: form.unwrap_or_else(|| LineUpForm::of(seats.as_ref())),
             errors,
             error,
         },
@@ -218,10 +184,8 @@ pub async fn cards(
     id: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
-    let t = teams::load(&state.db, actor, *id, Need::Direct).await?;
-    let v = teams::view(&state.db, *id, ctx.timezone, ctx.lang)
-        .await?
-        .ok_or(AppError::NotFound)?;
+    let (t, v) =
+        teams::load_view(&state.db, actor, *id, Need::Direct, ctx.timezone, ctx.lang).await?;
     render(&TeamCardsPage {
         ctx: &ctx,
         t: &t,

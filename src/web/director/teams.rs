@@ -192,10 +192,8 @@ async fn teams_page(
     error: Option<String>,
     status: StatusCode,
 ) -> Result<HttpResponse, AppError> {
-    let t = teams::load(&state.db, actor, tid, Need::Direct).await?;
-    let v = teams::view(&state.db, tid, ctx.timezone, ctx.lang)
-        .await?
-        .ok_or(AppError::NotFound)?;
+    let (t, v) =
+        teams::load_view(&state.db, actor, tid, Need::Direct, ctx.timezone, ctx.lang).await?;
     let missing = services::rounds::missing_in_last_round(&state.db, actor, tid).await?;
     render_status(
         &TeamsPage {
@@ -401,7 +399,7 @@ pub async fn start(
     let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     let seen = form.revision.trim().parse().ok();
-    let done = teams::start(&state.db, actor, tid, seen)
+    let done = services::rounds::draw(&state.db, actor, tid, DrawKind::Start, seen)
         .await
         .map(|()| "#rounds".to_string());
     then_back(&ctx, &state, actor, tid, done).await
@@ -417,9 +415,17 @@ pub async fn next_round(
     let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     let requested = form.round.trim().parse().ok();
-    let done = teams::next_round(&state.db, actor, tid, requested)
-        .await
-        .map(|n| format!("#round-{n}"));
+    let done = services::rounds::next_round(
+        &state.db,
+        actor,
+        tid,
+        requested,
+        None,
+        None,
+        state.settings.timezone,
+    )
+    .await
+    .map(|n| format!("#round-{n}"));
     then_back(&ctx, &state, actor, tid, done).await
 }
 

@@ -317,21 +317,6 @@ struct LineUpPage<'a> {
     saved: bool,
 }
 
-impl LineUpPage<'_> {
-    /// The match's tables with the form fields of the team's pair there.
-    fn tables(&self) -> Vec<(i32, bool, [&'static str; 2])> {
-        self.seats
-            .map(|s| {
-                s.tables
-                    .iter()
-                    .zip([["a1", "a2"], ["b1", "b2"]])
-                    .map(|(t, names)| (t.table, t.ns, names))
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-}
-
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(default)]
 pub struct Done {
@@ -350,33 +335,14 @@ async fn lineup_page(
     saved: bool,
     status: StatusCode,
 ) -> Result<HttpResponse, AppError> {
-    let (t, team, seats) = teams::lineup_page(&state.db, tid, n).await?;
+    let (t, team, seats) = teams::lineup_page(&state.db, tid, n, None).await?;
     let opponent = seats
         .as_ref()
         .and_then(|s| s.opponent)
         .and_then(|o| t.team_by_number(i32::try_from(o).unwrap_or(0)))
         .map(|x| format!("{} {}", x.number, x.name))
         .unwrap_or_default();
-    let form = form.unwrap_or_else(|| {
-        let p = |i: usize, j: usize| {
-            seats
-                .as_ref()
-                .and_then(|s| s.tables.get(i))
-                .map(|x| (x.players[j] + 1).to_string())
-                .unwrap_or_default()
-        };
-        LineUpForm {
-            round: seats
-                .as_ref()
-                .map(|s| s.round.to_string())
-                .unwrap_or_default(),
-            a1: p(0, 0),
-            a2: p(0, 1),
-            b1: p(1, 0),
-            b2: p(1, 1),
-            code: String::new(),
-        }
-    });
+    let form = form.unwrap_or_else(|| LineUpForm::of(seats.as_ref()));
     let body = LineUpPage {
         ctx,
         tid,
