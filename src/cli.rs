@@ -76,6 +76,13 @@ fn sample_tournament(
     seed: u64,
     running: bool,
 ) -> anyhow::Result<ExitCode> {
+    let max = crate::tournament_file::MAX_PAIRS;
+    if !(2..=max).contains(&pairs) {
+        eprintln!(
+            "sample-tournament: --pairs {pairs}: a tournament file holds 2 to {max} pairs (FORMAT.md); nothing written"
+        );
+        return Ok(ExitCode::from(2));
+    }
     let mut file = crate::tournament_file::fixtures::sample_tournament(pairs, rounds, seed);
     if running {
         file.status = Some(crate::tournament_file::Status::Running);
@@ -131,8 +138,22 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         settings.hash_concurrency = n.max(1);
     }
     settings.hash_queue = args.hash_queue;
+    let lang = cli_lang(None);
+    let argv: Vec<String> = std::env::args().collect();
+    let port = settings
+        .bind
+        .parse::<std::net::SocketAddr>()
+        .map_or(8080, |a| a.port());
+    let restart = crate::web::reach::restart_command(&argv, port);
+    settings.restart_command = Some(restart.clone());
     actix_web::rt::System::new().block_on(async move {
         let app = Application::build(settings)?;
+        // On standard output whatever RUST_LOG says: where the desk and
+        // the phones open it.
+        println!(
+            "{}",
+            crate::web::reach::banner(app.listening(), &restart, lang)
+        );
         app.run_until_stopped()
             .await
             .context("server stopped with an error")

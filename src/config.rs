@@ -8,8 +8,15 @@ use crate::db::DbUrl;
 /// Everything the server needs to start.
 #[derive(Debug, Clone)]
 pub struct Settings {
-    /// Address to listen on, e.g. `127.0.0.1:8080` (`0` as port: any free one).
+    /// Address to listen on: `[::]:8080` (the default) is every interface,
+    /// IPv4 and IPv6; `127.0.0.1:8080` this computer only (`0` as port:
+    /// any free one).
     pub bind: String,
+    /// The address the server listens on, once bound.
+    pub listening: Option<std::net::SocketAddr>,
+    /// The command that restarts this server listening on every interface
+    /// (shown when table cards would print an address no phone can open).
+    pub restart_command: Option<String>,
     pub database_url: DbUrl,
     /// Mark cookies `Secure` (set when the server is reached over TLS).
     pub secure_cookies: bool,
@@ -44,7 +51,7 @@ pub struct Settings {
 }
 
 impl Settings {
-    pub const DEFAULT_BIND: &'static str = "127.0.0.1:8080";
+    pub const DEFAULT_BIND: &'static str = "[::]:8080";
     pub const DEFAULT_DATABASE: &'static str = "burraco.db";
     pub const DEFAULT_IDLE_MINUTES: u64 = 120;
     pub const DEFAULT_SESSION_MAX_HOURS: u64 = 12;
@@ -63,6 +70,8 @@ impl Settings {
         };
         Settings {
             bind: Self::DEFAULT_BIND.to_string(),
+            listening: None,
+            restart_command: None,
             database_url,
             secure_cookies: false,
             session_idle: Duration::from_secs(Self::DEFAULT_IDLE_MINUTES * 60),

@@ -17,6 +17,7 @@ use crate::web::cache::PublicCache;
 use crate::web::{doors, errors, limits, middleware, routes, AppState};
 
 pub struct Application {
+    listening: std::net::SocketAddr,
     port: u16,
     server: Server,
     pool: Pool,
@@ -85,19 +86,20 @@ pub fn app(
 
 impl Application {
     pub fn build(settings: Settings) -> anyhow::Result<Application> {
-        let listener = TcpListener::bind(&settings.bind)
-            .with_context(|| format!("cannot listen on {}", settings.bind))?;
+        let listener = crate::web::reach::listen(&settings.bind)?;
         Self::build_with_listener(settings, listener)
     }
 
     pub fn build_with_listener(
-        settings: Settings,
+        mut settings: Settings,
         listener: TcpListener,
     ) -> anyhow::Result<Application> {
+        settings.listening = Some(listener.local_addr()?);
         crate::auth::password::tune_allocator();
         let pool = prepare_database(&settings.database_url, settings.pool_size)?;
         let key = db::settings::csrf_key(&mut *pool.get()?).context("cannot read the CSRF key")?;
         let port = listener.local_addr()?.port();
+        let listener_addr = listener.local_addr()?;
         let public = Arc::new(PublicCache::default());
         tracing::info!(
             address = %listener.local_addr()?,
@@ -144,6 +146,7 @@ impl Application {
             .listen(listener)?
             .run();
         Ok(Application {
+            listening: listener_addr,
             port,
             server,
             pool,
@@ -160,6 +163,11 @@ impl Application {
 
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// The address the server listens on.
+    pub fn listening(&self) -> std::net::SocketAddr {
+        self.listening
     }
 
     pub fn pool(&self) -> Pool {

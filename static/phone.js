@@ -8,12 +8,20 @@
 //    or a closed browser brings back what was typed (never the pair code);
 //  - a form sent while the network is down stays queued on the phone and is
 //    sent when the network is back; the idempotency key it carries makes
-//    the server answer a repeat with its first answer (nothing twice).
+//    the server answer a repeat with its first answer (nothing twice). The
+//    queue on the phone never holds a pair code: the whole form waits in
+//    this page's memory only, and after a reload the pair is asked to type
+//    its code again (what it typed comes back from the draft).
 (function () {
   "use strict";
   var store = null;
   try { store = window.localStorage; store.setItem("btd-test", "1"); store.removeItem("btd-test"); } catch (e) { store = null; }
   var QUEUE = "btd-queue";
+  // Never written to the phone's storage.
+  var SECRET = ["pair_code", "answer_code"];
+  // The whole bodies of the queued forms, code included, for this page's
+  // life only (key: the idempotency key).
+  var waiting = {};
 
   function readJSON(key) {
     if (!store) { return null; }
@@ -46,11 +54,11 @@
     });
   }
 
-  function send(item) {
+  function send(item, body) {
     return fetch(item.url, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: item.body,
+      body: body,
       credentials: "same-origin",
       redirect: "follow"
     });
@@ -62,9 +70,19 @@
     if (!q.length || flushing) { return; }
     flushing = true;
     var item = q[0];
-    say("sending");
-    send(item).then(function (res) {
+    var body = waiting[item.key];
+    if (!body) {
+      // Queued before a reload: its code was not kept. The pair types it
+      // again (the draft brought back what it typed).
       flushing = false;
+      writeJSON(QUEUE, q.slice(1));
+      if (item.page === window.location.pathname) { say("retype"); }
+      return;
+    }
+    say("sending");
+    send(item, body).then(function (res) {
+      flushing = false;
+      delete waiting[item.key];
       var rest = (readJSON(QUEUE) || []).filter(function (x) { return x.key !== item.key; });
       writeJSON(QUEUE, rest);
       if (item.draft && res.ok) { store && store.removeItem(item.draft); }
@@ -83,9 +101,13 @@
     var data = new FormData(form);
     if (submitter && submitter.name) { data.append(submitter.name, submitter.value); }
     var body = new URLSearchParams(data).toString();
+    var kept = new URLSearchParams(data);
+    SECRET.forEach(function (k) { kept.delete(k); });
     var item = {
       url: form.getAttribute("action"),
-      body: body,
+      // What the phone's storage keeps: the form without its code.
+      body: kept.toString(),
+      full: body,
       key: data.get("idempotency_key") || String(Date.now()),
       draft: form.getAttribute("data-draft") ? "btd-draft:" + form.getAttribute("data-draft") : null,
       page: window.location.pathname
@@ -101,11 +123,15 @@
       var buttons = form.querySelectorAll("button[type=submit]");
       buttons.forEach(function (b) { b.disabled = true; });
       say("sending");
-      send(item).then(function (res) {
+      var full = item.full;
+      delete item.full;
+      send(item, full).then(function (res) {
         if (item.draft && res.ok) { store && store.removeItem(item.draft); }
         return showAnswer(res);
       }).catch(function () {
-        // No network: kept on the phone, sent when it is back.
+        // No network: kept (without its code) on the phone, the whole form
+        // in this page's memory, sent when the network is back.
+        waiting[item.key] = full;
         var q = (readJSON(QUEUE) || []).filter(function (x) { return x.key !== item.key; });
         q.push(item);
         writeJSON(QUEUE, q);

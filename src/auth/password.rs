@@ -226,8 +226,10 @@ pub fn default_concurrency() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get())
 }
 
-/// Requests that may wait for a turn (beyond those running).
-pub const DEFAULT_QUEUE: usize = 16;
+/// Requests that may wait for a turn (beyond those running): a club's
+/// staff signing in at once from one desk (twenty logins) all get a place.
+/// Waiting holds no hash memory.
+pub const DEFAULT_QUEUE: usize = 32;
 
 /// What a refused request is told to wait.
 const RETRY_AFTER: Duration = Duration::from_secs(2);

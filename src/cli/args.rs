@@ -26,7 +26,9 @@ pub struct DbArgs {
 
 #[derive(Debug, Args, Clone)]
 pub struct ServeArgs {
-    /// Address to listen on.
+    /// Address to listen on: every interface, IPv4 and IPv6, by default
+    /// (phones in the hall open the table cards' QR codes); `127.0.0.1:8080`
+    /// for this computer only.
     #[arg(long, env = "BIND", default_value = Settings::DEFAULT_BIND)]
     pub bind: String,
     /// Mark cookies Secure (set this when the server is reached over HTTPS).

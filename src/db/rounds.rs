@@ -80,6 +80,24 @@ pub fn seating_of(
     Ok((tables, resting))
 }
 
+/// Stamps round `number` of a tournament as drawn now: the last statement
+/// of the transaction that drew it, so that a request that arrived before
+/// its commit sees it drawn after its arrival (`nextRound` without a round).
+pub fn stamp_drawn(
+    conn: &mut DbConn,
+    tournament_id: TournamentId,
+    number: i32,
+    now: chrono::NaiveDateTime,
+) -> QueryResult<usize> {
+    diesel::update(
+        rounds::table
+            .filter(rounds::tournament_id.eq(tournament_id))
+            .filter(rounds::number.eq(number)),
+    )
+    .set(rounds::created_at.eq(now))
+    .execute(conn)
+}
+
 /// Saves a round's seating (pair numbers mapped to pair ids).
 pub fn insert_round(
     conn: &mut DbConn,

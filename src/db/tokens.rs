@@ -105,3 +105,8 @@ pub fn touch(
     .set(api_tokens::last_used_at.eq(now))
     .execute(conn)
 }
+
+/// Deletes every token of a user; how many there were.
+pub fn delete_all_for_user(conn: &mut DbConn, user_id: UserId) -> QueryResult<usize> {
+    diesel::delete(api_tokens::table.filter(api_tokens::user_id.eq(user_id))).execute(conn)
+}

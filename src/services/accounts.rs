@@ -33,6 +33,14 @@ impl SessionLimits {
     }
 }
 
+/// What a login goes through besides the database: the hasher's places
+/// and the logins being checked (the brake's waiting room).
+#[derive(Clone)]
+pub struct LoginDoors {
+    pub hasher: Arc<Hasher>,
+    pub in_flight: Arc<brakes::LoginsInFlight>,
+}
+
 /// A new session: its account and the cookie's token (shown once, only
 /// its SHA-256 is stored).
 #[derive(Debug)]
@@ -115,14 +123,14 @@ pub enum Login {
 /// swept and the new one begins, with the attempt given back.
 pub async fn login(
     db: &Db,
-    hasher: &Arc<Hasher>,
+    doors: &LoginDoors,
     username: &str,
     password: String,
     client: Option<IpAddr>,
     old_token: Option<&str>,
     limits: SessionLimits,
 ) -> Result<Login, ServiceError> {
-    let ticket: Ticket = match hasher.admit() {
+    let ticket: Ticket = match doors.hasher.admit() {
         Ok(t) => t,
         Err(busy) => {
             return Ok(Login::Busy {
@@ -130,12 +138,28 @@ pub async fn login(
             })
         }
     };
-    if let Verdict::Refused { retry_after } = db
-        .take_attempts(brakes::login_keys(username, client))
-        .await?
-    {
-        return Ok(Login::Throttled { retry_after });
+    // Refused while other logins of this account from this address are
+    // being checked: wait for them (a right one gives its attempt back).
+    let until = tokio::time::Instant::now() + brakes::LOGIN_WAIT;
+    loop {
+        match db
+            .take_attempts(brakes::login_keys(username, client))
+            .await?
+        {
+            Verdict::Granted => break,
+            Verdict::Refused { retry_after } => {
+                if !doors
+                    .in_flight
+                    .wait_for_others(username, client, until)
+                    .await
+                {
+                    return Ok(Login::Throttled { retry_after });
+                }
+            }
+        }
     }
+    // Settled (dropped) once the attempt is given back or kept.
+    let _checking = doors.in_flight.enter(username, client);
     let lookup = username.trim().to_ascii_lowercase();
     let user = db
         .read(move |c| -> Result<_, ServiceError> { Ok(udb::find_by_username(c, &lookup)?) })
@@ -239,4 +263,78 @@ pub async fn find(db: &Db, actor: super::Actor, id: UserId) -> Result<User, Serv
     super::users::require_admin(&actor)?;
     db.read(move |c| Ok(User::of(&udb::find(c, id)?.ok_or(ServiceError::NotFound)?)))
         .await
+}
+
+/// What became of a staff member's change of her own password.
+#[derive(Debug)]
+pub enum PasswordChange {
+    /// Every place in the hasher's queue is taken: nothing was looked at.
+    Busy { retry_after: Duration },
+    /// The login brake of this account and address is spent: the current
+    /// password was not looked at.
+    Throttled { retry_after: Duration },
+    /// The current password is wrong (the attempt counts, as a login's).
+    WrongCurrent,
+    /// Changed: every session of the account ended and its API tokens
+    /// were revoked.
+    Changed,
+}
+
+/// A staff member changes her own password: the current one is checked
+/// through the login brake (a stolen session guesses no faster than the
+/// login page), then in one transaction the new hash is stored, every
+/// session ends and every API token is revoked (audited).
+pub async fn change_own_password(
+    db: &Db,
+    doors: &LoginDoors,
+    user: &SessionUser,
+    current: String,
+    new_password: crate::auth::NewPassword,
+    client: Option<IpAddr>,
+) -> Result<PasswordChange, ServiceError> {
+    let busy = |b: crate::auth::password::Busy| PasswordChange::Busy {
+        retry_after: b.retry_after,
+    };
+    let ticket = match doors.hasher.admit() {
+        Ok(t) => t,
+        Err(b) => return Ok(busy(b)),
+    };
+    if let Verdict::Refused { retry_after } = db
+        .take_attempts(brakes::login_keys(&user.username, client))
+        .await?
+    {
+        return Ok(PasswordChange::Throttled { retry_after });
+    }
+    let id = user.id;
+    let stored = db
+        .read(move |c| -> Result<_, ServiceError> { Ok(udb::find(c, id)?) })
+        .await?
+        .filter(|u| u.active)
+        .ok_or(ServiceError::NotFound)?;
+    let matches = ticket
+        .verify(current, Some(stored.password_hash))
+        .await
+        .map_err(|e| ServiceError::corrupt(format!("password check: {e}")))?;
+    if !matches {
+        return Ok(PasswordChange::WrongCurrent);
+    }
+    let ticket = match doors.hasher.admit() {
+        Ok(t) => t,
+        Err(b) => return Ok(busy(b)),
+    };
+    let hash = ticket
+        .hash(new_password.expose().to_string())
+        .await
+        .map_err(|e| ServiceError::corrupt(format!("password hash: {e}")))?;
+    let limiter = db.limiter();
+    let name = user.username.clone();
+    db.write(move |c| -> Result<(), ServiceError> {
+        udb::set_password(c, id, &hash).map_err(super::users::user_error)?;
+        super::users::revoke_all(c, Some(id), id, super::users::RevokedBecause::Password)?;
+        super::users::record_by(c, Some(id), id, "user.password", None, None)?;
+        brakes::login_succeeded(c, &limiter, &name, client)?;
+        Ok(())
+    })
+    .await?;
+    Ok(PasswordChange::Changed)
 }

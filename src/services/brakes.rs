@@ -15,6 +15,12 @@
 //!   A successful login gives the address its attempt back and empties
 //!   the account-and-address count (whoever knows that password has
 //!   nothing left to guess there).
+//!   Twenty correct logins at once from one address all get in: a login
+//!   refused while other logins of the same account and address are still
+//!   having their password checked in this process waits for them (at
+//!   most [`LOGIN_WAIT`]) and tries again, since a right one gives its
+//!   attempt back ([`LoginsInFlight`]). A burst of wrong ones still stops
+//!   at the allowance: nothing is checked without an attempt taken.
 //! - A pair code counts against its table from its address; a code that
 //!   names a pair of the table gives its attempt back (also when the round
 //!   is over: the code was right).
@@ -24,9 +30,10 @@
 //!   found or not. A code this process has already found for an address
 //!   is not counted again.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use crate::db::rate_limits::{self, Action, Key, Verdict};
 use crate::db::table_side as tsdb;
@@ -80,6 +87,89 @@ pub fn login_succeeded(
 ) -> Result<(), DbError> {
     rate_limits::forget(c, &login_account_key(username, client))?;
     Ok(limiter.give_back(c, &login_address_key(client))?)
+}
+
+/// The longest a login refused by the brake waits for the logins of the
+/// same account and address still being checked.
+pub const LOGIN_WAIT: Duration = Duration::from_secs(10);
+
+/// Logins whose password is being checked now in this process, per
+/// account-and-address: their attempts may come back.
+#[derive(Debug, Default)]
+pub struct LoginsInFlight {
+    counts: Mutex<HashMap<String, usize>>,
+    settled: tokio::sync::Notify,
+}
+
+/// A login being checked; dropped when it is settled (its attempt given
+/// back or kept), which wakes the logins waiting on the same brake.
+pub struct InFlight {
+    logins: Arc<LoginsInFlight>,
+    key: String,
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        {
+            let mut counts = self.logins.counts.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(n) = counts.get_mut(&self.key) {
+                *n -= 1;
+                if *n == 0 {
+                    counts.remove(&self.key);
+                }
+            }
+        }
+        self.logins.settled.notify_waiters();
+    }
+}
+
+impl LoginsInFlight {
+    fn key(username: &str, client: Option<IpAddr>) -> String {
+        format!("{}|{}", account(username), address(client))
+    }
+
+    /// Marks a login of `username` from `client` as being checked.
+    pub fn enter(self: &Arc<Self>, username: &str, client: Option<IpAddr>) -> InFlight {
+        let key = Self::key(username, client);
+        *self
+            .counts
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(key.clone())
+            .or_default() += 1;
+        InFlight {
+            logins: self.clone(),
+            key,
+        }
+    }
+
+    fn busy(&self, key: &str) -> bool {
+        self.counts
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains_key(key)
+    }
+
+    /// Waits until a login of `username` from `client` being checked is
+    /// settled, at most until `until`: true when there was one to wait for
+    /// (try the brake again), false when none is being checked (the
+    /// refusal stands).
+    pub async fn wait_for_others(
+        &self,
+        username: &str,
+        client: Option<IpAddr>,
+        until: tokio::time::Instant,
+    ) -> bool {
+        let key = Self::key(username, client);
+        let mut settled = std::pin::pin!(self.settled.notified());
+        // Registered before looking, so that a login settling in between
+        // is not missed.
+        settled.as_mut().enable();
+        if !self.busy(&key) || tokio::time::Instant::now() >= until {
+            return false;
+        }
+        tokio::time::timeout_at(until, settled).await.is_ok()
+    }
 }
 
 /// Whole seconds to wait, at least one (`Retry-After`).

@@ -8,14 +8,16 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::audit::{self, Action, Entry};
-use super::{lock, Actor, Conflict, Loaded, Need, ServiceError};
+use super::{Actor, Conflict, Loaded, Need, ServiceError};
 use crate::db::rounds::DrawError;
-use crate::db::tournaments::{self as tdb};
 use crate::db::{Db, DbConn};
 use crate::i18n::Lang;
 use crate::movement::{self, Layout, MitchellPlan, PairNo, RosterChange};
 use crate::services::view::{Pair, Seating};
 use crate::tournament::{RoundMovement, Status};
+
+mod undo;
+pub use undo::{plan_undo, undo_round, UndoPlan};
 
 fn movement_conflict(e: movement::MovementError) -> ServiceError {
     ServiceError::Conflict(Conflict::Movement(e))
@@ -255,62 +257,6 @@ pub async fn plan_next_round(
     .await
 }
 
-/// What undoing a round will do.
-#[derive(Debug, Clone, Copy)]
-pub struct UndoPlan {
-    /// Round 1: the tournament is back in preparation.
-    pub back_to_draft: bool,
-    /// The round's clock was started.
-    pub clock_started: bool,
-}
-
-/// Whether round `n` can be undone now: the tournament runs, it is the
-/// last round and nothing is recorded for it (the one precondition of the
-/// confirmation page and the action).
-fn check_undo(c: &mut DbConn, l: &Loaded, n: i32) -> Result<UndoPlan, ServiceError> {
-    l.ensure_running()?;
-    let round = l.round(n).ok_or(ServiceError::NotFound)?;
-    if l.rounds.last().map(|r| r.number) != Some(n) {
-        return Err(ServiceError::Conflict(Conflict::Key(
-            "states.undo.error.not_last",
-            vec![("round", n.to_string())],
-        )));
-    }
-    let results = crate::db::rounds::round_results(c, l.t.id, round.id, n)?;
-    if !results.is_empty() {
-        return Err(ServiceError::Conflict(Conflict::Key(
-            "states.undo.error.results",
-            vec![
-                ("round", n.to_string()),
-                ("sheets", results.sheets.to_string()),
-                ("entries", results.entries.to_string()),
-                ("penalties", results.penalties.to_string()),
-            ],
-        )));
-    }
-    Ok(UndoPlan {
-        back_to_draft: n == 1,
-        clock_started: round.started_at.is_some(),
-    })
-}
-
-/// The tournament and what undoing round `n` would do, or why it cannot
-/// happen now (the confirmation page).
-pub async fn plan_undo(
-    db: &Db,
-    actor: Actor,
-    tid: TournamentId,
-    n: i32,
-) -> Result<(Loaded, Result<UndoPlan, ServiceError>), ServiceError> {
-    db.read(move |c| {
-        let l = super::read(c, &actor, tid, Need::Direct)?;
-        l.round(n).ok_or(ServiceError::NotFound)?;
-        let plan = check_undo(c, &l, n);
-        Ok((l, plan))
-    })
-    .await
-}
-
 /// Generates the next round by the tournament's plan and returns its number.
 /// `requested` is the round the director's form named: when it already
 /// exists (a double click, a second director) that round is returned and
@@ -318,12 +264,89 @@ pub async fn plan_undo(
 /// table of the last round has neither a counted sheet nor an adjusted
 /// score, the round is refused unless the director forces it with a reason
 /// (`force`), which goes on the record.
-#[allow(clippy::too_many_arguments)]
 pub async fn next_round(
     db: &Db,
     actor: Actor,
     tid: TournamentId,
     requested: Option<i32>,
+    force: Option<String>,
+    seen: Option<i64>,
+    tz: chrono_tz::Tz,
+) -> Result<i32, ServiceError> {
+    draw_next(db, actor, tid, Asked::Named(requested), force, seen, tz).await
+}
+
+/// `nextRound` without a round (the API): the round after the last one
+/// when the request arrived (`arrived`, read off the clock before anything
+/// else of the request ran). Of concurrent such calls one draws it and the
+/// others are refused (409 `already_drawn`): a client retrying, or twenty
+/// calls at once, never draws two rounds.
+pub async fn next_round_after_arrival(
+    db: &Db,
+    actor: Actor,
+    tid: TournamentId,
+    arrived: chrono::NaiveDateTime,
+    force: Option<String>,
+    tz: chrono_tz::Tz,
+) -> Result<i32, ServiceError> {
+    draw_next(
+        db,
+        actor,
+        tid,
+        Asked::AfterArrival(arrived),
+        force,
+        None,
+        tz,
+    )
+    .await
+}
+
+/// Which round a request asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Asked {
+    /// The round a director's form names (`None`: whichever comes next).
+    /// Already drawn (a form posted twice, a second director): that round
+    /// is the answer, and nothing is drawn.
+    Named(Option<i32>),
+    /// The round after the last one drawn before this moment (a round's
+    /// `created_at` is stamped as its transaction ends). Already drawn:
+    /// another request drew it (409). A call that came a moment after
+    /// another one's commit (a burst is served one after the other) would
+    /// mean the round after that one: a round nobody has played a table of
+    /// is never followed by another without its number being named (409
+    /// `last_round_unplayed`), so a burst draws one round, forced or not.
+    AfterArrival(chrono::NaiveDateTime),
+}
+
+impl Asked {
+    /// The round number asked for, given the rounds drawn so far; `Err`
+    /// when another request drew it since this one arrived.
+    fn round(self, c: &mut DbConn, l: &Loaded) -> Result<Option<i32>, ServiceError> {
+        match self {
+            Asked::Named(r) => Ok(r),
+            Asked::AfterArrival(at) => {
+                let before = l.rounds.iter().filter(|r| r.created_at < at).count();
+                let n = i32::try_from(before).unwrap_or(i32::MAX) + 1;
+                if l.round(n).is_some() {
+                    return Err(ServiceError::conflict("round.error.already_drawn"));
+                }
+                if let Some(last) = l.rounds.last() {
+                    let tables = crate::db::export::round_tables(c, last.id)?;
+                    if !tables.is_empty() && tables.iter().all(|(_, sheet)| sheet.is_none()) {
+                        return Err(ServiceError::conflict("round.error.last_round_unplayed"));
+                    }
+                }
+                Ok(Some(n))
+            }
+        }
+    }
+}
+
+async fn draw_next(
+    db: &Db,
+    actor: Actor,
+    tid: TournamentId,
+    asked: Asked,
     force: Option<String>,
     seen: Option<i64>,
     tz: chrono_tz::Tz,
@@ -335,15 +358,19 @@ pub async fn next_round(
         ),
         None => None,
     };
+    let clock = db.clock().clone();
     db.write(move |c| {
         let (rows, l) = super::lock_both(c, &actor, tid, Need::Direct)?;
+        let requested = asked.round(c, &l)?;
         if let Some(r) = requested.filter(|r| l.round(*r).is_some()) {
             return Ok(r);
         }
         l.ensure_seen(seen)?;
         // A team tournament's next round is the teams' (issue 25).
         if l.t.is_teams() {
-            return super::teams::next_round_locked(c, &actor, rows, requested);
+            let n = super::teams::next_round_locked(c, &actor, rows, requested)?;
+            crate::db::rounds::stamp_drawn(c, tid, n, clock.now())?;
+            return Ok(n);
         }
         let n = l.next_round();
         if requested.is_some_and(|r| r != n) {
@@ -405,6 +432,7 @@ pub async fn next_round(
                 ]))
                 .reason(force.clone().unwrap_or_default()),
         )?;
+        crate::db::rounds::stamp_drawn(c, tid, n, clock.now())?;
         tracing::info!(
             tournament_id = tid.0,
             round = n,
@@ -488,63 +516,6 @@ fn danish_seating(
         .collect();
     let entries = movement::entries_from_history(&ranking, &history);
     movement::danish_round(round_no, &entries, modified).map_err(movement_conflict)
-}
-
-/// Undoes the last generated round while nothing was recorded for it: no
-/// sheet or adjusted score, no entry made at a table, no penalty (checked
-/// inside the transaction: a sheet saved a moment ago refuses the undo).
-/// Undoing round 1 undoes the start: the tournament is back in preparation
-/// (settings and pairs open again, check-in as it was); the table and pair
-/// codes stay, so printed cards remain good for the next start. Returns
-/// the number of the round that is now the last one (0: none). A round
-/// that is already gone (a double click, a second director) is not an
-/// error: nothing happens and the last round is named.
-pub async fn undo_round(
-    db: &Db,
-    actor: Actor,
-    tid: TournamentId,
-    n: i32,
-    seen: Option<i64>,
-) -> Result<i32, ServiceError> {
-    db.write(move |c| {
-        let l = lock(c, &actor, tid, Need::Direct)?;
-        let last = l.rounds.last().map_or(0, |r| r.number);
-        if n > last && n >= 1 && l.status() != Status::Finished {
-            return Ok(last);
-        }
-        l.ensure_seen(seen)?;
-        let plan = check_undo(c, &l, n)?;
-        let round = l.round(n).ok_or(ServiceError::NotFound)?;
-        let (tables, _) = crate::db::rounds::seating_of(c, round.id)?;
-        crate::db::rounds::delete_round(c, round.id)?;
-        let back_to_draft = plan.back_to_draft;
-        if back_to_draft {
-            tdb::unstart(c, tid)?;
-        }
-        audit::record(
-            c,
-            tid,
-            &actor,
-            Entry::new(Action::RoundUndone)
-                .round(n)
-                .before(audit::values([
-                    ("movement", Value::from(round.movement().as_str())),
-                    ("tables", Value::from(tables.len())),
-                ]))
-                .after(audit::values([(
-                    "back_to_draft",
-                    Value::from(back_to_draft),
-                )])),
-        )?;
-        tracing::info!(
-            tournament_id = tid.0,
-            round = n,
-            back_to_draft,
-            "round undone"
-        );
-        Ok(n - 1)
-    })
-    .await
 }
 
 /// The tables of the last round without a counted sheet or adjusted score.

@@ -1,8 +1,11 @@
 //! Personal API tokens: create (the plaintext is returned once), list,
 //! revoke, and authenticate a bearer request. Each is one transaction;
 //! creating and revoking are audited in the account audit like the other
-//! account changes. A token acts as its owner with the owner's current role,
-//! and stops working when the owner is disabled.
+//! account changes. A token acts as its owner with the owner's current role.
+//! Tokens follow their account: a password reset (by an administrator or
+//! by the owner), a deactivation or a role change revokes every token made
+//! before it, in the same transaction, so re-enabling the account never
+//! revives one. Administrators see and revoke any account's tokens.
 
 use crate::ids::TokenId;
 use crate::ids::UserId;
@@ -115,12 +118,7 @@ pub async fn list(db: &Db, actor: Actor) -> Result<Vec<TokenInfo>, ServiceError>
     db.read(move |c| {
         Ok(tdb::list_for_user(c, actor.user_id)?
             .into_iter()
-            .map(|t| TokenInfo {
-                id: t.id,
-                label: t.label,
-                created_at: t.created_at,
-                last_used_at: t.last_used_at,
-            })
+            .map(info)
             .collect())
     })
     .await
@@ -128,21 +126,51 @@ pub async fn list(db: &Db, actor: Actor) -> Result<Vec<TokenInfo>, ServiceError>
 
 /// Revokes one of the caller's tokens (somebody else's does not exist for her).
 pub async fn revoke(db: &Db, actor: Actor, id: TokenId) -> Result<(), ServiceError> {
-    db.write(move |c| {
-        let token = tdb::find_for_user(c, id, actor.user_id)?.ok_or(ServiceError::NotFound)?;
-        if tdb::delete_for_user(c, id, actor.user_id)? == 0 {
-            return Err(ServiceError::NotFound);
-        }
-        record_by(
-            c,
-            Some(actor.user_id),
-            actor.user_id,
-            "token.revoked",
-            Some(json!({"id": token.id, "label": token.label})),
-            None,
-        )
-    })
-    .await
+    db.write(move |c| revoke_one(c, actor.user_id, actor.user_id, id))
+        .await
+}
+
+fn info(t: tdb::TokenRow) -> TokenInfo {
+    TokenInfo {
+        id: t.id,
+        label: t.label,
+        created_at: t.created_at,
+        last_used_at: t.last_used_at,
+    }
+}
+
+/// An account's tokens as an administrator sees them (never the tokens).
+pub async fn list_of(db: &Db, actor: Actor, user: UserId) -> Result<Vec<TokenInfo>, ServiceError> {
+    super::users::require_admin(&actor)?;
+    db.read(move |c| Ok(tdb::list_for_user(c, user)?.into_iter().map(info).collect()))
+        .await
+}
+
+/// An administrator revokes one token of an account (audited as hers).
+pub async fn revoke_of(
+    db: &Db,
+    actor: Actor,
+    user: UserId,
+    id: TokenId,
+) -> Result<(), ServiceError> {
+    super::users::require_admin(&actor)?;
+    db.write(move |c| revoke_one(c, actor.user_id, user, id))
+        .await
+}
+
+fn revoke_one(c: &mut DbConn, by: UserId, user: UserId, id: TokenId) -> Result<(), ServiceError> {
+    let token = tdb::find_for_user(c, id, user)?.ok_or(ServiceError::NotFound)?;
+    if tdb::delete_for_user(c, id, user)? == 0 {
+        return Err(ServiceError::NotFound);
+    }
+    record_by(
+        c,
+        Some(by),
+        user,
+        "token.revoked",
+        Some(json!({"id": token.id, "label": token.label})),
+        None,
+    )
 }
 
 /// Who a bearer token acts as: its owner with her current role; `None` for

@@ -85,6 +85,17 @@ pub async fn load(
     db.read(move |c| read(c, &actor, tid, need)).await
 }
 
+/// Whether the actor directs the tournament (its imports take large
+/// bodies only from its directors): `NotFound` when the tournament is not
+/// hers (or does not exist), as every director's page answers.
+pub async fn may_direct(db: &Db, actor: Actor, tid: TournamentId) -> Result<(), ServiceError> {
+    db.read(move |c| {
+        let t = tdb::find(c, tid)?.ok_or(ServiceError::NotFound)?;
+        check_access(c, &actor, &t, Need::Direct)
+    })
+    .await
+}
+
 /// Creates a tournament owned by the actor.
 pub async fn create(
     db: &Db,

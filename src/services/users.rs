@@ -56,6 +56,46 @@ pub(super) fn record_by(
     Ok(())
 }
 
+/// Why an account's tokens were all revoked (the audit's words).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RevokedBecause {
+    Password,
+    Disabled,
+    Role,
+}
+
+impl RevokedBecause {
+    fn code(self) -> &'static str {
+        match self {
+            RevokedBecause::Password => "password",
+            RevokedBecause::Disabled => "disabled",
+            RevokedBecause::Role => "role",
+        }
+    }
+}
+
+/// Revokes every token of `user` inside the caller's transaction (the
+/// account change that makes them stale), audited when there were any.
+pub(super) fn revoke_all(
+    c: &mut DbConn,
+    by: Option<UserId>,
+    user: UserId,
+    because: RevokedBecause,
+) -> Result<usize, ServiceError> {
+    let n = crate::db::tokens::delete_all_for_user(c, user)?;
+    if n > 0 {
+        record_by(
+            c,
+            by,
+            user,
+            "token.revoked_all",
+            None,
+            Some(json!({"count": n, "because": because.code()})),
+        )?;
+    }
+    Ok(n)
+}
+
 pub(super) fn require_admin(actor: &Actor) -> Result<(), ServiceError> {
     if actor.role == Role::Admin {
         Ok(())
@@ -112,7 +152,8 @@ fn insert_user(
     Ok(id)
 }
 
-/// Enables or disables an account (disabling ends its sessions).
+/// Enables or disables an account (disabling ends its sessions and revokes
+/// its API tokens: enabling it again revives none).
 pub async fn set_active(
     db: &Db,
     actor: Actor,
@@ -127,6 +168,9 @@ pub async fn set_active(
             return Ok(());
         }
         udb::set_active(c, id, active).map_err(user_error)?;
+        if !active {
+            revoke_all(c, Some(actor.user_id), id, RevokedBecause::Disabled)?;
+        }
         record(
             c,
             &actor,
@@ -139,7 +183,8 @@ pub async fn set_active(
     .await
 }
 
-/// Changes an account's role.
+/// Changes an account's role (its API tokens, made for the old role, are
+/// revoked).
 pub async fn set_role(db: &Db, actor: Actor, id: UserId, role: Role) -> Result<(), ServiceError> {
     require_admin(&actor)?;
     db.write(move |c| {
@@ -149,6 +194,7 @@ pub async fn set_role(db: &Db, actor: Actor, id: UserId, role: Role) -> Result<(
             return Ok(());
         }
         udb::set_role(c, id, role).map_err(user_error)?;
+        revoke_all(c, Some(actor.user_id), id, RevokedBecause::Role)?;
         record(
             c,
             &actor,
@@ -161,7 +207,8 @@ pub async fn set_role(db: &Db, actor: Actor, id: UserId, role: Role) -> Result<(
     .await
 }
 
-/// Sets a new password (already hashed) and ends the account's sessions.
+/// Sets a new password (already hashed), ends the account's sessions and
+/// revokes its API tokens.
 pub async fn reset_password(
     db: &Db,
     actor: Actor,
@@ -172,6 +219,7 @@ pub async fn reset_password(
     db.write(move |c| {
         lock_users(c)?;
         udb::set_password(c, id, &password_hash).map_err(user_error)?;
+        revoke_all(c, Some(actor.user_id), id, RevokedBecause::Password)?;
         record(c, &actor, id, "user.password", None, None)
     })
     .await

@@ -206,6 +206,8 @@ pub struct Round {
     pub time_out_at: Option<NaiveDateTime>,
     pub paused_at: Option<NaiveDateTime>,
     pub paused_seconds: i32,
+    /// When it was drawn (stamped as its transaction ended).
+    pub created_at: NaiveDateTime,
 }
 
 impl Round {
@@ -221,6 +223,7 @@ impl Round {
             time_out_at: r.time_out_at,
             paused_at: r.paused_at,
             paused_seconds: r.paused_seconds,
+            created_at: r.created_at,
         })
     }
 

@@ -177,7 +177,7 @@ pub async fn login_submit(
     let old_token = req.cookie(session::COOKIE).map(|c| c.value().to_string());
     let signed = match accounts::login(
         &state.db,
-        &state.hasher,
+        &state.login_doors(),
         &form.username,
         form.password.clone(),
         client,

@@ -140,6 +140,14 @@ struct UserPage<'a> {
     user: UserRow,
     roles: [Role; 3],
     errors: FieldErrors,
+    /// The account's API tokens (never the tokens themselves).
+    tokens: Vec<crate::services::tokens::TokenInfo>,
+}
+
+impl UserPage<'_> {
+    fn revoke_url(&self, token: &crate::ids::TokenId) -> String {
+        format!("/admin/users/{}/tokens/{token}/revoke", self.user.id)
+    }
 }
 
 #[derive(Debug, Default, Clone, Deserialize)]
@@ -251,14 +259,36 @@ pub async fn edit_user(
     state: web::Data<AppState>,
     id: web::Path<crate::ids::UserId>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Admin)?;
+    let actor = ctx.actor(Role::Admin)?;
     let user = load_user(&ctx, &state, *id).await?;
+    let tokens = services::tokens::list_of(&state.db, actor, user.id).await?;
     render(&UserPage {
         ctx: &ctx,
         user,
         roles: Role::ALL,
         errors: FieldErrors::default(),
+        tokens,
     })
+}
+
+/// `POST /admin/users/{id}/tokens/{token}/revoke`: an administrator
+/// revokes one of an account's API tokens (audited as hers).
+pub async fn revoke_token(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    path: web::Path<(crate::ids::UserId, crate::ids::TokenId)>,
+) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Admin)?;
+    let (user, token) = path.into_inner();
+    services::tokens::revoke_of(&state.db, actor, user, token).await?;
+    tracing::info!(
+        user_id = user.0,
+        token_id = token.0,
+        "API token revoked by an administrator"
+    );
+    Ok(see_other(&format!(
+        "/admin/users/{user}?done=token_revoked_admin#tokens"
+    )))
 }
 
 async fn user_page_with_error(
@@ -268,7 +298,9 @@ async fn user_page_with_error(
     field: &'static str,
     key: &str,
 ) -> Result<HttpResponse, AppError> {
+    let actor = ctx.actor(Role::Admin)?;
     let user = load_user(ctx, state, id).await?;
+    let tokens = services::tokens::list_of(&state.db, actor, user.id).await?;
     let mut errors = FieldErrors::default();
     errors.add(field, ctx.t(key));
     render_status(
@@ -277,6 +309,7 @@ async fn user_page_with_error(
             user,
             roles: Role::ALL,
             errors,
+            tokens,
         },
         StatusCode::UNPROCESSABLE_ENTITY,
     )

@@ -310,6 +310,8 @@ const NOTICES: &[(&str, &str)] = &[
     ("user_disabled", "notice.user_disabled"),
     ("user_enabled", "notice.user_enabled"),
     ("password_reset", "notice.password_reset"),
+    ("password_changed", "notice.password_changed"),
+    ("token_revoked_admin", "notice.token_revoked_admin"),
     ("role_changed", "notice.role_changed"),
     ("setup_done", "notice.setup_done"),
     ("logged_out", "notice.logged_out"),

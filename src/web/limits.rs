@@ -4,9 +4,10 @@
 //! passes the limit while streaming. The same numbers are set on the
 //! extractors (`FormConfig`, `JsonConfig`, `PayloadConfig`) of each route.
 //!
-//! The large limits are for signed-in staff only (their routes refuse
-//! everyone else anyway): a visitor without a session never gets past the
-//! form limit, even on a route that allows more.
+//! The large limits ([`LargeRoute`]) apply only once the caller may use the
+//! route: an administrator on `/admin/import`, a director of the tournament
+//! on its imports. Anyone else's body on such a route is refused before it
+//! is read (nobody buffers more than [`FORM`] on a route they may not use).
 //!
 //! A body must also arrive in time ([`BodyDeadline`]): within 20 s, plus
 //! one second for each `min_rate` bytes received (a large upload over a
@@ -48,26 +49,51 @@ pub const API_JSON: usize = 2 * 1024 * 1024;
 /// A table-side sheet (`/api/v1/score/...`).
 pub const SCORE_JSON: usize = FORM;
 
-fn is_pairs_import(path: &str) -> bool {
-    path.strip_prefix("/director/t/")
-        .and_then(|rest| rest.split_once('/'))
-        .is_some_and(|(id, tail)| !id.is_empty() && tail == "import")
+/// A route whose body may be larger than a form: its limit applies only
+/// once the caller may use the route (`middleware::session_layer` asks
+/// before anything reads the body); everyone else gets [`FORM`] and is
+/// refused before the body is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LargeRoute {
+    /// `/admin/import`: administrators.
+    AdminImport,
+    /// `/director/t/{id}/import` and `/director/t/{id}/teams/import`: the
+    /// tournament's directors.
+    TournamentImport(crate::ids::TournamentId),
 }
 
-/// The most a request to `path` may send.
-pub fn body_limit(path: &str, signed_in: bool) -> usize {
+impl LargeRoute {
+    /// The route of `path`, if it is one of the large ones.
+    pub fn of(path: &str) -> Option<LargeRoute> {
+        if path == "/admin/import" {
+            return Some(LargeRoute::AdminImport);
+        }
+        let (id, tail) = path.strip_prefix("/director/t/")?.split_once('/')?;
+        if tail != "import" && tail != "teams/import" {
+            return None;
+        }
+        let id = id.parse::<i64>().ok().filter(|n| *n > 0)?;
+        Some(LargeRoute::TournamentImport(crate::ids::TournamentId(id)))
+    }
+
+    /// The most such a route takes from a caller who may use it.
+    pub fn limit(self) -> usize {
+        match self {
+            LargeRoute::AdminImport => TOURNAMENT_FILE,
+            LargeRoute::TournamentImport(_) => PAIRS_CSV,
+        }
+    }
+}
+
+/// The most a request to `path` may send, when it is not a [`LargeRoute`]
+/// (or its caller may not use it).
+pub fn body_limit(path: &str) -> usize {
     // Table-side scoring: a sheet is a few kilobytes, and nobody signs in.
     if path.starts_with("/api/v1/score/") {
         return SCORE_JSON;
     }
     if path.starts_with("/api/") {
         return API_JSON;
-    }
-    if signed_in && path == "/admin/import" {
-        return TOURNAMENT_FILE;
-    }
-    if signed_in && is_pairs_import(path) {
-        return PAIRS_CSV;
     }
     FORM
 }
@@ -141,15 +167,7 @@ pub async fn bodies(
 ) -> Result<ServiceResponse<BoxBody>, Error> {
     let deadline = req.app_data::<BodyDeadline>().copied().unwrap_or_default();
     let state = body_state(&req);
-    let has_body = req
-        .headers()
-        .contains_key(actix_web::http::header::TRANSFER_ENCODING)
-        || req
-            .headers()
-            .get(CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.trim() != "0");
-    if !has_body {
+    if !has_body(&req) {
         return next.call(req).await;
     }
     let inner = req.take_payload();
@@ -179,6 +197,17 @@ pub async fn bodies(
         "request body refused"
     );
     Ok(res.into_response(HttpResponse::build(status).finish()))
+}
+
+/// Whether a request says it carries a body (a length above zero, or chunks).
+pub fn has_body(req: &ServiceRequest) -> bool {
+    req.headers()
+        .contains_key(actix_web::http::header::TRANSFER_ENCODING)
+        || req
+            .headers()
+            .get(CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim() != "0")
 }
 
 /// Refuses a declared length over `limit`, and caps the body's stream at
@@ -294,16 +323,25 @@ mod tests {
 
     #[test]
     fn limits_per_route() {
-        assert_eq!(body_limit("/login", false), FORM);
-        assert_eq!(body_limit("/director/t/7/pairs", true), FORM);
-        assert_eq!(body_limit("/director/t/7/import", true), PAIRS_CSV);
-        assert_eq!(body_limit("/director/t/7/import", false), FORM);
-        assert_eq!(body_limit("/director/t//import", true), FORM);
-        assert_eq!(body_limit("/director/t/7/import/x", true), FORM);
-        assert_eq!(body_limit("/admin/import", true), TOURNAMENT_FILE);
-        assert_eq!(body_limit("/admin/import", false), FORM);
-        assert_eq!(body_limit("/api/v1/rules/vp", false), API_JSON);
-        assert_eq!(body_limit("/api/v1/score/ACDEFH/sheet", false), SCORE_JSON);
+        use crate::ids::TournamentId;
+        assert_eq!(body_limit("/login"), FORM);
+        assert_eq!(body_limit("/director/t/7/import"), FORM);
+        assert_eq!(body_limit("/admin/import"), FORM);
+        assert_eq!(body_limit("/api/v1/rules/vp"), API_JSON);
+        assert_eq!(body_limit("/api/v1/score/ACDEFH/sheet"), SCORE_JSON);
+        let t7 = Some(LargeRoute::TournamentImport(TournamentId(7)));
+        assert_eq!(LargeRoute::of("/director/t/7/import"), t7);
+        assert_eq!(LargeRoute::of("/director/t/7/teams/import"), t7);
+        assert_eq!(LargeRoute::of("/director/t/7/pairs"), None);
+        assert_eq!(LargeRoute::of("/director/t//import"), None);
+        assert_eq!(LargeRoute::of("/director/t/x/import"), None);
+        assert_eq!(LargeRoute::of("/director/t/7/import/x"), None);
+        assert_eq!(
+            LargeRoute::of("/admin/import"),
+            Some(LargeRoute::AdminImport)
+        );
+        assert_eq!(LargeRoute::AdminImport.limit(), TOURNAMENT_FILE);
+        assert_eq!(t7.map(LargeRoute::limit), Some(PAIRS_CSV));
     }
 
     #[actix_web::test]

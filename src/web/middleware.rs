@@ -27,6 +27,12 @@ use crate::web::error::AppError;
 #[derive(Debug, Clone, Copy)]
 pub struct RequestId(pub uuid::Uuid);
 
+/// When the request arrived (UTC, the server's clock): read before any
+/// other layer of the request ran (`nextRound` without a round means the
+/// round after the last one drawn before this moment).
+#[derive(Debug, Clone, Copy)]
+pub struct Arrived(pub chrono::NaiveDateTime);
+
 /// One span per request: id, method and path (never the query string, which
 /// may carry a CSRF token), then one line with the status and duration, at
 /// a level a hall can afford ([`log_level`]): public reads, static files and
@@ -44,6 +50,10 @@ pub async fn request_span(
         path = %req.path(),
     );
     req.extensions_mut().insert(RequestId(id));
+    if let Some(state) = req.app_data::<web::Data<AppState>>() {
+        let at = state.db.now();
+        req.extensions_mut().insert(Arrived(at));
+    }
     let method = req.method().clone();
     let staff = is_staff_path(req.path()) || is_bearer(&req);
     let started = Instant::now();
@@ -331,7 +341,26 @@ pub async fn session_layer(
     }
 
     // The body limit, before anything reads the body (the CSRF check below).
-    let limit = super::limits::body_limit(req.path(), user.is_some());
+    // A large route's limit only for a caller who may use it; anyone else
+    // sending a body there is refused now, before a byte of it is read.
+    let limit = match super::limits::LargeRoute::of(req.path()) {
+        Some(route) if super::limits::has_body(&req) => {
+            match may_use(&state, user.as_ref(), route).await {
+                Ok(()) => route.limit(),
+                Err(e) => {
+                    tracing::debug!(?route, "refused a body on a route the caller may not use");
+                    req.extensions_mut().insert(RequestCtx {
+                        lang,
+                        user: None,
+                        csrf: Default::default(),
+                        timezone: state.settings.timezone,
+                    });
+                    return Ok(req.error_response(e));
+                }
+            }
+        }
+        _ => super::limits::body_limit(req.path()),
+    };
     if let Err(e) = super::limits::apply(&mut req, limit) {
         tracing::debug!(limit, "refused a request body over the route's limit");
         req.extensions_mut().insert(RequestCtx {
@@ -405,6 +434,40 @@ pub async fn session_layer(
             .add_cookie(&removal_cookie(session::COOKIE, secure));
     }
     Ok(res)
+}
+
+/// Whether the caller may use a large route: an administrator the
+/// tournament-file import, a director of the tournament its imports. The
+/// refusal is the one the route itself would give (sign in; 403; a
+/// tournament not the caller's does not exist for her).
+async fn may_use(
+    state: &AppState,
+    user: Option<&SessionUser>,
+    route: super::limits::LargeRoute,
+) -> Result<(), AppError> {
+    use super::limits::LargeRoute;
+    let Some(user) = user else {
+        return Err(AppError::LoginRequired {
+            next: match route {
+                LargeRoute::AdminImport => "/admin/import".to_string(),
+                LargeRoute::TournamentImport(tid) => format!("/director/t/{tid}/import"),
+            },
+        });
+    };
+    let actor = crate::services::Actor {
+        user_id: user.id,
+        role: user.role,
+    };
+    match route {
+        LargeRoute::AdminImport if user.role == Role::Admin => Ok(()),
+        LargeRoute::AdminImport => Err(AppError::Forbidden),
+        LargeRoute::TournamentImport(_) if !user.role.allows(Role::Director) => {
+            Err(AppError::Forbidden)
+        }
+        LargeRoute::TournamentImport(tid) => {
+            Ok(crate::services::tournaments::may_direct(&state.db, actor, tid).await?)
+        }
+    }
 }
 
 async fn guard(

@@ -25,6 +25,7 @@ pub mod pages;
 pub mod player;
 pub mod public;
 pub mod qr;
+pub mod reach;
 pub mod registry;
 pub mod score_card;
 pub mod seat_draw;
@@ -56,6 +57,18 @@ pub struct AppState {
     pub hasher: Arc<Hasher>,
     /// The brake on table-code lookups (and the codes found per address).
     pub lookups: Arc<crate::services::brakes::TableLookups>,
+    /// The logins being checked now (the login brake's waiting room).
+    pub logins: Arc<crate::services::brakes::LoginsInFlight>,
+}
+
+impl AppState {
+    /// What a login goes through: the hasher and the logins being checked.
+    pub fn login_doors(&self) -> crate::services::accounts::LoginDoors {
+        crate::services::accounts::LoginDoors {
+            hasher: self.hasher.clone(),
+            in_flight: self.logins.clone(),
+        }
+    }
 }
 
 impl AppState {
@@ -75,6 +88,7 @@ impl AppState {
                 settings.hash_cost,
             )),
             lookups: Arc::default(),
+            logins: Arc::default(),
             settings,
             public,
         }
@@ -481,6 +495,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .route(
                     noted("GET", "/admin", "/users/{id}"),
                     web::get().to(admin::edit_user),
+                )
+                .route(
+                    noted("POST", "/admin", "/users/{id}/tokens/{token}/revoke"),
+                    web::post().to(admin::revoke_token),
                 )
                 .route(
                     noted("POST", "/admin", "/users/{id}/active"),

@@ -6,9 +6,12 @@ use actix_web::HttpRequest;
 use super::error::AppError;
 use super::AppState;
 
-/// The address players reach the server at: `PUBLIC_URL` when set, else
+/// The address players reach the server at: `--public-url` when set, else
 /// the address an administrator saved (Users page), else the scheme and
-/// host the request came in with.
+/// host the director's browser used when they are not this computer's
+/// loopback, else the first network address the server listens on (a
+/// director at the server's own screen prints cards phones can open). Only
+/// a server listening on this computer alone prints a loopback address.
 pub async fn base_url(state: &AppState, req: &HttpRequest) -> Result<String, AppError> {
     if let Some(url) = &state.settings.public_url {
         return Ok(url.clone());
@@ -17,44 +20,35 @@ pub async fn base_url(state: &AppState, req: &HttpRequest) -> Result<String, App
         return Ok(url);
     }
     let info = req.connection_info();
-    Ok(format!("{}://{}", info.scheme(), info.host()))
+    let seen = format!("{}://{}", info.scheme(), info.host());
+    if !crate::tournament::text::is_loopback_url(&seen) {
+        return Ok(seen);
+    }
+    let hall = network_addresses(state, req);
+    Ok(hall.into_iter().next().unwrap_or(seen))
 }
 
-/// This machine's addresses on its networks, as the addresses a phone could
-/// open (`http://192.168.1.20:8080`), with the port and scheme the request
-/// came in with: offered when the cards would print a loopback address.
-pub fn network_addresses(req: &HttpRequest) -> Vec<String> {
-    let info = req.connection_info();
-    let port = info
-        .host()
-        .rsplit_once(':')
-        .and_then(|(_, p)| p.parse::<u16>().ok())
-        .map(|p| format!(":{p}"))
-        .unwrap_or_default();
-    let scheme = info.scheme().to_string();
-    let mut v4 = Vec::new();
-    let mut v6 = Vec::new();
-    for iface in if_addrs::get_if_addrs().unwrap_or_default() {
-        if iface.is_loopback() {
-            continue;
-        }
-        match iface.ip() {
-            std::net::IpAddr::V4(ip) if !ip.is_link_local() => {
-                v4.push(format!("{scheme}://{ip}{port}"))
-            }
-            // Link-local IPv6 addresses need a zone a phone does not know.
-            std::net::IpAddr::V6(ip) if (ip.segments()[0] & 0xffc0) != 0xfe80 => {
-                v6.push(format!("{scheme}://[{ip}]{port}"))
-            }
-            _ => {}
-        }
-    }
-    v4.sort();
-    v4.dedup();
-    v6.sort();
-    v6.dedup();
-    v4.extend(v6);
-    v4
+/// The addresses a phone in the hall can open this server at
+/// (`http://192.168.1.20:8080`), with the scheme the request came in with:
+/// the network addresses the server listens on, IPv4 first.
+pub fn network_addresses(state: &AppState, req: &HttpRequest) -> Vec<String> {
+    let Some(listen) = state.settings.listening else {
+        return Vec::new();
+    };
+    let scheme = req.connection_info().scheme().to_string();
+    super::reach::hall_ips(listen)
+        .into_iter()
+        .map(|ip| super::reach::url_of(&scheme, ip, listen.port()))
+        .collect()
+}
+
+/// The command that makes a server listening on this computer only serve
+/// the hall (its own command line, `--bind [::]:PORT`).
+pub fn restart_command(state: &AppState) -> String {
+    state.settings.restart_command.clone().unwrap_or_else(|| {
+        let port = state.settings.listening.map_or(8080, |a| a.port());
+        format!("burraco-td --bind [::]:{port}")
+    })
 }
 
 /// A QR code of `text` as an inline `<svg>` element (no XML declaration),

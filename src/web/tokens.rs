@@ -1,5 +1,6 @@
 //! The account page (`/account`): the signed-in staff member's personal API
-//! tokens, listed, created (shown once) and revoked; and `GET /api/v1/me`,
+//! tokens, listed, created (shown once) and revoked, and her own password
+//! changed; and `GET /api/v1/me`,
 //! which tells a token's holder whom it acts as.
 
 use actix_web::http::StatusCode;
@@ -27,6 +28,12 @@ struct AccountPage<'a> {
     revoked: bool,
     label: &'a str,
     errors: FieldErrors,
+}
+
+impl AccountPage<'_> {
+    fn revoke_url(&self, token: &crate::ids::TokenId) -> String {
+        format!("/account/tokens/{token}/revoke")
+    }
 }
 
 /// What the account page shows besides the list.
@@ -147,6 +154,100 @@ pub async fn revoke(
     Ok(see_other("/account?done=token_revoked"))
 }
 
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct PasswordForm {
+    current_password: String,
+    password: String,
+    password2: String,
+}
+
+/// `POST /account/password`: the signed-in staff member changes her own
+/// password (the current one checked through the login brake). Every
+/// session of the account ends and its API tokens are revoked: she signs
+/// in again with the new one.
+pub async fn change_password(
+    ctx: PageCtx,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    form: web::Form<PasswordForm>,
+) -> Result<HttpResponse, AppError> {
+    use crate::services::accounts::{self, PasswordChange};
+    let actor = ctx.actor(Role::Referee)?;
+    let user = ctx.require_user()?.clone();
+    let mut errors = FieldErrors::default();
+    let refused = |errors: FieldErrors, status: StatusCode| {
+        let view = View {
+            errors,
+            ..View::default()
+        };
+        (view, status)
+    };
+    let new_password = match crate::auth::NewPassword::parse(&form.password, &form.password2) {
+        Ok(p) => p,
+        Err(e) => {
+            let field = if e == crate::auth::CredentialError::PasswordsDiffer {
+                "password2"
+            } else {
+                "password"
+            };
+            errors.add(field, ctx.t(e.key()));
+            let (view, status) = refused(errors, StatusCode::UNPROCESSABLE_ENTITY);
+            return page(&ctx, &state, actor, view, status).await;
+        }
+    };
+    let client = super::client::client_addr(&req, state.settings.trust_forwarded_for);
+    let done = accounts::change_own_password(
+        &state.db,
+        &state.login_doors(),
+        &user,
+        form.current_password.clone(),
+        new_password,
+        client,
+    )
+    .await?;
+    let (message, status) = match done {
+        PasswordChange::Changed => {
+            tracing::info!(user_id = user.id.0, "password changed by its owner");
+            let mut res = see_other("/login?done=password_changed");
+            let _ = res.add_cookie(&super::middleware::removal_cookie(
+                crate::auth::session::COOKIE,
+                state.settings.secure_cookies,
+            ));
+            return Ok(res);
+        }
+        PasswordChange::WrongCurrent => (
+            ctx.t("account.password.wrong_current").to_string(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        PasswordChange::Throttled { retry_after } => (
+            crate::i18n::tf(
+                ctx.lang,
+                "error.throttled.message",
+                &[(
+                    "seconds",
+                    &crate::services::brakes::wait_seconds(retry_after),
+                )],
+            ),
+            StatusCode::TOO_MANY_REQUESTS,
+        ),
+        PasswordChange::Busy { retry_after } => (
+            crate::i18n::tf(
+                ctx.lang,
+                "error.busy.message",
+                &[(
+                    "seconds",
+                    &crate::services::brakes::wait_seconds(retry_after),
+                )],
+            ),
+            StatusCode::SERVICE_UNAVAILABLE,
+        ),
+    };
+    errors.add("current_password", message);
+    let (view, status) = refused(errors, status);
+    page(&ctx, &state, actor, view, status).await
+}
+
 /// Whom a token acts as.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 #[schema(example = json!({"id": 2, "username": "dora", "role": "director"}))]
@@ -204,6 +305,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .route(
                 crate::web::registry::noted("POST", "/account", "/tokens/{id}/revoke"),
                 web::post().to(revoke),
+            )
+            .route(
+                crate::web::registry::noted("POST", "/account", "/password"),
+                web::post().to(change_password),
             ),
     );
 }

@@ -1200,3 +1200,54 @@ async fn a_team_tournament_through_the_api() {
     .clone();
     assert_eq!(round2["tables"].as_array().unwrap().len(), 4);
 }
+
+/// Issue 32: card numbers are read trimmed (RULES.md §11) wherever they
+/// come in: the API's pair form, a CSV import, and a tournament file (a
+/// circuit stage's card with spaces around it no longer invalidates the
+/// whole file).
+#[tokio::test]
+async fn cards_are_read_trimmed_everywhere() {
+    let (app, dora, _) = staffed().await;
+    let admin = Api::as_user(&app, crate::helpers::ADMIN);
+    let t = dora
+        .post("/api/v1/tournaments", settings("Tessere", 3, 2))
+        .await;
+    let tid = ok(&t, 201)["id"].as_i64().unwrap();
+    let base = format!("/api/v1/tournaments/{tid}");
+    let r = dora
+        .post(
+            &format!("{base}/pairs"),
+            json!({"p1_surname": "Gialli", "p1_name": "Eva", "p1_card": " fb100037 ",
+                   "p2_surname": "Blu", "p2_name": "Ugo", "p2_card": "  FB100038  "}),
+        )
+        .await;
+    ok(&r, 201);
+    let csv = "cognome1;nome1;tessera1;circolo1;cognome2;nome2;tessera2;circolo2\n\
+               Verdi;Anna; FB100039 ;;Neri;Paolo;  fb100040;\n";
+    let r = dora
+        .post(&format!("{base}/pairs/import"), json!({"csv": csv}))
+        .await;
+    assert_eq!(ok(&r, 201)["imported"], 1);
+    let pairs = ok(&dora.get(&format!("{base}/pairs")).await, 200).clone();
+    let cards: Vec<&str> = pairs
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| [p["p1_card"].as_str(), p["p2_card"].as_str()])
+        .flatten()
+        .collect();
+    assert_eq!(cards, ["FB100037", "FB100038", "FB100039", "FB100040"]);
+    // A tournament file whose card has spaces around it imports, trimmed.
+    let mut file = ok(&dora.get(&format!("{base}/export")).await, 200).clone();
+    file["pairs"][0]["players"][0]["card"] = json!(" FB100037 ");
+    let r = admin.post("/api/v1/tournaments/import", file).await;
+    let copy = ok(&r, 201)["id"].as_i64().unwrap();
+    let back = ok(
+        &admin
+            .get(&format!("/api/v1/tournaments/{copy}/export"))
+            .await,
+        200,
+    )
+    .clone();
+    assert_eq!(back["pairs"][0]["players"][0]["card"], "FB100037");
+}

@@ -244,3 +244,34 @@ async fn import_from_the_shell_gives_the_owner_and_the_codes() {
         "pair codes from the shell"
     );
 }
+
+/// `sample-tournament` writes only files the program reads: more pairs
+/// than a file holds is refused with the limit named, and nothing written;
+/// the largest allowed field validates.
+#[test]
+fn sample_tournament_keeps_to_the_file_limit() {
+    let max = tournament_file::MAX_PAIRS;
+    let (code, out, err) = run(&[
+        "sample-tournament",
+        "--pairs",
+        &(max + 1).to_string(),
+        "--rounds",
+        "1",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty(), "nothing written: {out}");
+    assert!(err.contains(&max.to_string()), "names the limit: {err}");
+    let (code, out, err) = run(&[
+        "sample-tournament",
+        "--pairs",
+        &max.to_string(),
+        "--rounds",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let file = tournament_file::parse(&out).expect("parses");
+    assert!(
+        tournament_file::validate(&file).is_ok(),
+        "the largest sample validates"
+    );
+}

@@ -113,16 +113,24 @@ async fn each_route_has_its_own_limit() {
         post_form(&app, "/admin/users", &token, form("username", 70_000)).await,
         413
     );
-    // The pairs CSV import: 2 MiB (no such tournament: 404, past the limit).
-    let import = "/director/t/999/import";
-    assert_eq!(
-        post_form(&app, import, &token, form("csv", 1_500_000)).await,
-        404
-    );
-    assert_eq!(
-        post_form(&app, import, &token, form("csv", 2_200_000)).await,
+    // The pairs CSV import: 2 MiB for the tournament's directors.
+    let t = crate::tournaments::create_tournament(&app, "Limiti").await;
+    let import = format!("{t}/import");
+    assert_ne!(
+        post_form(&app, &import, &token, form("csv", 1_500_000)).await,
         413
     );
+    assert_eq!(
+        post_form(&app, &import, &token, form("csv", 2_200_000)).await,
+        413
+    );
+    // No such tournament: refused before the body is read, whatever its size.
+    for size in [1_500_000, 2_200_000] {
+        assert_eq!(
+            post_form(&app, "/director/t/999/import", &token, form("csv", size)).await,
+            404
+        );
+    }
     // The tournament file: 50 MiB (not a valid file: 422, past the limit).
     assert_eq!(
         post_form(&app, "/admin/import", &token, form("json", 3_000_000)).await,
@@ -138,12 +146,13 @@ async fn each_route_has_its_own_limit() {
         .await,
         413
     );
-    // Without a session, the large limits do not apply.
+    // Without a session, the large limits do not apply: sign in first,
+    // before a byte of the body is read.
     let visitor = app.another_browser();
     let vtoken = csrf_in(&visitor.get_html("/login").await);
     assert_eq!(
         post_form(&visitor, "/admin/import", &vtoken, form("json", 3_000_000)).await,
-        413
+        303
     );
     // The JSON API: 2 MiB.
     let api = |size: usize| {

@@ -337,7 +337,7 @@ async fn a_tables_result_shows_only_once_its_sheet_counts() {
     // The NS pair enters its sheet: not confirmed, it does not count.
     let res = new_client()
         .post(app.url(&format!("/api/v1/score/{code}/sheet")))
-        .json(&json!({"pair_code": pair_code(&app, ns), "sheet": api_sheet(100, 90)}))
+        .json(&json!({"pair_code": pair_code(&app, ns), "round": 1, "sheet": api_sheet(100, 90)}))
         .send()
         .await
         .unwrap();

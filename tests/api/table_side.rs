@@ -159,11 +159,13 @@ pub async fn post(b: &Browser, code: &str, what: &str, body: Value, from: Option
 }
 
 pub async fn enter(b: &Browser, code: &str, pair: &str, s: Value) -> Reply {
+    // The round the table plays now, as the phone reads it.
+    let round = get_view(b, code).await.body["round"].clone();
     post(
         b,
         code,
         "sheet",
-        json!({"pair_code": pair, "sheet": s}),
+        json!({"pair_code": pair, "round": round, "sheet": s}),
         None,
     )
     .await
@@ -546,13 +548,45 @@ async fn a_round_that_is_over_is_closed_even_for_a_confirmed_table() {
         )
         .await;
         assert_eq!(err_code(&r), "round_closed");
+        // Without its round the late sheet is refused (422), never filed
+        // under the round drawn since (issue 32).
+        let r = post(
+            &app,
+            &code,
+            "sheet",
+            json!({"pair_code": pair, "sheet": sheet(120, 90)}),
+            None,
+        )
+        .await;
+        // A pair still at this table in round 2 is asked for the round
+        // (422); one that moved on finds its round here over (409).
+        assert!(
+            matches!(
+                (r.status.as_u16(), err_code(&r)),
+                (422, "round_required") | (409, "round_closed")
+            ),
+            "{:?}",
+            r.body
+        );
     }
+    assert_eq!(
+        get_view(&app, &code).await.body["status"],
+        "open",
+        "nothing filed under round 2"
+    );
     // A pair that moved on to another table: its round here is over.
     let (ns2, ew2) = seat(&app, tid, 2, table);
     let (ns1, ew1) = seat(&app, tid, 1, table);
     for (number, code_of) in [(ns1, &ns), (ew1, &ew)] {
         if number != ns2 && number != ew2 {
-            let r = enter(&app, &code, code_of, sheet(120, 90)).await;
+            let r = post(
+                &app,
+                &code,
+                "sheet",
+                json!({"pair_code": code_of, "round": 1, "sheet": sheet(120, 90)}),
+                None,
+            )
+            .await;
             assert_eq!(err_code(&r), "round_closed", "{:?}", r.body);
         }
     }
@@ -604,7 +638,7 @@ async fn wrong_codes_are_braked_per_table_and_address() {
     let (code, ns, _) = codes(&app, tid, 1, tables[0]);
     let (code_b, ns_b, _) = codes(&app, tid, 1, tables[1]);
     let attacker = Some("203.0.113.7");
-    let body = |pair: &str| json!({"pair_code": pair, "sheet": sheet(120, 90)});
+    let body = |pair: &str| json!({"pair_code": pair, "round": 1, "sheet": sheet(120, 90)});
     for i in 1..=10 {
         let r = post(&app, &code, "sheet", body(&format!("{i:06}x")), attacker).await;
         assert_eq!(r.status, 403, "attempt {i}: {:?}", r.body);
@@ -845,7 +879,10 @@ async fn forty_tables_submit_at_the_same_moment_and_all_land() {
                 let mut out = Vec::new();
                 barrier.wait().await;
                 for (what, body) in [
-                    ("sheet", json!({"pair_code": ns, "sheet": sheet(120, 90)})),
+                    (
+                        "sheet",
+                        json!({"pair_code": ns, "round": 1, "sheet": sheet(120, 90)}),
+                    ),
                     // The first entry of the table is its version 1.
                     (
                         "confirm",

@@ -155,7 +155,7 @@ async fn missing_wrong_revoked_and_disabled_tokens_get_401_json() {
         200
     );
 
-    // …until its owner is disabled (and again once enabled).
+    // …until its owner is disabled; enabling her again revives none.
     let db = db_of(&app);
     let admin = {
         let hash = password::hash_password(ADMIN_PW).unwrap();
@@ -175,19 +175,19 @@ async fn missing_wrong_revoked_and_disabled_tokens_get_401_json() {
     services::users::set_active(&db, admin, id, true)
         .await
         .unwrap();
-    assert_eq!(
-        get_me(&app, Some(&format!("Bearer {token}")))
-            .await
-            .status()
-            .as_u16(),
-        200
-    );
+    let res = get_me(&app, Some(&format!("Bearer {token}"))).await;
+    assert_eq!(res.status().as_u16(), 401, "re-enabling revives no token");
+    assert_eq!(error_code(res).await, "invalid_token");
 
     // A revoked token is dead for good.
     let owner = Actor {
         user_id: id,
         role: Role::Director,
     };
+    let token = services::tokens::create(&db, owner, TokenLabel::parse("again").unwrap())
+        .await
+        .unwrap()
+        .token;
     let listed = services::tokens::list(&db, owner).await.unwrap();
     assert_eq!(listed.len(), 1);
     services::tokens::revoke(&db, owner, listed[0].id)
@@ -700,4 +700,213 @@ async fn the_account_page_needs_a_login() {
     let html = app.get_html("/account").await;
     let token = csrf_in(&html);
     assert!(!token.is_empty());
+}
+
+/// Issue 32: tokens follow their account. A password reset (by an
+/// administrator or by the owner on her account page), a deactivation or a
+/// role change refuses every token made before it, for good; the
+/// administrator's user page lists an account's tokens and revokes them,
+/// on the record.
+#[tokio::test]
+async fn tokens_follow_their_account() {
+    let app = spawn_app().await;
+    app.setup_admin().await;
+    let db = db_of(&app);
+    let (id, first) = user_with_token(&app, "tiziana", Role::Director).await;
+    let owner = Actor {
+        user_id: id,
+        role: Role::Director,
+    };
+    let new_token = |label: &'static str| {
+        let db = db.clone();
+        async move {
+            services::tokens::create(&db, owner, TokenLabel::parse(label).unwrap())
+                .await
+                .unwrap()
+                .token
+        }
+    };
+    let status = |token: String| {
+        let app = &app;
+        async move {
+            get_me(app, Some(&format!("Bearer {token}")))
+                .await
+                .status()
+                .as_u16()
+        }
+    };
+    assert_eq!(status(first.clone()).await, 200);
+
+    // The owner changes her own password on her account page: her
+    // session ends and the token is refused.
+    let her = app.another_browser();
+    assert_eq!(her.login("tiziana", ADMIN_PW).await.status().as_u16(), 303);
+    let wrong = her
+        .submit(
+            "/account",
+            "/account/password",
+            &[
+                ("current_password", "not her password"),
+                ("password", "a brand new secret"),
+                ("password2", "a brand new secret"),
+            ],
+        )
+        .await;
+    assert_eq!(wrong.status().as_u16(), 422);
+    assert!(wrong.text().await.unwrap().contains("current_password"));
+    assert_eq!(
+        status(first.clone()).await,
+        200,
+        "a refused change revokes nothing"
+    );
+    let changed = her
+        .submit(
+            "/account",
+            "/account/password",
+            &[
+                ("current_password", ADMIN_PW),
+                ("password", "a brand new secret"),
+                ("password2", "a brand new secret"),
+            ],
+        )
+        .await;
+    assert_eq!(changed.status().as_u16(), 303);
+    assert_eq!(location(&changed), "/login?done=password_changed");
+    assert_eq!(status(first).await, 401, "her own password change");
+    assert_eq!(
+        her.get("/account").await.status().as_u16(),
+        303,
+        "signed out"
+    );
+    assert_eq!(
+        her.login("tiziana", "a brand new secret")
+            .await
+            .status()
+            .as_u16(),
+        303
+    );
+
+    // The administrator resets it.
+    let second = new_token("second").await;
+    assert_eq!(status(second.clone()).await, 200);
+    let page = app.get_html(&format!("/admin/users/{id}")).await;
+    assert!(page.contains("second"), "the user page lists the token");
+    let res = app
+        .submit(
+            &format!("/admin/users/{id}"),
+            &format!("/admin/users/{id}/password"),
+            &[
+                ("password", "reset by the admin"),
+                ("password2", "reset by the admin"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    assert_eq!(status(second).await, 401, "an administrator's reset");
+
+    // Disabled, then enabled again: refused for good.
+    let third = new_token("third").await;
+    let res = app
+        .submit(
+            &format!("/admin/users/{id}"),
+            &format!("/admin/users/{id}/active"),
+            &[("active", "false")],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    assert_eq!(status(third.clone()).await, 401);
+    let res = app
+        .submit(
+            &format!("/admin/users/{id}"),
+            &format!("/admin/users/{id}/active"),
+            &[("active", "true")],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    assert_eq!(status(third).await, 401, "re-enabling revives nothing");
+
+    // A role change.
+    let fourth = new_token("fourth").await;
+    let res = app
+        .submit(
+            &format!("/admin/users/{id}"),
+            &format!("/admin/users/{id}/role"),
+            &[("role", "referee")],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    assert_eq!(status(fourth).await, 401, "a role change");
+
+    // The administrator revokes one token from the user page.
+    let referee = Actor {
+        user_id: id,
+        role: Role::Referee,
+    };
+    let fifth = services::tokens::create(&db, referee, TokenLabel::parse("fifth").unwrap())
+        .await
+        .unwrap();
+    assert_eq!(status(fifth.token.clone()).await, 200);
+    let res = app
+        .submit(
+            &format!("/admin/users/{id}"),
+            &format!("/admin/users/{id}/tokens/{}/revoke", fifth.id),
+            &[],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    assert_eq!(
+        status(fifth.token).await,
+        401,
+        "revoked by the administrator"
+    );
+    let page = app.get_html(&format!("/admin/users/{id}")).await;
+    assert!(!page.contains("fifth"), "no longer listed");
+    // Another account's token id is not found under this one.
+    let res = app
+        .submit(
+            &format!("/admin/users/{id}"),
+            &format!("/admin/users/{id}/tokens/{}/revoke", fifth.id),
+            &[],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 404);
+
+    // On the record: who revoked what, and why.
+    use burraco_td::db::schema::user_audit;
+    let rows: Vec<AuditRow> = user_audit::table
+        .filter(user_audit::action.like("token.revoked%"))
+        .filter(user_audit::subject_id.eq(id.0))
+        .order(user_audit::id.asc())
+        .select((
+            user_audit::action,
+            user_audit::subject_id,
+            user_audit::user_id,
+            user_audit::before_value,
+            user_audit::after_value,
+        ))
+        .load(&mut app.pool.get().unwrap())
+        .unwrap();
+    let summary: Vec<(String, Option<i64>, String)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.0.clone(),
+                r.2,
+                r.4.clone().or(r.3.clone()).unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(summary.len(), 5, "{summary:?}");
+    assert_eq!(summary[0].1, Some(id.0), "she revoked her own: {summary:?}");
+    assert!(summary[0].2.contains("\"because\":\"password\""));
+    for (row, because) in summary[1..4].iter().zip(["password", "disabled", "role"]) {
+        assert_eq!(row.0, "token.revoked_all");
+        assert_ne!(row.1, Some(id.0), "by the administrator");
+        assert!(
+            row.2.contains(&format!("\"because\":\"{because}\"")),
+            "{row:?}"
+        );
+    }
+    assert_eq!(summary[4].0, "token.revoked");
+    assert!(summary[4].2.contains("fifth"));
 }

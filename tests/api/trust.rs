@@ -105,7 +105,7 @@ async fn a_submission_sent_twice_is_stored_once() {
             .header("idempotency-key", key)
             .json(&body)
     };
-    let body = json!({"pair_code": ns, "sheet": sheet(120, 90)});
+    let body = json!({"pair_code": ns, "round": 1, "sheet": sheet(120, 90)});
     let first = send(&app, with_key("phone-key-0001", body.clone()), "").await;
     let again = send(&app, with_key("phone-key-0001", body.clone()), "").await;
     assert_eq!(first.status, 200, "{:?}", first.body);

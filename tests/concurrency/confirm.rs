@@ -89,7 +89,7 @@ async fn race_replace_versus_confirm() {
         let (a, _) = post_json(
             phone.clone(),
             url(&code, "sheet"),
-            json!({"pair_code": ns, "sheet": sheet_json(100)}),
+            json!({"pair_code": ns, "round": 1, "sheet": sheet_json(100)}),
         )
         .await;
         assert_eq!(a, 200);
@@ -111,7 +111,7 @@ async fn race_replace_versus_confirm() {
         let replace = post_json(
             phone.clone(),
             url(&code, "sheet"),
-            json!({"pair_code": ns, "sheet": sheet_json(200)}),
+            json!({"pair_code": ns, "round": 1, "sheet": sheet_json(200)}),
         );
         let confirm = post_json(
             phone.clone(),

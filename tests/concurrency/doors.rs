@@ -212,7 +212,7 @@ async fn bursts_of_wrong_pair_codes_and_table_codes_get_at_most_the_allowance_ch
             "{}/api/v1/score/{code}/sheet",
             bases[bases.len() - 1]
         ))
-        .json(&json!({"pair_code": ns_code, "sheet": {"hands": "unreadable"}}))
+        .json(&json!({"pair_code": ns_code, "round": 1, "sheet": {"hands": "unreadable"}}))
         .send()
         .await
         .expect("the pair's entry");

@@ -25,6 +25,7 @@ mod support;
 mod circuits;
 mod confirm;
 mod doors;
+mod holes;
 mod ownership;
 mod processes;
 mod races;

@@ -629,9 +629,14 @@ pub fn client_from(local: &str) -> reqwest::Client {
 
 /// `burraco-td create-user --role admin NAME`, the password on stdin.
 pub fn create_admin_cli(database_url: &str, name: &str, password: &str) {
+    create_user_cli(database_url, "admin", name, password)
+}
+
+/// `burraco-td create-user --role ROLE NAME`, the password on stdin.
+pub fn create_user_cli(database_url: &str, role: &str, name: &str, password: &str) {
     use std::io::Write;
     let mut child = Command::new(bin())
-        .args(["create-user", "--role", "admin", name])
+        .args(["create-user", "--role", role, name])
         .env("DATABASE_URL", database_url)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -647,6 +647,10 @@ async fn a_phone_that_loses_nothing_and_a_dispute_settled_in_view() {
         )
         .await;
         assert_eq!(queue.as_array().map(Vec::len), Some(1), "{queue}");
+        assert!(
+            !queue.to_string().contains(&t1.ns_code),
+            "no pair code in the phone's queue: {queue}"
+        );
         assert_eq!(
             stored(db, tid, t1.no).await,
             Stored {
@@ -695,21 +699,23 @@ async fn a_phone_that_loses_nothing_and_a_dispute_settled_in_view() {
             "the draft is gone once sent"
         );
         screen(p, "93b-phone-back-online-sent").await;
-        // The phone never got the answer (the same submission sent again):
-        // the server answers with its first answer and stores nothing twice.
+        // A queued form found after a reload holds no code: nothing is
+        // sent, the pair is asked to type its code again, and nothing is
+        // stored twice.
         let again = queue.to_string();
         p.c.execute(
-            "localStorage.setItem('btd-queue', arguments[0]); window.__btd_old_page = true",
+            "localStorage.setItem('btd-queue', arguments[0]); location.reload()",
             vec![json!(again)],
         )
         .await
         .expect("queue again");
-        p.wait_new_page().await;
         wait_for(
             p,
-            "return (localStorage.getItem('btd-queue') || '[]') === '[]'",
+            "var s = document.querySelector('.queue-state'); \
+             return (localStorage.getItem('btd-queue') || '[]') === '[]' \
+               && !!s && s.getAttribute('data-state') === 'retype'",
             15,
-            "the repeat sent",
+            "the queued form without its code dropped, the code asked again",
         )
         .await;
         assert_eq!(

@@ -4,6 +4,7 @@
 
 use crate::ids::TournamentId;
 use actix_web::http::StatusCode;
+use actix_web::HttpMessage;
 use actix_web::{get, post, put, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -87,7 +88,8 @@ pub struct ClockIn {
 #[utoipa::path(tag = "rounds", operation_id = "nextRound", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Tournament id")),
     request_body = NextRoundIn,
-    responses((status = 201, description = "The round made (or the one named, already made)", body = RoundMade)))]
+    responses((status = 201, description = "The round made (or the one named, already made). Without `round`: the round after the last one when the request arrived; when another request drew it meanwhile, 409 `already_drawn` and nothing more is drawn", body = RoundMade),
+        (status = 409, description = "Not possible now (the round was drawn by another request, tables missing a score…)", body = crate::web::api::ErrorBody)))]
 #[post("/api/v1/tournaments/{id}/rounds")]
 pub async fn next_round(
     ctx: PageCtx,
@@ -99,16 +101,36 @@ pub async fn next_round(
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Director, ctx.lang)?;
     let input: NextRoundIn = parse_body(&req, body).await?;
-    let n = services::rounds::next_round(
-        &state.db,
-        actor,
-        *id,
-        input.round,
-        input.force_reason,
-        None,
-        state.settings.timezone,
-    )
-    .await
+    let tz = state.settings.timezone;
+    let n = match input.round {
+        Some(round) => {
+            services::rounds::next_round(
+                &state.db,
+                actor,
+                *id,
+                Some(round),
+                input.force_reason,
+                None,
+                tz,
+            )
+            .await
+        }
+        None => {
+            let arrived = req
+                .extensions()
+                .get::<crate::web::middleware::Arrived>()
+                .map_or_else(|| state.db.now(), |a| a.0);
+            services::rounds::next_round_after_arrival(
+                &state.db,
+                actor,
+                *id,
+                arrived,
+                input.force_reason,
+                tz,
+            )
+            .await
+        }
+    }
     .map_err(service_error(ctx.lang))?;
     Ok(json(StatusCode::CREATED, &RoundMade { round: n }))
 }

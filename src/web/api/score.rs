@@ -220,7 +220,10 @@ pub struct ScoreBody {
     #[serde(default)]
     #[schema(value_type = String)]
     pair_code: Value,
-    /// The round the client scores (optional: the pair's last round at the table).
+    /// The round the client scores: required by `submitTableSheet` (the
+    /// round of `getTableScore`; a sheet is filed only under the round it
+    /// names, 409 `round_closed` once that round is over), optional for
+    /// `confirmTableSheet` (the pair's last round at the table).
     #[serde(default)]
     round: Option<i32>,
     /// The sheet, as `checkSheet` takes it (`hands`, `declared`).
@@ -333,15 +336,15 @@ async fn unreadable(state: &AppState, code: String, e: TableSideError, lang: Lan
 /// `POST /api/v1/score/{table_code}/sheet`.
 #[utoipa::path(post, path = "/api/v1/score/{code}/sheet", tag = "table-side", operation_id = "submitTableSheet",
     params(("code" = String, Path, description = "The table's code (on its card)")),
-    request_body(content = ScoreBody, description = "`pair_code`, `round` (optional) and the `sheet`",
-        example = json!({"pair_code": "K7WQ", "sheet": {"hands": [{"end": "closure", "ns": {"clean": 1, "melded_points": 120, "closed": true, "took_pozzetto": true}, "ew": {"hand_points": 30, "took_pozzetto": true}}]}})),
+    request_body(content = ScoreBody, description = "`pair_code`, `round` (required: the round the sheet was played in) and the `sheet`",
+        example = json!({"pair_code": "K7WQ", "round": 1, "sheet": {"hands": [{"end": "closure", "ns": {"clean": 1, "melded_points": 120, "closed": true, "took_pozzetto": true}, "ew": {"hand_points": 30, "took_pozzetto": true}}]}})),
     responses((status = 200, description = "Entered: the other pair confirms", body = TableOutcomeOut),
         (status = 400, description = "Not JSON", body = crate::web::api::ErrorBody),
         (status = 403, description = "Wrong pair code", body = crate::web::api::ErrorBody),
         (status = 404, description = "No such table", body = crate::web::api::ErrorBody),
-        (status = 409, description = "Not possible now", body = crate::web::api::ErrorBody),
+        (status = 409, description = "Not possible now (`round_closed`: the round named is over)", body = crate::web::api::ErrorBody),
         (status = 413, description = "Body too large", body = crate::web::api::ErrorBody),
-        (status = 422, description = "The sheet breaks the rules", body = crate::web::api::ErrorBody),
+        (status = 422, description = "The sheet breaks the rules, or `round_required`: no round named", body = crate::web::api::ErrorBody),
         (status = 429, description = "Too many wrong codes: wait", body = crate::web::api::ErrorBody)))]
 pub async fn api_sheet(
     ctx: PageCtx,
@@ -359,7 +362,16 @@ pub async fn api_sheet(
         Ok(k) => k,
         Err(e) => return api_error(e, ctx.lang),
     };
-    let sheet = sheet_of(body.sheet, ctx.lang);
+    // Without its round a sheet sent late would be filed under the round
+    // drawn since: refused (422 `round_required`) once the code was
+    // checked, as an unreadable sheet is.
+    let sheet = match body.round {
+        Some(_) => sheet_of(body.sheet, ctx.lang),
+        None => Err(InputError {
+            code: "round_required",
+            message: t(ctx.lang, "table.api.round_required").to_string(),
+        }),
+    };
     let result = ts_submit::enter_sheet(
         &state.db,
         code,

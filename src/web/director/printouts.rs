@@ -52,9 +52,12 @@ pub(super) struct TableCardsPage<'a> {
 /// The table cards would print an address only this machine can open.
 pub struct LoopbackWarning {
     pub base: String,
-    /// This machine's network addresses (a phone on the hall's network can
-    /// open one of them).
+    /// The network addresses the server listens on (a phone on the hall's
+    /// network opens one of them); none: it listens on this computer only.
     pub addresses: Vec<String>,
+    /// The command that restarts the server listening on every interface
+    /// (when it listens on this computer only).
+    pub restart: Option<String>,
     /// The reader may save the public address (an administrator).
     pub admin: bool,
     /// `PUBLIC_URL` itself is the loopback address.
@@ -159,11 +162,17 @@ pub async fn table_cards(
     let base = crate::web::qr::base_url(&state, &req).await?;
     // A card printed with an address only this machine opens is useless:
     // say so above the cards and offer this machine's network addresses.
-    let loopback = crate::tournament::text::is_loopback_url(&base).then(|| LoopbackWarning {
-        base: base.clone(),
-        addresses: crate::web::qr::network_addresses(&req),
-        admin: ctx.is_role("admin"),
-        from_env: state.settings.public_url.is_some(),
+    let loopback = crate::tournament::text::is_loopback_url(&base).then(|| {
+        let addresses = crate::web::qr::network_addresses(&state, &req);
+        LoopbackWarning {
+            base: base.clone(),
+            restart: addresses
+                .is_empty()
+                .then(|| crate::web::qr::restart_command(&state)),
+            addresses,
+            admin: ctx.is_role("admin"),
+            from_env: state.settings.public_url.is_some(),
+        }
     });
     let mut views = table_views(&l, &tables);
     for v in &mut views {

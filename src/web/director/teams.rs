@@ -438,6 +438,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             "/director",
             "/t/{id}/teams/import",
         ))
+        .app_data(crate::web::limits::form(crate::web::limits::PAIRS_CSV))
         .route(web::get().to(super::team_csv::form))
         .route(web::post().to(super::team_csv::import)),
     )

@@ -840,3 +840,23 @@ fn control_characters_and_huge_payouts_in_a_file_are_named() {
     v["prize_share_percent"] = json!("100");
     assert_eq!(problems(&v), Vec::new());
 }
+
+/// RULES.md §11 compares cards trimmed: a card with spaces around it is
+/// read trimmed (valid), a card of spaces only is no card, and a card with
+/// a space inside is still refused.
+#[test]
+fn cards_are_read_trimmed() {
+    let mut v = base();
+    v["pairs"][0]["players"][0]["card"] = json!(" FB100037 ");
+    v["pairs"][1]["players"][0]["card"] = json!("   ");
+    assert!(problems(&v).is_empty(), "{:?}", problems(&v));
+    let file = parse_value(&v).unwrap();
+    assert_eq!(file.pairs[0].players[0].card.as_deref(), Some("FB100037"));
+    assert_eq!(file.pairs[1].players[0].card, None);
+    v["pairs"][0]["players"][0]["card"] = json!(" FB 100037 ");
+    assert!(has(
+        &problems(&v),
+        "pairs[0].players[0].card",
+        ProblemCode::CardInvalid
+    ));
+}

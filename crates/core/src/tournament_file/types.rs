@@ -132,11 +132,23 @@ pub struct PayoutTierFile {
 pub struct Player {
     pub surname: String,
     pub name: String,
-    /// Federation card number.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Federation card number, read trimmed (RULES.md §11 compares cards
+    /// trimmed and case-insensitive): `" FB100037 "` is `FB100037`, and a
+    /// card of spaces only is no card.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "trimmed_card"
+    )]
     pub card: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub club: Option<String>,
+}
+
+/// A card number as a file gives it: trimmed, and `None` when empty.
+fn trimmed_card<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let card: Option<String> = Option::deserialize(d)?;
+    Ok(card.map(|c| c.trim().to_string()).filter(|c| !c.is_empty()))
 }
 
 /// A registered pair.
