@@ -144,16 +144,13 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .bind
         .parse::<std::net::SocketAddr>()
         .map_or(8080, |a| a.port());
-    let restart = crate::web::reach::restart_command(&argv, port);
+    let restart = crate::reach::restart_command(&argv, port);
     settings.restart_command = Some(restart.clone());
     actix_web::rt::System::new().block_on(async move {
         let app = Application::build(settings)?;
         // On standard output whatever RUST_LOG says: where the desk and
         // the phones open it.
-        println!(
-            "{}",
-            crate::web::reach::banner(app.listening(), &restart, lang)
-        );
+        println!("{}", crate::reach::banner(app.listening(), &restart, lang));
         app.run_until_stopped()
             .await
             .context("server stopped with an error")

@@ -4,6 +4,8 @@
 //! - `db`: the schema and the queries (SQLite or PostgreSQL).
 //! - `auth`: passwords, sessions, CSRF.
 //! - `web`: handlers, forms and templates.
+//! - `reach`: how phones in the hall reach the server (the listening
+//!   socket, the addresses printed at start and on the table cards).
 //! - `cli`: the command line (`serve`, `create-user`, `rules …`).
 
 pub use burraco_core::{circuit, i18n, movement, rules, standings, tournament, tournament_file};
@@ -13,6 +15,7 @@ pub mod cli;
 pub mod config;
 pub mod db;
 pub mod ids;
+pub mod reach;
 pub mod services;
 pub mod startup;
 pub mod telemetry;

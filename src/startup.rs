@@ -86,7 +86,7 @@ pub fn app(
 
 impl Application {
     pub fn build(settings: Settings) -> anyhow::Result<Application> {
-        let listener = crate::web::reach::listen(&settings.bind)?;
+        let listener = crate::reach::listen(&settings.bind)?;
         Self::build_with_listener(settings, listener)
     }
 

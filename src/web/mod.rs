@@ -25,7 +25,6 @@ pub mod pages;
 pub mod player;
 pub mod public;
 pub mod qr;
-pub mod reach;
 pub mod registry;
 pub mod score_card;
 pub mod seat_draw;

@@ -36,9 +36,9 @@ pub fn network_addresses(state: &AppState, req: &HttpRequest) -> Vec<String> {
         return Vec::new();
     };
     let scheme = req.connection_info().scheme().to_string();
-    super::reach::hall_ips(listen)
+    crate::reach::hall_ips(listen)
         .into_iter()
-        .map(|ip| super::reach::url_of(&scheme, ip, listen.port()))
+        .map(|ip| crate::reach::url_of(&scheme, ip, listen.port()))
         .collect()
 }
 

@@ -163,18 +163,25 @@ async fn check_in_teams(app: &TestApp, t: &str) {
 }
 
 async fn start(app: &TestApp, t: &str) {
-    let page = app.get_html(&format!("{t}/teams")).await;
+    let page = app.get_html(&format!("{t}/confirm-start")).await;
     let rev = page
         .split("name=\"revision\" value=\"")
         .nth(1)
         .and_then(|s| s.split('"').next())
         .unwrap()
         .to_string();
+    // The start button leads to the confirmation page, which says what
+    // the start does; its form draws round 1.
+    let res = app
+        .submit(&format!("{t}/teams"), &format!("{t}/teams/start"), &[])
+        .await;
+    assert_eq!(location(&res), format!("{t}/confirm-start"));
+    assert!(page.contains(&format!("action=\"{t}/draw\"")), "{page}");
     let res = app
         .submit(
-            &format!("{t}/teams"),
-            &format!("{t}/teams/start"),
-            &[("revision", &rev)],
+            &format!("{t}/confirm-start"),
+            &format!("{t}/draw"),
+            &[("revision", &rev), ("confirm", "1")],
         )
         .await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());

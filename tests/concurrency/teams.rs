@@ -77,7 +77,12 @@ async fn running(app: &TestApp, s: &Staff, n: usize, rounds: &str) -> i64 {
             .await;
         assert_eq!(a.status, 303);
     }
-    let a = s.post(&format!("/director/t/{tid}/teams/start"), &[]).await;
+    let a = s
+        .post(
+            &format!("/director/t/{tid}/draw"),
+            &fields(&[("confirm", "1")]),
+        )
+        .await;
     assert_eq!(a.status, 303, "{a:?}");
     tid
 }

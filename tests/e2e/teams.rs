@@ -98,7 +98,18 @@ async fn six_teams_three_rounds_from_phones() {
             p.submit("#teams form[action$='/checkin'] button.button")
                 .await;
         }
+        // Start leads to its confirmation page, which names the teams,
+        // matches and tables before anything is drawn.
         p.submit("#start-teams").await;
+        assert!(p.path().await.ends_with("/confirm-start"));
+        let html = p.html().await;
+        assert!(
+            html.contains("6 squadre presenti: 3 incontri su 6 tavoli"),
+            "{html}"
+        );
+        p.shot("t0b-teams-confirm-start").await;
+        p.submit("form[action$='/draw'] button[type=submit]").await;
+        p.go(&format!("/director/t/{tid}/teams")).await;
         let html = p.html().await;
         assert!(html.contains("id=\"round-1\""), "round 1 drawn");
         p.shot("t1-teams-director").await;

@@ -438,3 +438,4 @@ pub use entries::*;
 pub use file::*;
 pub use lineups::*;
 pub(crate) use rounds::{next_round_locked, start_locked};
+pub use rounds::{plan_start, plan_start_of, StartPlan};

@@ -228,6 +228,61 @@ fn lineups_of_round(t: &TeamsLoaded, r: &crate::services::view::Round) -> HashMa
 /// the start of either kind, comes here): the checked-in teams are drawn
 /// (in groups when set), round 1 is seated with each team's first four
 /// players, the teams and tables get their codes.
+/// What starting a team tournament will do: the teams drawn, the matches
+/// and tables of round 1, the teams left out (not checked in) — or why it
+/// cannot start. The one precondition of the confirmation page and of
+/// [`start_locked`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartPlan {
+    pub teams: usize,
+    pub matches: usize,
+    pub tables: usize,
+    /// The numbers of the teams not drawn (they become no-shows).
+    pub left_out: Vec<i32>,
+    /// An odd number of teams: one rests each round.
+    pub resting: bool,
+}
+
+pub fn plan_start(t: &TeamsLoaded) -> Result<StartPlan, ServiceError> {
+    if t.l.status() != Status::Draft {
+        return Err(ServiceError::conflict("draw.error.started"));
+    }
+    let teams = t.teams.iter().filter(|x| x.drawable()).count();
+    if teams < 2 {
+        return Err(ServiceError::conflict("teams.error.too_few"));
+    }
+    let matches = teams / 2;
+    Ok(StartPlan {
+        teams,
+        matches,
+        tables: matches * 2,
+        left_out: t
+            .teams
+            .iter()
+            .filter(|x| !x.drawable())
+            .map(|x| x.number)
+            .collect(),
+        resting: teams % 2 == 1,
+    })
+}
+
+/// The team tournament and what starting it will do (the confirmation
+/// page), or why it cannot start now.
+pub async fn plan_start_of(
+    db: &Db,
+    actor: Actor,
+    tid: TournamentId,
+) -> Result<(TeamsLoaded, Result<StartPlan, ServiceError>), ServiceError> {
+    db.read(move |c| {
+        let rows = read_rows(c, &actor, tid, Need::Direct)?;
+        let t = load_teams(c, rows)?;
+        ensure_teams(&t)?;
+        let plan = plan_start(&t);
+        Ok((t, plan))
+    })
+    .await
+}
+
 pub(crate) fn start_locked(
     c: &mut DbConn,
     actor: &Actor,
@@ -237,9 +292,7 @@ pub(crate) fn start_locked(
     let tid = rows.t.id;
     let mut t = load_teams(c, rows)?;
     ensure_teams(&t)?;
-    if t.l.status() != Status::Draft {
-        return Err(ServiceError::conflict("draw.error.started"));
-    }
+    plan_start(&t)?;
     let drawn: Vec<TeamId> = t
         .teams
         .iter()

@@ -14,6 +14,9 @@ pub(super) async fn draw_page(
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let l = load(state, actor, tid).await?;
+    if kind == DrawKind::Start && l.t.is_teams() {
+        return team_start_page(ctx, state, actor, tid, stale).await;
+    }
     let lang = ctx.lang;
     let redraw = kind == DrawKind::Redraw;
     let (title, action) = if redraw {
@@ -60,6 +63,57 @@ pub(super) async fn draw_page(
     page.blocked = services::rounds::plan_draw(&l, kind)
         .err()
         .map(|e| blocked_reason(&e, lang));
+    render_status(&page, page.status())
+}
+
+/// What starting a team tournament will do: the teams drawn, round 1's
+/// matches and tables, the teams left out, from the start's own plan
+/// (`services::teams::plan_start`).
+async fn team_start_page(
+    ctx: &PageCtx,
+    state: &AppState,
+    actor: services::Actor,
+    tid: TournamentId,
+    stale: bool,
+) -> Result<HttpResponse, AppError> {
+    let (t, plan) = services::teams::plan_start_of(&state.db, actor, tid).await?;
+    let lang = ctx.lang;
+    let mut page = ConfirmPage::new(
+        ctx,
+        &t.l,
+        ctx.t("states.start.title").to_string(),
+        format!("/director/t/{tid}/draw"),
+    );
+    page.stale = stale;
+    page.back = format!("/director/t/{tid}/teams#rounds");
+    match &plan {
+        Ok(plan) => {
+            page.lines.push(tf(
+                lang,
+                "states.teams_start.drawn",
+                &[
+                    ("teams", &plan.teams),
+                    ("matches", &plan.matches),
+                    ("tables", &plan.tables),
+                ],
+            ));
+            if !plan.left_out.is_empty() {
+                page.warnings.push(tf(
+                    lang,
+                    "states.teams_start.left_out",
+                    &[("teams", &numbers(&plan.left_out))],
+                ));
+            }
+            if plan.resting {
+                page.warnings
+                    .push(ctx.t("states.teams_start.resting").to_string());
+            }
+        }
+        Err(e) => page.blocked = Some(blocked_reason(e, lang)),
+    }
+    page.lines.push(ctx.t("states.start.locks").to_string());
+    page.lines.push(ctx.t("states.start.undo").to_string());
+    page.submit = ctx.t("states.start.submit").to_string();
     render_status(&page, page.status())
 }
 

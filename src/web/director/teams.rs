@@ -389,20 +389,11 @@ pub struct RoundForm {
     pub round: String,
 }
 
-/// Starts the tournament (round 1 drawn).
-pub async fn start(
-    ctx: PageCtx,
-    state: web::Data<AppState>,
-    id: web::Path<TournamentId>,
-    form: web::Form<RoundForm>,
-) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
-    let tid = *id;
-    let seen = form.revision.trim().parse().ok();
-    let done = services::rounds::draw(&state.db, actor, tid, DrawKind::Start, seen)
-        .await
-        .map(|()| "#rounds".to_string());
-    then_back(&ctx, &state, actor, tid, done).await
+/// The start goes through its confirmation page, as every start does
+/// (`/director/t/{id}/confirm-start`, whose form draws round 1).
+pub async fn start(ctx: PageCtx, id: web::Path<TournamentId>) -> Result<HttpResponse, AppError> {
+    ctx.actor(Role::Director)?;
+    Ok(see_other(&format!("/director/t/{}/confirm-start", *id)))
 }
 
 /// Makes the next round.
