@@ -85,6 +85,7 @@ pub(super) fn settings_of(
         bye_vp: file.bye_vp.to_string(),
         entry_fee: file.entry_fee.to_string(),
         prize_share_percent: file.prize_share_percent.to_string(),
+        prize_share_unit: String::new(),
         guaranteed_pool: file.guaranteed_pool.to_string(),
         payout: format_payout(
             &file

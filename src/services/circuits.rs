@@ -357,6 +357,8 @@ pub async fn editing(db: &Db, actor: Actor, id: CircuitId) -> Result<Editing, Se
                 Err(e) => return Err(e),
             }
         }
+        // Offered in date order (then by name), as a season runs.
+        candidates.sort_by(|a, b| (a.2, &a.1, a.0).cmp(&(b.2, &b.1, b.0)));
         Ok(Editing {
             circuit,
             stages,

@@ -303,6 +303,46 @@ impl<T: AsPlace> AsPlace for &T {
     }
 }
 
+/// Where the entry fees go (RULES.md §10), shown beside every prize list:
+/// what the entries brought in, the organiser's share (negative: what the
+/// organiser adds to reach a guaranteed pool) and the prize pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoneyFacts {
+    pub entries: u32,
+    pub collected: rust_decimal::Decimal,
+    pub organiser: rust_decimal::Decimal,
+    pub pool: rust_decimal::Decimal,
+    /// The tournament is closed: the pool is final.
+    pub is_final: bool,
+}
+
+impl MoneyFacts {
+    pub fn of(
+        entries: u32,
+        pool: rust_decimal::Decimal,
+        organiser_fee: rust_decimal::Decimal,
+        is_final: bool,
+    ) -> MoneyFacts {
+        MoneyFacts {
+            entries,
+            collected: pool + organiser_fee,
+            organiser: organiser_fee,
+            pool,
+            is_final,
+        }
+    }
+
+    /// The organiser adds to the entries (a guaranteed pool above them).
+    pub fn organiser_adds(&self) -> bool {
+        self.organiser < rust_decimal::Decimal::ZERO
+    }
+
+    /// The organiser's share, or what the organiser adds, as a positive amount.
+    pub fn organiser_amount(&self) -> rust_decimal::Decimal {
+        self.organiser.abs()
+    }
+}
+
 /// Notices that a redirect may ask a page to show (`?done=user_created`).
 const NOTICES: &[(&str, &str)] = &[
     ("pairs_checked_in", "notice.pairs_checked_in"),

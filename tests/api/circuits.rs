@@ -256,6 +256,12 @@ async fn a_circuit_of_three_stages_ranks_the_finished_ones_and_shows_the_running
     assert!(html.contains("Zzrossi"));
     assert!(html.contains("Non classificati"), "min attendances 2");
     assert!(html.contains("Finalisti"));
+    // A legend names the finalist mark, the counted and dropped points and
+    // each stage column (issue 31).
+    let legend = &html[html.find("id=\"circuit-legend\"").expect("the legend")..];
+    assert!(legend.contains("qualificato per la finale"), "{legend}");
+    assert!(legend.contains("non contano"), "{legend}");
+    assert!(legend.contains("tappa"), "{legend}");
     let res = anon
         .client
         .get(anon.url(&format!("/c/{id}")))

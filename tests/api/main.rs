@@ -14,6 +14,7 @@ mod csrf;
 mod data;
 mod deskentry;
 mod entries;
+mod first_night;
 mod hardening;
 mod health;
 mod players;

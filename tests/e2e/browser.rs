@@ -277,6 +277,25 @@ impl Page<'_> {
         p
     }
 
+    /// How far the widest table box scrolls sideways at `width` px (0: every
+    /// table fits its box, nothing to scroll).
+    pub async fn table_overflow_at(&self, width: u32) -> i64 {
+        self.c.set_window_size(width, 900).await.expect("resize");
+        let overflow = self
+            .c
+            .execute(
+                "return Math.max(0, ...Array.from(document.querySelectorAll('.table-wrap')) \
+                   .map(w => w.scrollWidth - w.clientWidth))",
+                vec![],
+            )
+            .await
+            .ok()
+            .and_then(|v| v.as_i64())
+            .unwrap_or(0);
+        self.c.set_window_size(1280, 900).await.expect("resize");
+        overflow
+    }
+
     /// A full-page screenshot at the window's current width (a phone stays a
     /// phone), under `name`.
     pub async fn shot_as_is(&self, name: &str) {

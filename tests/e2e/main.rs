@@ -464,6 +464,12 @@ async fn scenario(p: &Page<'_>) {
         print_pages(p, "/desk/t/1/rounds/1/score-cards?mode=totals").await,
         tables1
     );
+    // Movement cards, eight to an A4 sheet: 11 pairs on two sheets.
+    assert_eq!(
+        print_pages(p, "/director/t/1/movement-cards").await,
+        2,
+        "11 movement cards, 8 to a sheet"
+    );
     let seating_pages = print_pages(p, "/director/t/1/rounds/1").await;
     assert!(
         (1..=2).contains(&seating_pages),
@@ -688,7 +694,20 @@ async fn scenario(p: &Page<'_>) {
     p.go("/t/1").await;
     let html = p.html().await;
     assert!(html.contains("Classifica definitiva"));
+    assert!(
+        html.contains("Montepremi finale"),
+        "a closed tournament's pool is final"
+    );
+    assert!(!html.contains("con le iscrizioni attuali"));
     p.shot("14-public-standings").await;
+    // The final standings and prizes print on one A4 page (no orphan page
+    // holding the payout scheme).
+    assert_eq!(
+        print_pages(p, "/t/1").await,
+        1,
+        "final standings on one page"
+    );
+    p.go("/t/1").await;
     let rows = p
         .c
         .execute(

@@ -26,7 +26,12 @@ async fn stage(
 ) {
     let dora = setup::user(db, "dora", DORA_PW, Role::Director).await;
     setup::user(db, "rita", RITA_PW, Role::Referee).await;
-    let pairs = setup::pairs(8, ("Verdi", "Anna"), ("Neri", "Paolo"));
+    // Long names, as real ones can be: the desk must keep them readable.
+    let pairs = setup::pairs(
+        8,
+        ("Della Valle-Scognamiglio", "Maria Francesca"),
+        ("Santangelo Bonaventura", "Gianpierluigi"),
+    );
     let (tid, _) = setup::tournament(
         db,
         dora,
@@ -156,7 +161,13 @@ async fn a_round_scored_from_phones() {
             }
             if i == 3 {
                 // The last table disagrees.
-                answer(&b, code, ew, Some("la terza smazzata era 80")).await;
+                answer(
+                    &b,
+                    code,
+                    ew,
+                    Some("la terza smazzata era 80 e non 180: abbiamo contato due volte le carte rimaste in mano a Est, ricontrollate per favore"),
+                )
+                .await;
                 assert!(b
                     .html()
                     .await
@@ -187,6 +198,12 @@ async fn a_round_scored_from_phones() {
             Some("1")
         );
         desk.shot("23-desk-dispute").await;
+        // At 1280 px the desk's table fits its box with the dispute's note.
+        assert_eq!(
+            desk.table_overflow_at(1280).await,
+            0,
+            "the desk scrolls sideways at 1280 px"
+        );
         // The referee settles it: she opens the entry (the table's page,
         // the entry read-only above the form), and counts it as it stands.
         let (last, ..) = &tables[3];

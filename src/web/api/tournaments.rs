@@ -174,6 +174,7 @@ impl TournamentIn {
             bye_vp: opt(self.bye_vp),
             entry_fee: self.entry_fee.clone(),
             prize_share_percent: self.prize_share_percent.clone(),
+            prize_share_unit: String::new(),
             guaranteed_pool: self.guaranteed_pool.clone().unwrap_or_default(),
             payout: self
                 .payout

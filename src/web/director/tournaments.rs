@@ -103,7 +103,7 @@ pub async fn edit_form(
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
     let l = load(&state, actor, *id).await?;
-    let mut form = SettingsForm::from_settings(&l.settings, ctx.timezone);
+    let mut form = SettingsForm::from_settings(&l.settings, ctx.timezone).share_as_typed();
     if l.t.is_teams() {
         form.kind = "teams".into();
     }

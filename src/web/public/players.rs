@@ -6,6 +6,7 @@
 //! on what was typed, renders from the cached snapshot and is never stored.
 
 use crate::ids::TournamentId;
+use crate::web::context::MoneyFacts;
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -231,8 +232,9 @@ struct PrizesPage<'a> {
     finished: bool,
     /// Some result counts: the pairs are shown (provisional until the close).
     with_pairs: bool,
-    pool: Option<Decimal>,
-    entries: u32,
+    /// Where the entry fees go (none: the settings give no pool).
+    facts: Option<MoneyFacts>,
+    entries_label: &'static str,
     lines: Vec<PrizeLine>,
     snap: &'a Snapshot,
 }
@@ -259,10 +261,14 @@ pub async fn prizes(
         let stage = Stage::of(snap);
         let finished = snap.finished();
         let with_pairs = stage != Stage::NoResults && snap.standings.is_some();
-        let (pool, entries, lines) = match &snap.standings {
+        let (facts, lines) = match &snap.standings {
             Some(st) if with_pairs => (
-                Some(st.pool),
-                st.entries,
+                Some(MoneyFacts::of(
+                    st.entries,
+                    st.pool,
+                    st.organiser_fee,
+                    finished,
+                )),
                 st.prizes
                     .iter()
                     .map(|p| PrizeLine {
@@ -292,7 +298,9 @@ pub async fn prizes(
                         per_player: None,
                     })
                     .collect();
-                (pool.map(|p| p.pool), entries, lines)
+                let facts =
+                    pool.map(|p| MoneyFacts::of(entries, p.pool, p.organiser_fee, finished));
+                (facts, lines)
             }
         };
         Ok(PrizesPage {
@@ -303,8 +311,8 @@ pub async fn prizes(
             stage: stage.label(ctx.lang),
             finished,
             with_pairs,
-            pool,
-            entries,
+            facts,
+            entries_label: "public.entries",
             lines,
             snap,
         }

@@ -274,6 +274,8 @@ pub async fn round(
 struct PrizesPage<'a> {
     ctx: &'a PageCtx,
     v: &'a TeamView,
+    facts: crate::web::context::MoneyFacts,
+    entries_label: &'static str,
 }
 
 /// The prize list: teams as entries, each prize split among its players.
@@ -283,7 +285,19 @@ pub async fn prizes(
     tid: TournamentId,
 ) -> Result<HttpResponse, AppError> {
     cache::serve_teams(req, state, tid, TeamPage::Prizes, |ctx, v, _| {
-        Ok(PrizesPage { ctx, v }.render()?)
+        let facts = crate::web::context::MoneyFacts::of(
+            v.standings.entries,
+            v.standings.pool,
+            v.standings.organiser_fee,
+            v.status == crate::tournament::Status::Finished,
+        );
+        Ok(PrizesPage {
+            ctx,
+            v,
+            facts,
+            entries_label: "teams.list",
+        }
+        .render()?)
     })
     .await
 }

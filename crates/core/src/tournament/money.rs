@@ -132,6 +132,36 @@ impl Percent {
     }
 }
 
+/// The prize share typed as an amount of each entry fee (`15` of 20 €):
+/// the percentage it is, rounded to [`PERCENT_DECIMALS`] decimals; `Err`
+/// names the catalog key of the problem (no fee, not an amount, more than
+/// the fee).
+pub fn share_of_amount(text: &str, fee: Option<Decimal>) -> Result<Percent, &'static str> {
+    let typed = text.trim().trim_end_matches('€').trim();
+    let amount = decimal_as_typed(typed).ok_or("settings.error.share_amount")?;
+    let fee = fee.ok_or("settings.error.share_amount")?;
+    if fee <= Decimal::ZERO {
+        return Err("settings.error.share_amount_no_fee");
+    }
+    if amount < Decimal::ZERO || amount > fee || amount.normalize().scale() > MONEY_DECIMALS {
+        return Err("settings.error.share_amount");
+    }
+    let percent = (amount * Decimal::ONE_HUNDRED / fee).round_dp(PERCENT_DECIMALS);
+    Percent::new(percent).ok_or("settings.error.share_amount")
+}
+
+/// The amount per entry a percentage of `fee` is, when the percentage reads
+/// worse than the amount: more than two decimals, and the amount a whole
+/// number of cents that gives the same percentage back.
+pub fn amount_of_share(percent: Decimal, fee: Decimal) -> Option<Decimal> {
+    if fee <= Decimal::ZERO || percent.normalize().scale() <= 2 {
+        return None;
+    }
+    let amount = (fee * percent / Decimal::ONE_HUNDRED).round_dp(MONEY_DECIMALS);
+    let back = (amount * Decimal::ONE_HUNDRED / fee).round_dp(PERCENT_DECIMALS);
+    (back == percent.normalize()).then_some(amount)
+}
+
 /// `1000` as "1000", `1000.50` as "1000.50": the limit as the message shows it.
 fn whole_euros(d: Decimal) -> String {
     if d.fract().is_zero() {
@@ -278,5 +308,39 @@ mod tests {
         for bad in ["101", "-1", "33.3333333", "x", "1e2", &"1".repeat(100)] {
             assert!(Percent::parse(bad).is_none(), "{bad}");
         }
+    }
+}
+
+#[cfg(test)]
+mod share_tests {
+    use super::*;
+
+    fn d(text: &str) -> Decimal {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn a_share_typed_per_entry_is_its_percentage() {
+        assert_eq!(
+            share_of_amount("15", Some(d("20"))).map(Percent::value),
+            Ok(d("75"))
+        );
+        assert_eq!(
+            share_of_amount("10,00 €", Some(d("15"))).map(Percent::value),
+            Ok(d("66.666667"))
+        );
+        assert_eq!(
+            share_of_amount("21", Some(d("20"))).map(Percent::value),
+            Err("settings.error.share_amount")
+        );
+        assert_eq!(
+            share_of_amount("5", Some(d("0"))).map(Percent::value),
+            Err("settings.error.share_amount_no_fee")
+        );
+        assert_eq!(amount_of_share(d("66.666667"), d("15")), Some(d("10.00")));
+        assert_eq!(amount_of_share(d("75"), d("20")), None, "75 % reads well");
+        // The pool of 30 entries at 15 € with 10 € each to the pool: 300 €.
+        let pool = (d("30") * d("15") * d("66.666667") / d("100")).round_dp(2);
+        assert_eq!(pool, d("300.00"));
     }
 }

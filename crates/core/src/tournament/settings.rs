@@ -46,7 +46,14 @@ pub struct SettingsForm {
     pub allow_repeats: String,
     pub bye_vp: String,
     pub entry_fee: String,
+    /// The prize share: a percentage of each entry fee, or with
+    /// `prize_share_unit` = `amount` the amount of each fee that goes to
+    /// the pool (`15` of a 20 € fee is 75 %).
     pub prize_share_percent: String,
+    /// `percent` (also when empty: the default) or `amount` (per entry).
+    /// Only how the share was typed: the settings keep the percentage.
+    #[serde(skip_serializing)]
+    pub prize_share_unit: String,
     pub guaranteed_pool: String,
     pub payout: String,
     pub suit_order: String,
@@ -334,13 +341,20 @@ impl Settings {
         let entry_fee = Money::parse(&form.entry_fee, ENTRY_FEE)
             .map_err(|e| p.push(e))
             .ok();
-        let share = Percent::parse(&form.prize_share_percent);
-        if share.is_none() {
-            p.push(FieldProblem::new(
-                "prize_share_percent",
-                "settings.error.percent",
-            ));
-        }
+        let share = if form.prize_share_unit.trim() == "amount" {
+            super::money::share_of_amount(&form.prize_share_percent, entry_fee.map(|f| f.amount()))
+                .map_err(|key| p.push(FieldProblem::new("prize_share_percent", key)))
+                .ok()
+        } else {
+            let share = Percent::parse(&form.prize_share_percent);
+            if share.is_none() {
+                p.push(FieldProblem::new(
+                    "prize_share_percent",
+                    "settings.error.percent",
+                ));
+            }
+            share
+        };
         let guaranteed = if form.guaranteed_pool.trim().is_empty() {
             Some(Money::ZERO)
         } else {
@@ -480,6 +494,7 @@ impl SettingsForm {
             bye_vp: DEFAULT_BYE_VP.to_string(),
             entry_fee: "20.00".into(),
             prize_share_percent: "70".into(),
+            prize_share_unit: String::new(),
             guaranteed_pool: "0.00".into(),
             payout: "1: 100\n8: 60 40\n16: 50 30 20".into(),
             suit_order: "HDCS".into(),
@@ -518,6 +533,7 @@ impl SettingsForm {
             bye_vp: s.bye_vp.to_string(),
             entry_fee: format!("{:.2}", s.entry_fee),
             prize_share_percent: s.prize_share_percent.normalize().to_string(),
+            prize_share_unit: String::new(),
             guaranteed_pool: format!("{:.2}", s.guaranteed_pool),
             payout: format_payout(&s.payout),
             suit_order: s.suit_order.to_string(),
@@ -539,8 +555,32 @@ impl SettingsForm {
                 }
             }
         }
-        if let Some(p) = super::money::Percent::parse(&self.prize_share_percent) {
+        if self.prize_share_unit.trim() == "amount" {
+            if let Some(d) = super::money::decimal_as_typed(self.prize_share_percent.trim()) {
+                if d.normalize().scale() <= 2 {
+                    self.prize_share_percent = format::spreadsheet_amount(lang, d);
+                }
+            }
+        } else if let Some(p) = super::money::Percent::parse(&self.prize_share_percent) {
             self.prize_share_percent = format::decimal(lang, p.value());
+        }
+        self
+    }
+
+    /// The prize share shown as the amount per entry when that is how it
+    /// reads best: a percentage with more than two decimals that is a
+    /// whole number of cents of the fee (`10` of 15 € rather than
+    /// 66.666667 %).
+    pub fn share_as_typed(mut self) -> SettingsForm {
+        let (Some(fee), Some(p)) = (
+            super::money::decimal_as_typed(self.entry_fee.trim()),
+            super::money::Percent::parse(&self.prize_share_percent),
+        ) else {
+            return self;
+        };
+        if let Some(amount) = super::money::amount_of_share(p.value(), fee) {
+            self.prize_share_percent = format!("{amount:.2}");
+            self.prize_share_unit = "amount".into();
         }
         self
     }
