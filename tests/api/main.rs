@@ -20,6 +20,7 @@ mod health;
 mod players;
 mod printouts;
 mod public;
+mod qr_read;
 mod referee;
 mod roles;
 mod rules_api;

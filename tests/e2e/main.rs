@@ -6,9 +6,12 @@
 mod browser;
 mod circuits;
 mod entries;
+mod hall;
 mod phone_sheet;
 mod phones;
 mod players;
+#[path = "../api/qr_read.rs"]
+mod qr_read;
 mod referee;
 mod setup;
 mod states;
