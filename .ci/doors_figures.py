@@ -19,7 +19,12 @@ one line per figure:
   /healthz answer meanwhile (asked from another loopback address);
 - log bytes per request at the default level (RUST_LOG unset): public
   reads (standings, pair card, static file, health check, JSON standings)
-  and failed logins.
+  and failed logins;
+- issue 32's holes (PARTS=holes): ten concurrent 40 MiB bodies from a
+  referee's session to the administrator's import (the server's peak RSS),
+  twenty concurrent correct logins of one account from one address (how
+  many get in), twenty concurrent `nextRound` calls without a round and
+  with a force reason (how many rounds they draw).
 """
 
 import collections
@@ -85,6 +90,7 @@ def free_port():
 
 class Server:
     def __init__(self, db_url, log, env=None):
+        self.db_url = db_url
         self.port = free_port()
         e = dict(os.environ, DATABASE_URL=db_url, BIND=f"127.0.0.1:{self.port}")
         e.pop("RUST_LOG", None)
@@ -185,7 +191,7 @@ def tally(statuses):
     return " ".join(f"{k if k else 'err'}×{v}" for k, v in sorted(c.items()))
 
 
-def seeded(name, env=None, instances=1):
+def seeded(name, env=None, instances=1, planned_rounds=None):
     """A fresh database with an administrator, her token and a running
     tournament imported through the API (so that its tables have codes);
     the servers on it and the table codes."""
@@ -193,6 +199,10 @@ def seeded(name, env=None, instances=1):
     cli(db_url, "create-user", "--role", "admin", "anna", stdin=PASSWORD + "\n")
     token = cli(db_url, "create-token", "anna", "--name", "figures").strip()
     sample = cli(db_url, "sample-tournament", "--pairs", "16", "--rounds", "3", "--running")
+    if planned_rounds:
+        file = json.loads(sample)
+        file["planned_rounds"] = planned_rounds
+        sample = json.dumps(file)
     servers = [
         Server(db_url, os.path.join(work, f"{name}-{i}.log"), env) for i in range(instances)
     ]
@@ -420,6 +430,80 @@ def logs():
     s.stop()
 
 
+def signed_in(port, user, password):
+    """A session cookie and its CSRF token (from the home page's logout form)."""
+    cookie, token = login_form(port)
+    from urllib.parse import urlencode
+
+    body = urlencode({"username": user, "password": password, "csrf_token": token})
+    status, headers, _ = request(
+        port, "POST", "/login", body,
+        {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie},
+    )
+    if status != 303:
+        raise RuntimeError(f"{user} does not sign in: {status}")
+    session = [v.split(";")[0] for k, v in headers if k.lower() == "set-cookie"]
+    cookie = "; ".join([cookie] + session)
+    _, _, page = get(port, "/account", headers={"Cookie": cookie})
+    token = re.search(rb'name="csrf_token" value="([^"]+)"', page).group(1).decode()
+    return cookie, token
+
+
+def holes():
+    servers, tid, _ = seeded("holes", planned_rounds=6)
+    s = servers[0]
+    db = s.db_url
+    cli(db, "create-user", "--role", "referee", "rita", stdin=PASSWORD + "\n")
+    cli(db, "create-user", "--role", "director", "desk", stdin=PASSWORD + "\n")
+    cookie, token = signed_in(s.port, "rita", PASSWORD)
+    time.sleep(1)
+    base = s.status("VmRSS")
+    body = b"csrf_token=x&json=" + b"a" * (40 * 1024 * 1024)
+
+    def post_big():
+        try:
+            return request(
+                s.port, "POST", "/admin/import", body,
+                {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie, "X-CSRF-Token": token},
+                timeout=120,
+            )[0]
+        except OSError:
+            return 0
+
+    started = time.monotonic()
+    out = all_at_once([post_big for _ in range(10)])
+    took = time.monotonic() - started
+    peak = s.status("VmHWM")
+    print(
+        f"10 concurrent 40 MiB bodies from a referee to /admin/import ({DB}): RSS {base:.0f} MiB before, "
+        f"peak {peak:.0f} MiB; answers [{tally(out)}] in {took:.1f} s",
+        flush=True,
+    )
+    forms = [login_form(s.port) for _ in range(20)]
+    out = all_at_once(
+        [lambda f=f: login(s.port, f[0], f[1], "desk", PASSWORD) for f in forms]
+    )
+    print(f"20 concurrent correct logins of one account from one address ({DB}): [{tally(out)}] (303: in)", flush=True)
+    admin = cli(db, "create-token", "anna", "--name", "holes").strip()
+
+    def next_round():
+        try:
+            return request(
+                s.port, "POST", f"/api/v1/tournaments/{tid}/rounds",
+                json.dumps({"force_reason": "the hall is late"}),
+                {"Authorization": f"Bearer {admin}", "Content-Type": "application/json"},
+            )[0]
+        except OSError:
+            return 0
+
+    _, _, before = request(s.port, "GET", f"/api/v1/tournaments/{tid}/export", headers={"Authorization": f"Bearer {admin}"})
+    out = all_at_once([next_round for _ in range(20)])
+    _, _, after = request(s.port, "GET", f"/api/v1/tournaments/{tid}/export", headers={"Authorization": f"Bearer {admin}"})
+    drawn = len(json.loads(after)["rounds"]) - len(json.loads(before)["rounds"])
+    print(f"20 concurrent nextRound without a round, forced ({DB}): {drawn} round(s) drawn; answers [{tally(out)}]", flush=True)
+    s.stop()
+
+
 def main():
     print(f"== {BIN} ({DB})", flush=True)
     try:
@@ -431,6 +515,8 @@ def main():
             slow_bodies()
         if "logs" in PARTS:
             logs()
+        if "holes" in PARTS:
+            holes()
     finally:
         for p in children:
             if p.poll() is None:

@@ -187,19 +187,15 @@ pub async fn login_submit(
     .await?
     {
         Login::Busy { retry_after } => {
-            let seconds = brakes::wait_seconds(retry_after);
             tracing::debug!("login refused: too many password checks at once");
-            let message = crate::i18n::tf(ctx.lang, "error.busy.message", &[("seconds", &seconds)]);
+            let message = ctx.wait_message("error.busy.message", retry_after);
+            let seconds = brakes::wait_seconds(retry_after);
             return page(message, StatusCode::SERVICE_UNAVAILABLE, Some(seconds));
         }
         Login::Throttled { retry_after } => {
-            let seconds = brakes::wait_seconds(retry_after);
             tracing::debug!("login refused: too many attempts");
-            let message = crate::i18n::tf(
-                ctx.lang,
-                "error.throttled.message",
-                &[("seconds", &seconds)],
-            );
+            let message = ctx.wait_message("error.throttled.message", retry_after);
+            let seconds = brakes::wait_seconds(retry_after);
             return page(message, StatusCode::TOO_MANY_REQUESTS, Some(seconds));
         }
         Login::Failed => {

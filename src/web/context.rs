@@ -168,6 +168,12 @@ impl PageCtx {
         i18n::t(self.lang, key)
     }
 
+    /// A refusal that says how long to wait (`key` takes `{seconds}`).
+    pub fn wait_message(&self, key: &str, retry_after: std::time::Duration) -> String {
+        let seconds = crate::services::brakes::wait_seconds(retry_after);
+        i18n::tf(self.lang, key, &[("seconds", &seconds)])
+    }
+
     /// An amount of euros as this language writes it (`1.234,50 €`,
     /// `€1,234.50`): the one formatter of every page.
     pub fn money(&self, value: impl AsDecimal) -> String {

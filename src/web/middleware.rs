@@ -349,13 +349,7 @@ pub async fn session_layer(
                 Ok(()) => route.limit(),
                 Err(e) => {
                     tracing::debug!(?route, "refused a body on a route the caller may not use");
-                    req.extensions_mut().insert(RequestCtx {
-                        lang,
-                        user: None,
-                        csrf: Default::default(),
-                        timezone: state.settings.timezone,
-                    });
-                    return Ok(req.error_response(e));
+                    return Ok(refuse_early(req, lang, &state, e));
                 }
             }
         }
@@ -363,13 +357,7 @@ pub async fn session_layer(
     };
     if let Err(e) = super::limits::apply(&mut req, limit) {
         tracing::debug!(limit, "refused a request body over the route's limit");
-        req.extensions_mut().insert(RequestCtx {
-            lang,
-            user: None,
-            csrf: Default::default(),
-            timezone: state.settings.timezone,
-        });
-        return Ok(req.error_response(e));
+        return Ok(refuse_early(req, lang, &state, e));
     }
 
     // CSRF tokens bind to the session, or before login to an anonymous
@@ -434,6 +422,23 @@ pub async fn session_layer(
             .add_cookie(&removal_cookie(session::COOKIE, secure));
     }
     Ok(res)
+}
+
+/// A refusal before the session layer's handlers ran: the error page in
+/// the visitor's language, as nobody in particular.
+fn refuse_early(
+    req: ServiceRequest,
+    lang: Lang,
+    state: &AppState,
+    e: impl ResponseError + 'static,
+) -> ServiceResponse<BoxBody> {
+    req.extensions_mut().insert(RequestCtx {
+        lang,
+        user: None,
+        csrf: Default::default(),
+        timezone: state.settings.timezone,
+    });
+    req.error_response(e)
 }
 
 /// Whether the caller may use a large route: an administrator the

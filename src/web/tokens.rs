@@ -221,25 +221,11 @@ pub async fn change_password(
             StatusCode::UNPROCESSABLE_ENTITY,
         ),
         PasswordChange::Throttled { retry_after } => (
-            crate::i18n::tf(
-                ctx.lang,
-                "error.throttled.message",
-                &[(
-                    "seconds",
-                    &crate::services::brakes::wait_seconds(retry_after),
-                )],
-            ),
+            ctx.wait_message("error.throttled.message", retry_after),
             StatusCode::TOO_MANY_REQUESTS,
         ),
         PasswordChange::Busy { retry_after } => (
-            crate::i18n::tf(
-                ctx.lang,
-                "error.busy.message",
-                &[(
-                    "seconds",
-                    &crate::services::brakes::wait_seconds(retry_after),
-                )],
-            ),
+            ctx.wait_message("error.busy.message", retry_after),
             StatusCode::SERVICE_UNAVAILABLE,
         ),
     };

@@ -702,6 +702,24 @@ async fn the_account_page_needs_a_login() {
     assert!(!token.is_empty());
 }
 
+/// The administrator posts a form of the user page (`what`: its action
+/// below `/admin/users/{id}/`); the answer's status.
+async fn admin_acts(
+    app: &TestApp,
+    id: burraco_td::ids::UserId,
+    what: &str,
+    fields: &[(&str, &str)],
+) -> u16 {
+    app.submit(
+        &format!("/admin/users/{id}"),
+        &format!("/admin/users/{id}/{what}"),
+        fields,
+    )
+    .await
+    .status()
+    .as_u16()
+}
+
 /// Issue 32: tokens follow their account. A password reset (by an
 /// administrator or by the owner on her account page), a deactivation or a
 /// role change refuses every token made before it, for good; the
@@ -791,50 +809,40 @@ async fn tokens_follow_their_account() {
     assert_eq!(status(second.clone()).await, 200);
     let page = app.get_html(&format!("/admin/users/{id}")).await;
     assert!(page.contains("second"), "the user page lists the token");
-    let res = app
-        .submit(
-            &format!("/admin/users/{id}"),
-            &format!("/admin/users/{id}/password"),
+    assert_eq!(
+        admin_acts(
+            &app,
+            id,
+            "password",
             &[
                 ("password", "reset by the admin"),
-                ("password2", "reset by the admin"),
-            ],
+                ("password2", "reset by the admin")
+            ]
         )
-        .await;
-    assert_eq!(res.status().as_u16(), 303);
+        .await,
+        303
+    );
     assert_eq!(status(second).await, 401, "an administrator's reset");
 
     // Disabled, then enabled again: refused for good.
     let third = new_token("third").await;
-    let res = app
-        .submit(
-            &format!("/admin/users/{id}"),
-            &format!("/admin/users/{id}/active"),
-            &[("active", "false")],
-        )
-        .await;
-    assert_eq!(res.status().as_u16(), 303);
+    assert_eq!(
+        admin_acts(&app, id, "active", &[("active", "false")]).await,
+        303
+    );
     assert_eq!(status(third.clone()).await, 401);
-    let res = app
-        .submit(
-            &format!("/admin/users/{id}"),
-            &format!("/admin/users/{id}/active"),
-            &[("active", "true")],
-        )
-        .await;
-    assert_eq!(res.status().as_u16(), 303);
+    assert_eq!(
+        admin_acts(&app, id, "active", &[("active", "true")]).await,
+        303
+    );
     assert_eq!(status(third).await, 401, "re-enabling revives nothing");
 
     // A role change.
     let fourth = new_token("fourth").await;
-    let res = app
-        .submit(
-            &format!("/admin/users/{id}"),
-            &format!("/admin/users/{id}/role"),
-            &[("role", "referee")],
-        )
-        .await;
-    assert_eq!(res.status().as_u16(), 303);
+    assert_eq!(
+        admin_acts(&app, id, "role", &[("role", "referee")]).await,
+        303
+    );
     assert_eq!(status(fourth).await, 401, "a role change");
 
     // The administrator revokes one token from the user page.
@@ -846,14 +854,10 @@ async fn tokens_follow_their_account() {
         .await
         .unwrap();
     assert_eq!(status(fifth.token.clone()).await, 200);
-    let res = app
-        .submit(
-            &format!("/admin/users/{id}"),
-            &format!("/admin/users/{id}/tokens/{}/revoke", fifth.id),
-            &[],
-        )
-        .await;
-    assert_eq!(res.status().as_u16(), 303);
+    assert_eq!(
+        admin_acts(&app, id, &format!("tokens/{}/revoke", fifth.id), &[]).await,
+        303
+    );
     assert_eq!(
         status(fifth.token).await,
         401,
@@ -862,14 +866,10 @@ async fn tokens_follow_their_account() {
     let page = app.get_html(&format!("/admin/users/{id}")).await;
     assert!(!page.contains("fifth"), "no longer listed");
     // Another account's token id is not found under this one.
-    let res = app
-        .submit(
-            &format!("/admin/users/{id}"),
-            &format!("/admin/users/{id}/tokens/{}/revoke", fifth.id),
-            &[],
-        )
-        .await;
-    assert_eq!(res.status().as_u16(), 404);
+    assert_eq!(
+        admin_acts(&app, id, &format!("tokens/{}/revoke", fifth.id), &[]).await,
+        404
+    );
 
     // On the record: who revoked what, and why.
     use burraco_td::db::schema::user_audit;
