@@ -188,7 +188,7 @@ def all_at_once(jobs):
 
 def tally(statuses):
     c = collections.Counter(statuses)
-    return " ".join(f"{k if k else 'err'}×{v}" for k, v in sorted(c.items()))
+    return " ".join(f"{k if k else 'err'}×{v}" for k, v in sorted(c.items(), key=lambda kv: str(kv[0])))
 
 
 def seeded(name, env=None, instances=1, planned_rounds=None):
@@ -200,8 +200,11 @@ def seeded(name, env=None, instances=1, planned_rounds=None):
     token = cli(db_url, "create-token", "anna", "--name", "figures").strip()
     sample = cli(db_url, "sample-tournament", "--pairs", "16", "--rounds", "3", "--running")
     if planned_rounds:
+        # More Mitchell rounds to play (a Danish round never follows an
+        # unfinished one, forced or not).
         file = json.loads(sample)
         file["planned_rounds"] = planned_rounds
+        file["movements"] = ["mitchell"] * planned_rounds
         sample = json.dumps(file)
     servers = [
         Server(db_url, os.path.join(work, f"{name}-{i}.log"), env) for i in range(instances)
@@ -458,13 +461,15 @@ def holes():
     cookie, token = signed_in(s.port, "rita", PASSWORD)
     time.sleep(1)
     base = s.status("VmRSS")
-    body = b"csrf_token=x&json=" + b"a" * (40 * 1024 * 1024)
+    # The token inside the body, as a form sends it: whoever checks it
+    # reads the body.
+    body = f"csrf_token={token}&json=".encode() + b"a" * (40 * 1024 * 1024)
 
     def post_big():
         try:
             return request(
                 s.port, "POST", "/admin/import", body,
-                {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie, "X-CSRF-Token": token},
+                {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie},
                 timeout=120,
             )[0]
         except OSError:
@@ -488,11 +493,13 @@ def holes():
 
     def next_round():
         try:
-            return request(
+            status, _, answer = request(
                 s.port, "POST", f"/api/v1/tournaments/{tid}/rounds",
                 json.dumps({"force_reason": "the hall is late"}),
                 {"Authorization": f"Bearer {admin}", "Content-Type": "application/json"},
-            )[0]
+            )
+            code = json.loads(answer).get("error", {}).get("code") if status >= 400 else None
+            return f"{status} {code}" if code else status
         except OSError:
             return 0
 
