@@ -16,6 +16,7 @@ mod deskentry;
 mod entries;
 mod hardening;
 mod health;
+mod italian;
 mod players;
 mod printouts;
 mod public;
