@@ -124,16 +124,21 @@
 
   var url = form.getAttribute("data-preview");
   var timer = null, seq = 0;
+  // Thousands grouped as the page's language writes them (7.265, 7,265).
+  function grouped(n) {
+    var sep = document.documentElement.lang === "en" ? "," : ".";
+    return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, sep);
+  }
   function show(data) {
     form.querySelectorAll("fieldset.hand").forEach(function (hand, i) {
       var h = data.ok && data.hands[i];
       hand.querySelectorAll(".line-box").forEach(function (box) {
         var out = box.querySelector(".hand-total");
-        out.textContent = h ? "= " + h[box.getAttribute("data-line")] : "";
+        out.textContent = h ? "= " + grouped(h[box.getAttribute("data-line")]) : "";
       });
     });
-    document.getElementById("total-ns").textContent = data.ok ? data.totals.ns : "—";
-    document.getElementById("total-ew").textContent = data.ok ? data.totals.ew : "—";
+    document.getElementById("total-ns").textContent = data.ok ? grouped(data.totals.ns) : "—";
+    document.getElementById("total-ew").textContent = data.ok ? grouped(data.totals.ew) : "—";
     document.getElementById("vp").textContent = data.ok ? data.vp.ns + "–" + data.vp.ew : "—";
   }
   function refresh() {

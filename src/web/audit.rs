@@ -29,6 +29,94 @@ pub fn action_label(lang: &Lang, action: &str) -> String {
     }
 }
 
+/// Every field the services write to an audit log (a tournament's or the
+/// accounts'), each labelled `audit.field.{name}` in both catalogs (a test
+/// keeps the list and the catalogs together).
+pub const FIELDS: &[&str] = &[
+    // A tournament's settings (the settings form's fields).
+    "name",
+    "date",
+    "start_time",
+    "venue",
+    "profile",
+    "planned_rounds",
+    "hands_per_round",
+    "vp_scale",
+    "minutes_per_round",
+    "mitchell_rounds",
+    "danish_form",
+    "mitchell_advance",
+    "allow_repeats",
+    "bye_vp",
+    "entry_fee",
+    "prize_share_percent",
+    "guaranteed_pool",
+    "payout",
+    "suit_order",
+    "table_entry",
+    "sheet_mode",
+    "kind",
+    // Pairs, rounds, the clock, penalties, sheets.
+    "number",
+    "from_round",
+    "pairs",
+    "tables",
+    "redraw",
+    "movement",
+    "missing_tables",
+    "no_shows",
+    "time_left",
+    "paused",
+    "back_to_draft",
+    "penalty",
+    "pair_id",
+    "amount",
+    "adjusted",
+    "ns_vp",
+    "ew_vp",
+    "ns_mp_diff",
+    "ew_mp_diff",
+    "totals",
+    "vp",
+    "hands",
+    "p1_surname",
+    "p1_name",
+    "p1_card",
+    "p1_club",
+    "p2_surname",
+    "p2_name",
+    "p2_card",
+    "p2_club",
+    "owner_id",
+    "user",
+    "role",
+    // Teams.
+    "team",
+    "teams",
+    "matches",
+    "players",
+    "imported",
+    "lineup",
+    "by",
+    "team_scoring",
+    "groups",
+    // Accounts and tokens.
+    "username",
+    "active",
+    "referees_see_all",
+    "public_url",
+    "count",
+    "because",
+    "id",
+    "label",
+    // A value that is not an object.
+    "value",
+];
+
+/// Fields that are always `true` when written: said as one phrase
+/// (`audit.flag.{name}`), not as "name: yes".
+const FLAGS: &[&str] = &["setup"];
+
 fn label(lang: Lang, field: &str) -> String {
     let key = format!("audit.field.{field}");
     let text = t(lang, &key);
@@ -37,6 +125,11 @@ fn label(lang: Lang, field: &str) -> String {
     } else {
         text.to_string()
     }
+}
+
+/// A whole number as the language writes it (`7.265`).
+fn integer(lang: Lang, n: i64) -> String {
+    crate::i18n::format::integer(lang, n)
 }
 
 /// A sheet as its totals and VP (what the engine makes of it).
@@ -51,13 +144,100 @@ fn sheet_summary(lang: Lang, l: Option<&Loaded>, v: &Value) -> Option<String> {
     );
     Some(format!(
         "NS {} · {} {} · {} {}–{}",
-        r.totals.ns,
+        integer(lang, r.totals.ns),
         crate::rules::Line::Ew.label(lang),
-        r.totals.ew,
+        integer(lang, r.totals.ew),
         t(lang, "audit.field.vp"),
         r.vp.ns,
         r.vp.ew
     ))
+}
+
+/// A catalog text for a stored code (`{prefix}{code}`, the prefix ending in a dot), or the code when
+/// the catalog has none (a test keeps that from happening).
+fn word(lang: Lang, prefix: &str, code: &str) -> String {
+    let key = if prefix.ends_with('.') {
+        format!("{prefix}{code}")
+    } else {
+        format!("{prefix}.{code}")
+    };
+    let text = t(lang, &key);
+    if text == key {
+        code.to_string()
+    } else {
+        text.to_string()
+    }
+}
+
+/// A team's line-up as stored ("1+3 / 2+4"), in words.
+fn lineup_words(lang: Lang, text: &str) -> Option<String> {
+    let (one, two) = text.split_once('/')?;
+    let (a, b) = one.trim().split_once('+')?;
+    let (c, d) = two.trim().split_once('+')?;
+    Some(crate::i18n::tf(
+        lang,
+        "audit.lineup",
+        &[
+            ("a", &a.trim()),
+            ("b", &b.trim()),
+            ("c", &c.trim()),
+            ("d", &d.trim()),
+        ],
+    ))
+}
+
+fn string_text(lang: Lang, field: &str, s: &str) -> String {
+    match field {
+        // The settings form's codes, in the reader's language.
+        "table_entry" | "allow_repeats" => {
+            t(lang, if s == "on" { "audit.yes" } else { "audit.no" }).to_string()
+        }
+        "sheet_mode" => match s {
+            "totals" => t(lang, "deskentry.mode.totals").to_string(),
+            _ => t(lang, "deskentry.mode.full").to_string(),
+        },
+        "profile" => crate::i18n::tf(lang, &format!("profile.{s}"), &[]),
+        "danish_form" => match s {
+            "modified" => t(lang, "movement_kind.danish_modified").to_string(),
+            "pure" => t(lang, "movement_kind.danish").to_string(),
+            _ => s.to_string(),
+        },
+        "entry_fee" | "guaranteed_pool" => s
+            .parse::<rust_decimal::Decimal>()
+            .map(|d| crate::i18n::format::money(lang, d))
+            .unwrap_or_else(|_| s.to_string()),
+        "prize_share_percent" => s
+            .parse::<rust_decimal::Decimal>()
+            .map(|d| format!("{}\u{a0}%", crate::i18n::format::decimal(lang, d)))
+            .unwrap_or_else(|_| s.to_string()),
+        "suit_order" => crate::rules::SuitOrder::parse_typed(s)
+            .map(|o| o.names(lang))
+            .unwrap_or_else(|_| s.to_string()),
+        "vp_scale" => s
+            .split_whitespace()
+            .map(|n| {
+                n.parse::<i64>()
+                    .map_or_else(|_| n.to_string(), |n| integer(lang, n))
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
+        // A tournament's kind (an import) or a penalty's.
+        "kind" if s == "pairs" || s == "teams" => word(lang, "teams.kind.", s),
+        "kind" => word(lang, "penalty.kind.", s),
+        "role" => word(lang, "role", s),
+        "movement" => word(lang, "movement_kind.", s),
+        "by" => word(lang, "audit.by.", &s.replace(' ', "_")),
+        "because" => word(lang, "audit.because.", s),
+        "team_scoring" => word(lang, "teams.method.", s),
+        "status" => word(lang, "board.state.", s),
+        "entered_by" | "confirmed_by" | "disputed_by" => match s {
+            "ns" => crate::rules::Line::Ns.label(lang).to_string(),
+            "ew" => crate::rules::Line::Ew.label(lang).to_string(),
+            _ => s.to_string(),
+        },
+        "lineup" => lineup_words(lang, s).unwrap_or_else(|| s.to_string()),
+        _ => s.to_string(),
+    }
 }
 
 fn value_text(lang: Lang, l: Option<&Loaded>, field: &str, v: &Value) -> String {
@@ -69,38 +249,12 @@ fn value_text(lang: Lang, l: Option<&Loaded>, field: &str, v: &Value) -> String 
             .map(|p| format!("{} · {}", p.number, p.label()))
             .unwrap_or_else(|| n.to_string()),
         (_, Value::Bool(b)) => t(lang, if *b { "audit.yes" } else { "audit.no" }).to_string(),
-        // The settings form's codes, in the reader's language.
-        ("table_entry" | "allow_repeats", Value::String(s)) => {
-            let on = s == "on";
-            t(lang, if on { "audit.yes" } else { "audit.no" }).to_string()
-        }
-        ("sheet_mode", Value::String(code)) => match code.as_str() {
-            "totals" => t(lang, "deskentry.mode.totals").to_string(),
-            _ => t(lang, "deskentry.mode.full").to_string(),
-        },
-        ("profile", Value::String(code)) => crate::i18n::tf(lang, &format!("profile.{code}"), &[]),
-        ("danish_form", Value::String(code)) => match code.as_str() {
-            "modified" => t(lang, "movement_kind.danish_modified").to_string(),
-            "pure" => t(lang, "movement_kind.danish").to_string(),
-            _ => code.clone(),
-        },
-        // Codes stored in English read in the reader's language.
-        ("role" | "kind" | "movement", Value::String(code)) => {
-            let prefix = match field {
-                "role" => "role",
-                "kind" => "penalty.kind",
-                _ => "movement_kind",
-            };
-            let key = format!("{prefix}.{code}");
-            let text = t(lang, &key);
-            if text == key {
-                code.clone()
-            } else {
-                text.to_string()
-            }
-        }
-        (_, Value::String(s)) => s.clone(),
-        (_, Value::Number(n)) => n.to_string(),
+        (_, Value::String(s)) => string_text(lang, field, s),
+        // Ids are names, not quantities.
+        ("id" | "user" | "owner_id" | "penalty", Value::Number(n)) => n.to_string(),
+        (_, Value::Number(n)) => n
+            .as_i64()
+            .map_or_else(|| n.to_string(), |i| integer(lang, i)),
         (_, Value::Object(m)) => m
             .iter()
             .map(|(k, v)| format!("{} {}", label(lang, k), value_text(lang, l, k, v)))
@@ -126,7 +280,14 @@ fn fields(lang: Lang, l: Option<&Loaded>, text: Option<&str>) -> Map<String, Val
                 .into_iter()
                 .collect()
         }
-        Ok(Value::Object(m)) => m,
+        // A tournament's kind is chosen once: the settings' empty `kind`
+        // says nothing.
+        Ok(Value::Object(mut m)) => {
+            if m.get("kind").and_then(Value::as_str) == Some("") {
+                m.remove("kind");
+            }
+            m
+        }
         // Not an object: shown as it is, never dropped.
         Ok(other) => [("value".to_string(), other)].into_iter().collect(),
         Err(_) => [("value".to_string(), Value::String(text.to_string()))]
@@ -168,9 +329,9 @@ pub fn table_story(lang: &Lang, l: &Loaded, row: &AuditEntry) -> Option<String> 
         Some(match totals {
             Some(t) => format!(
                 "NS {} · {} {} · {} {}–{}",
-                t.get("ns")?,
+                integer(lang, t.get("ns")?.as_i64()?),
                 crate::rules::Line::Ew.label(lang),
-                t.get("ew")?,
+                integer(lang, t.get("ew")?.as_i64()?),
                 crate::i18n::t(lang, "audit.field.vp"),
                 ns_vp,
                 ew_vp
@@ -244,16 +405,33 @@ pub fn changes_of(
     let mut keys: Vec<&String> = after.keys().collect();
     keys.extend(before.keys().filter(|k| !after.contains_key(*k)));
     keys.into_iter()
-        .map(|k| Change {
-            label: label(lang, k),
-            before: before
-                .get(k)
-                .map(|v| value_text(lang, l, k, v))
-                .unwrap_or_default(),
-            after: after
-                .get(k)
-                .map(|v| value_text(lang, l, k, v))
-                .unwrap_or_else(|| "—".to_string()),
+        .map(|k| {
+            let flag = FLAGS.contains(&k.as_str()) && after.get(k) == Some(&Value::Bool(true));
+            let command_line =
+                k == "by" && after.get(k).and_then(Value::as_str) == Some("command line");
+            if flag || command_line {
+                let key = if flag {
+                    format!("audit.flag.{k}")
+                } else {
+                    "audit.flag.command_line".into()
+                };
+                return Change {
+                    label: t(lang, &key).to_string(),
+                    before: String::new(),
+                    after: String::new(),
+                };
+            }
+            Change {
+                label: label(lang, k),
+                before: before
+                    .get(k)
+                    .map(|v| value_text(lang, l, k, v))
+                    .unwrap_or_default(),
+                after: after
+                    .get(k)
+                    .map(|v| value_text(lang, l, k, v))
+                    .unwrap_or_else(|| "—".to_string()),
+            }
         })
         .collect()
 }
@@ -292,5 +470,135 @@ mod tests {
         let c = changes_of(Lang::En, None, None, Some("not json {"));
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].after, "not json {");
+    }
+
+    #[test]
+    fn every_field_the_services_write_has_a_label_in_both_languages() {
+        for field in FIELDS {
+            for lang in Lang::ALL {
+                let key = format!("audit.field.{field}");
+                assert_ne!(t(lang, &key), key, "{lang}: {key}");
+            }
+        }
+        for flag in FLAGS {
+            for lang in Lang::ALL {
+                let key = format!("audit.flag.{flag}");
+                assert_ne!(t(lang, &key), key, "{lang}: {key}");
+            }
+        }
+    }
+
+    /// The field names of the services' audit entries (`("field",
+    /// Value…)` in `audit::values`, `"field":` in a `json!` of a user's
+    /// audit) are all in [`FIELDS`].
+    #[test]
+    fn the_services_write_only_labelled_fields() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut files = Vec::new();
+        let mut dirs = vec![std::path::PathBuf::from(format!("{root}/src/services"))];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(d).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    files.push(p);
+                }
+            }
+        }
+        let mut unknown = Vec::new();
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let text = text.split("#[cfg(test)]").next().unwrap_or_default();
+            for block in text.split("values([").skip(1) {
+                let block = &block[..block.find("])").unwrap_or(block.len())];
+                for piece in block.split("(\"").skip(1) {
+                    let name = &piece[..piece.find('"').unwrap_or(0)];
+                    let is_name = !name.is_empty()
+                        && name.chars().all(|c| c.is_ascii_lowercase() || c == '_');
+                    if is_name && !FIELDS.contains(&name) {
+                        unknown.push(format!("{name} in {}", f.display()));
+                    }
+                }
+            }
+            if text.contains("record_by(") || text.contains("insert_audit(") {
+                for block in text.split("json!({").skip(1) {
+                    let block = &block[..block.find("})").unwrap_or(block.len())];
+                    for piece in block.split('"').collect::<Vec<_>>().windows(2) {
+                        let (name, after) = (piece[0], piece[1]);
+                        let is_key = after.trim_start().starts_with(':')
+                            && !name.is_empty()
+                            && name.chars().all(|c| c.is_ascii_lowercase() || c == '_');
+                        if is_key && !FIELDS.contains(&name) && !FLAGS.contains(&name) {
+                            unknown.push(format!("{name} in {}", f.display()));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            unknown.is_empty(),
+            "audit fields without a label: {unknown:#?}"
+        );
+    }
+
+    #[test]
+    fn team_and_account_entries_read_in_words() {
+        let c = changes_of(
+            Lang::It,
+            None,
+            Some(r#"{"lineup":"1+2 / 3+4"}"#),
+            Some(r#"{"team":3,"lineup":"1+3 / 2+4","by":"captain"}"#),
+        );
+        let text: Vec<String> = c
+            .iter()
+            .map(|c| format!("{}: {} → {}", c.label, c.before, c.after))
+            .collect();
+        assert_eq!(
+            text,
+            [
+                "da:  → il capitano, con il codice della squadra",
+                "formazione: giocatori 1 e 2 in un tavolo, 3 e 4 nell'altro → giocatori 1 e 3 in un tavolo, 2 e 4 nell'altro",
+                "squadra:  → 3",
+            ]
+        );
+        let c = changes_of(
+            Lang::It,
+            None,
+            None,
+            Some(r#"{"count":1234,"because":"password"}"#),
+        );
+        assert_eq!(
+            (c[0].label.as_str(), c[0].after.as_str()),
+            ("perché", "password reimpostata")
+        );
+        assert_eq!(
+            (c[1].label.as_str(), c[1].after.as_str()),
+            ("token revocati", "1.234")
+        );
+        let c = changes_of(
+            Lang::It,
+            None,
+            None,
+            Some(r#"{"username":"admin","role":"admin","setup":true}"#),
+        );
+        assert_eq!(c[1].label, "creato alla prima configurazione del programma");
+        assert!(c[1].after.is_empty());
+        let c = changes_of(
+            Lang::En,
+            None,
+            None,
+            Some(r#"{"team_scoring":"tables","teams":4,"suit_order":"HDCS","entry_fee":"1234.5"}"#),
+        );
+        let after: Vec<&str> = c.iter().map(|c| c.after.as_str()).collect();
+        assert_eq!(
+            after,
+            [
+                "€1,234.50",
+                "Hearts > Diamonds > Clubs > Spades",
+                "Sum of the two tables' VP (0–40)",
+                "4",
+            ]
+        );
     }
 }

@@ -185,6 +185,12 @@ impl PageCtx {
         i18n::format::amount(self.lang, value.as_decimal())
     }
 
+    /// A whole number (match points, totals) with this language's
+    /// thousands separator (`7.265`, `7,265`).
+    pub fn int(&self, value: impl AsInt) -> String {
+        i18n::format::integer(self.lang, value.as_int())
+    }
+
     /// A percentage or other decimal with this language's separators.
     pub fn decimal(&self, value: impl AsDecimal) -> String {
         i18n::format::decimal(self.lang, value.as_decimal())
@@ -442,5 +448,28 @@ impl PageCtx {
     /// The URL of an embedded static file.
     pub fn asset(&self, name: &str) -> String {
         super::assets::url(name)
+    }
+}
+
+/// A whole number a page shows (by value or by reference, as templates
+/// hand them over).
+pub trait AsInt {
+    fn as_int(&self) -> i64;
+}
+
+macro_rules! as_int {
+    ($($t:ty),*) => {$(
+        impl AsInt for $t {
+            fn as_int(&self) -> i64 {
+                i64::from(*self)
+            }
+        }
+    )*};
+}
+as_int!(i64, i32, u32, u16, u8, i16);
+
+impl<T: AsInt + ?Sized> AsInt for &T {
+    fn as_int(&self) -> i64 {
+        (**self).as_int()
     }
 }

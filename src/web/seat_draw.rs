@@ -190,7 +190,7 @@ pub async fn seat_draw_form(
             suit_order: t
                 .as_ref()
                 .map_or_else(SuitOrder::default, |(_, _, o)| *o)
-                .to_string(),
+                .initials(ctx.lang),
             tournament: tid,
             ..Default::default()
         },
@@ -284,7 +284,7 @@ pub async fn seat_draw(
     }
     let order = match &t {
         Some((_, _, o)) if form.suit_order.trim().is_empty() => Ok(*o),
-        _ => SuitOrder::parse(form.suit_order.trim()),
+        _ => SuitOrder::parse_typed(form.suit_order.trim()),
     };
     if order.is_err() {
         errors.add("suit_order", ctx.t("settings.error.suit_order"));

@@ -473,8 +473,8 @@ async fn the_desk_shows_a_table_after_its_mp_penalty_and_why() {
     let mp_for = card.mp_for.unwrap();
     let note = format!(
         "{} → {} dopo la penalità −300 alla coppia {ns}",
-        mp_for + 300,
-        mp_for
+        burraco_td::i18n::format::integer(burraco_td::i18n::Lang::It, mp_for + 300),
+        burraco_td::i18n::format::integer(burraco_td::i18n::Lang::It, mp_for)
     );
     assert!(html.contains(&note), "{html}");
     // The table's own page says the same next to the saved sheet.

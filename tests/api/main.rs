@@ -17,6 +17,7 @@ mod entries;
 mod first_night;
 mod hardening;
 mod health;
+mod italian;
 mod players;
 mod printouts;
 mod public;

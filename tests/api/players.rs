@@ -237,7 +237,7 @@ async fn labels_stay_honest_from_the_draw_to_the_close() {
     // NS 3 × 400 = 1200, EW 3 × 70 = 210: difference 990 → 17–3.
     let first = &r1[r1.find(&format!("id=\"table-{}\"", tables[0])).unwrap()..];
     let first = &first[..first.find("</li>").unwrap()];
-    assert!(first.contains("1200") && first.contains("210"), "{first}");
+    assert!(first.contains("1.200") && first.contains("210"), "{first}");
     assert!(first.contains("<strong>17</strong>") && first.contains("<strong>3</strong>"));
     let second = &r1[r1.find(&format!("id=\"table-{}\"", tables[1])).unwrap()..];
     let second = &second[..second.find("</li>").unwrap()];
@@ -347,9 +347,9 @@ async fn a_tables_result_shows_only_once_its_sheet_counts() {
         let s = &html[html.find(&format!("id=\"table-{table}\"")).unwrap()..];
         s[..s.find("</li>").unwrap()].to_string()
     };
-    assert!(!row(&entered).contains("1200"), "{}", row(&entered));
+    assert!(!row(&entered).contains("1.200"), "{}", row(&entered));
     assert!(row(&entered).contains("in corso"));
-    assert!(!row(&before).contains("1200"));
+    assert!(!row(&before).contains("1.200"));
     // The EW pair confirms: it counts, the revision moved, the page shows it.
     let res = new_client()
         .post(app.url(&format!("/api/v1/score/{code}/confirm")))
@@ -366,7 +366,7 @@ async fn a_tables_result_shows_only_once_its_sheet_counts() {
     assert!(new_rev["revision"].as_i64() > rev["revision"].as_i64());
     let (status, _, _, confirmed) = visit(&app, &path, None, Some(&etag)).await;
     assert_eq!(status, 200, "not a 304 after the change");
-    assert!(row(&confirmed).contains("1200") && row(&confirmed).contains("210"));
+    assert!(row(&confirmed).contains("1.200") && row(&confirmed).contains("210"));
     assert!(row(&confirmed).contains("<strong>17</strong>"));
     // Nothing changed since: 304 to the current ETags.
     let (_, cur, _, _) = visit(&app, &path, None, None).await;
@@ -575,7 +575,7 @@ async fn only_penalties_that_count_reach_the_new_pages_and_never_the_clock() {
     let s = &s[..s.find("</li>").unwrap()];
     if ns == 2 {
         assert!(
-            s.contains("1100 <small class=\"pen\">(−100)</small>"),
+            s.contains("1.100 <small class=\"pen\">(−100)</small>"),
             "{s}"
         );
     } else {

@@ -394,7 +394,8 @@ async fn the_seat_draw_applies_the_tournaments_suit_order() {
     }
     // From the staff home, the helper opens with the tournament's order.
     let page = rita.get_html(&format!("/desk/seat-draw?t={tid}")).await;
-    assert!(page.contains("value=\"SCDH\""), "{page}");
+    // Typed with the Italian initials (picche, fiori, quadri, cuori).
+    assert!(page.contains("value=\"PFQC\""), "{page}");
     // Two kings: with hearts first (HDCS) the king of hearts wins; with this
     // tournament's order (spades first) the king of spades does.
     let cards = [

@@ -122,7 +122,7 @@ async fn a_valid_sheet_is_saved_and_shows_on_the_desk() {
     let tid = t.rsplit('/').next().unwrap();
     let html = dora.get_html(&format!("/desk/t/{tid}/rounds/1")).await;
     // NS 3 × 420 = 1260, EW 3 × 70 = 210: difference 1050 → 18–2.
-    assert!(html.contains("1260&nbsp;/ 210"), "{html}");
+    assert!(html.contains("1.260&nbsp;/ 210"), "{html}");
     assert!(html.contains("18–2"));
     assert!(
         html.contains("Score mancanti: 2"),
@@ -250,7 +250,7 @@ async fn a_referee_accepts_a_wrong_written_total_with_a_reason() {
         .get_html(&format!("/desk/t/{tid}/rounds/1/tables/{table}"))
         .await;
     assert!(html.contains("somma sbagliata sullo score"));
-    assert!(html.contains("1260"), "the computed totals win");
+    assert!(html.contains("1.260"), "the computed totals win");
 }
 
 #[tokio::test]
@@ -276,8 +276,8 @@ async fn a_correction_keeps_before_after_who_and_why() {
     assert!(html.contains("dora"));
     // Before and after in words: the totals the engine makes of each
     // version (NS 3 × (120 + 300) → 3 × (130 + 300)), never raw JSON.
-    assert!(html.contains("<del>NS 1260"), "before: {html}");
-    assert!(html.contains("<ins>NS 1290"), "after: {html}");
+    assert!(html.contains("<del>NS 1.260"), "before: {html}");
+    assert!(html.contains("<ins>NS 1.290"), "after: {html}");
     assert!(!html.contains("\"melded_points\""), "no raw JSON");
 }
 

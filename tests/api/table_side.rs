@@ -726,7 +726,7 @@ async fn the_players_page_works_without_javascript_and_sets_no_cookie() {
     let html = res.text().await.unwrap();
     assert!(html.contains("I confirm the sheet") && html.contains("I dispute the sheet"));
     assert!(
-        html.contains("1260") && html.contains("18–2"),
+        html.contains("1,260") && html.contains("18–2"),
         "engine totals: {html}"
     );
 
@@ -1059,7 +1059,7 @@ async fn the_desk_sees_every_tables_state_and_settles_an_entry() {
     );
     assert!(html.contains("the last hand was 80"), "the dispute's note");
     // NS 3 × (120 + 300) = 1260, EW 3 × (90 − 20) = 210, as the engine reads it.
-    assert!(html.contains("1260 / 210"), "{html}");
+    assert!(html.contains("1.260 / 210"), "{html}");
     // "Check and confirm" leads to the table's page, the entry shown in full.
     let table_page = format!("{desk}/tables/{}", tables[0]);
     assert!(html.contains(&format!("{table_page}#pending")));

@@ -112,7 +112,7 @@ fn tables(f: &TeamTournamentFile, round: u32) -> Vec<(u32, u32, u32)> {
         .collect()
 }
 
-fn code_of(app: &TestApp, tid: i64, team: u32) -> String {
+pub fn code_of(app: &TestApp, tid: i64, team: u32) -> String {
     team_ids(app, tid)
         .into_iter()
         .find(|(n, _, _)| *n as u32 == team)
@@ -122,7 +122,7 @@ fn code_of(app: &TestApp, tid: i64, team: u32) -> String {
 
 /// Every table of `round` entered by its NS team and confirmed by its EW
 /// team from the phones (the team codes): NS scores `ns`, EW `ew` on each.
-async fn play_round(app: &TestApp, tid: i64, round: u32, ns: i64, ew: i64) {
+pub async fn play_round(app: &TestApp, tid: i64, round: u32, ns: i64, ew: i64) {
     let f = team_file(app, tid);
     for (table, ns_team, ew_team) in tables(&f, round) {
         let code = table_code(app, tid, table as i32);
@@ -138,7 +138,7 @@ async fn play_round(app: &TestApp, tid: i64, round: u32, ns: i64, ew: i64) {
     }
 }
 
-async fn new_team_tournament(
+pub async fn new_team_tournament(
     app: &TestApp,
     rounds: &str,
     extra: &[(&'static str, &str)],
@@ -149,7 +149,7 @@ async fn new_team_tournament(
     create_tournament_with(app, "Campionato a squadre", &changes).await
 }
 
-async fn check_in_teams(app: &TestApp, t: &str) {
+pub async fn check_in_teams(app: &TestApp, t: &str) {
     for (_, id, _) in team_ids(app, tid_of(t)) {
         let res = app
             .submit(
@@ -162,7 +162,7 @@ async fn check_in_teams(app: &TestApp, t: &str) {
     }
 }
 
-async fn start(app: &TestApp, t: &str) {
+pub async fn start(app: &TestApp, t: &str) {
     let page = app.get_html(&format!("{t}/confirm-start")).await;
     let rev = page
         .split("name=\"revision\" value=\"")
@@ -187,7 +187,7 @@ async fn start(app: &TestApp, t: &str) {
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
 }
 
-async fn next_round(app: &TestApp, t: &str, n: &str) -> reqwest::Response {
+pub async fn next_round(app: &TestApp, t: &str, n: &str) -> reqwest::Response {
     app.submit(
         &format!("{t}/teams"),
         &format!("{t}/teams/round"),

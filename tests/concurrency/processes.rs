@@ -73,13 +73,13 @@ async fn two_instances_see_each_others_sheets() {
     };
     let before = text(card.clone()).await;
     let standings_before = text(standings.clone()).await;
-    assert!(!before.contains("MP 1260"), "no score yet");
+    assert!(!before.contains("MP 1.260"), "no score yet");
     // NS 3 × 420 = 1260.
     let saved = sa.post(&sheet_path(tid, 1, t.table), &sheet(120, 90)).await;
     assert_eq!(saved.status, 303, "sheet saved through A: {saved:?}");
     let after = text(card).await;
     let standings_after = text(standings).await;
-    let card_shows = after.contains("MP 1260");
+    let card_shows = after.contains("MP 1.260");
     let standings_changed = standings_after != standings_before;
     println!(
         "cross-instance sheet [postgresql]: saved through A, B's pair card shows it at the next request: {card_shows}, B's standings page changed: {standings_changed}"

@@ -89,7 +89,7 @@ async fn entries_and_the_desk_after_a_penalty() {
         let html = p.html().await;
         assert!(
             html.contains(&format!(
-                "1090 → 990 dopo la penalità −100 alla coppia {}",
+                "1.090 → 990 dopo la penalità −100 alla coppia {}",
                 ns.number
             )),
             "{html}"

@@ -77,7 +77,7 @@ async fn a_referees_evening() {
             .await;
         let html = p.html().await;
         assert!(html.contains("id=\"counted-result\""), "{html}");
-        assert!(html.contains("1090 → 990 dopo la penalità −100"), "{html}");
+        assert!(html.contains("1.090 → 990 dopo la penalità −100"), "{html}");
         p.shot("73-referee-sheet-after-penalty").await;
 
         // Withdraw: without a reason, refused next to the field.

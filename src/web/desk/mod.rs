@@ -73,9 +73,9 @@ fn penalty_note(lang: Lang, p: &services::board::LinePenalty) -> String {
         lang,
         "entries.desk.after_penalty",
         &[
-            ("before", &p.before),
-            ("after", &p.after),
-            ("amount", &p.amount),
+            ("before", &crate::i18n::format::integer(lang, p.before)),
+            ("after", &crate::i18n::format::integer(lang, p.after)),
+            ("amount", &crate::i18n::format::integer(lang, p.amount)),
             ("pair", &p.pair),
         ],
     )

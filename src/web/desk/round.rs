@@ -146,7 +146,10 @@ pub(super) fn pending_entry(
             );
             format!(
                 "{} / {} · {}–{}",
-                r.totals.ns, r.totals.ew, r.vp.ns, r.vp.ew
+                crate::i18n::format::integer(lang, r.totals.ns),
+                crate::i18n::format::integer(lang, r.totals.ew),
+                r.vp.ns,
+                r.vp.ew
             )
         })
         .unwrap_or_default();

@@ -161,7 +161,7 @@ impl RoundPage<'_> {
     /// A line's MP (after its MP penalties), "—" for an adjusted score.
     fn mp_cell(&self, sc: &Score, ns: bool) -> String {
         sc.mp
-            .map(|(a, b)| if ns { a } else { b }.to_string())
+            .map(|(a, b)| self.ctx.int(if ns { a } else { b }))
             .unwrap_or_else(|| "—".to_string())
     }
     fn mp_pen(&self, sc: &Score, ns: bool) -> i64 {

@@ -176,8 +176,8 @@ fn card_rounds(ctx: &PageCtx, v: &TeamView, team: u32, card: &TeamCard) -> Vec<C
                         },
                         players: v.pair_label(team, t.players),
                         opponents: v.pair_label(opponent, t.opponent_players),
-                        mp_for: t.mp_for.map(|n| n.to_string()).unwrap_or_default(),
-                        mp_against: t.mp_against.map(|n| n.to_string()).unwrap_or_default(),
+                        mp_for: t.mp_for.map(|n| ctx.int(n)).unwrap_or_default(),
+                        mp_against: t.mp_against.map(|n| ctx.int(n)).unwrap_or_default(),
                         vp: match (t.vp, t.opponent_vp) {
                             (Some(a), Some(b)) => format!("{a} – {b}"),
                             _ => String::new(),
@@ -185,7 +185,7 @@ fn card_rounds(ctx: &PageCtx, v: &TeamView, team: u32, card: &TeamCard) -> Vec<C
                         note: if t.adjusted {
                             ctx.t("teams.public.adjusted").to_string()
                         } else if t.mp_penalty > 0 {
-                            format!("−{} MP", t.mp_penalty)
+                            format!("−{} MP", ctx.int(t.mp_penalty))
                         } else {
                             String::new()
                         },

@@ -76,9 +76,10 @@ pub fn amount(lang: Lang, value: Decimal) -> String {
     number(lang, value, 2)
 }
 
-/// An amount for a spreadsheet cell: two decimals with the language's
-/// decimal mark and no thousands separator (`1234,50` / `1234.50`), which
-/// an Italian or English spreadsheet reads as a number.
+/// An amount as a person types it in a form field: two decimals with the
+/// language's decimal mark and no thousands separator (`1234,50` /
+/// `1234.50`). Documents people read (pages, printouts, CSV files) use
+/// [`amount`] or [`money`], grouped.
 pub fn spreadsheet_amount(lang: Lang, value: Decimal) -> String {
     let (thousands, _) = separators(lang);
     amount(lang, value).replace(thousands, "")

@@ -17,6 +17,8 @@ mod tests {
         (Lang::En, "coppia", "term.pair"),
         (Lang::En, "leg", "term.stage"),
         (Lang::It, "campionato", "term.circuit"),
+        // Melded points are "a terra" (the forms, the sheets and the CSV).
+        (Lang::It, "tavola", "term.melded"),
     ];
 
     /// The words of a message, its `{placeholders}` left out.

@@ -244,6 +244,16 @@ const SOURCES: &[(Lang, &str, &str)] = &[
         "teams.en.json",
         include_str!("catalog/teams.en.json"),
     ),
+    (
+        Lang::It,
+        "audit.it.json",
+        include_str!("catalog/audit.it.json"),
+    ),
+    (
+        Lang::En,
+        "audit.en.json",
+        include_str!("catalog/audit.en.json"),
+    ),
 ];
 
 /// One language's messages.

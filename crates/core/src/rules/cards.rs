@@ -26,6 +26,44 @@ impl Suit {
         }
     }
 
+    /// The initial a language writes the suit with: the notation's `H D C
+    /// S` in English, `C Q F P` (cuori, quadri, fiori, picche) in Italian.
+    pub fn initial(self, lang: crate::i18n::Lang) -> char {
+        match lang {
+            crate::i18n::Lang::En => self.letter(),
+            crate::i18n::Lang::It => match self {
+                Suit::Hearts => 'C',
+                Suit::Diamonds => 'Q',
+                Suit::Clubs => 'F',
+                Suit::Spades => 'P',
+            },
+        }
+    }
+
+    /// A suit from its Italian initial (`C Q F P`), case-insensitive.
+    pub fn from_italian_letter(c: char) -> Option<Suit> {
+        match c.to_ascii_uppercase() {
+            'C' => Some(Suit::Hearts),
+            'Q' => Some(Suit::Diamonds),
+            'F' => Some(Suit::Clubs),
+            'P' => Some(Suit::Spades),
+            _ => None,
+        }
+    }
+
+    /// The suit's name in `lang` ("Cuori", "Hearts").
+    pub fn name(self, lang: crate::i18n::Lang) -> &'static str {
+        crate::i18n::t(
+            lang,
+            match self {
+                Suit::Hearts => "suit.hearts",
+                Suit::Diamonds => "suit.diamonds",
+                Suit::Clubs => "suit.clubs",
+                Suit::Spades => "suit.spades",
+            },
+        )
+    }
+
     /// A suit from its letter, case-insensitive.
     pub fn from_letter(c: char) -> Option<Suit> {
         match c.to_ascii_uppercase() {

@@ -56,6 +56,65 @@ impl SuitOrder {
         Ok(SuitOrder(arr))
     }
 
+    /// Parses a suit order as a person types it in either language: the
+    /// notation's English initials (`HDCS`, what the files store), the
+    /// Italian ones (`CQFP`: cuori, quadri, fiori, picche) or the suits'
+    /// names (`cuori quadri fiori picche`, `hearts > spades …`), highest
+    /// first, case-insensitive. The two sets of initials share only `C`
+    /// (clubs in English, hearts in Italian), and a whole order names
+    /// four suits, so an order is never read both ways.
+    pub fn parse_typed(text: &str) -> Result<SuitOrder, SuitOrderError> {
+        let err = || SuitOrderError {
+            text: text.chars().take(16).collect(),
+        };
+        let words: Vec<String> = text
+            .split(|c: char| !c.is_alphabetic())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        if words.iter().all(|w| w.chars().count() > 1) && words.len() == 4 {
+            let suits: Option<Vec<Suit>> = words.iter().map(|w| suit_named(w)).collect();
+            return suits
+                .ok_or_else(err)
+                .and_then(|s| Self::of(&s).ok_or_else(err));
+        }
+        let letters: String = words.concat();
+        if let Ok(o) = SuitOrder::parse(&letters) {
+            return Ok(o);
+        }
+        let suits: Option<Vec<Suit>> = letters.chars().map(Suit::from_italian_letter).collect();
+        suits.and_then(|s| Self::of(&s)).ok_or_else(err)
+    }
+
+    /// Four different suits, highest first.
+    fn of(suits: &[Suit]) -> Option<SuitOrder> {
+        let arr: [Suit; 4] = suits.try_into().ok()?;
+        let distinct = Suit::ALL.iter().all(|s| arr.contains(s));
+        distinct.then_some(SuitOrder(arr))
+    }
+
+    /// The suits, highest first.
+    pub fn suits(&self) -> [Suit; 4] {
+        self.0
+    }
+
+    /// The order as the language's initials (`CQFP` in Italian, `HDCS`
+    /// in English): what the forms show, and read back with
+    /// [`SuitOrder::parse_typed`].
+    pub fn initials(&self, lang: crate::i18n::Lang) -> String {
+        self.0.iter().map(|s| s.initial(lang)).collect()
+    }
+
+    /// The order in words, highest first ("Cuori > Quadri > Fiori > Picche").
+    pub fn names(&self, lang: crate::i18n::Lang) -> String {
+        let [a, b, c, d] = self.0.map(|s| s.name(lang));
+        crate::i18n::tf(
+            lang,
+            "audit.suits",
+            &[("first", &a), ("second", &b), ("third", &c), ("fourth", &d)],
+        )
+    }
+
     /// 4 for the highest suit … 1 for the lowest.
     fn strength(&self, suit: Suit) -> u8 {
         match self.0.iter().position(|&s| s == suit) {
@@ -92,6 +151,17 @@ impl fmt::Display for SuitOrder {
             write!(f, "{}", s.letter())?;
         }
         Ok(())
+    }
+}
+
+/// A suit by its name in Italian or English (singular or plural).
+fn suit_named(word: &str) -> Option<Suit> {
+    match word {
+        "cuori" | "cuore" | "hearts" | "heart" => Some(Suit::Hearts),
+        "quadri" | "quadro" | "diamonds" | "diamond" => Some(Suit::Diamonds),
+        "fiori" | "fiore" | "clubs" | "club" => Some(Suit::Clubs),
+        "picche" | "picca" | "spades" | "spade" => Some(Suit::Spades),
+        _ => None,
     }
 }
 
@@ -256,6 +326,46 @@ fn decide(keys: &[Vec<(u8, u8)>]) -> SeatDraw {
     SeatDraw::Chooser {
         chooser: player(best),
         dealer: player(dealer),
+    }
+}
+
+#[cfg(test)]
+mod suit_order_tests {
+    use super::*;
+    use crate::i18n::Lang;
+
+    #[test]
+    fn a_suit_order_is_typed_in_either_language() {
+        let default = SuitOrder::default();
+        for typed in [
+            "HDCS",
+            "hdcs",
+            "CQFP",
+            "c q f p",
+            "Cuori, Quadri, Fiori, Picche",
+            "cuori > quadri > fiori > picche",
+            "hearts diamonds clubs spades",
+        ] {
+            assert_eq!(SuitOrder::parse_typed(typed), Ok(default), "{typed}");
+        }
+        let spades_first = SuitOrder::parse("SHDC").unwrap();
+        assert_eq!(SuitOrder::parse_typed("PCQF"), Ok(spades_first));
+        assert_eq!(spades_first.initials(Lang::It), "PCQF");
+        assert_eq!(spades_first.initials(Lang::En), "SHDC");
+        assert_eq!(spades_first.to_string(), "SHDC", "stored as the notation");
+        assert_eq!(default.names(Lang::It), "Cuori > Quadri > Fiori > Picche");
+        for wrong in [
+            "",
+            "CQF",
+            "CQFF",
+            "HDCP",
+            "cuori quadri fiori cuori",
+            "XYZW",
+        ] {
+            assert!(SuitOrder::parse_typed(wrong).is_err(), "{wrong}");
+        }
+        // The files keep the notation only.
+        assert!(SuitOrder::parse("CQFP").is_err());
     }
 }
 

@@ -67,10 +67,17 @@ fn empty() -> Cell<'static> {
     Cell::Number(String::new())
 }
 
-/// An amount of money with two decimals and the language's decimal mark
-/// (`84,00` in Italian, what an Italian spreadsheet reads as a number).
+/// An amount of money with two decimals, the language's decimal mark and
+/// thousands separator (`1.234,00` in Italian, what a person reads and an
+/// Italian spreadsheet takes as a number).
 fn money(lang: Lang, amount: Decimal) -> Cell<'static> {
-    Cell::Number(crate::i18n::format::spreadsheet_amount(lang, amount))
+    Cell::Number(crate::i18n::format::amount(lang, amount))
+}
+
+/// Match points (a total, a difference) with the language's thousands
+/// separator (`7.265`).
+fn points(lang: Lang, n: i64) -> Cell<'static> {
+    Cell::Number(crate::i18n::format::integer(lang, n))
 }
 
 /// A document being written: records of cells, `;`-separated.
@@ -149,8 +156,8 @@ pub fn standings_csv(
             owned_text(player(0)),
             owned_text(player(1)),
             num(r.vp),
-            num(r.mp_diff),
-            num(r.mp),
+            points(lang, r.mp_diff),
+            points(lang, r.mp),
             num(r.played),
             num(r.byes),
             num(r.penalty_vp),
@@ -198,7 +205,7 @@ pub fn circuit_csv<K>(
             r.place.map_or_else(empty, num),
             owned_text(names),
             points(r.points),
-            num(r.mp_diff),
+            self::points(lang, r.mp_diff),
             num(r.attendances),
         ];
         for i in 0..stages {
@@ -277,11 +284,11 @@ pub fn sheets_csv(file: &TournamentFile, lang: Lang) -> Result<String, CsvWriteE
                         num(me.clean),
                         num(me.semi_clean),
                         num(me.dirty),
-                        num(me.melded_points),
-                        num(me.hand_points),
+                        points(lang, me.melded_points),
+                        points(lang, me.hand_points),
                         yes_no(me.closed),
                         yes_no(me.took_pozzetto),
-                        num(total),
+                        points(lang, total),
                         empty(),
                     ]);
                     doc.record(&cells)?;
@@ -371,9 +378,10 @@ mod tests {
                 assert!(!cell.starts_with(FORMULA_PREFIXES), "{cell:?}");
             }
             seen.push(rec[2].clone());
-            // Numbers stay numbers, a negative MP difference included.
+            // Numbers stay numbers (thousands grouped as Italians write
+            // them), a negative MP difference included.
             for n in [&rec[0], &rec[1], &rec[4], &rec[5], &rec[6]] {
-                assert!(n.parse::<i64>().is_ok(), "{n:?}");
+                assert!(n.replace('.', "").parse::<i64>().is_ok(), "{n:?}");
             }
         }
         assert!(
@@ -389,7 +397,7 @@ mod tests {
         }
         // Money with the language's decimal mark.
         let prize = &records[1][10];
-        assert!(prize.contains(',') && !prize.contains('.'), "{prize}");
+        assert!(prize.ends_with(",00") || prize.contains(','), "{prize}");
         let en = read(&standings_csv(&file, &st, Lang::En).unwrap());
         assert_eq!(en[0][0], "Place");
         assert!(en[1][10].contains('.'));
@@ -412,7 +420,7 @@ mod tests {
             assert_eq!(rec.len(), SHEETS_HEADER.len());
             if !rec[16].is_empty() {
                 assert!(
-                    rec[16].parse::<i64>().is_ok(),
+                    rec[16].replace('.', "").parse::<i64>().is_ok(),
                     "a total, maybe negative: {rec:?}"
                 );
             }

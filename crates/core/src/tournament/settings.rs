@@ -366,7 +366,7 @@ impl Settings {
         let suit_order = if form.suit_order.trim().is_empty() {
             Some(SuitOrder::default())
         } else {
-            SuitOrder::parse(form.suit_order.trim()).ok()
+            SuitOrder::parse_typed(form.suit_order.trim()).ok()
         };
         if suit_order.is_none() {
             p.push(FieldProblem::new("suit_order", "settings.error.suit_order"));
@@ -564,6 +564,10 @@ impl SettingsForm {
         } else if let Some(p) = super::money::Percent::parse(&self.prize_share_percent) {
             self.prize_share_percent = format::decimal(lang, p.value());
         }
+        // The suits with the language's initials (CQFP in Italian).
+        if let Ok(o) = SuitOrder::parse_typed(&self.suit_order) {
+            self.suit_order = o.initials(lang);
+        }
         self
     }
 
@@ -657,6 +661,21 @@ mod tests {
         // The Italian form parses back to the same settings.
         let back = Settings::parse(&it, chrono_tz::Europe::Rome).unwrap();
         assert_eq!(back.entry_fee, rust_decimal::Decimal::new(2000, 2));
+        // The suits with Italian initials, stored with the notation's.
+        assert_eq!(
+            (it.suit_order.as_str(), en.suit_order.as_str()),
+            ("CQFP", "HDCS")
+        );
+        assert_eq!(back.suit_order, crate::rules::SuitOrder::default());
+        let mut old = it.clone();
+        old.suit_order = "SHDC".into();
+        let back = Settings::parse(&old, chrono_tz::Europe::Rome).unwrap();
+        assert_eq!(
+            back.suit_order.to_string(),
+            "SHDC",
+            "the old initials still read"
+        );
+        assert_eq!(old.localised(crate::i18n::Lang::It).suit_order, "PCQF");
     }
 
     #[test]
