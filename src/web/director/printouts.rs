@@ -18,7 +18,9 @@ pub struct TableView<'a> {
 /// Where a player sits, for the alphabetical list.
 pub struct PlayerSeat {
     pub player: String,
-    pub pair: i32,
+    /// Whose the player is: the pair's number, or a team tournament's team
+    /// ("6 Fiume").
+    pub pair: String,
     pub table: Option<i32>,
     pub line: &'static str,
 }
@@ -98,7 +100,7 @@ pub(super) fn players_alphabetical(
         for (surname, name) in [(&p.p1_surname, &p.p1_name), (&p.p2_surname, &p.p2_name)] {
             out.push(PlayerSeat {
                 player: format!("{surname} {name}"),
-                pair: p.number,
+                pair: p.team.clone().unwrap_or_else(|| p.number.to_string()),
                 table,
                 line,
             });
