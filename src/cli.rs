@@ -144,7 +144,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .bind
         .parse::<std::net::SocketAddr>()
         .map_or(8080, |a| a.port());
-    let restart = crate::web::reach::restart_command(&argv, port);
+    let restart = crate::startup::restart_command(&argv, port);
     settings.restart_command = Some(restart.clone());
     actix_web::rt::System::new().block_on(async move {
         let app = Application::build(settings)?;
@@ -152,7 +152,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         // the phones open it.
         println!(
             "{}",
-            crate::web::reach::banner(app.listening(), &restart, lang)
+            crate::startup::banner(app.listening(), &restart, lang)
         );
         app.run_until_stopped()
             .await

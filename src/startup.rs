@@ -16,6 +16,11 @@ use crate::db::{self, DbUrl, Pool};
 use crate::web::cache::PublicCache;
 use crate::web::{doors, errors, limits, middleware, routes, AppState};
 
+/// What the command line prints at start (where the desk and the phones
+/// open the server) and the exact restart command: the command line reaches
+/// the web layer through here only.
+pub use crate::web::reach::{banner, restart_command};
+
 pub struct Application {
     listening: std::net::SocketAddr,
     port: u16,
