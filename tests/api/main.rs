@@ -16,6 +16,7 @@ mod deskentry;
 mod entries;
 mod hardening;
 mod health;
+mod phone_check;
 mod players;
 mod printouts;
 mod public;
