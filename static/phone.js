@@ -230,9 +230,7 @@
       if (i < 0) { return; }
       ev.preventDefault();
       show(i);
-      form.scrollIntoView();
-      var bad = steps[i].querySelector(".has-error input, [aria-invalid=true], .has-error");
-      if (bad && bad.focus) { bad.focus(); }
+      steps[i].scrollIntoView();
     });
   });
   // A typed total changes what the end of its hand may be: a proposed end
@@ -326,6 +324,15 @@
         out.classList.toggle("bad", bad);
         out.textContent = bad ? mine.join(" ") : (h && h[line] !== null && h[line] !== undefined && !errs.end.length ? "= " + h[line] : "");
       });
+      // The live check supersedes what the server placed on the form it
+      // refused (the form has changed since, or says the same).
+      hand.querySelectorAll(".field-error:not(.hand-check):not(output)").forEach(function (e) { e.hidden = true; });
+      hand.querySelectorAll("label.box.has-error").forEach(function (e) { e.classList.remove("has-error"); });
+      hand.querySelectorAll(".line-box").forEach(function (box) {
+        box.classList.toggle("has-error", (errs[box.getAttribute("data-line")] || []).length > 0);
+      });
+      var ends = hand.querySelector(".end-choices");
+      if (ends) { ends.classList.toggle("has-error", errs.end.length > 0); }
       var endOut = hand.querySelector("[data-check-of=end]");
       if (endOut) { endOut.textContent = errs.end.join(" "); endOut.hidden = !errs.end.length; }
       suggest(hand, h && h.suggest);
@@ -333,6 +340,8 @@
     document.getElementById("total-ns").textContent = data.ok ? data.totals.ns : "—";
     document.getElementById("total-ew").textContent = data.ok ? data.totals.ew : "—";
     document.getElementById("vp").textContent = data.ok ? data.vp.ns + "–" + data.vp.ew : "—";
+    var sent = form.querySelector(".sheet-errors");
+    if (sent) { sent.hidden = true; }
     var list = form.querySelector(".live-check");
     if (list) {
       list.textContent = "";

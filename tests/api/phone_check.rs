@@ -126,6 +126,11 @@ async fn the_preview_answers_as_the_submission_would() {
     assert_eq!(v["hands"][1]["suggest"], "closure_ew", "{v}");
     assert_eq!(v["hands"][2]["suggest"], "stock_exhausted", "{v}");
     assert_eq!(v["ok"], false, "a proposal is not a choice: {v}");
+    assert_eq!(
+        v["hands"][0]["errors"]["end"],
+        serde_json::json!([]),
+        "not asked to choose what the phone proposes: {v}"
+    );
 
     // The server-rendered page never shows a total for a hand that breaks
     // a rule (a refused send keeps the form).

@@ -147,6 +147,11 @@ pub fn live_check(lang: Lang, v: &TableView, form: &SheetForm) -> LiveCheck {
             }
         }
     }
+    // A hand whose end is proposed is not asked for its end: the phone
+    // fills it in.
+    for h in hands.iter_mut().filter(|h| h.suggest.is_some()) {
+        h.errors.end.clear();
+    }
     out.hands = hands;
     out.errors = errors;
     out

@@ -79,6 +79,9 @@ struct PlayerPage<'a> {
 
 impl PlayerPage<'_> {
     fn status_label(&self) -> &'static str {
+        if self.finals.is_some() {
+            return t(self.ctx.lang, "table.status.finished");
+        }
         t(
             self.ctx.lang,
             &format!("table.status.{}", self.v.status.code()),
