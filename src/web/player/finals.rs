@@ -21,8 +21,8 @@ pub struct FinalView {
 }
 
 /// The final places of the table's pairs when the tournament is closed
-/// (`None` while it runs). A team tournament ranks teams, not pairs: its
-/// page points to the final standings instead (an empty list).
+/// (`None` while it runs); in a team tournament, the place and prize of
+/// each pair's team.
 pub async fn finals(
     state: &AppState,
     lang: Lang,
@@ -32,7 +32,7 @@ pub async fn finals(
         return Ok(None);
     }
     if v.l.t.is_teams() {
-        return Ok(Some(Vec::new()));
+        return team_finals(state, lang, v).await.map(Some);
     }
     let snap = state
         .public
@@ -66,6 +66,48 @@ pub async fn finals(
         })
         .collect();
     Ok(Some(views))
+}
+
+/// A team tournament's close: each pair of the table reads its team's
+/// final place and prize.
+async fn team_finals(
+    state: &AppState,
+    lang: Lang,
+    v: &TableView,
+) -> Result<Vec<FinalView>, AppError> {
+    let view = state
+        .public
+        .teams(state, v.l.t.id, v.l.t.revision, lang)
+        .await?;
+    let st = &view.standings;
+    Ok([&v.ns, &v.ew]
+        .into_iter()
+        .flatten()
+        .filter_map(|p| {
+            let pair = v.l.pairs.iter().find(|x| x.id == p.id)?;
+            let number = u32::try_from(pair.team_number?).ok()?;
+            let row = st.rows.iter().find(|r| r.team == number)?;
+            let prize = st.prizes.iter().find(|z| z.team == number).map(|z| {
+                tf(
+                    lang,
+                    "table.final.prize",
+                    &[("amount", &money(lang, z.amount))],
+                )
+            });
+            Some(FinalView {
+                pair: p.number,
+                place: tf(
+                    lang,
+                    "table.final.team_place",
+                    &[
+                        ("team", &pair.team.clone().unwrap_or_default()),
+                        ("place", &row.place),
+                    ],
+                ),
+                prize,
+            })
+        })
+        .collect())
 }
 
 /// The title of the closing section.
