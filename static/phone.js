@@ -155,7 +155,10 @@
     });
     return out;
   }
-  function saveDraft() { writeJSON(draftKey, { at: Date.now(), values: values(), step: current }); }
+  function autoEnds() {
+    return Array.prototype.map.call(form.querySelectorAll("fieldset.hand[data-auto-end]"), function (h) { return h.id; });
+  }
+  function saveDraft() { writeJSON(draftKey, { at: Date.now(), values: values(), step: current, auto: autoEnds() }); }
   function restore(d) {
     form.querySelectorAll("input[name]").forEach(function (el) {
       if (secret[el.name] || el.type === "hidden") { return; }
@@ -163,6 +166,11 @@
       if (el.type === "radio") { el.checked = v !== null && el.value === v; }
       else if (el.type === "checkbox") { el.checked = v !== null; }
       else { el.value = v === null ? "" : v; }
+    });
+    (d.auto || []).forEach(function (id) {
+      var h = document.getElementById(id);
+      var c = h && h.querySelector("input[type=radio]:checked");
+      if (c && c.value) { h.setAttribute("data-auto-end", c.value); }
     });
     if (d.values.idempotency_key) {
       var k = form.querySelector("input[name=idempotency_key]");
@@ -187,10 +195,23 @@
     var code = document.getElementById("pair_code");
     if (current === steps.length - 1 && code && !code.value) { code.focus(); }
   }
+  function typed(step) {
+    return Array.prototype.some.call(step.querySelectorAll("input[type=text]"), function (b) { return b.value.trim() !== ""; });
+  }
   function next() {
-    // A hand not played ends the sheet: on to the totals.
+    // A hand not played (no end, nothing typed) ends the sheet: on to the
+    // totals. In totals mode the end may still be on its way (proposed).
     var end = steps[current].querySelector("input[type=radio]:checked");
-    show(end && end.value === "" ? steps.length - 1 : current + 1);
+    show(end && end.value === "" && !typed(steps[current]) ? steps.length - 1 : current + 1);
+  }
+  // Where the cursor goes on arriving at a hand: in totals mode straight
+  // to its first box (the end is proposed from the totals), else the end.
+  var totalsMode = form.classList.contains("sheet-totals");
+  function arriveHand() {
+    var s = steps[current];
+    var f = totalsMode ? s.querySelector(".line-box input[type=text]") : null;
+    f = f || s.querySelector("input[type=radio]:checked") || s.querySelector("input[type=radio]");
+    if (f) { f.focus(); }
   }
   form.addEventListener("click", function (ev) {
     var b = ev.target.closest && ev.target.closest("[data-step]");
@@ -200,12 +221,34 @@
     saveDraft();
     window.scrollTo(0, form.getBoundingClientRect().top + window.pageYOffset - 8);
     arrive();
+    if (totalsMode && current < steps.length - 1) { arriveHand(); }
+  });
+  // The banner of a refused send: each step named is a link to it.
+  document.querySelectorAll("a[data-goto]").forEach(function (a) {
+    a.addEventListener("click", function (ev) {
+      var i = steps.findIndex(function (s) { return s.id === a.getAttribute("data-goto"); });
+      if (i < 0) { return; }
+      ev.preventDefault();
+      show(i);
+      steps[i].scrollIntoView();
+    });
+  });
+  // A typed total changes what the end of its hand may be: a proposed end
+  // is proposed again.
+  form.addEventListener("input", function (ev) {
+    var hand = ev.target.closest && ev.target.closest("fieldset.hand[data-auto-end]");
+    if (!hand || ev.target.type !== "text") { return; }
+    var none = hand.querySelector("input[type=radio][value='']");
+    if (none) { none.checked = true; }
+    hand.removeAttribute("data-auto-end");
   });
   // Choosing the end of a hand moves to its first box (no extra tap).
   form.addEventListener("change", function (ev) {
     var el = ev.target;
     if (el.type === "radio" && /_end$/.test(el.name)) {
       var hand = el.closest(".step");
+      // The pair's own choice: no longer a proposal.
+      if (hand) { hand.removeAttribute("data-auto-end"); }
       var first = hand && hand.querySelector(".line-box input[type=text]");
       if (first && el.value !== "") { first.focus(); }
     }
@@ -226,8 +269,7 @@
     next();
     saveDraft();
     window.scrollTo(0, form.getBoundingClientRect().top + window.pageYOffset - 8);
-    if (current === steps.length - 1) { arrive(); }
-    else { var f = steps[current].querySelector("input[type=radio]:checked") || steps[current].querySelector("input[type=radio]"); if (f) { f.focus(); } }
+    if (current === steps.length - 1) { arrive(); } else { arriveHand(); }
   });
 
   // A sign key for the boxes that may be negative (phone keypads have none).
@@ -258,6 +300,9 @@
     // The first step with a problem, or the first.
     steps.some(function (s, k) { if (s.querySelector(".has-error, .field-error")) { start = k; return true; } return false; });
   }
+  if (window.location.hash) {
+    steps.forEach(function (s, k) { if ("#" + s.id === window.location.hash) { start = k; } });
+  }
   show(start);
 
   // The engine's totals, live.
@@ -268,17 +313,67 @@
     var sep = document.documentElement.lang === "en" ? "," : ".";
     return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, sep);
   }
+  // A hand shows its total only when it breaks no rule; else its message
+  // where the total would be. The round's totals and VP only for a sheet
+  // the server would take (the same verdict as the send).
   function paint(data) {
     form.querySelectorAll("fieldset.hand").forEach(function (hand, i) {
-      var h = data.ok && data.hands[i];
+      var h = data.hands && data.hands[i];
+      var errs = (h && h.errors) || { ns: [], ew: [], end: [] };
       hand.querySelectorAll(".line-box").forEach(function (box) {
+        var line = box.getAttribute("data-line");
         var out = box.querySelector(".hand-total");
-        if (out) { out.textContent = h ? "= " + grouped(h[box.getAttribute("data-line")]) : ""; }
+        if (!out) { return; }
+        var mine = errs[line] || [];
+        var bad = mine.length > 0;
+        out.classList.toggle("bad", bad);
+        out.textContent = bad ? mine.join(" ") : (h && h[line] !== null && h[line] !== undefined && !errs.end.length ? "= " + grouped(h[line]) : "");
       });
+      // The live check supersedes what the server placed on the form it
+      // refused (the form has changed since, or says the same).
+      hand.querySelectorAll(".field-error:not(.hand-check):not(output)").forEach(function (e) { e.hidden = true; });
+      hand.querySelectorAll("label.box.has-error").forEach(function (e) { e.classList.remove("has-error"); });
+      hand.querySelectorAll(".line-box").forEach(function (box) {
+        box.classList.toggle("has-error", (errs[box.getAttribute("data-line")] || []).length > 0);
+      });
+      var ends = hand.querySelector(".end-choices");
+      if (ends) { ends.classList.toggle("has-error", errs.end.length > 0); }
+      var endOut = hand.querySelector("[data-check-of=end]");
+      if (endOut) { endOut.textContent = errs.end.join(" "); endOut.hidden = !errs.end.length; }
+      suggest(hand, h && h.suggest);
     });
     document.getElementById("total-ns").textContent = data.ok ? grouped(data.totals.ns) : "—";
     document.getElementById("total-ew").textContent = data.ok ? grouped(data.totals.ew) : "—";
     document.getElementById("vp").textContent = data.ok ? data.vp.ns + "–" + data.vp.ew : "—";
+    var sent = form.querySelector(".sheet-errors");
+    if (sent) { sent.hidden = true; }
+    var list = form.querySelector(".live-check");
+    if (list) {
+      list.textContent = "";
+      (data.errors || []).forEach(function (e) {
+        var li = document.createElement("li");
+        li.textContent = e;
+        list.appendChild(li);
+      });
+      list.hidden = !(data.errors && data.errors.length);
+    }
+  }
+  // Totals mode: an end of hand the pair has not chosen is proposed from
+  // the two totals (by the server); the pair sees it and may change it.
+  function suggest(hand, choice) {
+    var note = hand.querySelector(".end-suggested");
+    var picked = hand.querySelector("input[type=radio]:checked");
+    var auto = hand.getAttribute("data-auto-end");
+    if (!choice || (picked && picked.value !== "" && !auto)) {
+      if (note) { note.hidden = !auto; }
+      return;
+    }
+    var input = hand.querySelector("input[type=radio][value=" + choice + "]");
+    if (!input || input.checked) { if (note) { note.hidden = false; } return; }
+    input.checked = true;
+    hand.setAttribute("data-auto-end", choice);
+    if (note) { note.hidden = false; }
+    changed();
   }
   function refresh() {
     var params = new URLSearchParams(new FormData(form));

@@ -107,6 +107,8 @@ pub struct Pair {
     pub no_show: bool,
     /// A team tournament's pair: its team, "6 Fiume" (issue 25).
     pub team: Option<String>,
+    /// A team tournament's pair: its team's number.
+    pub team_number: Option<i32>,
 }
 
 impl From<&PairRow> for Pair {
@@ -127,6 +129,7 @@ impl From<&PairRow> for Pair {
             withdrawn_from_round: r.withdrawn_from_round,
             no_show: r.no_show,
             team: None,
+            team_number: None,
         }
     }
 }
@@ -269,14 +272,13 @@ impl From<&SeatingRow> for Seating {
 /// The pairs, a team tournament's named with their team.
 pub fn pairs(rows: &[PairRow], teams: &[crate::db::teams::TeamRow]) -> Vec<Pair> {
     rows.iter()
-        .map(|r| Pair {
-            team: r.team_id.and_then(|id| {
-                teams
-                    .iter()
-                    .find(|t| t.id == id)
-                    .map(|t| format!("{} {}", t.number, t.name))
-            }),
-            ..Pair::from(r)
+        .map(|r| {
+            let team = r.team_id.and_then(|id| teams.iter().find(|t| t.id == id));
+            Pair {
+                team: team.map(|t| format!("{} {}", t.number, t.name)),
+                team_number: team.map(|t| t.number),
+                ..Pair::from(r)
+            }
         })
         .collect()
 }

@@ -529,13 +529,21 @@ pub fn render_status<T: Template>(
         .body(page.render()?))
 }
 
-/// The live totals of a sheet form as the engine reads it (the desk's and
-/// the player's sheet pages call this while the form is typed).
+/// The live totals of a sheet form as the engine reads it (the desk's sheet
+/// page calls this while the form is typed; the phone's has its own, with
+/// the submission's verdict: `web::player::live`).
 pub fn preview_response(report: Option<&crate::rules::SheetReport>) -> HttpResponse {
     let body = match report {
         Some(r) => serde_json::json!({
             "ok": true,
-            "hands": r.hands.iter().map(|h| serde_json::json!({"ns": h.ns.total, "ew": h.ew.total})).collect::<Vec<_>>(),
+            // A hand that breaks a rule has no total to show (null).
+            "hands": r.hands.iter().enumerate().map(|(i, h)| {
+                if r.violations.iter().any(|v| v.hand == Some(i + 1)) {
+                    serde_json::Value::Null
+                } else {
+                    serde_json::json!({"ns": h.ns.total, "ew": h.ew.total})
+                }
+            }).collect::<Vec<_>>(),
             "totals": {"ns": r.totals.ns, "ew": r.totals.ew},
             "vp": {"ns": r.vp.ns, "ew": r.vp.ew},
         }),

@@ -161,7 +161,9 @@ pub fn hand_views(
                     label: line_label(line, lang),
                     boxes,
                     errors: placed.lines.remove(&(n, line)).unwrap_or_default(),
+                    // A hand that breaks a rule has no total to show.
                     total: live
+                        .filter(|r| !r.violations.iter().any(|v| v.hand == Some(n)))
                         .and_then(|r| r.hands.get(n.wrapping_sub(1)))
                         .map(|h| h.get(line).total),
                 }

@@ -439,6 +439,17 @@ async fn live_totals_come_from_the_engine() {
         .await
         .unwrap();
     assert_eq!(v["ok"], false);
+    // A hand that breaks a rule (a closing without a burraco): no total.
+    let v: Value = dora
+        .get(&format!(
+            "/desk/t/{}/rounds/1/tables/{table}/preview?h1_end=closure_ns&h1_ns_melded_points=245",
+            tid(&t)
+        ))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(v["hands"][0].is_null(), "{v}");
     // Without a script the page shows the same totals after a refused save.
     let page = post(&dora, &t, table, &{
         let mut f = full_sheet();

@@ -18,6 +18,7 @@ mod first_night;
 mod hardening;
 mod health;
 mod italian;
+mod phone_check;
 mod players;
 mod printouts;
 mod public;

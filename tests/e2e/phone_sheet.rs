@@ -439,27 +439,31 @@ async fn typical_full(p: &Page<'_>, t: &Table, shots: bool) -> usize {
 }
 
 /// The same sheet in a totals-mode tournament: one box per line and hand
-/// (the ± key for a negative total).
+/// (the ± key for a negative total). The end of each hand is proposed from
+/// its two totals (a closure by the only line that scores enough to have
+/// closed, else the stock exhausted): the pair checks it and moves on; the
+/// cursor goes from box to box and from hand to hand with the keypad's Next.
 async fn typical_totals(p: &Page<'_>, t: &Table) -> usize {
     let mut k = Touches::new(p);
-    k.end(1, "closure_ns").await;
+    k.tap("input[name=h1_ns_total]").await;
     k.type_in("h1_ns_total", "545").await;
     k.enter().await;
     k.tap("label[data-row=h1_ew_total] button.sign").await;
     k.type_in("h1_ew_total", "135").await;
     assert_eq!(value_of(p, "h1_ew_total").await, "-135");
+    proposed(p, 1, "closure_ns").await;
     screen(p, "99-phone-totals-hand1").await;
     k.enter().await;
     assert_eq!(visible_steps(p).await, ["hand-2"]);
-    k.end(2, "closure_ew").await;
     k.type_in("h2_ns_total", "120").await;
     k.enter().await;
     k.type_in("h2_ew_total", "410").await;
+    proposed(p, 2, "closure_ew").await;
     k.enter().await;
-    k.end(3, "stock_exhausted").await;
     k.type_in("h3_ns_total", "80").await;
     k.enter().await;
     k.type_in("h3_ew_total", "60").await;
+    proposed(p, 3, "stock_exhausted").await;
     screen(p, "99b-phone-totals-hand3").await;
     k.enter().await;
     assert_eq!(visible_steps(p).await, ["finish"]);
@@ -474,6 +478,22 @@ async fn typical_totals(p: &Page<'_>, t: &Table) -> usize {
     k.n
 }
 
+/// Waits until the end of hand `hand` proposed from its totals is `choice`
+/// (checked, with the note that says it was proposed).
+async fn proposed(p: &Page<'_>, hand: u32, choice: &str) {
+    wait_for(
+        p,
+        &format!(
+            "var c = document.querySelector('input[name=h{hand}_end]:checked'); \
+             var n = document.querySelector('#hand-{hand} .end-suggested'); \
+             return !!c && c.value === '{choice}' && !!n && !n.hidden"
+        ),
+        10,
+        &format!("hand {hand} proposed {choice}"),
+    )
+    .await;
+}
+
 /// Waits until the live totals (the engine's, from the server) read so.
 async fn live_totals(p: &Page<'_>, ns: &str, ew: &str) {
     wait_for(
@@ -484,6 +504,20 @@ async fn live_totals(p: &Page<'_>, ns: &str, ew: &str) {
         ),
         10,
         &format!("live totals {ns} – {ew}"),
+    )
+    .await;
+}
+
+/// Waits until hand `hand`'s two totals (the engine's) read so.
+async fn hand_totals(p: &Page<'_>, hand: u32, ns: &str, ew: &str) {
+    wait_for(
+        p,
+        &format!(
+            "return document.querySelector('#hand-{hand} [data-total-of=ns]').textContent === '{ns}' \
+             && document.querySelector('#hand-{hand} [data-total-of=ew]').textContent === '{ew}'"
+        ),
+        10,
+        &format!("hand {hand}: {ns} / {ew}"),
     )
     .await;
 }
@@ -521,15 +555,12 @@ async fn a_phone_that_loses_nothing_and_a_dispute_settled_in_view() {
         shot_at(p, "90-phone-hand1-only", 1280).await;
         let mut k = Touches::new(p);
         full_hand1(&mut k).await;
-        live_totals(p, "545", "-135").await;
+        // The hand's totals from the engine; the round's only once the
+        // whole sheet could be sent (hands 2 and 3 are missing).
+        hand_totals(p, 1, "= 545", "= -135").await;
         assert_eq!(
-            js_str(
-                p,
-                "return document.querySelector('#hand-1 [data-total-of=ns]').textContent"
-            )
-            .await,
-            "= 545",
-            "the hand's total from the engine"
+            js_str(p, "return document.getElementById('vp').textContent").await,
+            "—"
         );
         screen(p, "90b-phone-hand1-filled").await;
         k.tap("#hand-1 [data-step=next]").await;
@@ -572,7 +603,7 @@ async fn a_phone_that_loses_nothing_and_a_dispute_settled_in_view() {
         assert_eq!(end_chosen(p, 2).await, "closure_ew");
         assert!(checked(p, "input[name=h1_ew_no_pozzetto]:checked").await);
         assert!(!checked(p, "input[name=h1_ns_no_pozzetto]:checked").await);
-        live_totals(p, "665", "275").await;
+        hand_totals(p, 2, "= 120", "= 410").await;
         js(
             p,
             "document.querySelector('#phone-sheet .step.current').scrollIntoView()",
@@ -844,6 +875,28 @@ async fn a_phone_that_loses_nothing_and_a_dispute_settled_in_view() {
             .html()
             .await
             .contains(t(Lang::It, "table.notice.disputed")));
+        // Every page of the table now says the referee decides, and offers
+        // no confirmation (the page after the dispute, the table's page as
+        // either pair opens it again).
+        for path in [String::new(), format!("/s/{}", t2.code)] {
+            if !path.is_empty() {
+                p.go(&path).await;
+            }
+            let html = p.html().await;
+            assert!(html.contains("id=\"disputed\""), "{html}");
+            assert!(
+                html.contains(t(Lang::It, "table.disputed.referee")),
+                "{html}"
+            );
+            assert!(
+                !html.contains(t(Lang::It, "table.answer.handover")),
+                "{html}"
+            );
+            assert!(!html.contains(t(Lang::It, "table.page.confirm")), "{html}");
+            assert!(!html.contains("name=\"pair_code\""), "{html}");
+        }
+        shot_at(p, "96b-phone-disputed-referee-decides", PHONE.0).await;
+        shot_at(p, "96b-phone-disputed-referee-decides", 1280).await;
 
         // ---- the desk settles it with the players' sheet in view ----
         login(&desk, "rita", RITA_PW).await;
@@ -958,6 +1011,151 @@ async fn a_phone_that_loses_nothing_and_a_dispute_settled_in_view() {
             "{html}"
         );
         screen(p, "97e-phone-after-the-desk").await;
+
+        // ---- table 3: a sheet that breaks the rules, checked as typed ----
+        let t3 = &tables[2];
+        p.go(&format!("/s/{}", t3.code)).await;
+        let mut k = Touches::new(p);
+        // Hand 1: NS closes without a burraco.
+        k.end(1, "closure_ns").await;
+        k.type_in("h1_ns_melded_points", "245").await;
+        k.tap_type("h1_ew_melded_points", "40").await;
+        let no_burraco = t(Lang::It, "rules.violation.CLOSED_WITHOUT_BURRACO");
+        wait_for(
+            p,
+            "var o = document.querySelector('#hand-1 [data-total-of=ns]'); \
+             return o.classList.contains('bad') && o.textContent.indexOf('burraco') >= 0",
+            10,
+            "the rule broken where the total would be",
+        )
+        .await;
+        let shown = js_str(
+            p,
+            "return document.querySelector('#hand-1 [data-total-of=ns]').textContent",
+        )
+        .await;
+        assert!(no_burraco.ends_with(&shown[1..]), "{shown}");
+        assert!(
+            !js_str(
+                p,
+                "return document.querySelector('#hand-1 .line-boxes, #hand-1').innerText"
+            )
+            .await
+            .contains("= "),
+            "no total for a hand that breaks a rule"
+        );
+        screen(p, "98c-phone-hand-breaks-a-rule").await;
+        shot_at(p, "98c-phone-hand-breaks-a-rule", 1280).await;
+        k.tap("#hand-1 [data-step=next]").await;
+        // Hand 2: melded points that are not a multiple of 5.
+        k.end(2, "closure_ew").await;
+        k.type_in("h2_ns_melded_points", "93").await;
+        k.tap_type("h2_ew_melded_points", "210").await;
+        k.tap_type("h2_ew_dirty", "1").await;
+        wait_for(
+            p,
+            "return document.querySelector('#hand-2 [data-total-of=ns]').textContent.indexOf('93') >= 0",
+            10,
+            "not a multiple of 5, in words",
+        )
+        .await;
+        k.tap("#hand-2 [data-step=next]").await;
+        k.end(3, "stock_exhausted").await;
+        k.type_in("h3_ns_melded_points", "60").await;
+        k.tap("#hand-3 [data-step=next]").await;
+        assert_eq!(visible_steps(p).await, ["finish"]);
+        // No computed VP for a sheet the server would refuse.
+        assert_eq!(
+            js_str(p, "return document.getElementById('vp').textContent").await,
+            "—"
+        );
+        assert_eq!(
+            js_str(p, "return document.getElementById('total-ns').textContent").await,
+            "—"
+        );
+        k.type_in("pair_code", &t3.ns_code).await;
+        k.tap("#send-sheet").await;
+        // Refused: one banner names every step with an error, each a link.
+        wait_for(
+            p,
+            "return document.querySelectorAll('.step-errors a[data-goto]').length > 0",
+            10,
+            "the banner of the refused send",
+        )
+        .await;
+        // The live check of the form sent takes the place of the server's
+        // messages (no message twice).
+        wait_for(
+            p,
+            "return document.getElementById('phone-sheet').hasAttribute('data-preview-seq')",
+            10,
+            "the live check of the refused form",
+        )
+        .await;
+        assert_eq!(
+            js(
+                p,
+                "return Array.from(document.querySelectorAll('#hand-1 .field-error, #hand-1 .hand-total.bad'))\
+                 .filter(e => e.getClientRects().length > 0 && e.textContent.trim()).length"
+            )
+            .await,
+            json!(1),
+            "hand 1's message once"
+        );
+        let links = js(
+            p,
+            "return Array.from(document.querySelectorAll('.step-errors a')).map(a => a.textContent + ' ' + a.getAttribute('href'))",
+        )
+        .await;
+        assert_eq!(
+            links,
+            json!(["Smazzata 1 #hand-1", "Smazzata 2 #hand-2"]),
+            "the steps with an error"
+        );
+        assert_eq!(
+            js(p, "return document.querySelectorAll('.step-errors').length").await,
+            json!(1)
+        );
+        shot_at(p, "98d-phone-refused-banner", PHONE.0).await;
+        shot_at(p, "98d-phone-refused-banner", 1280).await;
+        // A tap on a step's name shows that step.
+        p.click(".step-errors a[data-goto=hand-2]").await;
+        assert_eq!(visible_steps(p).await, ["hand-2"]);
+        assert!(
+            js_str(p, "return document.getElementById('hand-2').innerText")
+                .await
+                .contains("93"),
+            "hand 2's error in view"
+        );
+        screen(p, "98e-phone-banner-link-to-hand-2").await;
+        p.click(".step-errors a[data-goto=hand-1]").await;
+        assert_eq!(visible_steps(p).await, ["hand-1"]);
+        assert_eq!(stored(db, tid, t3.no).await.entry, None, "nothing stored");
+
+        // ---- the tournament closed: final places and prizes ----
+        for t in &tables[2..] {
+            setup::save_sheet(db, dora, tid, 1, t.no, 745, 335).await;
+        }
+        services::tournaments::close(db, dora, tid, None)
+            .await
+            .expect("close");
+        p.go(&format!("/s/{}", t1.code)).await;
+        let html = p.html().await;
+        assert!(!html.contains(t(Lang::It, "table.next.wait")), "{html}");
+        assert!(html.contains(t(Lang::It, "table.final.title")), "{html}");
+        let places = js_str(
+            p,
+            "return document.querySelector('.final-places').innerText",
+        )
+        .await;
+        for pair in [t1.ns, t1.ew] {
+            assert!(
+                places.contains(&format!("Coppia {pair}: ")) && places.contains("° posto"),
+                "{places}"
+            );
+        }
+        shot_at(p, "98f-phone-closed-final-place", PHONE.0).await;
+        shot_at(p, "98f-phone-closed-final-place", 1280).await;
     };
     let result = tokio::time::timeout(Duration::from_secs(420), run).await;
     for c in [desk_client, phone_client] {
@@ -1026,10 +1224,12 @@ async fn a_stale_start_refused_and_a_totals_sheet_from_a_phone() {
         );
         let n = typical_totals(p, t1).await;
         println!("TOUCHES totals mode, typical 3-hand sheet: {n}");
-        // The goal was 25: the pair code (6 digits) and the sheet's own
-        // digits (17, the sign included) with the 3 ends of hand and the
-        // submit are 27 before any move between boxes (see the closing note).
-        assert!(n <= 33, "{n} touches in totals mode");
+        // 33 before the ends were proposed. The issue's goal is 25, but
+        // this sheet's own characters (17 digits and signs) and the pair
+        // code (6) are 23 by themselves; the 6 boxes and the code need a
+        // tap into the first box, 6 Next and a Send: 31 is the floor unless
+        // the phone guessed where a number ends or dropped the code.
+        assert!(n <= 31, "{n} touches in totals mode");
         assert!(p.html().await.contains(t(Lang::It, "table.notice.entered")));
         let read = js_str(
             p,

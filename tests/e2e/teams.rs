@@ -228,6 +228,28 @@ async fn six_teams_three_rounds_from_phones() {
         b.shot("t5-team-card").await;
         b.go(&format!("/t/{tid}/rounds/3")).await;
         b.shot("t6-match-results").await;
+
+        // Closed: a table's page gives each pair its team's final place
+        // and prize instead of "wait for the next round".
+        services::tournaments::close(db, dora, tid, None)
+            .await
+            .expect("close");
+        let code = table_codes.table(1).unwrap().to_string();
+        b.go(&format!("/s/{code}")).await;
+        let html = b.html().await;
+        assert!(!html.contains(t(Lang::It, "table.next.wait")), "{html}");
+        assert!(html.contains(t(Lang::It, "table.final.title")), "{html}");
+        let places =
+            b.c.execute(
+                "return document.querySelector('.final-places').innerText",
+                vec![],
+            )
+            .await
+            .expect("places");
+        let places = places.as_str().unwrap_or_default().to_string();
+        assert_eq!(places.matches("° posto").count(), 2, "{places}");
+        assert!(places.contains("Squadra "), "{places}");
+        b.shot("t7-table-closed-team-places").await;
     };
     let result = tokio::time::timeout(Duration::from_secs(420), run).await;
     for c in [desk_client, phone_a, phone_b] {

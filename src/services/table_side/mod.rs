@@ -32,6 +32,7 @@ use crate::services::view::Pair;
 use crate::services::view::{Round, Seating};
 use crate::tournament::{FieldProblem, Status};
 
+pub mod judge;
 pub mod seat;
 pub mod submit;
 pub mod view;

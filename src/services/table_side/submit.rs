@@ -1,5 +1,6 @@
 //! A pair's submissions: entering a sheet, the other pair's answer (confirming exactly the entry it read, or disputing it), and one answer per submission (idempotency keys).
 
+use super::judge::judge;
 use super::seat::{relock, with_seat, Lock, Seat};
 use super::*;
 use crate::db::types::{EntrySide, EntryStatus};
@@ -160,26 +161,6 @@ pub(super) async fn once(
 
 // ---- entering and confirming ----
 
-/// The time-out end of hand of a sheet entered at the table when the round
-/// had no time-out called: the referee decides (the desk may accept it with
-/// a reason).
-pub(super) fn time_out_not_called(s: &Seat, sheet: &ScoreSheet) -> Option<FieldProblem> {
-    if s.round.time_out_at.is_some() {
-        return None;
-    }
-    let n = sheet
-        .hands
-        .iter()
-        .position(|h| h.end == crate::rules::HandEnd::TimeOut)?;
-    const ENDS: [&str; 8] = [
-        "h1_end", "h2_end", "h3_end", "h4_end", "h5_end", "h6_end", "h7_end", "h8_end",
-    ];
-    Some(FieldProblem::new(
-        ENDS.get(n).copied().unwrap_or("sheet"),
-        "table.error.time_out_not_called",
-    ))
-}
-
 /// A pair enters (or, before confirmation, enters again) its table's sheet.
 /// `sheet` is the parsed body, or why it could not be read: that answer
 /// comes only after the code, the round and the table's state were checked.
@@ -207,13 +188,8 @@ pub async fn enter_sheet(
             ));
         }
         let sheet = sheet.map_err(TableSideError::Input)?;
-        let report = check(&s.l, &sheet);
-        if report.has_violations() {
-            return Err(TableSideError::Sheet(Box::new(report)));
-        }
-        if let Some(p) = time_out_not_called(s, &sheet) {
-            return Err(TableSideError::Invalid(vec![p]));
-        }
+        // The one verdict the phone's live check shows too.
+        let report = judge(&s.l, s.round.time_out_at.is_some(), &sheet).into_result()?;
         relock(c, s, Lock::Shared)?;
         let text = sheet_json(&sheet)?;
         let mut stored = None;

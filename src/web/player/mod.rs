@@ -32,13 +32,15 @@ use crate::web::score_card::{
 };
 use crate::web::{render_status, see_other, AppState};
 
-// ---- the player's page ----
+pub mod finals;
+pub mod live;
+pub mod steps;
 
-/// Where a pair of the table plays next, in words.
-pub struct NextView {
-    pub pair: i32,
-    pub text: String,
-}
+use finals::{next_views, FinalView, NextView};
+use live::view_error;
+use steps::StepLink;
+
+// ---- the player's page ----
 
 #[derive(Template)]
 #[template(path = "player/table.html")]
@@ -69,10 +71,17 @@ struct PlayerPage<'a> {
     /// The form is blank or the entry's (not what a refused POST sent):
     /// the phone may bring back its draft.
     fresh: bool,
+    /// After a refused send: every step with an error (one banner).
+    error_steps: Vec<StepLink>,
+    /// The tournament is closed: the final place and prize of each pair.
+    finals: Option<Vec<FinalView>>,
 }
 
 impl PlayerPage<'_> {
     fn status_label(&self) -> &'static str {
+        if self.finals.is_some() {
+            return t(self.ctx.lang, "table.status.finished");
+        }
         t(
             self.ctx.lang,
             &format!("table.status.{}", self.v.status.code()),
@@ -141,14 +150,16 @@ impl PlayerPage<'_> {
     }
     /// The form to enter (or enter again) is shown.
     fn can_enter(&self) -> bool {
-        matches!(
-            self.v.status,
-            TableStatus::Open | TableStatus::Entered | TableStatus::Disputed
-        )
+        matches!(self.v.status, TableStatus::Open | TableStatus::Entered)
+    }
+    /// The other pair disputed the entry: the referee decides, the phone
+    /// offers neither a confirmation nor a new entry.
+    fn is_disputed(&self) -> bool {
+        self.v.status == TableStatus::Disputed
     }
     /// The confirm / dispute choice is shown.
     fn can_answer(&self) -> bool {
-        matches!(self.v.status, TableStatus::Entered | TableStatus::Disputed)
+        self.v.status == TableStatus::Entered
             && self.v.entry_version.is_some()
             && self.entered_line().is_some()
     }
@@ -160,12 +171,10 @@ impl PlayerPage<'_> {
     fn has_errors(&self) -> bool {
         !self.field_errors.is_empty()
             || !self.sheet_errors.is_empty()
-            || self.hands.iter().any(|h| {
-                !h.end_errors.is_empty()
-                    || h.lines.iter().any(|l| {
-                        !l.errors.is_empty() || l.boxes.iter().any(|b| !b.errors.is_empty())
-                    })
-            })
+            || self.hands.iter().any(steps::hand_has_error)
+    }
+    fn final_title(&self) -> &'static str {
+        finals::title(self.ctx.lang)
     }
     fn result(&self) -> Option<(i64, i64, u8, u8)> {
         self.v
@@ -187,36 +196,6 @@ fn fresh_key() -> String {
     uuid::Uuid::new_v4().simple().to_string()
 }
 
-/// Where each pair of the table plays next, in words.
-fn next_views(v: &TableView, lang: Lang) -> Vec<NextView> {
-    let Some(round) = v.next_round else {
-        return Vec::new();
-    };
-    v.next
-        .iter()
-        .map(|n| NextView {
-            pair: n.pair,
-            text: match n.seat {
-                Some((table, line)) => tf(
-                    lang,
-                    "table.next.seat",
-                    &[
-                        ("pair", &n.pair),
-                        ("round", &round),
-                        ("table", &table),
-                        ("line", &line_label(line, lang)),
-                    ],
-                ),
-                None => tf(
-                    lang,
-                    "table.next.rest",
-                    &[("pair", &n.pair), ("round", &round)],
-                ),
-            },
-        })
-        .collect()
-}
-
 /// What a page shows besides the table's state.
 #[derive(Default)]
 struct Extras {
@@ -233,6 +212,7 @@ struct Extras {
     /// a new submission only when the sheet changed (a new page, a new key).
     sheet_key: Option<String>,
     answer_code: String,
+    finals: Option<Vec<FinalView>>,
 }
 
 fn page(
@@ -265,7 +245,11 @@ fn page(
         placed.add(&field, msg);
     }
     let card = score_card(v.l.settings.profile, mode);
-    let live = crate::services::scoring::read_form(&v.l, &form);
+    // The same verdict as the submission's (the engine and the table's
+    // rules): a hand that breaks one shows no total.
+    let live = crate::services::table_side::judge::judge_form(v, &form)
+        .ok()
+        .map(|j| j.report);
     let hand_views = hand_views(lang, &card, hands, &form, None, &mut placed, live.as_ref());
     let mut field_errors = x.field_errors;
     for f in ["declared_ns", "declared_ew"] {
@@ -277,6 +261,11 @@ fn page(
     let mut sheet_errors = placed.sheet;
     sheet_errors.extend(placed.boxes.into_values().flatten());
     sheet_errors.extend(placed.lines.into_values().flatten());
+    let error_steps = if fresh {
+        Vec::new()
+    } else {
+        steps::error_steps(lang, &hand_views, &sheet_errors, &field_errors)
+    };
     let read = match (&v.sheet, &v.report) {
         (Some(sheet), Some(report)) => read_hands(
             lang,
@@ -304,6 +293,8 @@ fn page(
             answer_code: x.answer_code,
             next: next_views(v, lang),
             fresh,
+            error_steps,
+            finals: x.finals,
         },
         status,
     )?;
@@ -322,30 +313,6 @@ fn off_page(ctx: &PageCtx, v: &TableView) -> Result<HttpResponse, AppError> {
     let mut res = render_status(&OffPage { ctx, v }, StatusCode::CONFLICT)?;
     crate::web::no_store(&mut res);
     Ok(res)
-}
-
-fn view_error(e: TableSideError) -> AppError {
-    match e {
-        TableSideError::NotFound => AppError::NotFound,
-        TableSideError::Service(s) => s.into(),
-        other => AppError::Internal(anyhow::anyhow!("{other}")),
-    }
-}
-
-/// `GET /s/{table_code}/preview?<form>`: the live totals of the phone's
-/// form, from the rules engine (read only; no code needed).
-pub async fn page_preview(
-    state: web::Data<AppState>,
-    path: web::Path<String>,
-    query: web::Query<Vec<(String, String)>>,
-) -> Result<HttpResponse, AppError> {
-    let v = ts_view::table_view(&state.db, path.into_inner())
-        .await
-        .map_err(view_error)?;
-    let form = crate::tournament::sheet_form::SheetForm::from_pairs(query.into_inner());
-    Ok(super::preview_response(
-        crate::services::scoring::read_form(&v.l, &form).as_ref(),
-    ))
 }
 
 /// `GET /s/{table_code}`: the table's round, the sheet form or the sheet
@@ -369,12 +336,14 @@ pub async fn page_view(
         Some("disputed") => Some("table.notice.disputed"),
         _ => None,
     };
+    let finals = finals::finals(&state, ctx.lang, &v).await?;
     page(
         &ctx,
         &v,
         StatusCode::OK,
         Extras {
             notice,
+            finals,
             ..Extras::default()
         },
     )
@@ -396,6 +365,7 @@ async fn refused(
         return off_page(ctx, &v);
     }
     let lang = ctx.lang;
+    x.finals = finals::finals(state, lang, &v).await?;
     let status = match &e {
         TableSideError::NotFound => return Err(AppError::NotFound),
         TableSideError::WrongCode | TableSideError::SamePair => {
@@ -577,7 +547,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             )
             .route(
                 crate::web::registry::noted("GET", "/s", "/{code}/preview"),
-                web::get().to(page_preview),
+                web::get().to(live::page_preview),
             )
             .route(
                 crate::web::registry::noted("POST", "/s", "/{code}/sheet"),

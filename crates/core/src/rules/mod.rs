@@ -49,7 +49,7 @@ pub use score_sheet::{
 pub use seat_draw::{resolve_draws, resolve_redraw, SeatDraw, SuitOrder};
 pub use spoken_card::{parse_spoken_card, spoken_name};
 pub use teams::{match_score, MatchScore, TableResult, TableScore, TeamScoring};
-pub use totals::{check_totals, hand_total_bounds, HandTotals, TotalsSheet};
+pub use totals::{check_totals, hand_total_bounds, likely_end, HandTotals, TotalsSheet};
 pub use vp::{ScaleError, VpScale, DEFAULT_BYE_VP};
 
 #[cfg(test)]

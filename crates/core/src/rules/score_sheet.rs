@@ -389,8 +389,9 @@ impl Violation {
         self.params.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
     }
 
-    /// The violation in words, with where it is (hand, line), from the catalog.
-    pub fn message(&self, lang: Lang) -> String {
+    /// The violation in words, without where it is (shown where it is:
+    /// beside a hand's line on the phone), from the catalog.
+    pub fn body(&self, lang: Lang) -> String {
         let rendered: Vec<(&'static str, String)> = self
             .params
             .iter()
@@ -400,7 +401,12 @@ impl Violation {
             .iter()
             .map(|(n, v)| (*n, v as &dyn fmt::Display))
             .collect();
-        let body = tf(lang, &self.code.catalog_key(), &args);
+        tf(lang, &self.code.catalog_key(), &args)
+    }
+
+    /// The violation in words, with where it is (hand, line), from the catalog.
+    pub fn message(&self, lang: Lang) -> String {
+        let body = self.body(lang);
         let place = match (self.hand, self.line) {
             (Some(h), Some(l)) => Some(tf(
                 lang,

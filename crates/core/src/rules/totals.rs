@@ -136,6 +136,22 @@ pub fn closer_minimum(profile: &RuleProfile) -> i64 {
     profile.closing_bonus.saturating_add(cheapest)
 }
 
+/// The end a totals card most likely means for a hand, from its two totals
+/// alone: a closure by the only line whose total is at least what a closing
+/// line scores ([`closer_minimum`]), the stock exhausted when neither line
+/// reaches it, nothing when both could have closed. A suggestion the players
+/// see and may change: in totals mode the end of a hand never changes its
+/// score, only which checks apply.
+pub fn likely_end(profile: &RuleProfile, totals: PerLine<i64>) -> Option<(HandEnd, Option<Line>)> {
+    let min = closer_minimum(profile);
+    match (totals.ns >= min, totals.ew >= min) {
+        (true, false) => Some((HandEnd::Closure, Some(Line::Ns))),
+        (false, true) => Some((HandEnd::Closure, Some(Line::Ew))),
+        (false, false) => Some((HandEnd::StockExhausted, None)),
+        (true, true) => None,
+    }
+}
+
 /// Checks and scores a totals sheet for a round of `hands_per_round` hands.
 /// Each line's hand score is its total (reported as card points and total).
 pub fn check_totals(
@@ -439,5 +455,21 @@ mod tests {
                 if a.totals.ns > i64::MIN { prop_assert_eq!(a.totals.ns, b.totals.ns); }
             }
         }
+    }
+
+    #[test]
+    fn the_likely_end_of_a_totals_hand() {
+        let p = &CODICE;
+        let min = closer_minimum(p);
+        let end = |ns, ew| likely_end(p, PerLine { ns, ew });
+        assert_eq!(end(545, -135), Some((HandEnd::Closure, Some(Line::Ns))));
+        assert_eq!(end(120, 410), Some((HandEnd::Closure, Some(Line::Ew))));
+        assert_eq!(end(80, 60), Some((HandEnd::StockExhausted, None)));
+        assert_eq!(end(min, min - 5), Some((HandEnd::Closure, Some(Line::Ns))));
+        assert_eq!(
+            end(min, min),
+            None,
+            "both could have closed: the players say"
+        );
     }
 }

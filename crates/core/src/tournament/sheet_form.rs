@@ -210,6 +210,30 @@ impl SheetForm {
         }
     }
 
+    /// In totals mode, the end the phone proposes for hand `n` when its end
+    /// is not chosen yet and both totals are typed ([`crate::rules::likely_end`]).
+    pub fn suggested_end(&self, n: usize, profile: &RuleProfile) -> Option<&'static str> {
+        if self.mode() != SheetMode::Totals || !self.end_choice(n).is_empty() {
+            return None;
+        }
+        let total = |line| {
+            self.get(&field_name(n, line, "total"))
+                .trim()
+                .parse::<i64>()
+                .ok()
+        };
+        let totals = PerLine {
+            ns: total(Line::Ns)?,
+            ew: total(Line::Ew)?,
+        };
+        let choice = match crate::rules::likely_end(profile, totals)? {
+            (HandEnd::Closure, Some(Line::Ns)) => "closure_ns",
+            (HandEnd::Closure, Some(Line::Ew)) => "closure_ew",
+            (end, _) => end.code(),
+        };
+        END_CHOICES.iter().copied().find(|c| *c == choice)
+    }
+
     /// Hand `n`'s end and closer, from either layout.
     fn end_and_closer(&self, n: usize) -> (String, String) {
         let end = self.get(&format!("h{n}_end")).trim().to_string();
