@@ -809,6 +809,13 @@ async fn tokens_follow_their_account() {
     assert_eq!(status(second.clone()).await, 200);
     let page = app.get_html(&format!("/admin/users/{id}")).await;
     assert!(page.contains("second"), "the user page lists the token");
+    assert_eq!(page.matches("id=\"tokens\"").count(), 1, "one list");
+    let account = her.get_html("/account").await;
+    assert_eq!(
+        account.matches("id=\"change-password\"").count(),
+        1,
+        "one form"
+    );
     assert_eq!(
         admin_acts(
             &app,

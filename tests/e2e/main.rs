@@ -711,12 +711,12 @@ async fn scenario(p: &Page<'_>) {
         "final standings on one page"
     );
     p.go("/t/1").await;
-    let rows = p
-        .c
-        .execute(
-            "return Array.from(document.querySelectorAll('table.standings tbody tr')).map(tr => \
+    let rows =
+        p.c.execute(
+            "var num = t => parseInt(t.replace(/\\./g, '')); \
+             return Array.from(document.querySelectorAll('table.standings tbody tr')).map(tr => \
              [parseInt(tr.cells[0].innerText), parseInt(tr.cells[1].querySelector('b').innerText), \
-              parseInt(tr.cells[2].innerText), parseInt(tr.cells[3].innerText), parseInt(tr.cells[4].innerText)])",
+              num(tr.cells[2].innerText), num(tr.cells[3].innerText), num(tr.cells[4].innerText)])",
             vec![],
         )
         .await

@@ -206,9 +206,10 @@ async fn six_teams_three_rounds_from_phones() {
         let rows = b
             .c
             .execute(
-                "return Array.from(document.querySelectorAll('table.team-standings tbody tr')).map(tr => \
-                 [parseInt(tr.cells[1].querySelector('b').innerText), parseInt(tr.cells[2].innerText), \
-                  parseInt(tr.cells[3].innerText)])",
+                "var num = t => parseInt(t.replace(/\\./g, '')); \
+                 return Array.from(document.querySelectorAll('table.team-standings tbody tr')).map(tr => \
+                 [parseInt(tr.cells[1].querySelector('b').innerText), num(tr.cells[2].innerText), \
+                  num(tr.cells[3].innerText)])",
                 vec![],
             )
             .await
