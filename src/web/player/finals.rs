@@ -47,13 +47,13 @@ pub async fn finals(
         .filter_map(|p| {
             let number = u32::try_from(p.number).ok()?;
             let row = st.rows.iter().find(|r| r.pair == number)?;
-            let prize = st.prizes.iter().find(|z| z.pair == number).map(|z| {
-                tf(
-                    lang,
-                    "table.final.prize",
-                    &[("amount", &money(lang, z.amount))],
-                )
-            });
+            let prize = prize_line(
+                lang,
+                st.prizes
+                    .iter()
+                    .find(|z| z.pair == number)
+                    .map(|z| z.amount),
+            );
             Some(FinalView {
                 pair: p.number,
                 place: tf(
@@ -87,13 +87,13 @@ async fn team_finals(
             let pair = v.l.pairs.iter().find(|x| x.id == p.id)?;
             let number = u32::try_from(pair.team_number?).ok()?;
             let row = st.rows.iter().find(|r| r.team == number)?;
-            let prize = st.prizes.iter().find(|z| z.team == number).map(|z| {
-                tf(
-                    lang,
-                    "table.final.prize",
-                    &[("amount", &money(lang, z.amount))],
-                )
-            });
+            let prize = prize_line(
+                lang,
+                st.prizes
+                    .iter()
+                    .find(|z| z.team == number)
+                    .map(|z| z.amount),
+            );
             Some(FinalView {
                 pair: p.number,
                 place: tf(
@@ -149,4 +149,9 @@ pub fn next_views(v: &TableView, lang: Lang) -> Vec<NextView> {
             },
         })
         .collect()
+}
+
+/// "Premio: 37,33 €" for a prize won.
+fn prize_line(lang: Lang, amount: Option<rust_decimal::Decimal>) -> Option<String> {
+    amount.map(|a| tf(lang, "table.final.prize", &[("amount", &money(lang, a))]))
 }
