@@ -13,12 +13,11 @@
 //! Unknown JSON fields are ignored.
 
 use super::cards::{parse_cards, Card, CardParseError};
+use super::check::check;
 use super::meld::{read_meld, MeldKind};
 use super::prize_pool::{compute, PayoutTier, PrizeError, PrizeInput, MAX_ENTRIES};
 use super::profile::{BurracoType, RuleProfile};
-use super::score_sheet::{
-    check, Hand, Line, LineScore, PerLine, ScoreSheet, SheetReport, ViolationCode,
-};
+use super::score_sheet::{Hand, Line, LineScore, PerLine, ScoreSheet, SheetReport, ViolationCode};
 use super::seat_draw::{seat_draw as draw_seats, SeatDraw, SuitOrder};
 use super::vp::{ScaleError, VpScale};
 use crate::i18n::{t, tf, Lang};

@@ -22,6 +22,7 @@
 
 pub mod api;
 pub mod cards;
+pub mod check;
 pub mod meld;
 pub mod prize_pool;
 pub mod profile;
@@ -39,11 +40,12 @@ pub use api::{
     VpOutput,
 };
 pub use cards::{parse_card_list, parse_cards, Card, CardParseError, Rank, Suit};
+pub use check::check;
 pub use meld::{read_meld, MeldKind, MeldReading, MeldReason};
 pub use prize_pool::{PayoutTier, PrizeError, PrizeInput, Prizes};
 pub use profile::{BurracoRule, BurracoType, RuleProfile};
 pub use score_sheet::{
-    check, Hand, HandEnd, Line, LineHand, LineScore, PerLine, ScoreSheet, SheetMode, SheetReport,
+    Hand, HandEnd, Line, LineHand, LineScore, PerLine, ScoreSheet, SheetMode, SheetReport,
     Violation, ViolationCode,
 };
 pub use seat_draw::{resolve_draws, resolve_redraw, SeatDraw, SuitOrder};

@@ -496,21 +496,15 @@ pub fn score_line(
     }
 }
 
-/// Checks and scores a sheet for a round of `hands_per_round` hands.
-pub fn check(
+/// Checks and scores a full sheet (hands in full) for a round of
+/// `hands_per_round` hands; [`super::check::check`] sends a sheet here or to
+/// [`super::totals`] by its mode.
+pub fn check_full(
     sheet: &ScoreSheet,
     profile: &RuleProfile,
     hands_per_round: usize,
     vp_scale: &VpScale,
 ) -> SheetReport {
-    if sheet.mode == SheetMode::Totals {
-        return super::totals::check_totals(
-            &super::totals::TotalsSheet::from_score_sheet(sheet),
-            profile,
-            hands_per_round,
-            vp_scale,
-        );
-    }
     let mut violations = Vec::new();
     let mut hands = Vec::with_capacity(sheet.hands.len());
     let mut totals = PerLine { ns: 0i64, ew: 0i64 };
@@ -716,6 +710,7 @@ fn check_hand(hand: &Hand, number: usize, profile: &RuleProfile, out: &mut Vec<V
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::check::check;
     use crate::rules::profile::{CLASSIC, CODICE};
     use proptest::prelude::*;
 

@@ -73,8 +73,9 @@ pub use teams::{
 };
 
 use crate::i18n::{tf, Lang};
+use crate::rules::check::check;
 use crate::rules::prize_pool::{self, PayoutTier, PrizeError, PrizeInput};
-use crate::rules::score_sheet::{check, Line, Violation, ViolationCode};
+use crate::rules::score_sheet::{Line, Violation, ViolationCode};
 use crate::tournament_file::{
     tiers_of, validate, FileProblem, PayoutTierFile, PenaltyKind, TournamentFile, ValidFile,
 };

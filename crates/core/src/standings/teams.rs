@@ -52,7 +52,8 @@ use super::{
     TieBreak,
 };
 use crate::i18n::{tf, Lang};
-use crate::rules::score_sheet::{check, Line, Violation, ViolationCode};
+use crate::rules::check::check;
+use crate::rules::score_sheet::{Line, Violation, ViolationCode};
 use crate::rules::teams::{match_score, table_result, TableResult, TableScore};
 use crate::tournament_file::{
     validate_teams, LineRef, PenaltyKind, TeamTournamentFile, ValidTeamFile,

@@ -1,7 +1,7 @@
 use super::fixtures::{pair, sample_tournament, simple_sheet};
 use super::*;
 use crate::i18n::{try_catalog, Lang};
-use crate::rules::score_sheet::check;
+use crate::rules::check::check;
 use serde_json::{json, Value};
 
 /// A small valid tournament as JSON: 4 pairs, 2 rounds, one adjusted score,
