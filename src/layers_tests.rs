@@ -625,3 +625,34 @@ fn the_checker_reads_attributes_and_child_modules() {
     let code = "pub mod api;\nfn r() { api::routes(); }";
     assert!(references("web", code, &known).is_empty());
 }
+
+#[test]
+fn the_readme_layout_names_only_paths_that_exist() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let start = readme.find("## Layout\n").expect("a Layout section");
+    let rest = &readme[start + 10..];
+    let layout = &rest[..rest.find("\n## ").unwrap_or(rest.len())];
+    let bases = [
+        "",
+        "crates/core/src/",
+        "src/web/",
+        "src/web/player/",
+        "src/services/",
+        "templates/",
+    ];
+    let mut missing = Vec::new();
+    for (i, quoted) in layout.split('`').enumerate() {
+        let path_like = quoted.contains('/') && !quoted.contains(['*', '{', ' ', '@']);
+        if i % 2 == 0 || !path_like || quoted.starts_with('/') {
+            continue;
+        }
+        if !bases
+            .iter()
+            .any(|b| root.join(format!("{b}{quoted}")).exists())
+        {
+            missing.push(quoted.to_string());
+        }
+    }
+    assert!(missing.is_empty(), "README Layout names: {missing:#?}");
+}
