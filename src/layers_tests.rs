@@ -3,7 +3,9 @@
 //!   each other, directly or around a circle;
 //! - `web` holds the `Db` handle and nothing else of `db`;
 //! - the command line does not reach into `web`;
-//! - no file in `src/` over 600 lines (tests aside).
+//! - no file in `src/` over 600 lines (tests aside);
+//! - the data layer and the services read the time only through the
+//!   server's `Clock` (`src/db/clock.rs`), which tests can move.
 //!
 //! A file's references are the paths it names, in code and in attributes
 //! alike (`#[utoipa::path(.., body = crate::web::api::ErrorBody)]`,
@@ -655,4 +657,28 @@ fn the_readme_layout_names_only_paths_that_exist() {
         }
     }
     assert!(missing.is_empty(), "README Layout names: {missing:#?}");
+}
+
+#[test]
+fn db_and_services_read_the_time_only_through_the_clock() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut paths = Vec::new();
+    files(&root.join("db"), &mut paths);
+    files(&root.join("services"), &mut paths);
+    let mut wrong = Vec::new();
+    for f in &paths {
+        if f.ends_with("db/clock.rs") || f.to_string_lossy().ends_with("_tests.rs") {
+            continue;
+        }
+        let code = code_of(&std::fs::read_to_string(f).unwrap());
+        for read in ["Utc::now(", "Local::now(", "SystemTime::now(", "db::now("] {
+            if code.contains(read) {
+                wrong.push(format!("{}: {read}", f.display()));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "the time comes from the Db's clock (db.now(), db.clock()): {wrong:#?}"
+    );
 }

@@ -47,7 +47,7 @@ pub fn prepare_database(url: &DbUrl, pool_size: u32) -> anyhow::Result<Pool> {
     // transaction; nothing to do on every later start).
     let linked = {
         use diesel::Connection;
-        conn.transaction(|c| db::people::link_unlinked(c))
+        conn.transaction(|c| db::people::link_unlinked(c, db::Clock::default().now()))
             .context("cannot link the registrations to the player directory")?
     };
     if linked > 0 {

@@ -1,7 +1,7 @@
 //! The tournament's audit log: every write leaves an entry (who, when, what before and after, why); nothing is deleted.
 
 use super::schema::audit_log;
-use super::{now, DbConn};
+use super::DbConn;
 use crate::ids::TournamentId;
 use crate::ids::UserId;
 use chrono::NaiveDateTime;
@@ -18,6 +18,7 @@ pub fn audit(
     after: Option<String>,
     reason: &str,
     user_id: UserId,
+    now: NaiveDateTime,
 ) -> QueryResult<()> {
     audit_by(
         conn,
@@ -29,6 +30,7 @@ pub fn audit(
         after,
         reason,
         Some(user_id),
+        now,
     )
 }
 
@@ -45,6 +47,7 @@ pub fn audit_by(
     after: Option<String>,
     reason: &str,
     user_id: Option<UserId>,
+    now: NaiveDateTime,
 ) -> QueryResult<()> {
     diesel::insert_into(audit_log::table)
         .values((
@@ -56,7 +59,7 @@ pub fn audit_by(
             audit_log::after_value.eq(after),
             audit_log::reason.eq(reason),
             audit_log::user_id.eq(user_id),
-            audit_log::at.eq(now()),
+            audit_log::at.eq(now),
         ))
         .execute(conn)
         .map(|_| ())

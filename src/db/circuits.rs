@@ -17,7 +17,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::schema::{circuit_stages, circuits, tournaments};
-use super::{now, DbConn};
+use super::DbConn;
 
 /// A row of `circuits`.
 #[derive(Debug, Clone, PartialEq, Eq, Queryable, Selectable)]
@@ -39,8 +39,13 @@ pub struct StageRow {
     pub revision: i64,
 }
 
-pub fn insert(conn: &mut DbConn, owner: UserId, spec: &str) -> QueryResult<CircuitId> {
-    let at = now();
+pub fn insert(
+    conn: &mut DbConn,
+    owner: UserId,
+    spec: &str,
+    now: NaiveDateTime,
+) -> QueryResult<CircuitId> {
+    let at = now;
     diesel::insert_into(circuits::table)
         .values((
             circuits::owner_id.eq(owner),
@@ -64,11 +69,16 @@ pub fn find(conn: &mut DbConn, id: CircuitId) -> QueryResult<Option<CircuitRow>>
 /// Raises the circuit's revision by `by` (a row lock on PostgreSQL, the
 /// write lock on SQLite: later writers to this circuit wait) and returns
 /// the row; `None` when there is no such circuit.
-pub fn lock(conn: &mut DbConn, id: CircuitId, by: i64) -> QueryResult<Option<CircuitRow>> {
+pub fn lock(
+    conn: &mut DbConn,
+    id: CircuitId,
+    by: i64,
+    now: NaiveDateTime,
+) -> QueryResult<Option<CircuitRow>> {
     let n = diesel::update(circuits::table.find(id))
         .set((
             circuits::revision.eq(circuits::revision + by),
-            circuits::updated_at.eq(now()),
+            circuits::updated_at.eq(now),
         ))
         .execute(conn)?;
     if n == 0 {

@@ -3,8 +3,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{now, rate_limits};
-
 /// The clock of one server: the system's time plus an offset that only
 /// tests move ([`Clock::advance`]); a server never does.
 #[derive(Clone, Default, Debug)]
@@ -15,12 +13,12 @@ pub struct Clock {
 impl Clock {
     /// UTC now, truncated to microseconds (what both backends keep).
     pub fn now(&self) -> chrono::NaiveDateTime {
-        now() + chrono::Duration::milliseconds(self.offset())
+        system_now() + chrono::Duration::milliseconds(self.offset())
     }
 
     /// Milliseconds since 1970.
     pub fn now_ms(&self) -> i64 {
-        rate_limits::now_ms() + self.offset()
+        chrono::Utc::now().timestamp_millis() + self.offset()
     }
 
     /// Moves this clock forward by `by` (tests: no sleeps).
@@ -33,4 +31,13 @@ impl Clock {
     fn offset(&self) -> i64 {
         self.offset_ms.load(std::sync::atomic::Ordering::SeqCst)
     }
+}
+
+/// The system's UTC time, truncated to microseconds (what both backends
+/// keep). Read only through a [`Clock`], so that tests can move it.
+fn system_now() -> chrono::NaiveDateTime {
+    let now = chrono::Utc::now();
+    chrono::DateTime::from_timestamp_micros(now.timestamp_micros())
+        .unwrap_or(now)
+        .naive_utc()
 }

@@ -3,7 +3,7 @@
 use super::schema::{byes, pairs, rounds, seatings, tournaments, users};
 use super::scoring::{self};
 use super::tournaments::{self as tdb};
-use super::{now, unreadable, DbConn};
+use super::{unreadable, DbConn};
 use crate::ids::PairId;
 use crate::ids::RoundId;
 use crate::ids::SeatingId;
@@ -12,6 +12,7 @@ use crate::ids::UserId;
 use crate::rules::ScoreSheet;
 use crate::tournament::{RoundMovement, Status};
 use crate::tournament_file::{MovementKind, PairFile, Player, TableFile, TournamentFile};
+use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 use std::collections::HashMap;
@@ -124,10 +125,11 @@ pub fn import_file(
     file: &TournamentFile,
     tz: chrono_tz::Tz,
     user_id: UserId,
+    now: NaiveDateTime,
 ) -> Result<TournamentId, ImportError> {
     let settings = settings_of(file, tz)?;
     conn.transaction(|conn| {
-        let tid = tdb::create(conn, &settings, user_id)?;
+        let tid = tdb::create(conn, &settings, user_id, now)?;
         let status = match file.status {
             Some(crate::tournament_file::Status::Finished) => Status::Finished,
             Some(crate::tournament_file::Status::Draft) => Status::Draft,
@@ -135,7 +137,7 @@ pub fn import_file(
             None if file.rounds.is_empty() => Status::Draft,
             None => Status::Running,
         };
-        tdb::set_status(conn, tid, status)?;
+        tdb::set_status(conn, tid, status, now)?;
         let mut id_of: HashMap<u32, PairId> = HashMap::new();
         for p in &file.pairs {
             let player = |i: usize| file_player(p, i);
@@ -156,11 +158,11 @@ pub fn import_file(
                     pairs::withdrawn_from_round
                         .eq(p.withdrawn_from_round.and_then(|w| i32::try_from(w).ok())),
                     pairs::no_show.eq(p.no_show),
-                    pairs::created_at.eq(now()),
+                    pairs::created_at.eq(now),
                 ))
                 .returning(pairs::id)
                 .get_result(conn)?;
-            super::people::link_pair(conn, id)?;
+            super::people::link_pair(conn, id, now)?;
             id_of.insert(p.number, id);
         }
         for r in &file.rounds {
@@ -175,7 +177,7 @@ pub fn import_file(
                     rounds::tournament_id.eq(tid),
                     rounds::number.eq(round_no),
                     rounds::movement.eq(movement.as_str()),
-                    rounds::created_at.eq(now()),
+                    rounds::created_at.eq(now),
                 ))
                 .returning(rounds::id)
                 .get_result(conn)?;
@@ -197,7 +199,7 @@ pub fn import_file(
                     .returning(seatings::id)
                     .get_result(conn)?;
                 if let Some(write) = table_write(file, tf)? {
-                    scoring::insert_sheet(conn, seating_id, &write, user_id)?;
+                    scoring::insert_sheet(conn, seating_id, &write, user_id, now)?;
                 }
             }
             for b in &r.byes {
@@ -230,10 +232,10 @@ pub fn import_file(
                     super::schema::penalties::reason.eq(&p.reason),
                     super::schema::penalties::given_by.eq(by),
                     super::schema::penalties::given_at
-                        .eq(p.at.map(|a| a.naive_utc()).unwrap_or_else(now)),
+                        .eq(p.at.map(|a| a.naive_utc()).unwrap_or(now)),
                     super::schema::penalties::withdrawn_by.eq(withdrawn_by),
                     super::schema::penalties::withdrawn_at.eq(if p.withdrawn {
-                        Some(p.withdrawn_at.map(|a| a.naive_utc()).unwrap_or_else(now))
+                        Some(p.withdrawn_at.map(|a| a.naive_utc()).unwrap_or(now))
                     } else {
                         None
                     }),
@@ -267,6 +269,7 @@ pub fn import_file(
             None,
             "",
             user_id,
+            now,
         )?;
         Ok(tid)
     })

@@ -9,13 +9,14 @@ use super::schema::{penalties, rounds, seatings, tournaments};
 use super::scoring;
 use super::teams::{self as teamdb, TeamRow};
 use super::tournaments::{self as tdb};
-use super::{now, unreadable, DbConn};
+use super::{unreadable, DbConn};
 use crate::ids::{PairId, RoundId, SeatingId, TournamentId, UserId};
 use crate::tournament::pairs::Player;
 use crate::tournament::Status;
 use crate::tournament_file::{
     TeamMovementKind, TeamScoringFile, TeamTournamentFile, TournamentFile,
 };
+use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use std::collections::HashMap;
 
@@ -48,6 +49,7 @@ pub fn import_team_file(
     file: &TeamTournamentFile,
     tz: chrono_tz::Tz,
     user_id: UserId,
+    now: NaiveDateTime,
 ) -> Result<TournamentId, ImportError> {
     let head = header(file);
     let settings = settings_of(&head, tz)?;
@@ -80,7 +82,7 @@ pub fn import_team_file(
         .filter_map(|m| m.group.as_deref())
         .collect();
     Ok(conn.transaction(|conn| {
-        let tid = tdb::create(conn, &settings, user_id)?;
+        let tid = tdb::create(conn, &settings, user_id, now)?;
         teamdb::set_team_settings(
             conn,
             tid,
@@ -88,6 +90,7 @@ pub fn import_team_file(
             file.team_bye_vp.and_then(|v| i32::try_from(v).ok()),
             i32::try_from(groups.len().max(1)).unwrap_or(1),
             has_danish.then(|| i32::try_from(round_robin).unwrap_or(i32::MAX)),
+            now,
         )?;
         let status = match file.status {
             Some(crate::tournament_file::Status::Finished) => Status::Finished,
@@ -96,7 +99,7 @@ pub fn import_team_file(
             None if file.rounds.is_empty() => Status::Draft,
             None => Status::Running,
         };
-        tdb::set_status(conn, tid, status)?;
+        tdb::set_status(conn, tid, status, now)?;
         diesel::update(tournaments::table.find(tid))
             .set(tournaments::draw_seed.eq(file.draw_seed.and_then(|s| i64::try_from(s).ok())))
             .execute(conn)?;
@@ -126,6 +129,7 @@ pub fn import_team_file(
                     t.withdrawn_from_round.and_then(|w| i32::try_from(w).ok()),
                     t.no_show,
                 ),
+                now,
             )?;
         }
         for row in teamdb::list_teams(conn, tid)? {
@@ -168,7 +172,7 @@ pub fn import_team_file(
                     rounds::tournament_id.eq(tid),
                     rounds::number.eq(i32::try_from(r.number).unwrap_or(i32::MAX)),
                     rounds::movement.eq(movement),
-                    rounds::created_at.eq(now()),
+                    rounds::created_at.eq(now),
                 ))
                 .returning(rounds::id)
                 .get_result(conn)?;
@@ -192,6 +196,7 @@ pub fn import_team_file(
                             row,
                             i32::try_from(line.players[0]).unwrap_or(0),
                             i32::try_from(line.players[1]).unwrap_or(0),
+                            now,
                         )
                     };
                     let ns = pair(conn, &t.ns)?;
@@ -217,7 +222,7 @@ pub fn import_team_file(
                         t.sheet.as_ref(),
                         t.adjusted,
                     )? {
-                        scoring::insert_sheet(conn, seating_id, &write, user_id)?;
+                        scoring::insert_sheet(conn, seating_id, &write, user_id, now)?;
                     }
                 }
             }
@@ -235,7 +240,7 @@ pub fn import_team_file(
                 .or_else(|| first_pair.get(&(p.round, p.team)).copied())
             {
                 Some(id) => id,
-                None => teamdb::pair_of(conn, tid, row, 0, 1)?,
+                None => teamdb::pair_of(conn, tid, row, 0, 1, now)?,
             };
             let by =
                 p.by.as_deref()
@@ -257,10 +262,10 @@ pub fn import_team_file(
                     penalties::amount.eq(p.amount),
                     penalties::reason.eq(&p.reason),
                     penalties::given_by.eq(by),
-                    penalties::given_at.eq(p.at.map(|a| a.naive_utc()).unwrap_or_else(now)),
+                    penalties::given_at.eq(p.at.map(|a| a.naive_utc()).unwrap_or(now)),
                     penalties::withdrawn_by.eq(withdrawn_by),
                     penalties::withdrawn_at.eq(if p.withdrawn {
-                        Some(p.withdrawn_at.map(|a| a.naive_utc()).unwrap_or_else(now))
+                        Some(p.withdrawn_at.map(|a| a.naive_utc()).unwrap_or(now))
                     } else {
                         None
                     }),
@@ -282,6 +287,7 @@ pub fn import_team_file(
             None,
             "",
             user_id,
+            now,
         )?;
         Ok::<_, diesel::result::Error>(tid)
     })?)

@@ -514,14 +514,6 @@ pub enum DbError {
     Task(String),
 }
 
-/// The current UTC time, truncated to microseconds (what both backends keep).
-pub fn now() -> chrono::NaiveDateTime {
-    let now = chrono::Utc::now();
-    chrono::DateTime::from_timestamp_micros(now.timestamp_micros())
-        .unwrap_or(now)
-        .naive_utc()
-}
-
 /// A stored row that cannot be read: an error that names it, never a
 /// result quietly missing from the standings.
 pub fn unreadable(what: impl std::fmt::Display) -> diesel::result::Error {

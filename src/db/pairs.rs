@@ -1,7 +1,7 @@
 //! Pairs: registration (one or a CSV's worth), check-in, withdrawal, no-shows, deletion; a player in two pairs of one tournament is refused.
 
 use super::schema::pairs;
-use super::{now, DbConn};
+use super::DbConn;
 use crate::ids::PairId;
 use crate::ids::TournamentId;
 use crate::movement::PairNo;
@@ -192,6 +192,7 @@ fn insert_entry(
     tournament_id: TournamentId,
     entry: &PairEntry,
     joined_from_round: Option<i32>,
+    now: NaiveDateTime,
 ) -> Result<(PairId, i32), PairError> {
     let next: Option<i32> = pairs::table
         .filter(pairs::tournament_id.eq(tournament_id))
@@ -206,11 +207,11 @@ fn insert_entry(
             // A late pair is there when it registers.
             pairs::checked_in.eq(joined_from_round.is_some()),
             pairs::joined_from_round.eq(joined_from_round),
-            pairs::created_at.eq(now()),
+            pairs::created_at.eq(now),
         ))
         .returning(pairs::id)
         .get_result(conn)?;
-    super::people::link_pair(conn, id)?;
+    super::people::link_pair(conn, id, now)?;
     Ok((id, number))
 }
 
@@ -220,10 +221,11 @@ pub fn add_pair(
     tournament_id: TournamentId,
     entry: &PairEntry,
     joined_from_round: Option<i32>,
+    now: NaiveDateTime,
 ) -> Result<(PairId, i32), PairError> {
     conn.transaction(|conn| {
         check_clash(conn, tournament_id, entry, None)?;
-        insert_entry(conn, tournament_id, entry, joined_from_round)
+        insert_entry(conn, tournament_id, entry, joined_from_round, now)
     })
 }
 
@@ -232,11 +234,12 @@ pub fn import_pairs(
     conn: &mut DbConn,
     tournament_id: TournamentId,
     entries: &[PairEntry],
+    now: NaiveDateTime,
 ) -> Result<usize, PairError> {
     conn.transaction(|conn| {
         for e in entries {
             check_clash(conn, tournament_id, e, None)?;
-            insert_entry(conn, tournament_id, e, None)?;
+            insert_entry(conn, tournament_id, e, None, now)?;
         }
         Ok(entries.len())
     })
@@ -247,6 +250,7 @@ pub fn update_pair(
     tournament_id: TournamentId,
     pair_id: PairId,
     entry: &PairEntry,
+    now: NaiveDateTime,
 ) -> Result<(), PairError> {
     conn.transaction(|conn| {
         find_pair(conn, tournament_id, pair_id)?.ok_or(PairError::NotFound)?;
@@ -254,7 +258,7 @@ pub fn update_pair(
         diesel::update(pairs::table.find(pair_id))
             .set(player_columns(entry))
             .execute(conn)?;
-        super::people::link_pair(conn, pair_id)?;
+        super::people::link_pair(conn, pair_id, now)?;
         Ok(())
     })
 }

@@ -1,7 +1,7 @@
 //! Penalties (RULES.md §9): the record, kept whole — a withdrawn penalty stays, with who withdrew it and why.
 
 use super::schema::penalties;
-use super::{now, DbConn};
+use super::DbConn;
 use crate::ids::PairId;
 use crate::ids::PenaltyId;
 use crate::ids::TournamentId;
@@ -117,6 +117,7 @@ pub fn add_penalty(
     tournament_id: TournamentId,
     p: &NewPenalty,
     user_id: UserId,
+    now: NaiveDateTime,
 ) -> QueryResult<PenaltyId> {
     diesel::insert_into(penalties::table)
         .values((
@@ -128,7 +129,7 @@ pub fn add_penalty(
             penalties::amount.eq(p.amount),
             penalties::reason.eq(&p.reason),
             penalties::given_by.eq(Some(user_id)),
-            penalties::given_at.eq(now()),
+            penalties::given_at.eq(now),
         ))
         .returning(penalties::id)
         .get_result(conn)
@@ -142,6 +143,7 @@ pub fn withdraw_penalty(
     id: PenaltyId,
     user_id: UserId,
     reason: &str,
+    now: NaiveDateTime,
 ) -> QueryResult<bool> {
     let n = diesel::update(
         penalties::table
@@ -151,7 +153,7 @@ pub fn withdraw_penalty(
     )
     .set((
         penalties::withdrawn_by.eq(Some(user_id)),
-        penalties::withdrawn_at.eq(Some(now())),
+        penalties::withdrawn_at.eq(Some(now)),
         penalties::withdrawn_reason.eq(reason),
     ))
     .execute(conn)?;
@@ -166,6 +168,7 @@ pub fn reinstate_penalty(
     id: PenaltyId,
     user_id: UserId,
     reason: &str,
+    now: NaiveDateTime,
 ) -> QueryResult<bool> {
     let n = diesel::update(
         penalties::table
@@ -178,7 +181,7 @@ pub fn reinstate_penalty(
         penalties::withdrawn_at.eq(None::<NaiveDateTime>),
         penalties::withdrawn_reason.eq(""),
         penalties::reinstated_by.eq(Some(user_id)),
-        penalties::reinstated_at.eq(Some(now())),
+        penalties::reinstated_at.eq(Some(now)),
         penalties::reinstated_reason.eq(reason),
     ))
     .execute(conn)?;

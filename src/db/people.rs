@@ -19,7 +19,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::schema::{pairs, people, people_audit};
-use super::{now, DbConn};
+use super::DbConn;
 use crate::circuit::{normalize_card, normalize_name};
 
 /// A row of `people`.
@@ -131,6 +131,7 @@ fn create(
     surname: &str,
     name: &str,
     card: Option<&str>,
+    now: NaiveDateTime,
 ) -> QueryResult<PersonId> {
     diesel::insert_into(people::table)
         .values((
@@ -138,7 +139,7 @@ fn create(
             people::name.eq(name.trim()),
             people::card.eq(card),
             people::name_key.eq(normalize_name(surname, name)),
-            people::created_at.eq(now()),
+            people::created_at.eq(now),
         ))
         .returning(people::id)
         .get_result(conn)
@@ -156,6 +157,7 @@ pub fn find_or_create(
     surname: &str,
     name: &str,
     card: &str,
+    now: NaiveDateTime,
 ) -> QueryResult<PersonId> {
     let key = normalize_name(surname, name);
     let map = canonical_map(conn)?;
@@ -186,7 +188,7 @@ pub fn find_or_create(
                 .execute(conn)?;
             return Ok(*id);
         }
-        return create(conn, surname, name, Some(&card));
+        return create(conn, surname, name, Some(&card), now);
     }
     let named: Vec<PersonId> = people::table
         .filter(people::name_key.eq(&key))
@@ -197,13 +199,13 @@ pub fn find_or_create(
     found.dedup();
     match found.as_slice() {
         [id] => Ok(*id),
-        _ => create(conn, surname, name, None),
+        _ => create(conn, surname, name, None, now),
     }
 }
 
 /// Points both seats of pair `pair_id` at their people (inside the
 /// caller's transaction: the registration and its link are one write).
-pub fn link_pair(conn: &mut DbConn, pair_id: PairId) -> QueryResult<()> {
+pub fn link_pair(conn: &mut DbConn, pair_id: PairId, now: NaiveDateTime) -> QueryResult<()> {
     lock_directory(conn)?;
     #[allow(clippy::type_complexity)]
     let (s1, n1, c1, s2, n2, c2): (String, String, String, String, String, String) = pairs::table
@@ -217,8 +219,8 @@ pub fn link_pair(conn: &mut DbConn, pair_id: PairId) -> QueryResult<()> {
             pairs::p2_card,
         ))
         .first(conn)?;
-    let a = find_or_create(conn, &s1, &n1, &c1)?;
-    let b = find_or_create(conn, &s2, &n2, &c2)?;
+    let a = find_or_create(conn, &s1, &n1, &c1, now)?;
+    let b = find_or_create(conn, &s2, &n2, &c2, now)?;
     diesel::update(pairs::table.find(pair_id))
         .set((pairs::p1_person_id.eq(a), pairs::p2_person_id.eq(b)))
         .execute(conn)?;
@@ -228,7 +230,7 @@ pub fn link_pair(conn: &mut DbConn, pair_id: PairId) -> QueryResult<()> {
 /// Links every seat not linked yet (registrations older than the
 /// directory's people, a restored backup): oldest first, so the people are
 /// found in the order the players registered. Returns how many pairs.
-pub fn link_unlinked(conn: &mut DbConn) -> QueryResult<usize> {
+pub fn link_unlinked(conn: &mut DbConn, now: NaiveDateTime) -> QueryResult<usize> {
     let ids: Vec<PairId> = pairs::table
         .filter(
             pairs::p1_person_id
@@ -239,7 +241,7 @@ pub fn link_unlinked(conn: &mut DbConn) -> QueryResult<usize> {
         .select(pairs::id)
         .load(conn)?;
     for &id in &ids {
-        link_pair(conn, id)?;
+        link_pair(conn, id, now)?;
     }
     Ok(ids.len())
 }
@@ -324,7 +326,13 @@ pub fn merged_among(conn: &mut DbConn, ids: &[PersonId]) -> QueryResult<Vec<Pers
 
 /// `gone` now stands for `keep` (both must stay themselves: checked by the
 /// caller inside the transaction).
-pub fn merge(conn: &mut DbConn, keep: PersonId, gone: PersonId, by: UserId) -> QueryResult<usize> {
+pub fn merge(
+    conn: &mut DbConn,
+    keep: PersonId,
+    gone: PersonId,
+    by: UserId,
+    now: NaiveDateTime,
+) -> QueryResult<usize> {
     diesel::update(
         people::table
             .find(gone)
@@ -333,7 +341,7 @@ pub fn merge(conn: &mut DbConn, keep: PersonId, gone: PersonId, by: UserId) -> Q
     .set((
         people::merged_into.eq(keep),
         people::merged_by.eq(by),
-        people::merged_at.eq(now()),
+        people::merged_at.eq(now),
     ))
     .execute(conn)
 }
@@ -399,6 +407,7 @@ pub fn record(
     kept: PersonId,
     other: PersonId,
     by: UserId,
+    now: NaiveDateTime,
 ) -> QueryResult<()> {
     diesel::insert_into(people_audit::table)
         .values((
@@ -406,7 +415,7 @@ pub fn record(
             people_audit::kept_id.eq(kept),
             people_audit::other_id.eq(other),
             people_audit::user_id.eq(by),
-            people_audit::at.eq(now()),
+            people_audit::at.eq(now),
         ))
         .execute(conn)?;
     Ok(())

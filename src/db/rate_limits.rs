@@ -186,11 +186,6 @@ pub enum Verdict {
     Refused { retry_after: Duration },
 }
 
-/// The current instant in milliseconds since 1970.
-pub fn now_ms() -> i64 {
-    chrono::Utc::now().timestamp_millis()
-}
-
 #[derive(Debug, QueryableByName)]
 struct Bucket {
     #[diesel(sql_type = BigInt)]

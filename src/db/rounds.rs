@@ -1,7 +1,7 @@
 //! Rounds and seating: the draw of round 1, each round's tables and byes, the clock, what a round holds (to undo it).
 
 use super::schema::{byes, pairs, rounds, seatings, tournaments};
-use super::{now, DbConn};
+use super::DbConn;
 use crate::ids::PairId;
 use crate::ids::RoundId;
 use crate::ids::SeatingId;
@@ -105,6 +105,7 @@ pub fn insert_round(
     movement: RoundMovement,
     seating: &RoundSeating,
     pair_ids: &std::collections::HashMap<PairNo, PairId>,
+    now: NaiveDateTime,
 ) -> QueryResult<RoundId> {
     conn.transaction(|conn| {
         let round_id: RoundId = diesel::insert_into(rounds::table)
@@ -112,7 +113,7 @@ pub fn insert_round(
                 rounds::tournament_id.eq(tournament_id),
                 rounds::number.eq(i32::try_from(seating.round).unwrap_or(i32::MAX)),
                 rounds::movement.eq(movement.as_str()),
-                rounds::created_at.eq(now()),
+                rounds::created_at.eq(now),
             ))
             .returning(rounds::id)
             .get_result(conn)?;
@@ -166,6 +167,7 @@ pub fn save_draw(
     layout: &Layout,
     round1: &RoundSeating,
     pair_ids: &std::collections::HashMap<PairNo, PairId>,
+    now: NaiveDateTime,
 ) -> Result<RoundId, DrawError> {
     use super::schema::{penalties, sheets};
     conn.transaction(|conn| {
@@ -195,7 +197,7 @@ pub fn save_draw(
                 tournaments::status.eq(Status::Running.as_str()),
                 tournaments::draw_seed.eq(Some(i64::try_from(layout.seed).unwrap_or(i64::MAX))),
                 tournaments::layout.eq(Some(layout_json)),
-                tournaments::updated_at.eq(now()),
+                tournaments::updated_at.eq(now),
             ))
             .execute(conn)?;
         Ok(insert_round(
@@ -204,13 +206,19 @@ pub fn save_draw(
             RoundMovement::Mitchell,
             round1,
             pair_ids,
+            now,
         )?)
     })
 }
 
 /// Starts a round's clock (`start`) or records the time-out.
-pub fn set_round_clock(conn: &mut DbConn, round_id: RoundId, start: bool) -> QueryResult<usize> {
-    let t = Some(now());
+pub fn set_round_clock(
+    conn: &mut DbConn,
+    round_id: RoundId,
+    start: bool,
+    now: NaiveDateTime,
+) -> QueryResult<usize> {
+    let t = Some(now);
     // Each happens once: a second click changes nothing.
     if start {
         diesel::update(
@@ -240,9 +248,10 @@ pub fn record_clock(
     round_no: i32,
     start: bool,
     user_id: UserId,
+    now: NaiveDateTime,
 ) -> QueryResult<()> {
     conn.transaction(|c| {
-        if set_round_clock(c, round_id, start)? == 0 {
+        if set_round_clock(c, round_id, start, now)? == 0 {
             return Ok(());
         }
         let action = if start {
@@ -260,6 +269,7 @@ pub fn record_clock(
             None,
             "",
             user_id,
+            now,
         )
     })
 }

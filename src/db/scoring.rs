@@ -10,7 +10,7 @@ use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
 use super::schema::{seatings, sheets};
-use super::{now, DbConn};
+use super::DbConn;
 
 #[derive(Debug, Clone, Queryable, Selectable, serde::Serialize)]
 #[diesel(table_name = sheets)]
@@ -126,10 +126,11 @@ pub fn insert_sheet(
     seating_id: SeatingId,
     write: &SheetWrite,
     user_id: UserId,
+    now: NaiveDateTime,
 ) -> QueryResult<usize> {
     diesel::insert_into(sheets::table)
         .values((
-            write.values(user_id, now()),
+            write.values(user_id, now),
             sheets::seating_id.eq(seating_id),
             sheets::version.eq(1),
         ))
@@ -181,16 +182,17 @@ pub fn save_sheet(
     write: &SheetWrite,
     user_id: UserId,
     reason: &str,
+    now: NaiveDateTime,
 ) -> Result<i32, SaveError> {
     conn.transaction(|conn| {
         let existing = sheet_for(conn, place.seating_id)?;
-        let t = now();
+        let t = now;
         let (version, before, action) = match (&existing, expected_version) {
             (None, None) => {
                 // A savepoint: on PostgreSQL a failed insert would otherwise
                 // abort the whole transaction before the conflict is read.
                 let inserted =
-                    conn.transaction(|c| insert_sheet(c, place.seating_id, write, user_id));
+                    conn.transaction(|c| insert_sheet(c, place.seating_id, write, user_id, now));
                 match inserted {
                     Ok(_) => {}
                     Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
@@ -247,6 +249,7 @@ pub fn save_sheet(
             Some(after),
             reason,
             user_id,
+            now,
         )?;
         Ok(version)
     })

@@ -5,8 +5,9 @@ use crate::ids::UserId;
 use diesel::prelude::*;
 
 use super::schema::{tournament_staff, users};
-use super::{now, DbConn};
+use super::DbConn;
 use crate::auth::Role;
+use chrono::NaiveDateTime;
 
 /// A stored staff role; an unknown word is an error naming it.
 fn role(s: String) -> QueryResult<Role> {
@@ -81,6 +82,7 @@ pub fn put(
     user_id: UserId,
     role: Role,
     by: UserId,
+    now: NaiveDateTime,
 ) -> QueryResult<()> {
     remove(conn, tid, user_id)?;
     diesel::insert_into(tournament_staff::table)
@@ -89,7 +91,7 @@ pub fn put(
             tournament_staff::user_id.eq(user_id),
             tournament_staff::role.eq(role.as_str()),
             tournament_staff::added_by.eq(Some(by)),
-            tournament_staff::added_at.eq(now()),
+            tournament_staff::added_at.eq(now),
         ))
         .execute(conn)
         .map(|_| ())

@@ -16,7 +16,7 @@ use rand::Rng;
 use super::schema::{audit_log, pairs, rounds, seatings, sheet_entries, sheets};
 use super::schema::{idempotency_keys, table_codes, tournaments};
 use super::scoring::SheetWrite;
-use super::{now, DbConn};
+use super::DbConn;
 
 /// Letters and digits that cannot be mistaken for one another (no B/8, G/6,
 /// I/1/L, O/0/Q, S/5, Z/2).
@@ -84,7 +84,12 @@ pub fn find_table(conn: &mut DbConn, code: &str) -> QueryResult<Option<(Tourname
 /// Gives every listed table number and every pair of the tournament a code
 /// if it has none (existing codes never change). Codes are random; a
 /// collision (the database's unique indexes say so) draws again.
-pub fn ensure_codes(conn: &mut DbConn, tid: TournamentId, table_nos: &[i32]) -> QueryResult<()> {
+pub fn ensure_codes(
+    conn: &mut DbConn,
+    tid: TournamentId,
+    table_nos: &[i32],
+    now: NaiveDateTime,
+) -> QueryResult<()> {
     let have: Vec<i32> = table_codes_of(conn, tid)?
         .into_iter()
         .map(|(t, _)| t)
@@ -107,7 +112,7 @@ pub fn ensure_codes(conn: &mut DbConn, tid: TournamentId, table_nos: &[i32]) -> 
                         table_codes::code.eq(new_table_code()),
                         table_codes::tournament_id.eq(tid),
                         table_codes::table_no.eq(table_no),
-                        table_codes::created_at.eq(now()),
+                        table_codes::created_at.eq(now),
                     ))
                     .execute(c)
             });
@@ -242,6 +247,7 @@ pub fn any_entry(conn: &mut DbConn, tid: TournamentId) -> QueryResult<bool> {
 /// `None` when someone changed the entry meanwhile (a concurrent entry,
 /// answer or desk save: read it again and decide again). Only the desk
 /// (`over_confirmed`) replaces a confirmed entry.
+#[allow(clippy::too_many_arguments)]
 pub fn put_entry(
     conn: &mut DbConn,
     seating_id: SeatingId,
@@ -250,8 +256,9 @@ pub fn put_entry(
     entered_by: EntrySide,
     sheet: Option<&str>,
     over_confirmed: bool,
+    now: NaiveDateTime,
 ) -> QueryResult<Option<i32>> {
-    let t = now();
+    let t = now;
     match existing {
         Some(e) => {
             // No status is "-": the desk replaces any entry.
@@ -313,6 +320,7 @@ pub fn decide(
     status: EntryStatus,
     decided_by: EntrySide,
     note: &str,
+    now: NaiveDateTime,
 ) -> QueryResult<bool> {
     let kept = if decided_by == EntrySide::Desk {
         "-"
@@ -328,7 +336,7 @@ pub fn decide(
             sheet_entries::status.eq(status),
             sheet_entries::note.eq(note),
             sheet_entries::decided_by.eq(Some(decided_by.as_str())),
-            sheet_entries::decided_at.eq(Some(now())),
+            sheet_entries::decided_at.eq(Some(now)),
         ))
         .execute(conn)?;
     Ok(n == 1)
@@ -341,8 +349,9 @@ pub fn insert_counted_sheet(
     conn: &mut DbConn,
     seating_id: SeatingId,
     write: &SheetWrite,
+    now: NaiveDateTime,
 ) -> QueryResult<bool> {
-    let inserted = conn.transaction(|c| insert_sheet_row(c, seating_id, write));
+    let inserted = conn.transaction(|c| insert_sheet_row(c, seating_id, write, now));
     match inserted {
         Ok(_) => Ok(true),
         Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => Ok(false),
@@ -354,6 +363,7 @@ fn insert_sheet_row(
     conn: &mut DbConn,
     seating_id: SeatingId,
     write: &SheetWrite,
+    now: NaiveDateTime,
 ) -> QueryResult<usize> {
     diesel::insert_into(sheets::table)
         .values((
@@ -367,7 +377,7 @@ fn insert_sheet_row(
             sheets::note.eq(&write.note),
             sheets::version.eq(1),
             sheets::updated_by.eq(None::<i64>),
-            sheets::updated_at.eq(now()),
+            sheets::updated_at.eq(now),
         ))
         .execute(conn)
 }
@@ -384,6 +394,7 @@ pub fn audit_by_pair(
     before: Option<String>,
     after: Option<String>,
     reason: &str,
+    now: NaiveDateTime,
 ) -> QueryResult<()> {
     diesel::insert_into(audit_log::table)
         .values((
@@ -395,7 +406,7 @@ pub fn audit_by_pair(
             audit_log::after_value.eq(after),
             audit_log::reason.eq(reason),
             audit_log::user_id.eq(None::<i64>),
-            audit_log::at.eq(now()),
+            audit_log::at.eq(now),
         ))
         .execute(conn)
         .map(|_| ())

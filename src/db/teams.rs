@@ -8,7 +8,7 @@
 //! names.
 
 use super::schema::{pairs, team_byes, team_players, team_settings, teams, tournaments};
-use super::{now, DbConn};
+use super::DbConn;
 use crate::ids::{PairId, RoundId, TeamId, TournamentId};
 use crate::tournament::pairs::Player;
 use crate::tournament_file::FileKind;
@@ -89,11 +89,12 @@ pub fn set_team_settings(
     bye_vp: Option<i32>,
     groups: i32,
     round_robin_rounds: Option<i32>,
+    now: NaiveDateTime,
 ) -> QueryResult<usize> {
     diesel::update(tournaments::table.find(tid))
         .set((
             tournaments::kind.eq(FileKind::Teams.code()),
-            tournaments::updated_at.eq(now()),
+            tournaments::updated_at.eq(now),
         ))
         .execute(conn)?;
     diesel::delete(team_settings::table.find(tid)).execute(conn)?;
@@ -134,6 +135,7 @@ pub fn insert_team(
     name: &str,
     players: &[Player],
     checked_in: bool,
+    now: NaiveDateTime,
 ) -> QueryResult<(TeamId, i32)> {
     let last: Option<i32> = teams::table
         .filter(teams::tournament_id.eq(tid))
@@ -147,22 +149,27 @@ pub fn insert_team(
             teams::name.eq(name),
             teams::checked_in.eq(checked_in),
             teams::no_show.eq(false),
-            teams::created_at.eq(now()),
+            teams::created_at.eq(now),
         ))
         .returning(teams::id)
         .get_result(conn)?;
-    insert_players(conn, id, players)?;
+    insert_players(conn, id, players, now)?;
     Ok((id, number))
 }
 
 /// A team's players by position, each linked to the player directory (in
 /// the caller's transaction, holding the directory's lock).
-fn insert_players(conn: &mut DbConn, id: TeamId, players: &[Player]) -> QueryResult<()> {
+fn insert_players(
+    conn: &mut DbConn,
+    id: TeamId,
+    players: &[Player],
+    now: NaiveDateTime,
+) -> QueryResult<()> {
     if !players.is_empty() {
         super::people::lock_directory(conn)?;
     }
     for (i, p) in players.iter().enumerate() {
-        let person = super::people::find_or_create(conn, p.surname(), p.name(), p.card())?;
+        let person = super::people::find_or_create(conn, p.surname(), p.name(), p.card(), now)?;
         diesel::insert_into(team_players::table)
             .values((
                 team_players::team_id.eq(id),
@@ -187,6 +194,7 @@ pub fn insert_numbered_team(
     name: &str,
     players: &[Player],
     marks: (bool, Option<i32>, bool),
+    now: NaiveDateTime,
 ) -> QueryResult<TeamId> {
     let (checked_in, withdrawn, no_show) = marks;
     let id: TeamId = diesel::insert_into(teams::table)
@@ -197,11 +205,11 @@ pub fn insert_numbered_team(
             teams::checked_in.eq(checked_in),
             teams::withdrawn_from_round.eq(withdrawn),
             teams::no_show.eq(no_show),
-            teams::created_at.eq(now()),
+            teams::created_at.eq(now),
         ))
         .returning(teams::id)
         .get_result(conn)?;
-    insert_players(conn, id, players)?;
+    insert_players(conn, id, players, now)?;
     Ok(id)
 }
 
@@ -291,6 +299,7 @@ pub fn pair_of(
     team: &TeamRow,
     a: i32,
     b: i32,
+    now: NaiveDateTime,
 ) -> QueryResult<PairId> {
     let (a, b) = (a.min(b), a.max(b));
     let found: Option<PairId> = pairs::table
@@ -327,7 +336,7 @@ pub fn pair_of(
             pairs::p2_card.eq(&p2.card),
             pairs::p2_club.eq(&p2.club),
             pairs::checked_in.eq(true),
-            pairs::created_at.eq(now()),
+            pairs::created_at.eq(now),
             pairs::no_show.eq(false),
             pairs::p1_person_id.eq(p1.person_id),
             pairs::p2_person_id.eq(p2.person_id),
@@ -356,13 +365,18 @@ pub fn byes_of(conn: &mut DbConn, tid: TournamentId) -> QueryResult<Vec<(RoundId
 }
 
 /// Marks a team tournament started: running, with the draw's seed.
-pub fn start(conn: &mut DbConn, tid: TournamentId, seed: u64) -> QueryResult<usize> {
+pub fn start(
+    conn: &mut DbConn,
+    tid: TournamentId,
+    seed: u64,
+    now: NaiveDateTime,
+) -> QueryResult<usize> {
     use crate::tournament::Status;
     diesel::update(tournaments::table.find(tid))
         .set((
             tournaments::status.eq(Status::Running.as_str()),
             tournaments::draw_seed.eq(Some(i64::try_from(seed).unwrap_or(i64::MAX))),
-            tournaments::updated_at.eq(now()),
+            tournaments::updated_at.eq(now),
         ))
         .execute(conn)
 }
@@ -375,6 +389,7 @@ pub fn insert_round(
     number: u32,
     movement: &str,
     tables: &[(u32, PairId, PairId)],
+    now: NaiveDateTime,
 ) -> QueryResult<RoundId> {
     use super::schema::{rounds, seatings};
     let round_id: RoundId = diesel::insert_into(rounds::table)
@@ -382,7 +397,7 @@ pub fn insert_round(
             rounds::tournament_id.eq(tid),
             rounds::number.eq(i32::try_from(number).unwrap_or(i32::MAX)),
             rounds::movement.eq(movement),
-            rounds::created_at.eq(now()),
+            rounds::created_at.eq(now),
         ))
         .returning(rounds::id)
         .get_result(conn)?;

@@ -7,7 +7,7 @@ use diesel::prelude::*;
 use diesel::result::Error as DieselError;
 
 use super::schema::tournaments;
-use super::{now, DbConn};
+use super::DbConn;
 use crate::movement::Layout;
 use crate::rules::prize_pool::PayoutTier;
 use crate::tournament::money::{Money, MoneyField, ENTRY_FEE, GUARANTEED_POOL};
@@ -132,7 +132,7 @@ struct SettingsRow {
     updated_at: NaiveDateTime,
 }
 
-fn settings_row(s: &Settings) -> Result<SettingsRow, DieselError> {
+fn settings_row(s: &Settings, now: NaiveDateTime) -> Result<SettingsRow, DieselError> {
     let small = |n: u32| i32::try_from(n).unwrap_or(i32::MAX);
     Ok(SettingsRow {
         name: s.name.clone(),
@@ -155,7 +155,7 @@ fn settings_row(s: &Settings) -> Result<SettingsRow, DieselError> {
         suit_order: s.suit_order.to_string(),
         table_entry: s.table_entry,
         sheet_mode: s.sheet_mode.code().to_string(),
-        updated_at: now(),
+        updated_at: now,
     })
 }
 
@@ -163,11 +163,16 @@ pub fn payout_of(row: &TournamentRow) -> Vec<PayoutTier> {
     crate::tournament::settings::parse_payout(&row.payout).unwrap_or_default()
 }
 
-pub fn create(conn: &mut DbConn, s: &Settings, created_by: UserId) -> QueryResult<TournamentId> {
-    let t = now();
+pub fn create(
+    conn: &mut DbConn,
+    s: &Settings,
+    created_by: UserId,
+    now: NaiveDateTime,
+) -> QueryResult<TournamentId> {
+    let t = now;
     diesel::insert_into(tournaments::table)
         .values((
-            settings_row(s)?,
+            settings_row(s, now)?,
             tournaments::status.eq(Status::Draft.as_str()),
             tournaments::created_by.eq(Some(created_by)),
             tournaments::created_at.eq(t),
@@ -176,9 +181,14 @@ pub fn create(conn: &mut DbConn, s: &Settings, created_by: UserId) -> QueryResul
         .get_result(conn)
 }
 
-pub fn update_settings(conn: &mut DbConn, id: TournamentId, s: &Settings) -> QueryResult<usize> {
+pub fn update_settings(
+    conn: &mut DbConn,
+    id: TournamentId,
+    s: &Settings,
+    now: NaiveDateTime,
+) -> QueryResult<usize> {
     diesel::update(tournaments::table.find(id))
-        .set(settings_row(s)?)
+        .set(settings_row(s, now)?)
         .execute(conn)
 }
 
@@ -197,17 +207,26 @@ pub fn list(conn: &mut DbConn) -> QueryResult<Vec<TournamentRow>> {
         .load(conn)
 }
 
-pub fn set_status(conn: &mut DbConn, id: TournamentId, status: Status) -> QueryResult<usize> {
+pub fn set_status(
+    conn: &mut DbConn,
+    id: TournamentId,
+    status: Status,
+    now: NaiveDateTime,
+) -> QueryResult<usize> {
     diesel::update(tournaments::table.find(id))
         .set((
             tournaments::status.eq(status.as_str()),
-            tournaments::updated_at.eq(now()),
+            tournaments::updated_at.eq(now),
         ))
         .execute(conn)
 }
 
 /// Back to preparation: no draw, no layout.
-pub fn unstart(conn: &mut DbConn, tournament_id: TournamentId) -> QueryResult<usize> {
+pub fn unstart(
+    conn: &mut DbConn,
+    tournament_id: TournamentId,
+    now: NaiveDateTime,
+) -> QueryResult<usize> {
     // A team tournament's start marks go too (`db::teams::unstart`).
     super::teams::unstart(conn, tournament_id)?;
     diesel::update(tournaments::table.find(tournament_id))
@@ -215,15 +234,20 @@ pub fn unstart(conn: &mut DbConn, tournament_id: TournamentId) -> QueryResult<us
             tournaments::status.eq(Status::Draft.as_str()),
             tournaments::draw_seed.eq(None::<i64>),
             tournaments::layout.eq(None::<String>),
-            tournaments::updated_at.eq(now()),
+            tournaments::updated_at.eq(now),
         ))
         .execute(conn)
 }
 
 /// Closes the tournament (final standings), with its audit entry.
-pub fn finish(conn: &mut DbConn, tid: TournamentId, user_id: UserId) -> QueryResult<()> {
+pub fn finish(
+    conn: &mut DbConn,
+    tid: TournamentId,
+    user_id: UserId,
+    now: NaiveDateTime,
+) -> QueryResult<()> {
     conn.transaction(|c| {
-        set_status(c, tid, Status::Finished)?;
+        set_status(c, tid, Status::Finished, now)?;
         super::audit::audit(
             c,
             tid,
@@ -234,6 +258,7 @@ pub fn finish(conn: &mut DbConn, tid: TournamentId, user_id: UserId) -> QueryRes
             None,
             "",
             user_id,
+            now,
         )
     })
 }

@@ -6,7 +6,7 @@ use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 
 use super::schema::{app_settings, sessions, users};
-use super::{now, DbConn};
+use super::DbConn;
 use crate::auth::Role;
 
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -75,8 +75,9 @@ pub fn create(
     username: &str,
     password_hash: &str,
     role: Role,
+    now: NaiveDateTime,
 ) -> Result<UserId, UserError> {
-    let t = now();
+    let t = now;
     diesel::insert_into(users::table)
         .values(NewUser {
             username,
@@ -104,6 +105,7 @@ pub fn create_first_admin(
     conn: &mut DbConn,
     username: &str,
     password_hash: &str,
+    now: NaiveDateTime,
 ) -> Result<UserId, UserError> {
     conn.transaction(|conn| {
         if count(conn)? > 0 {
@@ -112,7 +114,7 @@ pub fn create_first_admin(
         diesel::insert_into(app_settings::table)
             .values((
                 app_settings::key.eq(SETUP_MARKER),
-                app_settings::value.eq(now().to_string()),
+                app_settings::value.eq(now.to_string()),
             ))
             .execute(conn)
             .map_err(|e| match e {
@@ -121,7 +123,7 @@ pub fn create_first_admin(
                 }
                 other => UserError::Db(other),
             })?;
-        create(conn, username, password_hash, Role::Admin)
+        create(conn, username, password_hash, Role::Admin, now)
     })
 }
 
@@ -159,7 +161,12 @@ fn other_active_admins(conn: &mut DbConn, id: UserId) -> QueryResult<i64> {
 
 /// Enables or disables an account; disabling ends its sessions. The last
 /// active administrator cannot be disabled.
-pub fn set_active(conn: &mut DbConn, id: UserId, active: bool) -> Result<(), UserError> {
+pub fn set_active(
+    conn: &mut DbConn,
+    id: UserId,
+    active: bool,
+    now: NaiveDateTime,
+) -> Result<(), UserError> {
     conn.transaction(|conn| {
         let user = find(conn, id)?.ok_or(UserError::NotFound)?;
         if !active
@@ -170,7 +177,7 @@ pub fn set_active(conn: &mut DbConn, id: UserId, active: bool) -> Result<(), Use
             return Err(UserError::LastAdmin);
         }
         diesel::update(users::table.find(id))
-            .set((users::active.eq(active), users::updated_at.eq(now())))
+            .set((users::active.eq(active), users::updated_at.eq(now)))
             .execute(conn)?;
         if !active {
             delete_sessions_of(conn, id)?;
@@ -180,7 +187,12 @@ pub fn set_active(conn: &mut DbConn, id: UserId, active: bool) -> Result<(), Use
 }
 
 /// Changes an account's role; the last active administrator keeps hers.
-pub fn set_role(conn: &mut DbConn, id: UserId, role: Role) -> Result<(), UserError> {
+pub fn set_role(
+    conn: &mut DbConn,
+    id: UserId,
+    role: Role,
+    now: NaiveDateTime,
+) -> Result<(), UserError> {
     conn.transaction(|conn| {
         let user = find(conn, id)?.ok_or(UserError::NotFound)?;
         if user.role() == Role::Admin
@@ -191,19 +203,24 @@ pub fn set_role(conn: &mut DbConn, id: UserId, role: Role) -> Result<(), UserErr
             return Err(UserError::LastAdmin);
         }
         diesel::update(users::table.find(id))
-            .set((users::role.eq(role.as_str()), users::updated_at.eq(now())))
+            .set((users::role.eq(role.as_str()), users::updated_at.eq(now)))
             .execute(conn)?;
         Ok(())
     })
 }
 
 /// Sets a new password hash and ends every session of the account.
-pub fn set_password(conn: &mut DbConn, id: UserId, password_hash: &str) -> Result<(), UserError> {
+pub fn set_password(
+    conn: &mut DbConn,
+    id: UserId,
+    password_hash: &str,
+    now: NaiveDateTime,
+) -> Result<(), UserError> {
     conn.transaction(|conn| {
         let n = diesel::update(users::table.find(id))
             .set((
                 users::password_hash.eq(password_hash),
-                users::updated_at.eq(now()),
+                users::updated_at.eq(now),
             ))
             .execute(conn)?;
         if n == 0 {
@@ -222,6 +239,7 @@ pub fn insert_audit(
     action: &str,
     before: Option<String>,
     after: Option<String>,
+    now: NaiveDateTime,
 ) -> QueryResult<()> {
     use super::schema::user_audit;
     diesel::insert_into(user_audit::table)
@@ -231,7 +249,7 @@ pub fn insert_audit(
             user_audit::before_value.eq(before),
             user_audit::after_value.eq(after),
             user_audit::user_id.eq(by),
-            user_audit::at.eq(now()),
+            user_audit::at.eq(now),
         ))
         .execute(conn)
         .map(|_| ())
@@ -275,8 +293,13 @@ pub struct SessionRow {
     pub last_seen_at: NaiveDateTime,
 }
 
-pub fn insert_session(conn: &mut DbConn, id: &str, user_id: UserId) -> QueryResult<()> {
-    let t = now();
+pub fn insert_session(
+    conn: &mut DbConn,
+    id: &str,
+    user_id: UserId,
+    now: NaiveDateTime,
+) -> QueryResult<()> {
+    let t = now;
     diesel::insert_into(sessions::table)
         .values((
             sessions::id.eq(id),
@@ -299,9 +322,9 @@ pub fn find_session(conn: &mut DbConn, id: &str) -> QueryResult<Option<(SessionR
         .optional()
 }
 
-pub fn touch_session(conn: &mut DbConn, id: &str) -> QueryResult<()> {
+pub fn touch_session(conn: &mut DbConn, id: &str, now: NaiveDateTime) -> QueryResult<()> {
     diesel::update(sessions::table.find(id))
-        .set(sessions::last_seen_at.eq(now()))
+        .set(sessions::last_seen_at.eq(now))
         .execute(conn)
         .map(|_| ())
 }

@@ -73,8 +73,10 @@ pub async fn create_first_admin(
     password_hash: String,
 ) -> Result<Option<SignedIn>, ServiceError> {
     let name = username.as_str().to_string();
+    let clock = db.clock().clone();
     db.write(move |c| {
-        let id = match udb::create_first_admin(c, &name, &password_hash) {
+        let now = clock.now();
+        let id = match udb::create_first_admin(c, &name, &password_hash, now) {
             Ok(id) => id,
             Err(UserError::SetupDone) => return Ok(None),
             Err(e) => return Err(super::users::user_error(e)),
@@ -86,9 +88,10 @@ pub async fn create_first_admin(
             "user.created",
             None,
             Some(json!({"username": name, "role": Role::Admin.as_str(), "setup": true})),
+            now,
         )?;
         let token = session::new_token();
-        udb::insert_session(c, &session::token_id(&token), id)?;
+        udb::insert_session(c, &session::token_id(&token), id, now)?;
         let user = udb::find(c, id)?.ok_or(ServiceError::NotFound)?;
         Ok(Some(SignedIn {
             user: User::of(&user),
@@ -188,7 +191,7 @@ pub async fn login(
             // Sweep sessions idle or older than the limits (the table stays small).
             udb::delete_expired_sessions(c, now - limits.idle, now - limits.max)?;
             let token = session::new_token();
-            udb::insert_session(c, &session::token_id(&token), user_id)?;
+            udb::insert_session(c, &session::token_id(&token), user_id, now)?;
             brakes::login_succeeded(c, &limiter, &name, client)?;
             Ok(token)
         })
@@ -227,7 +230,7 @@ pub async fn session(
             if expired {
                 udb::delete_session(c, &sid)?;
             } else {
-                udb::touch_session(c, &sid)?;
+                udb::touch_session(c, &sid, now)?;
             }
             Ok(())
         })
@@ -328,10 +331,12 @@ pub async fn change_own_password(
         .map_err(|e| ServiceError::corrupt(format!("password hash: {e}")))?;
     let limiter = db.limiter();
     let name = user.username.clone();
+    let clock = db.clock().clone();
     db.write(move |c| -> Result<(), ServiceError> {
-        udb::set_password(c, id, &hash).map_err(super::users::user_error)?;
-        super::users::revoke_all(c, Some(id), id, super::users::RevokedBecause::Password)?;
-        super::users::record_by(c, Some(id), id, "user.password", None, None)?;
+        let now = clock.now();
+        udb::set_password(c, id, &hash, now).map_err(super::users::user_error)?;
+        super::users::revoke_all(c, Some(id), id, super::users::RevokedBecause::Password, now)?;
+        super::users::record_by(c, Some(id), id, "user.password", None, None, now)?;
         brakes::login_succeeded(c, &limiter, &name, client)?;
         Ok(())
     })

@@ -4,6 +4,7 @@
 //! can show them field by field in the reader's language.
 
 use crate::ids::TournamentId;
+use chrono::NaiveDateTime;
 use serde_json::{Map, Value};
 
 use super::{Actor, ServiceError};
@@ -160,6 +161,7 @@ pub fn record(
     tournament_id: TournamentId,
     actor: &Actor,
     entry: Entry,
+    now: NaiveDateTime,
 ) -> Result<(), ServiceError> {
     let text = |m: Option<Map<String, Value>>| m.map(|m| Value::Object(m).to_string());
     crate::db::audit::audit(
@@ -172,6 +174,7 @@ pub fn record(
         text(entry.after),
         &entry.reason,
         actor.user_id,
+        now,
     )?;
     Ok(())
 }
@@ -182,6 +185,7 @@ pub fn record_anonymous(
     conn: &mut DbConn,
     tournament_id: TournamentId,
     entry: Entry,
+    now: NaiveDateTime,
 ) -> Result<(), ServiceError> {
     let text = |m: Option<Map<String, Value>>| m.map(|m| Value::Object(m).to_string());
     crate::db::audit::audit_by(
@@ -194,6 +198,7 @@ pub fn record_anonymous(
         text(entry.after),
         &entry.reason,
         None,
+        now,
     )?;
     Ok(())
 }

@@ -181,8 +181,9 @@ fn lock_circuit(
     actor: &Actor,
     id: CircuitId,
     by: i64,
+    now: NaiveDateTime,
 ) -> Result<Circuit, ServiceError> {
-    let row = cdb::lock(conn, id, by)?.ok_or(ServiceError::NotFound)?;
+    let row = cdb::lock(conn, id, by, now)?.ok_or(ServiceError::NotFound)?;
     let c = Circuit::of(row)?;
     check_owner(actor, &c)?;
     Ok(c)
@@ -195,7 +196,8 @@ pub async fn create(db: &Db, actor: Actor, spec: CircuitSpec) -> Result<CircuitI
     }
     problems_of(&spec)?;
     let doc = document(&spec)?;
-    db.write(move |c| Ok(cdb::insert(c, actor.user_id, &doc)?))
+    let clock = db.clock().clone();
+    db.write(move |c| Ok(cdb::insert(c, actor.user_id, &doc, clock.now())?))
         .await
 }
 
@@ -216,8 +218,10 @@ pub async fn update(
 ) -> Result<(), ServiceError> {
     problems_of(&spec)?;
     let doc = document(&spec)?;
+    let clock = db.clock().clone();
     db.write(move |c| {
-        lock_circuit(c, &actor, id, 1)?;
+        let now = clock.now();
+        lock_circuit(c, &actor, id, 1, now)?;
         cdb::set_spec(c, id, &doc)?;
         bump_stage_pages(c, id)
     })
@@ -227,8 +231,10 @@ pub async fn update(
 /// Deletes a circuit (its owner or an admin): the tournaments stay, and
 /// their pages stop naming it (a new revision of each).
 pub async fn delete(db: &Db, actor: Actor, id: CircuitId) -> Result<(), ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
-        lock_circuit(c, &actor, id, 1)?;
+        let now = clock.now();
+        lock_circuit(c, &actor, id, 1, now)?;
         bump_stage_pages(c, id)?;
         cdb::delete(c, id)?;
         Ok(())
@@ -243,8 +249,10 @@ pub async fn add_stage(
     id: CircuitId,
     tid: TournamentId,
 ) -> Result<(), ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
-        lock_circuit(c, &actor, id, 1)?;
+        let now = clock.now();
+        lock_circuit(c, &actor, id, 1, now)?;
         if cdb::stages(c, id)?.len() >= MAX_STAGES {
             return Err(ServiceError::Conflict(super::Conflict::Key(
                 "circuit.error.too_many_stages",
@@ -275,15 +283,17 @@ pub async fn remove_stage(
     id: CircuitId,
     tid: TournamentId,
 ) -> Result<(), ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
-        lock_circuit(c, &actor, id, 1)?;
+        let now = clock.now();
+        lock_circuit(c, &actor, id, 1, now)?;
         let t = super::bump(c, tid)?;
         if !cdb::remove_stage(c, id, tid)? {
             return Err(ServiceError::conflict("circuit.error.not_a_stage"));
         }
         // The stage's term leaves the circuit's revision: the circuit's
         // own goes up by more than it (see `db::circuits`).
-        cdb::lock(c, id, t.revision.saturating_add(1))?;
+        cdb::lock(c, id, t.revision.saturating_add(1), now)?;
         Ok(())
     })
     .await
@@ -538,10 +548,12 @@ pub async fn import(
         )));
     }
     let doc = document(&bundle.circuit)?;
+    let clock = db.clock().clone();
     db.write(move |c| {
-        let id = cdb::insert(c, actor.user_id, &doc)?;
+        let now = clock.now();
+        let id = cdb::insert(c, actor.user_id, &doc, now)?;
         for file in &bundle.stages {
-            let tid = super::files::import_on(c, &actor, actor.user_id, file, tz)?;
+            let tid = super::files::import_on(c, &actor, actor.user_id, file, tz, now)?;
             cdb::add_stage(c, id, tid)?;
         }
         Ok(id)

@@ -113,6 +113,7 @@ pub async fn clock(
                     n,
                     action == ClockAction::Start,
                     actor.user_id,
+                    now,
                 )?;
             }
             ClockAction::Pause => {
@@ -135,6 +136,7 @@ pub async fn clock(
                             "time_left",
                             Value::from(crate::tournament::clock::format_left(left)),
                         )])),
+                    now,
                 )?;
             }
             ClockAction::Resume => {
@@ -160,6 +162,7 @@ pub async fn clock(
                                 chrono::Duration::seconds(i64::from(pause)),
                             )),
                         )])),
+                    now,
                 )?;
             }
         }

@@ -10,6 +10,7 @@ use crate::ids::SeatingId;
 use crate::ids::TournamentId;
 use crate::rules::{Line, ScoreSheet, SheetReport};
 use crate::tournament::Status;
+use chrono::NaiveDateTime;
 
 pub(super) fn parse_stored(
     text: Option<&str>,
@@ -83,6 +84,7 @@ pub fn record_desk_save(
     c: &mut DbConn,
     seating_id: SeatingId,
     sheet: Option<&str>,
+    now: NaiveDateTime,
 ) -> Result<(), ServiceError> {
     for _ in 0..3 {
         let existing = tsdb::entry_for(c, seating_id)?;
@@ -94,6 +96,7 @@ pub fn record_desk_save(
             EntrySide::Desk,
             sheet,
             true,
+            now,
         )?;
         if let Some(v) = put {
             tsdb::decide(
@@ -103,6 +106,7 @@ pub fn record_desk_save(
                 EntryStatus::Confirmed,
                 EntrySide::Desk,
                 "",
+                now,
             )?;
             return Ok(());
         }
@@ -122,7 +126,9 @@ pub async fn desk_confirm(
     table_no: i32,
     seen: i32,
 ) -> Result<(), ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let l = lock(c, &actor, tid, Need::Referee)?;
         l.ensure_running()?;
         let round = l.round(n).ok_or(ServiceError::NotFound)?.clone();
@@ -169,7 +175,7 @@ pub async fn desk_confirm(
             seating_id: seating.id,
         };
         let reason = format!("entered by {}", entry.entered_by.as_str().to_uppercase());
-        match sdb::save_sheet(c, place, None, &write, actor.user_id, &reason) {
+        match sdb::save_sheet(c, place, None, &write, actor.user_id, &reason, now) {
             Ok(_) => {}
             Err(SaveError::Conflict { .. }) => {
                 return Err(ServiceError::conflict("table.error.already_confirmed"))
@@ -183,6 +189,7 @@ pub async fn desk_confirm(
             EntryStatus::Confirmed,
             EntrySide::Desk,
             "",
+            now,
         )? {
             return Err(ServiceError::Conflict(super::Conflict::SheetChanged));
         }
@@ -212,7 +219,11 @@ pub async fn round_entries(
 /// rounds use) and pairs their codes, if they have none; existing codes
 /// never change. Called inside the transactions that start a tournament,
 /// import one, add a pair or make a round.
-pub fn ensure_codes(c: &mut DbConn, tid: TournamentId) -> Result<(), ServiceError> {
+pub fn ensure_codes(
+    c: &mut DbConn,
+    tid: TournamentId,
+    now: NaiveDateTime,
+) -> Result<(), ServiceError> {
     let Some(t) = tdb::find(c, tid)? else {
         return Ok(());
     };
@@ -223,7 +234,7 @@ pub fn ensure_codes(c: &mut DbConn, tid: TournamentId) -> Result<(), ServiceErro
     if let Some(layout) = t.layout() {
         tables.extend((1..=layout.tables).filter_map(|n| i32::try_from(n).ok()));
     }
-    tsdb::ensure_codes(c, tid, &tables)?;
+    tsdb::ensure_codes(c, tid, &tables, now)?;
     Ok(())
 }
 

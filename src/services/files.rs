@@ -9,6 +9,7 @@ use crate::ids::TournamentId;
 use crate::ids::UserId;
 use crate::standings::Standings;
 use crate::tournament_file::{AnyTournamentFile, TournamentFile};
+use chrono::NaiveDateTime;
 
 /// The tournament as a file, read on `conn`.
 pub fn file_of(
@@ -157,14 +158,17 @@ pub async fn import_any(
             if actor.role != Role::Admin {
                 return Err(ServiceError::Forbidden);
             }
+            let clock = db.clock().clone();
             db.write(move |c| {
+                let now = clock.now();
                 let owner_id = owner_id(c, &actor, owner.as_deref())?;
-                let tid = match crate::db::import_teams::import_team_file(c, &f, tz, owner_id) {
+                let tid = match crate::db::import_teams::import_team_file(c, &f, tz, owner_id, now)
+                {
                     Ok(tid) => tid,
                     Err(e) => return Err(import_refused(e)),
                 };
                 let tables = crate::db::table_side::table_numbers_of(c, tid)?;
-                crate::db::table_side::ensure_codes(c, tid, &tables)?;
+                crate::db::table_side::ensure_codes(c, tid, &tables, now)?;
                 crate::db::teams::ensure_codes(c, tid)?;
                 super::audit::record(
                     c,
@@ -177,6 +181,7 @@ pub async fn import_any(
                             ("kind", serde_json::Value::from("teams")),
                         ]),
                     ),
+                    now,
                 )?;
                 Ok(tid)
             })
@@ -227,9 +232,11 @@ pub async fn import(
     if actor.role != Role::Admin {
         return Err(ServiceError::Forbidden);
     }
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let owner_id = owner_id(c, &actor, owner.as_deref())?;
-        import_on(c, &actor, owner_id, &file, tz)
+        import_on(c, &actor, owner_id, &file, tz, now)
     })
     .await
 }
@@ -242,10 +249,11 @@ pub fn import_on(
     owner_id: UserId,
     file: &TournamentFile,
     tz: chrono_tz::Tz,
+    now: NaiveDateTime,
 ) -> Result<TournamentId, ServiceError> {
-    let tid = crate::db::import::import_file(c, file, tz, owner_id).map_err(import_refused)?;
+    let tid = crate::db::import::import_file(c, file, tz, owner_id, now).map_err(import_refused)?;
     // A running tournament gets its table and pair codes (never in a file).
-    super::entries::ensure_codes(c, tid)?;
+    super::entries::ensure_codes(c, tid, now)?;
     super::audit::record(
         c,
         tid,
@@ -256,6 +264,7 @@ pub fn import_on(
                 ("owner_id", serde_json::Value::from(owner_id.0)),
             ]),
         ),
+        now,
     )?;
     Ok(tid)
 }

@@ -10,6 +10,7 @@
 
 use crate::ids::PairId;
 use crate::ids::TournamentId;
+use chrono::NaiveDateTime;
 use serde_json::{Map, Value};
 
 use super::audit::{self, Action, Entry};
@@ -67,7 +68,9 @@ pub async fn register(
     tid: TournamentId,
     entry: PairEntry,
 ) -> Result<i32, ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let l = lock_pairs(c, &actor, tid)?;
         l.ensure_not_finished()?;
         let joined = (l.status() == Status::Running).then(|| l.next_round());
@@ -84,16 +87,17 @@ pub async fn register(
                     .map_err(|e| ServiceError::Conflict(Conflict::Movement(e)))?;
             }
         }
-        let (_, number) = crate::db::pairs::add_pair(c, tid, &entry, joined).map_err(pair_error)?;
+        let (_, number) =
+            crate::db::pairs::add_pair(c, tid, &entry, joined, now).map_err(pair_error)?;
         // A pair added to a running tournament gets its pair code now.
-        super::entries::ensure_codes(c, tid)?;
+        super::entries::ensure_codes(c, tid, now)?;
         let mut after = pair_values(&entry);
         after.insert("number".into(), Value::from(number));
         let mut e = Entry::new(Action::PairAdded).after(after);
         if let Some(r) = joined {
             e = e.round(r);
         }
-        audit::record(c, tid, &actor, e)?;
+        audit::record(c, tid, &actor, e, now)?;
         Ok(number)
     })
     .await
@@ -107,11 +111,13 @@ pub async fn update(
     pid: PairId,
     entry: PairEntry,
 ) -> Result<(), ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let l = lock_pairs(c, &actor, tid)?;
         l.ensure_not_finished()?;
         let before = find_pair(&l, pid)?.entry();
-        crate::db::pairs::update_pair(c, tid, pid, &entry).map_err(pair_error)?;
+        crate::db::pairs::update_pair(c, tid, pid, &entry, now).map_err(pair_error)?;
         audit::record(
             c,
             tid,
@@ -120,6 +126,7 @@ pub async fn update(
                 .before(pair_values(&before))
                 .after(pair_values(&entry))
                 .changes_only(),
+            now,
         )
     })
     .await
@@ -144,7 +151,9 @@ pub async fn delete(
     tid: TournamentId,
     pid: PairId,
 ) -> Result<i32, ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let l = lock_pairs(c, &actor, tid)?;
         // Checked inside the transaction: a draw that committed a moment ago
         // wins and the deletion is refused.
@@ -159,6 +168,7 @@ pub async fn delete(
             tid,
             &actor,
             Entry::new(Action::PairDeleted).before(before),
+            now,
         )?;
         Ok(number)
     })
@@ -176,7 +186,9 @@ pub async fn set_no_show(
     pid: PairId,
     value: bool,
 ) -> Result<(), ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let l = lock_pairs(c, &actor, tid)?;
         ensure_not_started(&l)?;
         let pair = find_pair(&l, pid)?;
@@ -201,6 +213,7 @@ pub async fn set_no_show(
             tid,
             &actor,
             Entry::new(action).after(audit::values([("number", Value::from(number))])),
+            now,
         )
     })
     .await
@@ -214,10 +227,12 @@ pub async fn set_checked_in(
     pid: PairId,
     value: bool,
 ) -> Result<(), ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let l = lock_pairs(c, &actor, tid)?;
         l.ensure_not_finished()?;
-        check_in_one(c, &l, &actor, pid, value)
+        check_in_one(c, &l, &actor, pid, value, now)
     })
     .await
 }
@@ -229,6 +244,7 @@ fn check_in_one(
     actor: &Actor,
     pid: PairId,
     value: bool,
+    now: NaiveDateTime,
 ) -> Result<(), ServiceError> {
     let pair = find_pair(l, pid)?;
     if pair.checked_in == value {
@@ -259,6 +275,7 @@ fn check_in_one(
         l.t.id,
         actor,
         Entry::new(action).after(audit::values([("number", Value::from(number))])),
+        now,
     )
 }
 
@@ -271,7 +288,9 @@ pub async fn check_in_many(
     tid: TournamentId,
     pids: Option<Vec<PairId>>,
 ) -> Result<usize, ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let l = lock_pairs(c, &actor, tid)?;
         l.ensure_not_finished()?;
         let wanted: Vec<PairId> = match &pids {
@@ -289,7 +308,7 @@ pub async fn check_in_many(
             if p.checked_in || p.no_show || p.withdrawn_from_round.is_some() {
                 continue;
             }
-            check_in_one(c, &l, &actor, id, true)?;
+            check_in_one(c, &l, &actor, id, true, now)?;
             n += 1;
         }
         Ok(n)
@@ -307,7 +326,9 @@ pub async fn set_withdrawn(
     pid: PairId,
     withdraw: bool,
 ) -> Result<(), ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let l = lock_pairs(c, &actor, tid)?;
         l.ensure_not_finished()?;
         let pair = find_pair(&l, pid)?;
@@ -349,7 +370,7 @@ pub async fn set_withdrawn(
                 audit::values([("number", Value::from(number))]),
             ),
         };
-        audit::record(c, tid, &actor, Entry::new(action).after(values))
+        audit::record(c, tid, &actor, Entry::new(action).after(values), now)
     })
     .await
 }
@@ -361,17 +382,20 @@ pub async fn import(
     tid: TournamentId,
     entries: Vec<PairEntry>,
 ) -> Result<usize, ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let l = lock_pairs(c, &actor, tid)?;
         if l.status() != Status::Draft {
             return Err(ServiceError::conflict("import.error.started"));
         }
-        let n = crate::db::pairs::import_pairs(c, tid, &entries).map_err(pair_error)?;
+        let n = crate::db::pairs::import_pairs(c, tid, &entries, now).map_err(pair_error)?;
         audit::record(
             c,
             tid,
             &actor,
             Entry::new(Action::PairsImported).after(audit::values([("pairs", Value::from(n))])),
+            now,
         )?;
         Ok(n)
     })

@@ -200,7 +200,9 @@ pub async fn merge(
     keep: PersonId,
     gone: PersonId,
 ) -> Result<(), ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         pdb::lock_directory(c)?;
         let (map, by_person) = people_in_scope(c, &actor)?;
         for id in [keep, gone] {
@@ -214,10 +216,10 @@ pub async fn merge(
         if keep == gone {
             return Err(ServiceError::conflict("people.error.same_person"));
         }
-        if pdb::merge(c, keep, gone, actor.user_id)? == 0 {
+        if pdb::merge(c, keep, gone, actor.user_id, now)? == 0 {
             return Err(ServiceError::conflict("people.error.merged_already"));
         }
-        pdb::record(c, PeopleAction::Merge, keep, gone, actor.user_id)?;
+        pdb::record(c, PeopleAction::Merge, keep, gone, actor.user_id, now)?;
         pdb::bump_directory_revision(c)?;
         Ok(())
     })
@@ -226,7 +228,9 @@ pub async fn merge(
 
 /// Splits a merge: `id` stands for itself again.
 pub async fn split(db: &Db, actor: Actor, id: PersonId) -> Result<(), ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         pdb::lock_directory(c)?;
         let (map, by_person) = people_in_scope(c, &actor)?;
         let row = pdb::find(c, id)?.ok_or(ServiceError::NotFound)?;
@@ -237,7 +241,7 @@ pub async fn split(db: &Db, actor: Actor, id: PersonId) -> Result<(), ServiceErr
             return Err(ServiceError::conflict("people.error.not_merged"));
         };
         pdb::split(c, id)?;
-        pdb::record(c, PeopleAction::Split, into, id, actor.user_id)?;
+        pdb::record(c, PeopleAction::Split, into, id, actor.user_id, now)?;
         pdb::bump_directory_revision(c)?;
         Ok(())
     })

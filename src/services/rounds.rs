@@ -131,13 +131,15 @@ pub async fn draw(
     seen: Option<i64>,
 ) -> Result<(), ServiceError> {
     let seed = movement::new_seed().map_err(movement_conflict)?;
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let (rows, l) = super::lock_both(c, &actor, tid, Need::Direct)?;
         l.ensure_seen(seen)?;
         plan_draw(&l, kind)?;
         // A team tournament draws its teams (issue 25): the same operation.
         if l.t.is_teams() {
-            return super::teams::start_locked(c, &actor, rows, seed);
+            return super::teams::start_locked(c, &actor, rows, seed, now);
         }
         let players: Vec<PairNo> = l.drawable().map(Pair::pair_no).collect();
         let layout = movement::first_round_draw(&players, seed).map_err(movement_conflict)?;
@@ -149,7 +151,7 @@ pub async fn draw(
         if redraw && crate::db::table_side::any_entry(c, tid)? {
             return Err(ServiceError::conflict("draw.error.scores_in"));
         }
-        match crate::db::rounds::save_draw(c, tid, &layout, &round1, &pair_ids(&l)) {
+        match crate::db::rounds::save_draw(c, tid, &layout, &round1, &pair_ids(&l), now) {
             Ok(_) => {}
             Err(DrawError::ScoresIn) => return Err(ServiceError::conflict("draw.error.scores_in")),
             Err(DrawError::Db(e)) => return Err(e.into()),
@@ -167,7 +169,7 @@ pub async fn draw(
             .collect();
         let no_shows = crate::db::pairs::mark_undrawn_no_show(c, tid, &drawn)?;
         // Table and pair codes for the table-side entry (a redraw keeps them).
-        super::entries::ensure_codes(c, tid)?;
+        super::entries::ensure_codes(c, tid, now)?;
         audit::record(
             c,
             tid,
@@ -180,6 +182,7 @@ pub async fn draw(
                     ("redraw", Value::from(redraw)),
                     ("no_shows", Value::from(no_shows)),
                 ])),
+            now,
         )?;
         tracing::info!(
             tournament_id = tid.0,
@@ -360,6 +363,7 @@ async fn draw_next(
     };
     let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let (rows, l) = super::lock_both(c, &actor, tid, Need::Direct)?;
         let requested = asked.round(c, &l)?;
         if let Some(r) = requested.filter(|r| l.round(*r).is_some()) {
@@ -368,7 +372,7 @@ async fn draw_next(
         l.ensure_seen(seen)?;
         // A team tournament's next round is the teams' (issue 25).
         if l.t.is_teams() {
-            let n = super::teams::next_round_locked(c, &actor, rows, requested)?;
+            let n = super::teams::next_round_locked(c, &actor, rows, requested, now)?;
             crate::db::rounds::stamp_drawn(c, tid, n, clock.now())?;
             return Ok(n);
         }
@@ -408,8 +412,8 @@ async fn draw_next(
                 return Err(ServiceError::conflict("teams.error.pairs_only"))
             }
         };
-        crate::db::rounds::insert_round(c, tid, movement_kind, &seating, &pair_ids(&l))?;
-        super::entries::ensure_codes(c, tid)?;
+        crate::db::rounds::insert_round(c, tid, movement_kind, &seating, &pair_ids(&l), now)?;
+        super::entries::ensure_codes(c, tid, now)?;
         audit::record(
             c,
             tid,
@@ -431,6 +435,7 @@ async fn draw_next(
                     ),
                 ]))
                 .reason(force.clone().unwrap_or_default()),
+            now,
         )?;
         crate::db::rounds::stamp_drawn(c, tid, n, clock.now())?;
         tracing::info!(

@@ -146,7 +146,9 @@ pub async fn save_sheet(
     table_no: i32,
     input: SheetInput,
 ) -> Result<i32, ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let l = lock(c, &actor, tid, Need::Referee)?;
         l.ensure_running()?;
         let ts = table_state(c, &l, n, table_no)?;
@@ -204,11 +206,12 @@ pub async fn save_sheet(
                 String::new()
             },
         };
-        save(c, &l, &ts, input.version, &write, &actor, &reason)
+        save(c, &l, &ts, input.version, &write, &actor, &reason, now)
     })
     .await
 }
 
+#[allow(clippy::too_many_arguments)]
 fn save(
     c: &mut DbConn,
     l: &Loaded,
@@ -217,6 +220,7 @@ fn save(
     write: &SheetWrite,
     actor: &Actor,
     reason: &str,
+    now: chrono::NaiveDateTime,
 ) -> Result<i32, ServiceError> {
     let place = TablePlace {
         tournament_id: l.t.id,
@@ -224,10 +228,10 @@ fn save(
         table_no: ts.seating.table_no,
         seating_id: ts.seating.id,
     };
-    match sdb::save_sheet(c, place, version, write, actor.user_id, reason) {
+    match sdb::save_sheet(c, place, version, write, actor.user_id, reason, now) {
         Ok(v) => {
             // Saved at the desk: counts at once, whatever the table entered.
-            super::entries::record_desk_save(c, ts.seating.id, write.sheet.as_deref())?;
+            super::entries::record_desk_save(c, ts.seating.id, write.sheet.as_deref(), now)?;
             Ok(v)
         }
         Err(SaveError::Conflict { .. }) => Err(ServiceError::Conflict(Conflict::SheetChanged)),
@@ -275,7 +279,9 @@ pub async fn set_adjusted(
     table_no: i32,
     form: AdjustedForm,
 ) -> Result<i32, ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let l = lock(c, &actor, tid, Need::Referee)?;
         l.ensure_running()?;
         let ts = table_state(c, &l, n, table_no)?;
@@ -325,7 +331,7 @@ pub async fn set_adjusted(
             note: reason.clone(),
         };
         let version = form.version.trim().parse().ok();
-        save(c, &l, &ts, version, &write, &actor, &reason)
+        save(c, &l, &ts, version, &write, &actor, &reason, now)
     })
     .await
 }
@@ -352,7 +358,9 @@ pub async fn add_penalty(
     form: PenaltyForm,
     lang: Lang,
 ) -> Result<PenaltyId, ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let l = lock(c, &actor, tid, Need::Referee)?;
         l.ensure_running()?;
         let mut problems = Vec::new();
@@ -438,7 +446,7 @@ pub async fn add_penalty(
             amount,
             reason,
         };
-        let id = pdb::add_penalty(c, tid, &p, actor.user_id)?;
+        let id = pdb::add_penalty(c, tid, &p, actor.user_id, now)?;
         audit::record(
             c,
             tid,
@@ -448,6 +456,7 @@ pub async fn add_penalty(
                 .table(p.table_no)
                 .after(penalty_values(id, p.pair_id, kind.as_str(), p.amount))
                 .reason(p.reason.clone()),
+            now,
         )?;
         tracing::info!(
             tournament_id = tid.0,
@@ -503,6 +512,7 @@ pub async fn change_penalty(
     change: PenaltyChange,
     reason: String,
 ) -> Result<(), ServiceError> {
+    let now = db.now();
     db.write(move |c| {
         let l = lock(c, &actor, tid, Need::Referee)?;
         l.ensure_running()?;
@@ -525,11 +535,11 @@ pub async fn change_penalty(
         .map_err(|p| ServiceError::Invalid(vec![p]))?;
         let (done, action) = match change {
             PenaltyChange::Withdraw => (
-                pdb::withdraw_penalty(c, tid, penalty_id, actor.user_id, &reason)?,
+                pdb::withdraw_penalty(c, tid, penalty_id, actor.user_id, &reason, now)?,
                 Action::PenaltyWithdrawn,
             ),
             PenaltyChange::Reinstate => (
-                pdb::reinstate_penalty(c, tid, penalty_id, actor.user_id, &reason)?,
+                pdb::reinstate_penalty(c, tid, penalty_id, actor.user_id, &reason, now)?,
                 Action::PenaltyReinstated,
             ),
         };
@@ -545,7 +555,7 @@ pub async fn change_penalty(
             PenaltyChange::Withdraw => entry.before(values),
             PenaltyChange::Reinstate => entry.after(values),
         };
-        audit::record(c, tid, &actor, entry.reason(reason))?;
+        audit::record(c, tid, &actor, entry.reason(reason), now)?;
         tracing::info!(
             tournament_id = tid.0,
             penalty = penalty_id.0,

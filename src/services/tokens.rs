@@ -9,6 +9,7 @@
 
 use crate::ids::TokenId;
 use crate::ids::UserId;
+use chrono::NaiveDateTime;
 use serde_json::json;
 
 use super::users::record_by;
@@ -58,6 +59,7 @@ fn insert(
     by: Option<UserId>,
     user: &UserRow,
     label: &TokenLabel,
+    now: NaiveDateTime,
 ) -> Result<NewToken, ServiceError> {
     if !user.active {
         return Err(ServiceError::conflict("tokens.error.inactive"));
@@ -72,7 +74,7 @@ fn insert(
         user.id,
         label.as_str(),
         &auth_tokens::token_hash(&token),
-        crate::db::now(),
+        now,
     )?;
     record_by(
         c,
@@ -81,6 +83,7 @@ fn insert(
         "token.created",
         None,
         Some(json!({"id": id, "label": label.as_str()})),
+        now,
     )?;
     Ok(NewToken {
         id,
@@ -91,9 +94,11 @@ fn insert(
 
 /// The signed-in staff member creates a token for herself.
 pub async fn create(db: &Db, actor: Actor, label: TokenLabel) -> Result<NewToken, ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let user = udb::find(c, actor.user_id)?.ok_or(ServiceError::NotFound)?;
-        insert(c, Some(actor.user_id), &user, &label)
+        insert(c, Some(actor.user_id), &user, &label, now)
     })
     .await
 }
@@ -106,10 +111,11 @@ pub fn create_for_username(
     username: &str,
     label: TokenLabel,
 ) -> Result<NewToken, ServiceError> {
+    let now = db.now();
     let username = username.trim().to_ascii_lowercase();
     db.write_blocking(move |c| {
         let user = udb::find_by_username(c, &username)?.ok_or(ServiceError::NotFound)?;
-        insert(c, None, &user, &label)
+        insert(c, None, &user, &label, now)
     })
 }
 
@@ -126,7 +132,8 @@ pub async fn list(db: &Db, actor: Actor) -> Result<Vec<TokenInfo>, ServiceError>
 
 /// Revokes one of the caller's tokens (somebody else's does not exist for her).
 pub async fn revoke(db: &Db, actor: Actor, id: TokenId) -> Result<(), ServiceError> {
-    db.write(move |c| revoke_one(c, actor.user_id, actor.user_id, id))
+    let clock = db.clock().clone();
+    db.write(move |c| revoke_one(c, actor.user_id, actor.user_id, id, clock.now()))
         .await
 }
 
@@ -154,11 +161,18 @@ pub async fn revoke_of(
     id: TokenId,
 ) -> Result<(), ServiceError> {
     super::users::require_admin(&actor)?;
-    db.write(move |c| revoke_one(c, actor.user_id, user, id))
+    let clock = db.clock().clone();
+    db.write(move |c| revoke_one(c, actor.user_id, user, id, clock.now()))
         .await
 }
 
-fn revoke_one(c: &mut DbConn, by: UserId, user: UserId, id: TokenId) -> Result<(), ServiceError> {
+fn revoke_one(
+    c: &mut DbConn,
+    by: UserId,
+    user: UserId,
+    id: TokenId,
+    now: NaiveDateTime,
+) -> Result<(), ServiceError> {
     let token = tdb::find_for_user(c, id, user)?.ok_or(ServiceError::NotFound)?;
     if tdb::delete_for_user(c, id, user)? == 0 {
         return Err(ServiceError::NotFound);
@@ -170,6 +184,7 @@ fn revoke_one(c: &mut DbConn, by: UserId, user: UserId, id: TokenId) -> Result<(
         "token.revoked",
         Some(json!({"id": token.id, "label": token.label})),
         None,
+        now,
     )
 }
 

@@ -123,18 +123,21 @@ pub async fn create(
             )]))
         }
     };
+    let clock = db.clock().clone();
     db.write(move |c| {
-        let id = tdb::create(c, &settings, actor.user_id)?;
+        let now = clock.now();
+        let id = tdb::create(c, &settings, actor.user_id, now)?;
         if kind == crate::tournament_file::FileKind::Teams {
             let setup = super::teams::parse_setup(&super::teams::SetupForm::default())
                 .map_err(ServiceError::Invalid)?;
-            super::teams::write_setup(c, id, &setup)?;
+            super::teams::write_setup(c, id, &setup, now)?;
         }
         audit::record(
             c,
             id,
             &actor,
             Entry::new(Action::TournamentCreated).after(settings_values(&settings, tz)),
+            now,
         )?;
         Ok(id)
     })
@@ -151,7 +154,9 @@ pub async fn update_settings(
     form: SettingsForm,
     tz: chrono_tz::Tz,
 ) -> Result<(), ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let l = lock(c, &actor, tid, Need::Direct)?;
         l.ensure_not_finished()?;
         let saved = SettingsForm::from_settings(&l.settings, tz);
@@ -164,7 +169,7 @@ pub async fn update_settings(
             form.mitchell_rounds = form.planned_rounds.clone();
         }
         let settings = Settings::parse(&form, tz).map_err(ServiceError::Invalid)?;
-        tdb::update_settings(c, tid, &settings)?;
+        tdb::update_settings(c, tid, &settings, now)?;
         audit::record(
             c,
             tid,
@@ -173,6 +178,7 @@ pub async fn update_settings(
                 .before(settings_values(&l.settings, tz))
                 .after(settings_values(&settings, tz))
                 .changes_only(),
+            now,
         )?;
         Ok(())
     })
@@ -187,11 +193,13 @@ pub async fn close(
     tid: TournamentId,
     seen: Option<i64>,
 ) -> Result<(), ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let l = lock(c, &actor, tid, Need::Direct)?;
         l.ensure_seen(seen)?;
         check_close(c, &l)?;
-        tdb::finish(c, tid, actor.user_id)?;
+        tdb::finish(c, tid, actor.user_id, now)?;
         Ok(())
     })
     .await
@@ -242,17 +250,20 @@ pub async fn reopen(
 ) -> Result<(), ServiceError> {
     let reason = crate::tournament::text::clean_reason("reason", &reason, "reopen.error.reason")
         .map_err(|p| ServiceError::Invalid(vec![p]))?;
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let l = lock(c, &actor, tid, Need::Direct)?;
         if l.status() != Status::Finished {
             return Err(ServiceError::conflict("reopen.error.not_finished"));
         }
-        tdb::set_status(c, tid, Status::Running)?;
+        tdb::set_status(c, tid, Status::Running, now)?;
         audit::record(
             c,
             tid,
             &actor,
             Entry::new(Action::TournamentReopened).reason(reason),
+            now,
         )
     })
     .await
@@ -336,7 +347,9 @@ pub async fn add_staff(
     username: String,
     role: Role,
 ) -> Result<(), ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let l = lock(c, &actor, tid, Need::Direct)?;
         l.ensure_not_finished()?;
         let owner = l.t.created_by == Some(actor.user_id) || actor.role == Role::Admin;
@@ -365,7 +378,7 @@ pub async fn add_staff(
         if l.t.created_by == Some(user.id) {
             return Err(ServiceError::invalid("username", "staff.error.owner"));
         }
-        crate::db::staff::put(c, tid, user.id, role, actor.user_id)?;
+        crate::db::staff::put(c, tid, user.id, role, actor.user_id, now)?;
         audit::record(
             c,
             tid,
@@ -374,6 +387,7 @@ pub async fn add_staff(
                 ("user", Value::from(user.username)),
                 ("role", Value::from(role.as_str())),
             ])),
+            now,
         )
     })
     .await
@@ -386,7 +400,9 @@ pub async fn remove_staff(
     tid: TournamentId,
     user_id: UserId,
 ) -> Result<(), ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let l = lock(c, &actor, tid, Need::Direct)?;
         let row = crate::db::staff::member(c, tid, user_id)?;
         let Some((username, role)) = row else {
@@ -405,6 +421,7 @@ pub async fn remove_staff(
                 ("user", Value::from(username)),
                 ("role", Value::from(role.as_str())),
             ])),
+            now,
         )
     })
     .await

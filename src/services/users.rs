@@ -3,6 +3,7 @@
 //! disabled or demoted, even by two administrators acting at once.
 
 use crate::ids::UserId;
+use chrono::NaiveDateTime;
 use serde_json::{json, Value};
 
 use super::{Actor, ServiceError};
@@ -31,8 +32,9 @@ fn record(
     action: &str,
     before: Option<Value>,
     after: Option<Value>,
+    now: NaiveDateTime,
 ) -> Result<(), ServiceError> {
-    record_by(c, Some(actor.user_id), subject, action, before, after)
+    record_by(c, Some(actor.user_id), subject, action, before, after, now)
 }
 
 /// Appends an entry to the account audit; `by` is `None` for the command
@@ -44,6 +46,7 @@ pub(super) fn record_by(
     action: &str,
     before: Option<Value>,
     after: Option<Value>,
+    now: NaiveDateTime,
 ) -> Result<(), ServiceError> {
     udb::insert_audit(
         c,
@@ -52,6 +55,7 @@ pub(super) fn record_by(
         action,
         before.map(|v| v.to_string()),
         after.map(|v| v.to_string()),
+        now,
     )?;
     Ok(())
 }
@@ -81,6 +85,7 @@ pub(super) fn revoke_all(
     by: Option<UserId>,
     user: UserId,
     because: RevokedBecause,
+    now: NaiveDateTime,
 ) -> Result<usize, ServiceError> {
     let n = crate::db::tokens::delete_all_for_user(c, user)?;
     if n > 0 {
@@ -91,6 +96,7 @@ pub(super) fn revoke_all(
             "token.revoked_all",
             None,
             Some(json!({"count": n, "because": because.code()})),
+            now,
         )?;
     }
     Ok(n)
@@ -117,8 +123,18 @@ pub async fn create(
     role: Role,
 ) -> Result<UserId, ServiceError> {
     require_admin(&actor)?;
-    db.write(move |c| insert_user(c, Some(actor.user_id), &username, &password_hash, role))
-        .await
+    let clock = db.clock().clone();
+    db.write(move |c| {
+        insert_user(
+            c,
+            Some(actor.user_id),
+            &username,
+            &password_hash,
+            role,
+            clock.now(),
+        )
+    })
+    .await
 }
 
 /// Creates an account from the command line (`burraco-td create-user`),
@@ -129,7 +145,8 @@ pub async fn create_from_command_line(
     password_hash: String,
     role: Role,
 ) -> Result<UserId, ServiceError> {
-    db.write(move |c| insert_user(c, None, &username, &password_hash, role))
+    let clock = db.clock().clone();
+    db.write(move |c| insert_user(c, None, &username, &password_hash, role, clock.now()))
         .await
 }
 
@@ -141,14 +158,15 @@ fn insert_user(
     username: &str,
     password_hash: &str,
     role: Role,
+    now: NaiveDateTime,
 ) -> Result<UserId, ServiceError> {
     lock_users(c)?;
-    let id = udb::create(c, username, password_hash, role).map_err(user_error)?;
+    let id = udb::create(c, username, password_hash, role, now).map_err(user_error)?;
     let mut after = json!({"username": username, "role": role.as_str()});
     if by.is_none() {
         after["by"] = json!("command line");
     }
-    record_by(c, by, id, "user.created", None, Some(after))?;
+    record_by(c, by, id, "user.created", None, Some(after), now)?;
     Ok(id)
 }
 
@@ -161,15 +179,17 @@ pub async fn set_active(
     active: bool,
 ) -> Result<(), ServiceError> {
     require_admin(&actor)?;
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         lock_users(c)?;
         let before = find(c, id)?;
         if before.active == active {
             return Ok(());
         }
-        udb::set_active(c, id, active).map_err(user_error)?;
+        udb::set_active(c, id, active, now).map_err(user_error)?;
         if !active {
-            revoke_all(c, Some(actor.user_id), id, RevokedBecause::Disabled)?;
+            revoke_all(c, Some(actor.user_id), id, RevokedBecause::Disabled, now)?;
         }
         record(
             c,
@@ -178,6 +198,7 @@ pub async fn set_active(
             "user.active",
             Some(json!({"active": before.active})),
             Some(json!({"active": active})),
+            now,
         )
     })
     .await
@@ -187,14 +208,16 @@ pub async fn set_active(
 /// revoked).
 pub async fn set_role(db: &Db, actor: Actor, id: UserId, role: Role) -> Result<(), ServiceError> {
     require_admin(&actor)?;
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         lock_users(c)?;
         let before = find(c, id)?;
         if before.role() == role {
             return Ok(());
         }
-        udb::set_role(c, id, role).map_err(user_error)?;
-        revoke_all(c, Some(actor.user_id), id, RevokedBecause::Role)?;
+        udb::set_role(c, id, role, now).map_err(user_error)?;
+        revoke_all(c, Some(actor.user_id), id, RevokedBecause::Role, now)?;
         record(
             c,
             &actor,
@@ -202,6 +225,7 @@ pub async fn set_role(db: &Db, actor: Actor, id: UserId, role: Role) -> Result<(
             "user.role",
             Some(json!({"role": before.role().as_str()})),
             Some(json!({"role": role.as_str()})),
+            now,
         )
     })
     .await
@@ -216,11 +240,13 @@ pub async fn reset_password(
     password_hash: String,
 ) -> Result<(), ServiceError> {
     require_admin(&actor)?;
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         lock_users(c)?;
-        udb::set_password(c, id, &password_hash).map_err(user_error)?;
-        revoke_all(c, Some(actor.user_id), id, RevokedBecause::Password)?;
-        record(c, &actor, id, "user.password", None, None)
+        udb::set_password(c, id, &password_hash, now).map_err(user_error)?;
+        revoke_all(c, Some(actor.user_id), id, RevokedBecause::Password, now)?;
+        record(c, &actor, id, "user.password", None, None, now)
     })
     .await
 }
@@ -228,7 +254,9 @@ pub async fn reset_password(
 /// Whether every referee works on every tournament (see `REFEREES_SEE_ALL`).
 pub async fn set_referees_see_all(db: &Db, actor: Actor, all: bool) -> Result<(), ServiceError> {
     require_admin(&actor)?;
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         super::set_app_setting(
             c,
             super::REFEREES_SEE_ALL,
@@ -241,6 +269,7 @@ pub async fn set_referees_see_all(db: &Db, actor: Actor, all: bool) -> Result<()
             "settings.referees_see_all",
             None,
             Some(json!({ "referees_see_all": all })),
+            now,
         )
     })
     .await
@@ -272,7 +301,9 @@ pub async fn set_public_url(db: &Db, actor: Actor, text: String) -> Result<(), S
     require_admin(&actor)?;
     let url = crate::tournament::text::parse_public_url("public_url", &text)
         .map_err(|p| ServiceError::Invalid(vec![p]))?;
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let before = crate::db::settings::get(c, PUBLIC_URL)?;
         super::set_app_setting(c, PUBLIC_URL, url.as_deref().unwrap_or(""))?;
         record(
@@ -282,6 +313,7 @@ pub async fn set_public_url(db: &Db, actor: Actor, text: String) -> Result<(), S
             "settings.public_url",
             Some(json!({ "public_url": before.unwrap_or_default() })),
             Some(json!({ "public_url": url.unwrap_or_default() })),
+            now,
         )
     })
     .await

@@ -414,7 +414,7 @@ async fn a_session_ends_at_its_absolute_lifetime_even_if_active() {
         use burraco_td::db::schema::sessions;
         use diesel::prelude::*;
         let mut conn = app.pool.get().unwrap();
-        let now = burraco_td::db::now();
+        let now = app.clock().now();
         // Logged in 13 hours ago, active a moment ago.
         diesel::update(sessions::table)
             .set((

@@ -292,8 +292,14 @@ async fn no_shows_and_pairs_not_checked_in_at_the_start_are_not_entries() {
     let tz: chrono_tz::Tz = "Europe/Rome".parse().unwrap();
     let new_id = {
         let mut c = app.pool.get().unwrap();
-        burraco_td::db::import::import_file(&mut c, &parsed, tz, burraco_td::ids::UserId(1))
-            .unwrap()
+        burraco_td::db::import::import_file(
+            &mut c,
+            &parsed,
+            tz,
+            burraco_td::ids::UserId(1),
+            app.clock().now(),
+        )
+        .unwrap()
     };
     let again = {
         let mut c = app.pool.get().unwrap();

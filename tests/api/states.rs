@@ -348,7 +348,7 @@ async fn a_round_is_undone_while_empty_and_refused_once_anything_is_recorded() {
                 penalties::pair_id.eq(pair),
                 penalties::kind.eq("warning"),
                 penalties::reason.eq("prova"),
-                penalties::given_at.eq(burraco_td::db::now()),
+                penalties::given_at.eq(app.clock().now()),
             ))
             .returning(penalties::id)
             .get_result(&mut *c)

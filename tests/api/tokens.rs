@@ -33,7 +33,8 @@ pub async fn user_with_token(
 ) -> (burraco_td::ids::UserId, String) {
     let hash = password::hash_password(ADMIN_PW).expect("hash");
     let mut conn = app.pool.get().expect("connection");
-    let id = burraco_td::db::users::create(&mut conn, username, &hash, role).expect("user");
+    let id = burraco_td::db::users::create(&mut conn, username, &hash, role, app.clock().now())
+        .expect("user");
     drop(conn);
     let token = services::tokens::create(
         &db_of(app),
@@ -160,7 +161,8 @@ async fn missing_wrong_revoked_and_disabled_tokens_get_401_json() {
     let admin = {
         let hash = password::hash_password(ADMIN_PW).unwrap();
         let mut conn = app.pool.get().unwrap();
-        burraco_td::db::users::create(&mut conn, "boss", &hash, Role::Admin).unwrap()
+        burraco_td::db::users::create(&mut conn, "boss", &hash, Role::Admin, app.clock().now())
+            .unwrap()
     };
     let admin = Actor {
         user_id: admin,
@@ -202,8 +204,14 @@ async fn missing_wrong_revoked_and_disabled_tokens_get_401_json() {
 async fn the_cli_prints_a_token_that_works_and_names_unknown_accounts() {
     let app = spawn_app().await;
     let hash = password::hash_password(ADMIN_PW).unwrap();
-    burraco_td::db::users::create(&mut app.pool.get().unwrap(), "elena", &hash, Role::Director)
-        .unwrap();
+    burraco_td::db::users::create(
+        &mut app.pool.get().unwrap(),
+        "elena",
+        &hash,
+        Role::Director,
+        app.clock().now(),
+    )
+    .unwrap();
     let run = |args: &[&str]| {
         // BURRACO_TD_BIN: another build of the binary (a target directory
         // shared by several checkouts may hold somebody else's).
@@ -348,7 +356,7 @@ async fn last_used_is_written_at_most_once_a_minute() {
     let auth = format!("Bearer {token}");
     assert_eq!(get_me(&app, Some(&auth)).await.status().as_u16(), 200);
     let first = last_used(&app, &token).expect("set on first use");
-    let age = burraco_td::db::now() - first;
+    let age = app.clock().now() - first;
     assert!(age >= chrono::Duration::zero() && age < chrono::Duration::seconds(30));
     // A burst within the minute writes nothing.
     for _ in 0..5 {

@@ -14,9 +14,10 @@ pub const TZ: chrono_tz::Tz = chrono_tz::Europe::Rome;
 /// A staff account; the actor who acts as it.
 pub async fn user(db: &Db, name: &'static str, password: &str, role: Role) -> Actor {
     let hash = burraco_td::auth::password::hash_password(password).expect("hash");
+    let now = db.now();
     let user_id = db
         .write(move |c| {
-            burraco_td::db::users::create(c, name, &hash, role)
+            burraco_td::db::users::create(c, name, &hash, role, now)
                 .map_err(services::ServiceError::corrupt)
         })
         .await

@@ -14,10 +14,11 @@ const RITA_PW: &str = "referee pass 1";
 async fn a_referee_creates_uses_and_revokes_an_api_token() {
     let server = start_server().await;
     let hash = burraco_td::auth::password::hash_password(RITA_PW).expect("hash");
+    let now = server.db.now();
     server
         .db
         .write(move |c| {
-            burraco_td::db::users::create(c, "rita", &hash, Role::Referee)
+            burraco_td::db::users::create(c, "rita", &hash, Role::Referee, now)
                 .map_err(burraco_td::services::ServiceError::corrupt)
         })
         .await

@@ -121,16 +121,19 @@ async fn measure(o: &Options, url: &str) -> anyhow::Result<(Report, &'static str
     let pool = prepare_database(&settings.database_url, settings.pool_size)?;
     let (actor, tid) = {
         let mut conn = pool.get()?;
+        // No server here: the system's time, through a clock of its own.
+        let now = burraco_td::db::Clock::default().now();
         let name = format!("bench{}", std::process::id());
         let hash = burraco_td::auth::password::hash_password(&format!("{name}-never-used"))
             .map_err(|e| anyhow::anyhow!("{e}"))?;
-        let uid = users::create(&mut conn, &name, &hash, Role::Admin)
+        let uid = users::create(&mut conn, &name, &hash, Role::Admin, now)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         let mut file =
             burraco_td::tournament_file::fixtures::sample_tournament(o.pairs, o.rounds, 1);
         file.status = Some(burraco_td::tournament_file::Status::Running);
-        let tid = burraco_td::db::import::import_file(&mut conn, &file, settings.timezone, uid)
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let tid =
+            burraco_td::db::import::import_file(&mut conn, &file, settings.timezone, uid, now)
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
         (
             Actor {
                 user_id: uid,

@@ -83,7 +83,9 @@ pub async fn undo_round(
     n: i32,
     seen: Option<i64>,
 ) -> Result<i32, ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let l = lock(c, &actor, tid, Need::Direct)?;
         let last = l.rounds.last().map_or(0, |r| r.number);
         if n > last && n >= 1 && l.status() != Status::Finished {
@@ -96,7 +98,7 @@ pub async fn undo_round(
         crate::db::rounds::delete_round(c, round.id)?;
         let back_to_draft = plan.back_to_draft;
         if back_to_draft {
-            tdb::unstart(c, tid)?;
+            tdb::unstart(c, tid, now)?;
         }
         audit::record(
             c,
@@ -112,6 +114,7 @@ pub async fn undo_round(
                     "back_to_draft",
                     Value::from(back_to_draft),
                 )])),
+            now,
         )?;
         tracing::info!(
             tournament_id = tid.0,

@@ -5,6 +5,7 @@ use super::seat::{relock, with_seat, Lock, Seat};
 use super::*;
 use crate::db::types::{EntrySide, EntryStatus};
 use crate::services::entries::{check, parse_stored};
+use chrono::NaiveDateTime;
 
 /// What an accepted entry or answer returns (and what a repeated
 /// submission gets again: it is stored under its idempotency key).
@@ -124,11 +125,12 @@ pub(super) fn remember(
     c: &mut DbConn,
     key: Option<&str>,
     o: &Outcome,
+    now: NaiveDateTime,
 ) -> Result<(), TableSideError> {
     let Some(key) = key else { return Ok(()) };
     let text =
         serde_json::to_string(o).map_err(|e| ServiceError::corrupt(format!("answer: {e}")))?;
-    let t = crate::db::now();
+    let t = now;
     if !tsdb::remember_answer(c, key, &text, t)? {
         return Err(TableSideError::Replay);
     }
@@ -175,6 +177,7 @@ pub async fn enter_sheet(
     idempotency_key_of_client: Option<String>,
     client: Option<IpAddr>,
 ) -> Result<Outcome, TableSideError> {
+    let now = db.now();
     let key = idempotency_key_of_client
         .map(|k| idempotency_key("sheet", &tsdb::normalize_code(&table_code), &k));
     let k = key.clone();
@@ -211,6 +214,7 @@ pub async fn enter_sheet(
                 EntrySide::from(s.line),
                 Some(&text),
                 false,
+                now,
             )?;
             if let Some(v) = put {
                 stored = Some((v, before));
@@ -247,6 +251,7 @@ pub async fn enter_sheet(
             before.as_ref().map(|e| audit_value(e, Value::Null)),
             Some(after),
             &by,
+            now,
         )?;
         tracing::info!(
             tournament_id = s.l.t.id.0,
@@ -259,7 +264,7 @@ pub async fn enter_sheet(
         );
         let mut o = Outcome::new(s, TableStatus::Entered, version, &report);
         o.replaced = before.is_some();
-        remember(c, k.as_deref(), &o)?;
+        remember(c, k.as_deref(), &o, now)?;
         Ok(o)
     });
     once(db, key, run).await
@@ -288,6 +293,7 @@ pub async fn confirm(
     answer: Answer,
     client: Option<IpAddr>,
 ) -> Result<Outcome, TableSideError> {
+    let now = db.now();
     let key = answer
         .idempotency_key
         .as_deref()
@@ -357,7 +363,7 @@ pub async fn confirm(
                 accepted_mismatch: false,
                 note: String::new(),
             };
-            if !tsdb::insert_counted_sheet(c, s.seating.id, &write)? {
+            if !tsdb::insert_counted_sheet(c, s.seating.id, &write, now)? {
                 return Err(TableSideError::Conflict(
                     crate::services::table_side::TableConflict::AlreadyConfirmed,
                 ));
@@ -365,7 +371,7 @@ pub async fn confirm(
             // Conditional on the version the pair saw: a replacement that
             // won the race rolls this confirmation back.
             let side = EntrySide::from(s.line);
-            if !tsdb::decide(c, s.seating.id, seen, EntryStatus::Confirmed, side, "")? {
+            if !tsdb::decide(c, s.seating.id, seen, EntryStatus::Confirmed, side, "", now)? {
                 return Err(TableSideError::Conflict(
                     crate::services::table_side::TableConflict::EntryChanged,
                 ));
@@ -384,11 +390,20 @@ pub async fn confirm(
                     .to_string(),
                 ),
                 &by,
+                now,
             )?;
             TableStatus::Confirmed
         } else {
             let side = EntrySide::from(s.line);
-            if !tsdb::decide(c, s.seating.id, seen, EntryStatus::Disputed, side, &note)? {
+            if !tsdb::decide(
+                c,
+                s.seating.id,
+                seen,
+                EntryStatus::Disputed,
+                side,
+                &note,
+                now,
+            )? {
                 return Err(TableSideError::Conflict(
                     crate::services::table_side::TableConflict::EntryChanged,
                 ));
@@ -406,6 +421,7 @@ pub async fn confirm(
                     .to_string(),
                 ),
                 &format!("{by}: {note}"),
+                now,
             )?;
             TableStatus::Disputed
         };
@@ -418,7 +434,7 @@ pub async fn confirm(
             "table-side answer"
         );
         let o = Outcome::new(s, status, seen, &report);
-        remember(c, k.as_deref(), &o)?;
+        remember(c, k.as_deref(), &o, now)?;
         Ok(o)
     });
     once(db, key, run).await

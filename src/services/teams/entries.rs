@@ -98,7 +98,9 @@ pub async fn register(
     form: TeamForm,
 ) -> Result<i32, ServiceError> {
     let (name, players) = parse_team(&form).map_err(ServiceError::Invalid)?;
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let rows = lock_rows(c, &actor, tid, Need::Direct)?;
         let t = load_teams(c, rows)?;
         ensure_teams(&t)?;
@@ -112,7 +114,7 @@ pub async fn register(
             )
             .with("team", number)]));
         }
-        let (_, number) = teamdb::insert_team(c, tid, &name, &players, false)?;
+        let (_, number) = teamdb::insert_team(c, tid, &name, &players, false, now)?;
         audit::record(
             c,
             tid,
@@ -122,6 +124,7 @@ pub async fn register(
                 ("name", Value::from(name.clone())),
                 ("players", Value::from(players.len())),
             ])),
+            now,
         )?;
         Ok(number)
     })
@@ -136,7 +139,9 @@ pub async fn check_in(
     team: TeamId,
     on: bool,
 ) -> Result<(), ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let rows = lock_rows(c, &actor, tid, Need::Direct)?;
         let t = load_teams(c, rows)?;
         ensure_teams(&t)?;
@@ -155,6 +160,7 @@ pub async fn check_in(
                 Action::TeamCheckInUndone
             })
             .after(audit::values([("team", Value::from(found.number))])),
+            now,
         )?;
         Ok(())
     })
@@ -169,7 +175,9 @@ pub async fn withdraw(
     tid: TournamentId,
     team: TeamId,
 ) -> Result<i32, ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let rows = lock_rows(c, &actor, tid, Need::Direct)?;
         let t = load_teams(c, rows)?;
         ensure_teams(&t)?;
@@ -187,6 +195,7 @@ pub async fn withdraw(
             Entry::new(Action::TeamWithdrawn)
                 .round(from)
                 .after(audit::values([("team", Value::from(found.number))])),
+            now,
         )?;
         Ok(from)
     })
@@ -202,7 +211,9 @@ pub async fn import(
     tid: TournamentId,
     lines: Vec<crate::tournament::team_csv::TeamLine>,
 ) -> Result<usize, ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let rows = lock_rows(c, &actor, tid, Need::Direct)?;
         let t = load_teams(c, rows)?;
         ensure_teams(&t)?;
@@ -219,7 +230,7 @@ pub async fn import(
             }
         }
         for line in &lines {
-            teamdb::insert_team(c, tid, &line.name, &line.players, false)?;
+            teamdb::insert_team(c, tid, &line.name, &line.players, false, now)?;
         }
         audit::record(
             c,
@@ -227,6 +238,7 @@ pub async fn import(
             &actor,
             Entry::new(Action::TeamAdded)
                 .after(audit::values([("imported", Value::from(lines.len()))])),
+            now,
         )?;
         Ok(lines.len())
     })

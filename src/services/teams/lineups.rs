@@ -190,7 +190,9 @@ pub async fn set_lineup(
     round: i32,
     form: LineUpForm,
 ) -> Result<(), ServiceError> {
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let (rows, actor) = match &by {
             LineUpBy::Staff(actor) => (lock_rows(c, actor, tid, Need::Referee)?, Some(*actor)),
             LineUpBy::Captain { .. } => {
@@ -241,6 +243,7 @@ pub async fn set_lineup(
                 &row,
                 i32::try_from(p[0]).unwrap_or(0),
                 i32::try_from(p[1]).unwrap_or(0),
+                now,
             )?;
             teamdb::set_seat(c, seat.seating, seat.ns, pair)?;
         }
@@ -266,8 +269,8 @@ pub async fn set_lineup(
                 ("by", Value::from(who)),
             ]));
         match &actor {
-            Some(a) => audit::record(c, tid, a, entry)?,
-            None => audit::record_anonymous(c, tid, entry)?,
+            Some(a) => audit::record(c, tid, a, entry, now)?,
+            None => audit::record_anonymous(c, tid, entry, now)?,
         }
         Ok(())
     })

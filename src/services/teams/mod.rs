@@ -11,6 +11,7 @@
 //! teams'. Every write is one transaction under the tournament's lock that
 //! re-reads what it checks.
 
+use chrono::NaiveDateTime;
 use std::collections::HashMap;
 
 use serde_json::Value;
@@ -382,7 +383,12 @@ impl TeamSetup {
 }
 
 /// Writes the team settings on `conn` (the caller holds the lock).
-pub fn write_setup(c: &mut DbConn, tid: TournamentId, s: &TeamSetup) -> Result<(), ServiceError> {
+pub fn write_setup(
+    c: &mut DbConn,
+    tid: TournamentId,
+    s: &TeamSetup,
+    now: NaiveDateTime,
+) -> Result<(), ServiceError> {
     let scoring = serde_json::to_string(&s.scoring)
         .map_err(|e| ServiceError::corrupt(format!("team scoring: {e}")))?;
     teamdb::set_team_settings(
@@ -393,6 +399,7 @@ pub fn write_setup(c: &mut DbConn, tid: TournamentId, s: &TeamSetup) -> Result<(
         i32::try_from(s.groups).unwrap_or(1),
         s.round_robin_rounds
             .map(|n| i32::try_from(n).unwrap_or(i32::MAX)),
+        now,
     )?;
     Ok(())
 }
@@ -405,14 +412,16 @@ pub async fn save_setup(
     form: SetupForm,
 ) -> Result<(), ServiceError> {
     let setup = parse_setup(&form).map_err(ServiceError::Invalid)?;
+    let clock = db.clock().clone();
     db.write(move |c| {
+        let now = clock.now();
         let rows = lock_rows(c, &actor, tid, Need::Direct)?;
         let t = load_teams(c, rows)?;
         ensure_teams(&t)?;
         if t.l.status() != Status::Draft {
             return Err(ServiceError::conflict("teams.error.started"));
         }
-        write_setup(c, tid, &setup)?;
+        write_setup(c, tid, &setup, now)?;
         audit::record(
             c,
             tid,
@@ -421,6 +430,7 @@ pub async fn save_setup(
                 ("team_scoring", Value::from(setup.method())),
                 ("groups", Value::from(setup.groups)),
             ])),
+            now,
         )?;
         Ok(())
     })

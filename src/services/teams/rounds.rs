@@ -2,6 +2,7 @@
 //! Danish; each match seated with the teams' line-ups.
 
 use super::*;
+use chrono::NaiveDateTime;
 
 // ---- rounds ----
 
@@ -132,6 +133,7 @@ fn save_round(
     t: &TeamsLoaded,
     movement: TeamMovementKind,
     plan: &TeamRoundPlan,
+    now: NaiveDateTime,
 ) -> Result<RoundId, ServiceError> {
     let tid = t.l.t.id;
     let rows = teamdb::list_teams(c, tid)?;
@@ -158,6 +160,7 @@ fn save_round(
                 team,
                 i32::try_from(p[0]).unwrap_or(0),
                 i32::try_from(p[1]).unwrap_or(0),
+                now,
             )
         };
         let [first, second] = m.tables;
@@ -173,7 +176,7 @@ fn save_round(
             pair(c, home, hl.pairs[1])?,
         ));
     }
-    let round_id = teamdb::insert_round(c, tid, plan.round, movement_word(movement), &tables)?;
+    let round_id = teamdb::insert_round(c, tid, plan.round, movement_word(movement), &tables, now)?;
     for &b in &plan.byes {
         teamdb::insert_bye(c, round_id, row_of(b)?.id)?;
     }
@@ -181,7 +184,7 @@ fn save_round(
         .iter()
         .map(|(n, _, _)| i32::try_from(*n).unwrap_or(0))
         .collect();
-    crate::db::table_side::ensure_codes(c, tid, &table_nos)?;
+    crate::db::table_side::ensure_codes(c, tid, &table_nos, now)?;
     Ok(round_id)
 }
 
@@ -288,6 +291,7 @@ pub(crate) fn start_locked(
     actor: &Actor,
     rows: Rows,
     seed: u64,
+    now: NaiveDateTime,
 ) -> Result<(), ServiceError> {
     let tid = rows.t.id;
     let mut t = load_teams(c, rows)?;
@@ -314,9 +318,9 @@ pub(crate) fn start_locked(
             }
         }
     }
-    teamdb::start(c, tid, seed)?;
+    teamdb::start(c, tid, seed, now)?;
     let (movement, plan) = plan_round(c, &t, 1, Some(seed))?;
-    save_round(c, &t, movement, &plan)?;
+    save_round(c, &t, movement, &plan, now)?;
     teamdb::ensure_codes(c, tid)?;
     audit::record(
         c,
@@ -329,6 +333,7 @@ pub(crate) fn start_locked(
                 ("matches", Value::from(plan.matches.len())),
                 ("no_shows", Value::from(no_shows)),
             ])),
+        now,
     )?;
     Ok(())
 }
@@ -342,6 +347,7 @@ pub(crate) fn next_round_locked(
     actor: &Actor,
     rows: Rows,
     requested: Option<i32>,
+    now: NaiveDateTime,
 ) -> Result<i32, ServiceError> {
     let tid = rows.t.id;
     let t = load_teams(c, rows)?;
@@ -367,7 +373,7 @@ pub(crate) fn next_round_locked(
     let seed = t.l.t.draw_seed.and_then(|s| u64::try_from(s).ok());
     let number = u32::try_from(n).unwrap_or(1);
     let (movement, plan) = plan_round(c, &t, number, seed)?;
-    save_round(c, &t, movement, &plan)?;
+    save_round(c, &t, movement, &plan, now)?;
     audit::record(
         c,
         tid,
@@ -378,6 +384,7 @@ pub(crate) fn next_round_locked(
                 ("movement", Value::from(movement_word(movement))),
                 ("matches", Value::from(plan.matches.len())),
             ])),
+        now,
     )?;
     Ok(n)
 }
