@@ -28,8 +28,16 @@ struct PhoneHost {
     server_ip: String,
 }
 
+/// iproute2's `ip` (in /usr/sbin, which a PATH may leave out).
+fn ip_bin() -> &'static str {
+    ["/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+        .unwrap_or("ip")
+}
+
 fn ip(args: &[&str]) {
-    let out = Command::new("ip")
+    let out = Command::new(ip_bin())
         .args(args)
         .output()
         .expect("the `ip` command (iproute2) runs");
@@ -49,8 +57,8 @@ impl PhoneHost {
         let peer = format!("btd-p{n}");
         let server_ip = format!("10.213.{n}.1");
         // A namespace left by a killed run goes first.
-        let _ = Command::new("ip").args(["netns", "del", &ns]).output();
-        let _ = Command::new("ip").args(["link", "del", &veth]).output();
+        let _ = Command::new(ip_bin()).args(["netns", "del", &ns]).output();
+        let _ = Command::new(ip_bin()).args(["link", "del", &veth]).output();
         ip(&["netns", "add", &ns]);
         ip(&["link", "add", &veth, "type", "veth", "peer", "name", &peer]);
         ip(&["link", "set", &peer, "netns", &ns]);
@@ -75,7 +83,7 @@ impl PhoneHost {
     /// loaded, and a screenshot under `shot`.
     fn open(&self, url: &str, shot: &str) -> String {
         let profile = TempDir::new("btd-chromium-hall");
-        let out = Command::new("ip")
+        let out = Command::new(ip_bin())
             .args(["netns", "exec", &self.ns])
             .arg(std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into()))
             .args([
@@ -108,8 +116,10 @@ impl PhoneHost {
 
 impl Drop for PhoneHost {
     fn drop(&mut self) {
-        let _ = Command::new("ip").args(["netns", "del", &self.ns]).output();
-        let _ = Command::new("ip")
+        let _ = Command::new(ip_bin())
+            .args(["netns", "del", &self.ns])
+            .output();
+        let _ = Command::new(ip_bin())
             .args(["link", "del", &self.veth])
             .output();
     }
