@@ -51,7 +51,7 @@ fn usable(ip: IpAddr) -> bool {
 /// accepts phones on, whatever their range (private, CGNAT, public), IPv4
 /// first: every interface's for an unspecified address, the address itself
 /// for a specific one, none for loopback.
-pub fn hall_ips(listen: SocketAddr) -> Vec<IpAddr> {
+fn hall_ips(listen: SocketAddr) -> Vec<IpAddr> {
     let mut out: Vec<IpAddr> = match listen.ip() {
         ip if ip.is_unspecified() => {
             let v6_too = ip.is_ipv6();
@@ -72,18 +72,19 @@ pub fn hall_ips(listen: SocketAddr) -> Vec<IpAddr> {
 }
 
 /// `http://IP:PORT` for an address (IPv6 in brackets).
-pub fn url_of(scheme: &str, ip: IpAddr, port: u16) -> String {
+fn url_of(scheme: &str, ip: IpAddr, port: u16) -> String {
     match ip {
         IpAddr::V4(ip) => format!("{scheme}://{ip}:{port}"),
         IpAddr::V6(ip) => format!("{scheme}://[{ip}]:{port}"),
     }
 }
 
-/// The addresses phones open, as URLs (`http://192.168.1.20:8080`).
-pub fn hall_urls(listen: SocketAddr) -> Vec<String> {
+/// The addresses phones open, as URLs with `scheme`
+/// (`http://192.168.1.20:8080`).
+pub fn hall_urls(listen: SocketAddr, scheme: &str) -> Vec<String> {
     hall_ips(listen)
         .into_iter()
-        .map(|ip| url_of("http", ip, listen.port()))
+        .map(|ip| url_of(scheme, ip, listen.port()))
         .collect()
 }
 
@@ -141,7 +142,7 @@ pub fn banner(listen: SocketAddr, restart: &str, lang: crate::i18n::Lang) -> Str
         t(lang, "reach.desk"),
         desk_url(listen)
     );
-    let hall = hall_urls(listen);
+    let hall = hall_urls(listen, "http");
     if hall.is_empty() {
         out.push_str(&format!(
             "  {}\n    {restart}\n",
@@ -173,11 +174,11 @@ mod tests {
         assert!(text.contains("http://127.0.0.1:8080/"), "{text}");
         assert!(text.contains("burraco-td --bind [::]:8080"), "{text}");
         let one: SocketAddr = "192.168.1.20:8080".parse().unwrap();
-        assert_eq!(hall_urls(one), ["http://192.168.1.20:8080"]);
+        assert_eq!(hall_urls(one, "http"), ["http://192.168.1.20:8080"]);
         let v6: SocketAddr = "[2001:db8::7]:8080".parse().unwrap();
-        assert_eq!(hall_urls(v6), ["http://[2001:db8::7]:8080"]);
+        assert_eq!(hall_urls(v6, "http"), ["http://[2001:db8::7]:8080"]);
         let link: SocketAddr = "[fe80::1]:8080".parse().unwrap();
-        assert!(hall_urls(link).is_empty());
+        assert!(hall_urls(link, "http").is_empty());
     }
 
     #[test]

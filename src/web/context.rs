@@ -292,6 +292,27 @@ impl FromRequest for PageCtx {
     }
 }
 
+/// When the request reached its handler (UTC, the server's clock), read
+/// before any other extractor of the handler runs (a token's look-up, the
+/// body): `nextRound` without a round means the round after the last one
+/// drawn before this moment. Only the handlers that need it take it.
+#[derive(Debug, Clone, Copy)]
+pub struct Arrived(pub NaiveDateTime);
+
+impl FromRequest for Arrived {
+    type Error = actix_web::Error;
+    type Future = Ready<Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let at = req
+            .app_data::<actix_web::web::Data<super::AppState>>()
+            .map(|s| s.db.now());
+        ready(at.map(Arrived).ok_or_else(|| {
+            actix_web::error::ErrorInternalServerError("the application state is missing")
+        }))
+    }
+}
+
 /// A place number as templates hand it over (by value or by reference).
 pub trait AsPlace {
     fn place(&self) -> u32;

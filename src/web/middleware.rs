@@ -27,12 +27,6 @@ use crate::web::error::AppError;
 #[derive(Debug, Clone, Copy)]
 pub struct RequestId(pub uuid::Uuid);
 
-/// When the request arrived (UTC, the server's clock): read before any
-/// other layer of the request ran (`nextRound` without a round means the
-/// round after the last one drawn before this moment).
-#[derive(Debug, Clone, Copy)]
-pub struct Arrived(pub chrono::NaiveDateTime);
-
 /// One span per request: id, method and path (never the query string, which
 /// may carry a CSRF token), then one line with the status and duration, at
 /// a level a hall can afford ([`log_level`]): public reads, static files and
@@ -50,10 +44,6 @@ pub async fn request_span(
         path = %req.path(),
     );
     req.extensions_mut().insert(RequestId(id));
-    if let Some(state) = req.app_data::<web::Data<AppState>>() {
-        let at = state.db.now();
-        req.extensions_mut().insert(Arrived(at));
-    }
     let method = req.method().clone();
     let staff = is_staff_path(req.path()) || is_bearer(&req);
     let started = Instant::now();

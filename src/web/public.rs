@@ -45,6 +45,11 @@ struct TournamentPage<'a> {
 }
 
 impl TournamentPage<'_> {
+    /// Where the entry fees of `p` go (the prize list's facts).
+    fn money_facts(&self, p: &Prizes) -> crate::web::context::MoneyFacts {
+        crate::web::context::MoneyFacts::of(self.entries, p.pool, p.organiser_fee, self.finished())
+    }
+
     fn names(&self, pair: &u32) -> String {
         pair_names(self.file, *pair)
     }

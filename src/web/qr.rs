@@ -35,11 +35,7 @@ pub fn network_addresses(state: &AppState, req: &HttpRequest) -> Vec<String> {
     let Some(listen) = state.settings.listening else {
         return Vec::new();
     };
-    let scheme = req.connection_info().scheme().to_string();
-    crate::reach::hall_ips(listen)
-        .into_iter()
-        .map(|ip| crate::reach::url_of(&scheme, ip, listen.port()))
-        .collect()
+    crate::reach::hall_urls(listen, req.connection_info().scheme())
 }
 
 /// The command that makes a server listening on this computer only serve

@@ -3,7 +3,7 @@
 //! step with an error, a disputed table waits for the referee, a closed
 //! tournament gives each pair its final place and prize.
 
-use crate::helpers::tid_of;
+use crate::helpers::{tid_of, TestApp};
 use serde_json::Value;
 
 use crate::scoring::{closing_hand, post_sheet, started, tables_of};
@@ -26,6 +26,19 @@ fn query(fields: &[(String, String)]) -> String {
         .map(|(k, v)| format!("{k}={v}"))
         .collect::<Vec<_>>()
         .join("&")
+}
+
+/// A phone sends its sheet form to the table `code` (in Italian): the
+/// status and the page it gets back.
+async fn send_sheet(app: &TestApp, code: &str, form: &[(String, String)]) -> (u16, String) {
+    let res = phone()
+        .post(app.url(&format!("/s/{code}/sheet")))
+        .header("accept-language", "it")
+        .form(form)
+        .send()
+        .await
+        .unwrap();
+    (res.status().as_u16(), res.text().await.unwrap())
 }
 
 #[tokio::test]
@@ -72,15 +85,8 @@ async fn the_preview_answers_as_the_submission_would() {
         .collect();
     form.push(("pair_code".into(), ns2.clone()));
     form.push(("round".into(), "1".into()));
-    let res = phone()
-        .post(app.url(&format!("/s/{code2}/sheet")))
-        .header("accept-language", "it")
-        .form(&form)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), 422);
-    let html = res.text().await.unwrap();
+    let (status, html) = send_sheet(&app, &code2, &form).await;
+    assert_eq!(status, 422);
     assert!(
         html.contains("747 (totale della smazzata) non è un multiplo di 5."),
         "{html}"
@@ -137,16 +143,7 @@ async fn the_preview_answers_as_the_submission_would() {
     let mut form = fields.clone();
     form.push(("pair_code".into(), ns2));
     form.push(("round".into(), "1".into()));
-    let html = phone()
-        .post(app.url(&format!("/s/{code2}/sheet")))
-        .header("accept-language", "it")
-        .form(&form)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let (_, html) = send_sheet(&app, &code2, &form).await;
     let hand1 = &html[html.find("id=\"hand-1\"").unwrap()..html.find("id=\"hand-2\"").unwrap()];
     assert!(!hand1.contains("= "), "no green total in hand 1: {hand1}");
 }
@@ -171,15 +168,8 @@ async fn a_refused_send_names_every_step_with_an_error() {
     form.push(("declared_ew".into(), "2".into()));
     form.push(("pair_code".into(), ns));
     form.push(("round".into(), "1".into()));
-    let res = phone()
-        .post(app.url(&format!("/s/{code}/sheet")))
-        .header("accept-language", "it")
-        .form(&form)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), 422);
-    let html = res.text().await.unwrap();
+    let (status, html) = send_sheet(&app, &code, &form).await;
+    assert_eq!(status, 422);
     let start = html.find("step-errors").expect("the banner");
     let banner = &html[start..start + html[start..].find("</p>").unwrap()];
     for (id, label) in [

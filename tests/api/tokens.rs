@@ -66,6 +66,25 @@ type AuditRow = (
     Option<String>,
 );
 
+/// The account audit's rows about `subject` whose action is `like`, oldest
+/// first.
+fn account_audit(app: &TestApp, subject: i64, like: &str) -> Vec<AuditRow> {
+    use burraco_td::db::schema::user_audit;
+    user_audit::table
+        .filter(user_audit::action.like(like))
+        .filter(user_audit::subject_id.eq(subject))
+        .order(user_audit::id.asc())
+        .select((
+            user_audit::action,
+            user_audit::subject_id,
+            user_audit::user_id,
+            user_audit::before_value,
+            user_audit::after_value,
+        ))
+        .load(&mut app.pool.get().unwrap())
+        .unwrap()
+}
+
 async fn get_me(app: &TestApp, auth: Option<&str>) -> reqwest::Response {
     let client = reqwest::Client::new();
     let mut req = client.get(app.url("/api/v1/me"));
@@ -667,20 +686,7 @@ async fn the_account_page_lists_creates_and_revokes_tokens() {
     );
 
     // Both changes are in the account audit, by lucia, with the label.
-    use burraco_td::db::schema::user_audit;
-    let rows: Vec<AuditRow> = user_audit::table
-        .filter(user_audit::action.like("token.%"))
-        .filter(user_audit::subject_id.eq(lucia.id))
-        .order(user_audit::id.asc())
-        .select((
-            user_audit::action,
-            user_audit::subject_id,
-            user_audit::user_id,
-            user_audit::before_value,
-            user_audit::after_value,
-        ))
-        .load(&mut app.pool.get().unwrap())
-        .unwrap();
+    let rows = account_audit(&app, lucia.id.0, "token.%");
     assert_eq!(rows.len(), 2, "{rows:?}");
     assert_eq!(rows[0].0, "token.created");
     assert_eq!(rows[0].2, Some(lucia.id.0));
@@ -887,20 +893,7 @@ async fn tokens_follow_their_account() {
     );
 
     // On the record: who revoked what, and why.
-    use burraco_td::db::schema::user_audit;
-    let rows: Vec<AuditRow> = user_audit::table
-        .filter(user_audit::action.like("token.revoked%"))
-        .filter(user_audit::subject_id.eq(id.0))
-        .order(user_audit::id.asc())
-        .select((
-            user_audit::action,
-            user_audit::subject_id,
-            user_audit::user_id,
-            user_audit::before_value,
-            user_audit::after_value,
-        ))
-        .load(&mut app.pool.get().unwrap())
-        .unwrap();
+    let rows = account_audit(&app, id.0, "token.revoked%");
     let summary: Vec<(String, Option<i64>, String)> = rows
         .iter()
         .map(|r| {

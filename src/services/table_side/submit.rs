@@ -130,11 +130,10 @@ pub(super) fn remember(
     let Some(key) = key else { return Ok(()) };
     let text =
         serde_json::to_string(o).map_err(|e| ServiceError::corrupt(format!("answer: {e}")))?;
-    let t = now;
-    if !tsdb::remember_answer(c, key, &text, t)? {
+    if !tsdb::remember_answer(c, key, &text, now)? {
         return Err(TableSideError::Replay);
     }
-    tsdb::forget_answers_before(c, t - chrono_of(IDEMPOTENCY_KEEP))?;
+    tsdb::forget_answers_before(c, now - chrono_of(IDEMPOTENCY_KEEP))?;
     Ok(())
 }
 

@@ -4,7 +4,6 @@
 
 use crate::ids::TournamentId;
 use actix_web::http::StatusCode;
-use actix_web::HttpMessage;
 use actix_web::{get, post, put, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -92,6 +91,7 @@ pub struct ClockIn {
         (status = 409, description = "Not possible now (the round was drawn by another request, tables missing a score…)", body = crate::web::api::ErrorBody)))]
 #[post("/api/v1/tournaments/{id}/rounds")]
 pub async fn next_round(
+    arrived: crate::web::context::Arrived,
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -116,15 +116,11 @@ pub async fn next_round(
             .await
         }
         None => {
-            let arrived = req
-                .extensions()
-                .get::<crate::web::middleware::Arrived>()
-                .map_or_else(|| state.db.now(), |a| a.0);
             services::rounds::next_round_after_arrival(
                 &state.db,
                 actor,
                 *id,
-                arrived,
+                arrived.0,
                 input.force_reason,
                 tz,
             )
