@@ -1,5 +1,6 @@
-//! The pairs CSV as the import page sends it: a real file upload
-//! (`multipart/form-data`, the raw bytes, so that a Windows-1252 file is
+//! The entries file as the import page sends it: a real file upload
+//! (`multipart/form-data`, the raw bytes: a spreadsheet, `.xlsx`/`.ods`,
+//! becomes CSV text through the core, and a Windows-1252 file is
 //! decoded by the core and not mangled by a browser) or the pasted text
 //! (`application/x-www-form-urlencoded`, also the preview's confirm form).
 //! Bounded: at most [`MAX_FILE_BYTES`] of CSV, and the body is read only up
@@ -12,7 +13,8 @@ use actix_web::{FromRequest, HttpRequest};
 use futures_util::future::LocalBoxFuture;
 use futures_util::StreamExt;
 
-use crate::tournament::csv_import::{decode_csv, MAX_FILE_BYTES};
+use crate::tournament::csv_import::MAX_FILE_BYTES;
+use crate::tournament::spreadsheet::decode_upload;
 use crate::tournament::FieldProblem;
 
 /// Room for the small fields besides the file (confirm, CSRF token, part
@@ -118,7 +120,10 @@ async fn read_multipart(mut multipart: Multipart) -> Result<ImportUpload, actix_
         }
     }
     let text = if !file.is_empty() {
-        decode_csv(&file)
+        // Unpacking a spreadsheet is CPU work: off the server's threads.
+        actix_web::web::block(move || decode_upload(&file))
+            .await
+            .unwrap_or_else(|_| Err(FieldProblem::new("file", "import.error.spreadsheet")))
     } else if pasted.len() > MAX_FILE_BYTES {
         Err(too_big())
     } else {

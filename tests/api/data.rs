@@ -25,11 +25,28 @@ fn cp1252(text: &str) -> Vec<u8> {
 /// Uploads a file to the import page as a browser does (multipart, the CSRF
 /// token in the action's query string).
 async fn upload(b: &Browser, t: &str, bytes: Vec<u8>, confirm: bool) -> reqwest::Response {
-    let page = format!("{t}/import");
-    let token = csrf_in(&b.get_html(&page).await);
+    upload_file(
+        b,
+        &format!("{t}/import"),
+        ("coppie.csv", "text/csv"),
+        bytes,
+        confirm,
+    )
+    .await
+}
+
+/// Uploads a file of a given name and type to an import page.
+async fn upload_file(
+    b: &Browser,
+    page: &str,
+    (file_name, mime): (&str, &str),
+    bytes: Vec<u8>,
+    confirm: bool,
+) -> reqwest::Response {
+    let token = csrf_in(&b.get_html(page).await);
     let part = reqwest::multipart::Part::bytes(bytes)
-        .file_name("coppie.csv")
-        .mime_str("text/csv")
+        .file_name(file_name.to_string())
+        .mime_str(mime)
         .unwrap();
     let mut form = reqwest::multipart::Form::new()
         .part("file", part)
@@ -151,22 +168,26 @@ async fn utf8_with_a_bom_commas_and_english_headers_import_directly() {
 async fn a_file_that_is_no_text_is_refused_and_nothing_is_saved() {
     let (app, dora) = with_director().await;
     let t = create_tournament(&dora, "Import rotto").await;
-    for bytes in [
+    let not_text = "non è né UTF-8 né Windows-1252";
+    for (bytes, why) in [
         // UTF-16 (Excel's "Unicode text").
-        b"\xFF\xFEc\0o\0g\0n\0o\0m\0e\x001\0".to_vec(),
-        // A spreadsheet, not a CSV.
-        b"PK\x03\x04\x14\x00\x06\x00\x08\x00\x00\x00!\x00\xb4\xe7".to_vec(),
+        (b"\xFF\xFEc\0o\0g\0n\0o\0m\0e\x001\0".to_vec(), not_text),
+        // A damaged spreadsheet (a zip cut short).
+        (
+            b"PK\x03\x04\x14\x00\x06\x00\x08\x00\x00\x00!\x00\xb4\xe7".to_vec(),
+            "Il foglio di calcolo non si può leggere",
+        ),
         // NUL bytes in a line.
-        b"cognome1;nome1;cognome2;nome2\nRos\0si;Maria;Bianchi;Luca\n".to_vec(),
+        (
+            b"cognome1;nome1;cognome2;nome2\nRos\0si;Maria;Bianchi;Luca\n".to_vec(),
+            not_text,
+        ),
     ] {
         for confirm in [false, true] {
             let res = upload(&dora, &t, bytes.clone(), confirm).await;
             assert_eq!(res.status().as_u16(), 422);
             let html = res.text().await.unwrap();
-            assert!(
-                html.contains("non è né UTF-8 né Windows-1252"),
-                "the message says why: {html}"
-            );
+            assert!(html.contains(why), "the message says why: {html}");
         }
     }
     assert!(stored_players(&app, &t).is_empty(), "nothing saved");
@@ -434,4 +455,118 @@ async fn both_csv_exports_neutralise_formulas_and_keep_numbers() {
         rows[1..].iter().any(|r| r[16].starts_with('-')),
         "negative totals stay numbers"
     );
+}
+
+/// A club's list saved by Excel: Italian headers, a title row above them,
+/// a card typed as a number.
+fn club_list_xlsx() -> Vec<u8> {
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet();
+    sheet.write_string(0, 0, "Iscritti al torneo").unwrap();
+    let rows: [[&str; 7]; 3] = [
+        [
+            "Cognome 1",
+            "Nome 1",
+            "Tessera 1",
+            "Cognome 2",
+            "Nome 2",
+            "Tessera 2",
+            "Circolo",
+        ],
+        [
+            "Rossi",
+            "Niccolò",
+            "",
+            "Bianchi",
+            "Luca",
+            "FB2",
+            "Società Aurora",
+        ],
+        [
+            "Verdi",
+            "Anna",
+            "FB3",
+            "Neri",
+            "Paolo",
+            "",
+            "Società Aurora",
+        ],
+    ];
+    for (r, row) in rows.iter().enumerate() {
+        for (c, v) in row.iter().enumerate() {
+            if !v.is_empty() {
+                sheet.write_string(r as u32 + 1, c as u16, *v).unwrap();
+            }
+        }
+    }
+    sheet.write_number(2, 2, 100037.0).unwrap();
+    book.save_to_buffer().unwrap()
+}
+
+#[tokio::test]
+async fn an_excel_file_imports_through_the_same_preview_on_both_databases() {
+    for db in both_databases() {
+        let (app, dora) = director_on(db).await;
+        let t = create_tournament(&dora, "Import xlsx").await;
+        let xlsx = (
+            "iscritti.xlsx",
+            "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        );
+        let page = format!("{t}/import");
+        let res = upload_file(&dora, &page, xlsx, club_list_xlsx(), false).await;
+        assert_eq!(res.status().as_u16(), 200);
+        let html = res.text().await.unwrap();
+        assert!(html.contains("Rossi Niccolò"), "{html}");
+        assert!(html.contains("(100037)"), "the card as typed, no decimals");
+        assert!(
+            stored_players(&app, &t).is_empty(),
+            "a preview saves nothing"
+        );
+        // The preview's confirm sends back the sheet as text, without the
+        // title row above the header.
+        let text_back = confirm_text(&html);
+        assert!(!text_back.contains("Iscritti al torneo"), "{text_back}");
+        let res = dora
+            .submit(&page, &page, &[("csv", &text_back), ("confirm", "yes")])
+            .await;
+        assert_eq!(res.status().as_u16(), 303);
+        let players = stored_players(&app, &t);
+        assert_eq!(players.len(), 4);
+        assert_eq!(
+            players[0],
+            (
+                "Rossi".into(),
+                "Niccolò".into(),
+                "100037".into(),
+                "Società Aurora".into()
+            )
+        );
+        assert_eq!(players[3].2, "", "no card for Neri");
+
+        // A bad row is named by its row in the sheet, and nothing is saved.
+        let t2 = create_tournament(&dora, "Import xlsx rotto").await;
+        let mut book = rust_xlsxwriter::Workbook::new();
+        let sheet = book.add_worksheet();
+        for (c, h) in ["cognome1", "nome1", "cognome2", "nome2"]
+            .iter()
+            .enumerate()
+        {
+            sheet.write_string(0, c as u16, *h).unwrap();
+        }
+        for (c, v) in ["Rossi", "Maria", "", "Luca"].iter().enumerate() {
+            sheet.write_string(4, c as u16, *v).unwrap();
+        }
+        let res = upload_file(
+            &dora,
+            &format!("{t2}/import"),
+            xlsx,
+            book.save_to_buffer().unwrap(),
+            true,
+        )
+        .await;
+        assert_eq!(res.status().as_u16(), 422);
+        let html = res.text().await.unwrap();
+        assert!(html.contains("Riga 5"), "row 5 of the sheet: {html}");
+        assert!(stored_players(&app, &t2).is_empty());
+    }
 }

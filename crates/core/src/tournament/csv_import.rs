@@ -224,11 +224,45 @@ fn delimiter(header: &str) -> u8 {
         .unwrap_or(b',')
 }
 
-/// The line number of a record in its file (1 = the header).
-pub(crate) fn line_of(record: &csv::StringRecord) -> usize {
-    record
-        .position()
-        .map_or(0, |p| usize::try_from(p.line()).unwrap_or(usize::MAX))
+/// Where each line of a text starts, to name a record's line: the `csv`
+/// crate's own line count passes over blank lines, and a blank line in the
+/// middle of a file (or blank rows of a spreadsheet) must not shift the
+/// numbers the preview shows.
+pub(crate) struct Lines<'a> {
+    text: &'a [u8],
+    newlines: Vec<usize>,
+}
+
+impl Lines<'_> {
+    pub(crate) fn new(text: &str) -> Lines<'_> {
+        Lines {
+            text: text.as_bytes(),
+            newlines: text
+                .bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i)
+                .collect(),
+        }
+    }
+
+    /// The line number of a record in its file (1 = the first line).
+    pub(crate) fn of(&self, record: &csv::StringRecord) -> usize {
+        let mut byte = record
+            .position()
+            .map_or(0, |p| usize::try_from(p.byte()).unwrap_or(usize::MAX));
+        // The record's position is where the reader resumed, before the
+        // blank lines it passed over.
+        while self
+            .text
+            .get(byte)
+            .is_some_and(|b| matches!(b, b'\r' | b'\n'))
+        {
+            byte += 1;
+        }
+        // Newlines before the record's first byte, plus one.
+        self.newlines.partition_point(|&nl| nl < byte) + 1
+    }
 }
 
 /// A CSV text's header row and its other non-blank rows (the separator
@@ -295,11 +329,12 @@ pub fn preview(text: &str, existing: &[PairEntry]) -> Result<Preview, FieldProbl
         ..Preview::default()
     };
     let mut accepted: Vec<PairEntry> = existing.to_vec();
+    let lines = Lines::new(text);
     let rows: Vec<(u64, usize, csv::StringRecord)> = records
         .into_iter()
         .map(|record| {
             let start = record.position().map_or(0, |p| p.byte());
-            (start, line_of(&record), record)
+            (start, lines.of(&record), record)
         })
         .collect();
     let count = rows.len();

@@ -10,6 +10,7 @@ pub mod pairs;
 pub mod penalty;
 pub mod settings;
 pub mod sheet_form;
+pub mod spreadsheet;
 pub mod stored_settings;
 pub mod team_csv;
 pub mod text;

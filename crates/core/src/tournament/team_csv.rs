@@ -7,7 +7,7 @@
 //! Nothing is imported while any line or team is bad: the preview lists
 //! every problem with its line.
 
-use super::csv_import::{header_word, line_of, read, LineProblem};
+use super::csv_import::{header_word, read, LineProblem, Lines};
 use super::pairs::{fold, Player, PlayerForm};
 use super::FieldProblem;
 
@@ -97,8 +97,9 @@ pub fn preview(text: &str, existing: &[Player]) -> Result<TeamPreview, FieldProb
     }
     // Teams in the order of their first line; each player checked alone.
     let mut teams: Vec<(String, TeamLine)> = Vec::new();
+    let lines = Lines::new(text);
     for record in records {
-        let line = line_of(&record);
+        let line = lines.of(&record);
         let get = |col: &str| {
             index
                 .iter()
