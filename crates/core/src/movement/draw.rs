@@ -98,18 +98,7 @@ pub fn tables_for(pairs: usize) -> u32 {
 /// Draws round 1: `pairs` (any order, distinct, ≥ 1, between [`MIN_PAIRS`]
 /// and [`MAX_PAIRS`] of them) to tables and lines, from `seed`.
 pub fn first_round_draw(pairs: &[PairNo], seed: u64) -> Result<Layout, MovementError> {
-    if pairs.len() < MIN_PAIRS {
-        return Err(MovementError::TooFewPairs {
-            pairs: pairs.len(),
-            min: MIN_PAIRS,
-        });
-    }
-    if pairs.len() > MAX_PAIRS {
-        return Err(MovementError::TooManyPairs {
-            pairs: pairs.len(),
-            max: MAX_PAIRS,
-        });
-    }
+    check_draw_size(pairs.len())?;
     check_pair_numbers(pairs)?;
     let mut order = pairs.to_vec();
     order.sort_unstable();
@@ -128,6 +117,23 @@ pub fn first_round_draw(pairs: &[PairNo], seed: u64) -> Result<Layout, MovementE
         fixed,
         moving,
     })
+}
+
+/// A draw takes between [`MIN_PAIRS`] and [`MAX_PAIRS`] pairs.
+pub(super) fn check_draw_size(pairs: usize) -> Result<(), MovementError> {
+    if pairs < MIN_PAIRS {
+        return Err(MovementError::TooFewPairs {
+            pairs,
+            min: MIN_PAIRS,
+        });
+    }
+    if pairs > MAX_PAIRS {
+        return Err(MovementError::TooManyPairs {
+            pairs,
+            max: MAX_PAIRS,
+        });
+    }
+    Ok(())
 }
 
 /// A fresh seed from the operating system, below 2^63 so that it fits a
@@ -150,10 +156,10 @@ pub fn ensure_redraw_allowed(scores_entered: usize) -> Result<(), MovementError>
 }
 
 /// The draw's random numbers: ChaCha20, version-independent use.
-struct DrawRng(ChaCha20Rng);
+pub(super) struct DrawRng(ChaCha20Rng);
 
 impl DrawRng {
-    fn new(seed: u64) -> DrawRng {
+    pub(super) fn new(seed: u64) -> DrawRng {
         let mut key = [0u8; 32];
         key[..8].copy_from_slice(&seed.to_le_bytes());
         key[8..].copy_from_slice(KEY_TAG);
@@ -174,8 +180,13 @@ impl DrawRng {
         }
     }
 
+    /// Uniform in [0, 1), from 53 random bits.
+    pub(super) fn unit(&mut self) -> f64 {
+        (self.0.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
     /// Fisher–Yates, from the last element down.
-    fn shuffle<T>(&mut self, items: &mut [T]) {
+    pub(super) fn shuffle<T>(&mut self, items: &mut [T]) {
         for i in (1..items.len()).rev() {
             let bound = u32::try_from(i + 1).unwrap_or(u32::MAX);
             let j = self.below(bound) as usize;

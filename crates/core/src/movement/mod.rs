@@ -17,8 +17,10 @@
 //! documentation.
 
 pub mod cli;
+pub mod clubs;
 pub mod danish;
 pub mod draw;
+pub mod groups;
 pub mod mitchell;
 pub mod teams;
 
