@@ -101,6 +101,8 @@ pub(super) fn settings_of(
         suit_order: file.suit_order.clone().unwrap_or_default(),
         // Not in the file: the default (on).
         table_entry: String::new(),
+        // The file's club separation is read with its plan (issue 34): off.
+        separate_clubs: String::new(),
         sheet_mode: file
             .sheet_mode
             .map(|m| m.code().to_string())

@@ -62,6 +62,7 @@ diesel::table! {
         table_entry -> Bool,
         sheet_mode -> Text,
         kind -> Text,
+        separate_clubs -> Bool,
     }
 }
 

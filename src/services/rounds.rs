@@ -16,7 +16,10 @@ use crate::movement::{self, Layout, MitchellPlan, PairNo, RosterChange};
 use crate::services::view::{Pair, Seating};
 use crate::tournament::{RoundMovement, Status};
 
+mod clubs;
 mod undo;
+pub use clubs::{club_meetings, clubs_crossing};
+use clubs::{pair_clubs, separates_clubs};
 pub use undo::{plan_undo, undo_round, UndoPlan};
 
 fn movement_conflict(e: movement::MovementError) -> ServiceError {
@@ -142,7 +145,13 @@ pub async fn draw(
             return super::teams::start_locked(c, &actor, rows, seed, now);
         }
         let players: Vec<PairNo> = l.drawable().map(Pair::pair_no).collect();
-        let layout = movement::first_round_draw(&players, seed).map_err(movement_conflict)?;
+        let layout = if separates_clubs(&l) {
+            movement::clubs::first_round_draw_apart(&pair_clubs(&l), seed)
+                .map_err(movement_conflict)?
+                .layout
+        } else {
+            movement::first_round_draw(&players, seed).map_err(movement_conflict)?
+        };
         let plan = mitchell_plan(&l, &layout);
         plan.validate().map_err(movement_conflict)?;
         let round1 = movement::round_seating(&layout, &plan, 1, &[]).map_err(movement_conflict)?;

@@ -9,6 +9,7 @@ mod admin;
 mod api_v1;
 mod circuits;
 mod cli_files;
+mod clubs;
 mod compression;
 mod csrf;
 mod data;

@@ -66,6 +66,10 @@ pub struct TournamentIn {
     pub mitchell_advance: u32,
     #[serde(default)]
     pub allow_repeats: Option<bool>,
+    /// Club separation in the first draw (RULES.md §13): pairs of one club
+    /// on the same line of the Mitchell (default false).
+    #[serde(default)]
+    pub separate_clubs: Option<bool>,
     #[serde(default)]
     pub bye_vp: Option<u32>,
     /// Money as a decimal string (`"10.00"`).
@@ -171,6 +175,11 @@ impl TournamentIn {
             } else {
                 String::new()
             },
+            separate_clubs: if self.separate_clubs == Some(true) {
+                "on".into()
+            } else {
+                String::new()
+            },
             bye_vp: opt(self.bye_vp),
             entry_fee: self.entry_fee.clone(),
             prize_share_percent: self.prize_share_percent.clone(),
@@ -223,6 +232,7 @@ impl TournamentIn {
             }),
             mitchell_advance: s.mitchell_advance,
             allow_repeats: Some(s.allow_repeats),
+            separate_clubs: Some(s.separate_clubs),
             bye_vp: Some(u32::from(s.bye_vp)),
             entry_fee: f.entry_fee,
             prize_share_percent: f.prize_share_percent,

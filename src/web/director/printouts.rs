@@ -39,6 +39,9 @@ pub(super) struct RoundPage<'a> {
     clock_back: &'static str,
     /// The last round, with nothing recorded yet: it can be undone.
     can_undo: bool,
+    /// In a Mitchell round of a draw that keeps clubs apart: the clubs
+    /// whose pairs meet all the same ("Aurora: 1, 3 · 5, 6").
+    club_meetings: Vec<String>,
 }
 
 #[derive(Template)]
@@ -147,6 +150,20 @@ pub async fn round(
         clock: crate::web::clock::ClockView::of(&ctx, &l, round, state.db.now()),
         clock_back: "director",
         can_undo,
+        club_meetings: match (round.movement, l.t.layout()) {
+            (crate::tournament::RoundMovement::Mitchell, Some(layout)) => {
+                services::rounds::club_meetings(&l, &layout)
+                    .iter()
+                    .map(|m| {
+                        let list = |ps: &[u32]| {
+                            ps.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                        };
+                        format!("{}: {} · {}", m.club, list(&m.fixed), list(&m.moving))
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
+        },
     };
     render(&page)
 }

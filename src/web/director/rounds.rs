@@ -50,6 +50,15 @@ pub(super) async fn draw_page(
         page.submit = ctx.t("states.start.submit").to_string();
     }
     page.lines.push(ctx.t("states.start.undo").to_string());
+    match services::rounds::clubs_crossing(&l) {
+        Some(0) => page
+            .lines
+            .push(ctx.t("states.start.clubs_apart").to_string()),
+        Some(n) => page
+            .warnings
+            .push(tf(lang, "states.start.clubs_cross", &[("pairs", &n)])),
+        None => {}
+    }
     if !absent.is_empty() {
         page.warnings.push(tf(
             lang,

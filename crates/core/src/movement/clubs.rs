@@ -51,6 +51,9 @@ pub struct ClubMeeting {
 pub struct SeparatedDraw {
     pub layout: Layout,
     pub meetings: Vec<ClubMeeting>,
+    /// The pairs moved away from their club's line (the fewest possible:
+    /// the same number whatever the seed).
+    pub crossing: usize,
 }
 
 /// A club name folded for comparison: no case, accents or outer spaces.
@@ -240,7 +243,17 @@ pub fn first_round_draw_apart(
         moving: moving.iter().copied().map(Some).collect(),
     };
     let meetings = meetings(pairs, &fixed);
-    Ok(SeparatedDraw { layout, meetings })
+    Ok(SeparatedDraw {
+        layout,
+        meetings,
+        crossing: moved.len(),
+    })
+}
+
+/// The clubs whose pairs sit on both lines of `layout`.
+pub fn meetings_of(pairs: &[PairClubs], layout: &Layout) -> Vec<ClubMeeting> {
+    let fixed: Vec<PairNo> = layout.fixed.iter().flatten().copied().collect();
+    meetings(pairs, &fixed)
 }
 
 /// The clubs with pairs on both lines.

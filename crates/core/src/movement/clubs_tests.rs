@@ -68,6 +68,7 @@ fn clubs_that_can_be_kept_apart_never_meet() {
     for seed in 0..50 {
         let d = first_round_draw_apart(&pairs, seed).unwrap();
         assert!(d.meetings.is_empty(), "seed {seed}: {:?}", d.meetings);
+        assert_eq!(d.crossing, 0);
         assert_eq!(d.layout.tables, 6);
         assert_eq!(d.layout.fixed.iter().flatten().count(), 6);
         let aurora: Vec<_> = (1..=4).map(|p| line_of(&d.layout, p)).collect();
@@ -128,6 +129,7 @@ fn when_clubs_cannot_be_kept_apart_the_fewest_pairs_cross_and_the_clubs_are_name
         let d = first_round_draw_apart(&pairs, seed).unwrap();
         assert_eq!(line_of(&d.layout, 7), line_of(&d.layout, 8));
         assert_eq!(d.meetings.len(), 1, "{:?}", d.meetings);
+        assert_eq!(d.crossing, 2);
         let m = &d.meetings[0];
         assert_eq!(m.club, "Aurora");
         let (few, many) = if m.fixed.len() < m.moving.len() {

@@ -44,6 +44,9 @@ pub struct SettingsForm {
     pub danish_form: String,
     pub mitchell_advance: String,
     pub allow_repeats: String,
+    /// Club separation in the first draw (RULES.md §13): a checkbox, `on`
+    /// or empty.
+    pub separate_clubs: String,
     pub bye_vp: String,
     pub entry_fee: String,
     /// The prize share: a percentage of each entry fee, or with
@@ -86,6 +89,9 @@ pub struct Settings {
     pub danish_modified: bool,
     pub mitchell_advance: u32,
     pub allow_repeats: bool,
+    /// Pairs of one club on the same line of the first draw, so that they
+    /// do not meet in the Mitchell rounds (RULES.md §13).
+    pub separate_clubs: bool,
     pub bye_vp: u8,
     pub entry_fee: Decimal,
     pub prize_share_percent: Decimal,
@@ -333,6 +339,7 @@ impl Settings {
             1..=MAX_ADVANCE,
         );
         let allow_repeats = matches!(form.allow_repeats.trim(), "on" | "true" | "1" | "yes");
+        let separate_clubs = matches!(form.separate_clubs.trim(), "on" | "true" | "1" | "yes");
         let bye_vp = if form.bye_vp.trim().is_empty() {
             Some(u32::from(DEFAULT_BYE_VP))
         } else {
@@ -435,6 +442,7 @@ impl Settings {
                 danish_modified,
                 mitchell_advance,
                 allow_repeats,
+                separate_clubs,
                 bye_vp: u8::try_from(bye_vp).unwrap_or(DEFAULT_BYE_VP),
                 entry_fee: entry_fee.amount(),
                 prize_share_percent: prize_share_percent.value(),
@@ -491,6 +499,7 @@ impl SettingsForm {
             danish_form: "modified".into(),
             mitchell_advance: "1".into(),
             allow_repeats: String::new(),
+            separate_clubs: String::new(),
             bye_vp: DEFAULT_BYE_VP.to_string(),
             entry_fee: "20.00".into(),
             prize_share_percent: "70".into(),
@@ -526,6 +535,11 @@ impl SettingsForm {
             .into(),
             mitchell_advance: s.mitchell_advance.to_string(),
             allow_repeats: if s.allow_repeats {
+                "on".into()
+            } else {
+                String::new()
+            },
+            separate_clubs: if s.separate_clubs {
                 "on".into()
             } else {
                 String::new()

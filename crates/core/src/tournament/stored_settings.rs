@@ -29,6 +29,7 @@ pub struct StoredSettings<'a> {
     pub danish_modified: bool,
     pub mitchell_advance: i32,
     pub allow_repeats: bool,
+    pub separate_clubs: bool,
     pub bye_vp: i32,
     pub entry_fee_cents: i64,
     pub prize_share_percent: &'a str,
@@ -69,6 +70,7 @@ impl Settings {
             danish_modified: s.danish_modified,
             mitchell_advance: within("mitchell_advance", s.mitchell_advance, 1..=MAX_ADVANCE)?,
             allow_repeats: s.allow_repeats,
+            separate_clubs: s.separate_clubs,
             bye_vp: u8::try_from(bye_vp).map_err(|_| format!("bye_vp {bye_vp}"))?,
             entry_fee: Money::from_cents(s.entry_fee_cents, ENTRY_FEE)
                 .map_err(|e| format!("entry_fee_cents {}: {e:?}", s.entry_fee_cents))?
@@ -118,6 +120,7 @@ mod tests {
             danish_modified: s.danish_modified,
             mitchell_advance: s.mitchell_advance as i32,
             allow_repeats: s.allow_repeats,
+            separate_clubs: s.separate_clubs,
             bye_vp: i32::from(s.bye_vp),
             entry_fee_cents: Money::new(s.entry_fee, ENTRY_FEE).unwrap().cents(),
             prize_share_percent: share,
