@@ -180,7 +180,7 @@ fn counted_of_round(
                 },
             });
         entry.penalties.push(LinePenalty {
-            pair: card.pair,
+            pair: card.number,
             before: own.saturating_add(cr.mp_penalty),
             after: own,
             amount: cr.mp_penalty,

@@ -181,8 +181,8 @@ impl PublicStandings {
                 .iter()
                 .map(|r| PublicRow {
                     place: r.place,
-                    pair: r.pair,
-                    names: s.pair_names(r.pair),
+                    pair: r.number,
+                    names: s.pair_names(r.number),
                     vp: r.vp,
                     mp_diff: r.mp_diff,
                     mp: r.mp,
@@ -198,7 +198,7 @@ impl PublicStandings {
                     for p in r.penalties.iter().filter(|p| shows_in_public(p)) {
                         penalties.push(PublicPenalty {
                             round: r.round,
-                            pair: card.pair,
+                            pair: card.number,
                             table: p.table,
                             kind: p.kind,
                             amount: p.amount,

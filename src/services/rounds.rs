@@ -525,7 +525,7 @@ fn danish_seating(
     let ranking: Vec<PairNo> = standings
         .rows
         .iter()
-        .map(|r| r.pair)
+        .map(|r| r.number)
         .filter(|p| active.contains(p))
         .collect();
     let entries = movement::entries_from_history(&ranking, &history);

@@ -200,7 +200,7 @@ pub fn standings_vp(app: &TestApp, tid: i64, pair: i32) -> String {
     .unwrap()
     .unwrap();
     let st = burraco_td::standings::compute_file(&file, burraco_td::i18n::Lang::En).unwrap();
-    let row = st.rows.iter().find(|r| r.pair == pair as u32).unwrap();
+    let row = st.rows.iter().find(|r| r.number == pair as u32).unwrap();
     format!("{:?}", row)
 }
 

@@ -98,8 +98,8 @@ pub struct TeamCardDoc {
 fn row_doc(v: &TeamView, r: &crate::standings::TeamRow) -> TeamRowDoc {
     TeamRowDoc {
         place: r.place,
-        team: r.team,
-        name: v.team_name(r.team),
+        team: r.number,
+        name: v.team_name(r.number),
         vp: r.vp,
         mp_diff: r.mp_diff,
         mp: r.mp,
@@ -120,7 +120,7 @@ impl TeamView {
             name: self.file.name.clone(),
             status: self.status.as_str(),
             revision,
-            scoring: st.scoring,
+            scoring: st.scoring(),
             rounds: self.file.rounds.len(),
             entries: st.entries,
             pool: format!("{:.2}", st.pool),
@@ -130,7 +130,7 @@ impl TeamView {
                 .iter()
                 .map(|p| TeamPrizeDoc {
                     place: p.place,
-                    team: p.team,
+                    team: p.number,
                     amount: format!("{:.2}", p.amount),
                     per_player: p.per_player.iter().map(|a| format!("{a:.2}")).collect(),
                 })

@@ -321,7 +321,7 @@ pub fn round_lines(v: &TeamView) -> Vec<RoundLine> {
         .rounds
         .iter()
         .map(|r| {
-            let results = v.standings.rounds.iter().find(|x| x.round == r.number);
+            let results = v.standings.rounds().iter().find(|x| x.round == r.number);
             RoundLine {
                 number: r.number,
                 movement_key: match r.movement {

@@ -110,7 +110,7 @@ fn plan_round(
     let ranking: Vec<u32> = standings
         .rows
         .iter()
-        .map(|r| r.team)
+        .map(|r| r.number)
         .filter(|team| !gone.contains(team))
         .collect();
     let history: Vec<TeamRoundPlan> = file.rounds.iter().map(TeamRoundPlan::from_file).collect();

@@ -46,14 +46,8 @@ pub async fn finals(
         .flatten()
         .filter_map(|p| {
             let number = u32::try_from(p.number).ok()?;
-            let row = st.rows.iter().find(|r| r.pair == number)?;
-            let prize = prize_line(
-                lang,
-                st.prizes
-                    .iter()
-                    .find(|z| z.pair == number)
-                    .map(|z| z.amount),
-            );
+            let row = st.row(number)?;
+            let prize = prize_line(lang, st.prize(number).map(|z| z.amount));
             Some(FinalView {
                 pair: p.number,
                 place: tf(
@@ -86,14 +80,8 @@ async fn team_finals(
         .filter_map(|p| {
             let pair = v.l.pairs.iter().find(|x| x.id == p.id)?;
             let number = u32::try_from(pair.team_number?).ok()?;
-            let row = st.rows.iter().find(|r| r.team == number)?;
-            let prize = prize_line(
-                lang,
-                st.prizes
-                    .iter()
-                    .find(|z| z.team == number)
-                    .map(|z| z.amount),
-            );
+            let row = st.row(number)?;
+            let prize = prize_line(lang, st.prize(number).map(|z| z.amount));
             Some(FinalView {
                 pair: p.number,
                 place: tf(

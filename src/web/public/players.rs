@@ -273,7 +273,7 @@ pub async fn prizes(
                     .iter()
                     .map(|p| PrizeLine {
                         place: p.place,
-                        pair: Some(p.pair),
+                        pair: Some(p.number),
                         amount: p.amount,
                         per_player: Some(p.per_player),
                     })

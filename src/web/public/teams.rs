@@ -23,14 +23,14 @@ use crate::web::AppState;
 fn stage(ctx: &PageCtx, v: &TeamView) -> String {
     let played = v
         .standings
-        .rounds
+        .rounds()
         .iter()
         .filter(|r| r.matches.iter().all(|m| m.complete))
         .map(|r| r.round)
         .max();
     let playing = v
         .standings
-        .rounds
+        .rounds()
         .iter()
         .filter(|r| r.matches.iter().any(|m| !m.complete))
         .map(|r| r.round)

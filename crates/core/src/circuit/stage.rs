@@ -84,15 +84,15 @@ pub fn stage_of_file_by_seat<K>(
     let mut results = Vec::with_capacity(standings.rows.len());
     for row in &standings.rows {
         // A validated file's pairs have exactly two players.
-        let Some([a, b]) = pairs.get(&row.pair).copied() else {
+        let Some([a, b]) = pairs.get(&row.number).copied() else {
             continue;
         };
         results.push(StageResult {
-            pair_number: row.pair,
+            pair_number: row.number,
             place: row.place,
             vp: row.vp,
             mp_diff: row.mp_diff,
-            players: [player(row.pair, 0, a), player(row.pair, 1, b)],
+            players: [player(row.number, 0, a), player(row.number, 1, b)],
         });
     }
     Ok(Stage {

@@ -1232,7 +1232,7 @@ fn stage_of_file_takes_the_final_standings_without_no_shows() {
     for (r, row) in st.results.iter().zip(&standings.rows) {
         assert_eq!(
             (r.pair_number, r.place, r.vp, r.mp_diff),
-            (row.pair, row.place, row.vp, row.mp_diff)
+            (row.number, row.place, row.vp, row.mp_diff)
         );
         let pair = f.pairs.iter().find(|p| p.number == r.pair_number).unwrap();
         assert_eq!(r.players[0].key, pair.players[0].surname);

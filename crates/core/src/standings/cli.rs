@@ -1,66 +1,73 @@
 //! `burraco-td standings`: the JSON of FORMAT.md and the whole command,
 //! for a pairs or a team tournament file (by its `kind`).
 
-use super::teams::{compute_teams, TeamStandings};
-use super::{compute, Standings, StandingsError};
+use super::kind::Kind;
+use super::pairs::Pair;
+use super::{compute_file, compute_teams_file, Row, Standings};
 use crate::i18n::{tf, Lang};
-use crate::tournament_file::{parse_any, validate, validate_teams, AnyTournamentFile};
+use crate::tournament_file::{parse_any, AnyTournamentFile};
 use rust_decimal::Decimal;
+use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
+use std::marker::PhantomData;
 
-/// One line of `standings` in the CLI output.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct CliRow {
-    pub place: u32,
-    pub pair: u32,
-    pub vp: i64,
-    pub mp_diff: i64,
-    pub mp: i64,
-    pub played: u32,
-    pub byes: u32,
+/// One line of `standings` in the CLI output: the row's place, number
+/// (`pair`, or `team` for a team file), VP, MP difference, MP, rounds
+/// played and rested.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CliRow<K: Kind = Pair>(pub Row<K>);
+
+impl<K: Kind> Serialize for CliRow<K> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("CliRow", 7)?;
+        self.0.write_head(&mut s)?;
+        s.end()
+    }
 }
 
 /// One prize in the CLI output (`amount` a decimal string).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct CliPrize {
-    pub pair: u32,
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CliPrize<K: Kind = Pair> {
+    pub number: u32,
     pub place: u32,
     pub amount: Decimal,
+    kind: PhantomData<K>,
 }
 
-/// `{"standings":[…],"pool":"336.00","prizes":[…]}` (FORMAT.md).
+impl<K: Kind> Serialize for CliPrize<K> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut s = serializer.serialize_struct("CliPrize", 3)?;
+        s.serialize_field(K::FIELD, &self.number)?;
+        s.serialize_field("place", &self.place)?;
+        s.serialize_field("amount", &self.amount)?;
+        s.end()
+    }
+}
+
+/// `{"standings":[…],"pool":"336.00","prizes":[…]}` (FORMAT.md; a team
+/// file's has `team` in place of `pair`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct CliStandings {
-    pub standings: Vec<CliRow>,
+#[serde(bound = "")]
+pub struct CliStandings<K: Kind = Pair> {
+    pub standings: Vec<CliRow<K>>,
     pub pool: Decimal,
-    pub prizes: Vec<CliPrize>,
+    pub prizes: Vec<CliPrize<K>>,
 }
 
-impl Standings {
+impl<K: Kind> Standings<K> {
     /// The CLI output as a value (field names exactly as FORMAT.md).
-    pub fn to_cli(&self) -> CliStandings {
+    pub fn to_cli(&self) -> CliStandings<K> {
         CliStandings {
-            standings: self
-                .rows
-                .iter()
-                .map(|r| CliRow {
-                    place: r.place,
-                    pair: r.pair,
-                    vp: r.vp,
-                    mp_diff: r.mp_diff,
-                    mp: r.mp,
-                    played: r.played,
-                    byes: r.byes,
-                })
-                .collect(),
+            standings: self.rows.iter().map(|r| CliRow(r.clone())).collect(),
             pool: self.pool,
             prizes: self
                 .prizes
                 .iter()
                 .map(|p| CliPrize {
-                    pair: p.pair,
+                    number: p.number,
                     place: p.place,
                     amount: p.amount,
+                    kind: PhantomData,
                 })
                 .collect(),
         }
@@ -69,70 +76,6 @@ impl Standings {
     /// The CLI output as compact JSON (one line, no trailing newline).
     pub fn to_cli_json(&self) -> String {
         // Plain structs of numbers and strings: serialization cannot fail.
-        serde_json::to_string(&self.to_cli()).unwrap_or_default()
-    }
-}
-
-/// One line of a team file's `standings` in the CLI output.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct TeamCliRow {
-    pub place: u32,
-    pub team: u32,
-    pub vp: i64,
-    pub mp_diff: i64,
-    pub mp: i64,
-    pub played: u32,
-    pub byes: u32,
-}
-
-/// One team prize in the CLI output.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct TeamCliPrize {
-    pub team: u32,
-    pub place: u32,
-    pub amount: Decimal,
-}
-
-/// The team file's output: the pairs' shape with `team` for `pair`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct TeamCliStandings {
-    pub standings: Vec<TeamCliRow>,
-    pub pool: Decimal,
-    pub prizes: Vec<TeamCliPrize>,
-}
-
-impl TeamStandings {
-    /// The CLI output as a value (FORMAT.md, `team` in place of `pair`).
-    pub fn to_cli(&self) -> TeamCliStandings {
-        TeamCliStandings {
-            standings: self
-                .rows
-                .iter()
-                .map(|r| TeamCliRow {
-                    place: r.place,
-                    team: r.team,
-                    vp: r.vp,
-                    mp_diff: r.mp_diff,
-                    mp: r.mp,
-                    played: r.played,
-                    byes: r.byes,
-                })
-                .collect(),
-            pool: self.pool,
-            prizes: self
-                .prizes
-                .iter()
-                .map(|p| TeamCliPrize {
-                    team: p.team,
-                    place: p.place,
-                    amount: p.amount,
-                })
-                .collect(),
-        }
-    }
-
-    /// The CLI output as compact JSON (one line, no trailing newline).
-    pub fn to_cli_json(&self) -> String {
         serde_json::to_string(&self.to_cli()).unwrap_or_default()
     }
 }
@@ -154,14 +97,8 @@ pub fn run_cli(input: &str, lang: Lang) -> (i32, String, String) {
         }
     };
     let result = match &file {
-        AnyTournamentFile::Pairs(file) => validate(file)
-            .map_err(StandingsError::Invalid)
-            .and_then(|valid| compute(&valid, lang))
-            .map(|s| s.to_cli_json()),
-        AnyTournamentFile::Teams(file) => validate_teams(file)
-            .map_err(StandingsError::Invalid)
-            .and_then(|valid| compute_teams(&valid, lang))
-            .map(|s| s.to_cli_json()),
+        AnyTournamentFile::Pairs(file) => compute_file(file, lang).map(|s| s.to_cli_json()),
+        AnyTournamentFile::Teams(file) => compute_teams_file(file, lang).map(|s| s.to_cli_json()),
     };
     match result {
         Ok(json) => (0, format!("{json}\n"), String::new()),

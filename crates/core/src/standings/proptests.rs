@@ -32,37 +32,9 @@ proptest! {
             }
         }
 
-        // The standings are a permutation of the pairs, places 1, 2, 2, 4…
-        let mut listed: Vec<u32> = s.rows.iter().map(|r| r.pair).collect();
-        let mut registered: Vec<u32> = file.pairs.iter().map(|p| p.number).collect();
-        listed.sort_unstable();
-        registered.sort_unstable();
-        prop_assert_eq!(listed, registered);
-        for (i, row) in s.rows.iter().enumerate() {
-            let position = u32::try_from(i + 1).unwrap_or(u32::MAX);
-            match i.checked_sub(1).and_then(|j| s.rows.get(j)) {
-                None => prop_assert_eq!(row.place, 1),
-                Some(prev) => {
-                    prop_assert!(row.place == prev.place || row.place == position);
-                    prop_assert!((prev.vp, prev.mp_diff, prev.mp) >= (row.vp, row.mp_diff, row.mp));
-                }
-            }
-        }
-
-        // The prizes add up to the pool.
-        if !file.pairs.is_empty() {
-            let paid: Decimal = s.prizes.iter().map(|p| p.amount).sum();
-            prop_assert_eq!(paid, s.pool);
-            for p in &s.prizes {
-                prop_assert_eq!(p.per_player[0] + p.per_player[1], p.amount);
-            }
-        }
-
-        // VP: table and bye VP minus penalties.
-        for row in &s.rows {
-            let card = s.card(row.pair).map(|c| c.rounds.iter().filter_map(|r| r.vp).sum::<i64>());
-            prop_assert_eq!(card, Some(row.vp + row.penalty_vp));
-        }
+        // A permutation of the pairs, places 1, 2, 2, 4…; the prizes add
+        // up to the pool; VP: table and bye VP minus penalties.
+        super::invariants::hold(&s, file.pairs.iter().map(|p| p.number).collect())?;
     }
 
     #[test]

@@ -4,13 +4,16 @@ use crate::movement::teams::{
     default_lineup, round_robin, round_robin_groups, seat_match, split_into_groups,
     team_danish_round, team_entries_from_history, TeamRoundPlan,
 };
+use crate::rules::score_sheet::Line;
 use crate::rules::score_sheet::{Hand, HandEnd, LineHand, PerLine};
 use crate::tournament_file::fixtures::{sample_team_tournament, simple_sheet, team};
+use crate::tournament_file::PenaltyKind;
 use crate::tournament_file::{
     parse_teams, teams_to_json, Adjusted, LineRef, MatchFile, MatchTableFile, PayoutTierFile,
     SheetFile, TeamMovementKind, TeamPenaltyFile, TeamRoundFile, TeamScoringFile,
     TeamTournamentFile,
 };
+use rust_decimal::Decimal;
 
 /// Teams of the given sizes, numbered 1…; fee 80.00, 70% share, 60/40.
 fn tour(sizes: &[usize]) -> TeamTournamentFile {
@@ -18,12 +21,7 @@ fn tour(sizes: &[usize]) -> TeamTournamentFile {
         "Prova a squadre",
         chrono::NaiveDate::from_ymd_opt(2026, 11, 21).unwrap(),
     );
-    f.entry_fee = Decimal::new(8000, 2);
-    f.prize_share_percent = Decimal::from(70);
-    f.payout = vec![PayoutTierFile {
-        min_entries: 1,
-        scheme: vec![Decimal::from(60), Decimal::from(40)],
-    }];
+    (f.entry_fee, f.prize_share_percent, f.payout) = super::test_kit::sixty_forty(8000);
     f.teams = sizes
         .iter()
         .enumerate()
@@ -144,7 +142,7 @@ fn tables_method_sums_the_tables_vp() {
     assert_eq!((a.vp, a.mp_diff, a.mp, a.played), (22, 240, 1200, 1));
     assert_eq!((b.vp, b.mp_diff, b.mp, b.played), (18, -240, 960, 1));
     assert_eq!((a.place, b.place), (1, 2));
-    assert_eq!((s.scoring, s.match_vp), ("tables", 40));
+    assert_eq!((s.scoring(), s.match_vp()), ("tables", 40));
     let m = s.match_of(1, 2).unwrap();
     assert!(m.complete);
     assert_eq!((m.home_vp, m.away_vp), (Some(22), Some(18)));
@@ -182,7 +180,7 @@ fn scale_method_converts_the_sum_on_the_team_scale() {
     // +400 − 160 = +240 → 11–9.
     assert_eq!((s.row(1).unwrap().vp, s.row(2).unwrap().vp), (11, 9));
     assert_eq!(s.row(1).unwrap().mp_diff, 240);
-    assert_eq!((s.scoring, s.match_vp), ("scale", 20));
+    assert_eq!((s.scoring(), s.match_vp()), ("scale", 20));
     // The tables still show the pairs' VP.
     assert_eq!(s.match_of(1, 1).unwrap().tables[0].ns_vp, Some(14));
 }
@@ -207,7 +205,7 @@ fn a_resting_team_scores_the_team_bye_award() {
         (c.outcome, c.vp, c.mp_diff),
         (MatchOutcome::Bye, Some(28), 710)
     );
-    assert_eq!(s.rounds[0].byes, vec![3]);
+    assert_eq!(s.rounds()[0].byes, vec![3]);
     // The file's award; on 4 hands the band edges move.
     f.team_bye_vp = Some(30);
     assert_eq!(s_row(&f, 3), (30, 1010));
@@ -377,7 +375,7 @@ fn head_to_head_decides_two_tied_teams_that_met() {
         &[],
     );
     let s = standings(&f);
-    let order: Vec<(u32, u32, i64)> = s.rows.iter().map(|r| (r.team, r.place, r.vp)).collect();
+    let order: Vec<(u32, u32, i64)> = s.rows.iter().map(|r| (r.number, r.place, r.vp)).collect();
     assert_eq!(order, vec![(3, 1, 42), (1, 2, 40), (2, 3, 40), (4, 4, 38)]);
     let t = s.row(1).unwrap().tie_break.clone().unwrap();
     assert_eq!((t.other, t.vp_for, t.vp_against, t.won), (2, 22, 18, true));
@@ -410,7 +408,7 @@ fn head_to_head_decides_two_tied_teams_that_met() {
         ew_mp_diff: None,
     });
     let s = standings(&f);
-    let order: Vec<(u32, u32)> = s.rows.iter().map(|r| (r.team, r.place)).collect();
+    let order: Vec<(u32, u32)> = s.rows.iter().map(|r| (r.number, r.place)).collect();
     // 1: 20 + 18 = 38, 2: 20 + 22 = 42, 3: 18 + 22 = 40, 4: 22 + 18 = 40.
     // 3 and 4 met in round 1: 18 v 22 → 4 first.
     assert_eq!(order, vec![(2, 1), (4, 2), (3, 3), (1, 4)]);
@@ -591,9 +589,9 @@ fn groups_then_danish() {
     }
     let s = standings(&f);
     assert!(s.rows.iter().all(|r| r.played == 3));
-    assert_eq!(s.rounds[0].matches[0].group.as_deref(), Some("A"));
+    assert_eq!(s.rounds()[0].matches[0].group.as_deref(), Some("A"));
     // Danish: by the standings, never a team already met.
-    let ranking: Vec<u32> = s.rows.iter().map(|r| r.team).collect();
+    let ranking: Vec<u32> = s.rows.iter().map(|r| r.number).collect();
     let history: Vec<TeamRoundPlan> = f.rounds.iter().map(TeamRoundPlan::from_file).collect();
     let entries = team_entries_from_history(&ranking, &history);
     let d = team_danish_round(4, &entries).unwrap();
@@ -641,7 +639,7 @@ fn danish_after_a_complete_round_robin() {
     }
     let s = standings(&f);
     assert!(s.rows.iter().all(|r| r.played == 4 && r.byes == 1));
-    let ranking: Vec<u32> = s.rows.iter().map(|r| r.team).collect();
+    let ranking: Vec<u32> = s.rows.iter().map(|r| r.number).collect();
     let history: Vec<TeamRoundPlan> = f.rounds.iter().map(TeamRoundPlan::from_file).collect();
     let d = team_danish_round(6, &team_entries_from_history(&ranking, &history)).unwrap();
     assert_eq!(
@@ -716,7 +714,7 @@ fn the_cli_prints_team_standings_as_format_md_shows() {
         "{err_it}"
     );
     match compute_teams_file(&f, Lang::En) {
-        Err(e @ StandingsError::TeamSheetRuleBroken(_)) => {
+        Err(e @ StandingsError::SheetRuleBroken(_)) => {
             assert_eq!((e.code(), e.exit_code()), ("sheet_rule_broken", 1));
         }
         other => panic!("{other:?}"),

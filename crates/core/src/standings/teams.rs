@@ -47,40 +47,58 @@
 //!   computation fail, every broken sheet listed with its round, table and
 //!   teams; on a mismatch only, the computed totals win and it is flagged.
 
-use super::{
-    order_entries, pay, tie_key_note, CardPenalty, Money, Outcome, SheetRef, StandingsError,
-    TieBreak,
-};
-use crate::i18n::{tf, Lang};
+use super::kind::{field_of, round_card_fields, Field, Kind, Ledger, RoundCard};
+use super::prizes::split_evenly;
+use super::{BrokenSheet, Card, CardPenalty, Outcome, Prize, Row, Standings, StandingsError};
 use crate::rules::check::check;
-use crate::rules::score_sheet::{Line, Violation, ViolationCode};
+use crate::rules::score_sheet::{Line, ViolationCode};
 use crate::rules::teams::{match_score, table_result, TableResult, TableScore};
 use crate::tournament_file::{
-    validate_teams, LineRef, PenaltyKind, TeamTournamentFile, ValidTeamFile,
+    validate_teams, LineRef, MatchFile, TeamTournamentFile, ValidTeamFile,
 };
-use rust_decimal::{Decimal, RoundingStrategy};
+use rust_decimal::Decimal;
 use serde::Serialize;
 use std::collections::HashMap;
 
+/// Teams: the entrant of a team tournament.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Team;
+
 /// A team's line in the standings.
+pub type TeamRow = Row<Team>;
+/// A team's card: one entry per round of the tournament.
+pub type TeamCard = Card<Team>;
+/// A team that wins money; the prize split among its players.
+pub type TeamPrize = Prize<Team>;
+/// The computed team standings.
+pub type TeamStandings = Standings<Team>;
+
+/// What team standings carry of their own.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct TeamRow {
-    /// 1-based; tied teams share it (1, 2, 2, 4…).
-    pub place: u32,
-    pub team: u32,
-    /// Net VP (after VP penalties).
-    pub vp: i64,
-    pub mp_diff: i64,
-    pub mp: i64,
-    /// Matches played (both tables scored).
-    pub played: u32,
-    /// Rounds rested with the team bye award.
-    pub byes: u32,
-    /// VP taken by penalties (`vp` and automatic), ≥ 0.
-    pub penalty_vp: i64,
-    pub withdrawn: bool,
-    /// Set on both teams when head-to-head decided their order.
-    pub tie_break: Option<TieBreak>,
+pub struct TeamResults {
+    /// `tables` or `scale`.
+    pub scoring: &'static str,
+    /// The match VP two teams share (40 or 20).
+    pub match_vp: u8,
+    /// Every round's match results.
+    pub rounds: Vec<RoundResults>,
+}
+
+/// Validates, then computes (for callers holding a plain file).
+pub fn compute_teams_file(
+    file: &TeamTournamentFile,
+    lang: crate::i18n::Lang,
+) -> Result<TeamStandings, StandingsError> {
+    super::kind::compute_file::<Team>(file, lang)
+}
+
+/// Computes the team standings, cards, match results and prizes of a
+/// valid team file. `lang` is the language of the texts inside.
+pub fn compute_teams(
+    valid: &ValidTeamFile<'_>,
+    lang: crate::i18n::Lang,
+) -> Result<TeamStandings, StandingsError> {
+    super::engine::compute::<Team>(valid, lang)
 }
 
 /// What a team did in a round.
@@ -194,143 +212,6 @@ pub struct TeamCardRound {
     pub penalties: Vec<CardPenalty>,
 }
 
-impl TeamCardRound {
-    fn absent(round: u32) -> TeamCardRound {
-        TeamCardRound {
-            round,
-            outcome: MatchOutcome::Absent,
-            opponent: None,
-            home: None,
-            group: None,
-            tables: Vec::new(),
-            vp: None,
-            opponent_vp: None,
-            mp_diff: 0,
-            mp: 0,
-            penalty_vp: 0,
-            penalties: Vec::new(),
-        }
-    }
-}
-
-/// A team's card: one entry per round of the tournament.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct TeamCard {
-    pub team: u32,
-    pub rounds: Vec<TeamCardRound>,
-}
-
-/// A team that wins money.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct TeamPrize {
-    pub team: u32,
-    pub place: u32,
-    pub amount: Decimal,
-    /// The prize split among the team's players (odd cents to the first).
-    pub per_player: Vec<Decimal>,
-}
-
-/// The computed team standings.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct TeamStandings {
-    /// `tables` or `scale`.
-    pub scoring: &'static str,
-    /// The match VP two teams share (40 or 20).
-    pub match_vp: u8,
-    /// Best first.
-    pub rows: Vec<TeamRow>,
-    /// One per entry team, in the order of the file's `teams`.
-    pub cards: Vec<TeamCard>,
-    /// Every round's match results.
-    pub rounds: Vec<RoundResults>,
-    pub entries: u32,
-    pub pool: Decimal,
-    pub organiser_fee: Decimal,
-    pub scheme: Vec<Decimal>,
-    /// The teams that win money, best first.
-    pub prizes: Vec<TeamPrize>,
-    pub declared_mismatches: Vec<SheetRef>,
-    #[serde(skip)]
-    card_index: HashMap<u32, usize>,
-    #[serde(skip)]
-    row_index: HashMap<u32, usize>,
-}
-
-impl TeamStandings {
-    pub fn card(&self, team: u32) -> Option<&TeamCard> {
-        self.card_index.get(&team).and_then(|&i| self.cards.get(i))
-    }
-
-    pub fn row(&self, team: u32) -> Option<&TeamRow> {
-        self.row_index.get(&team).and_then(|&i| self.rows.get(i))
-    }
-
-    pub fn prize(&self, team: u32) -> Option<&TeamPrize> {
-        self.prizes.iter().find(|p| p.team == team)
-    }
-
-    /// The match `team` played in round `round` (1-based).
-    pub fn match_of(&self, round: u32, team: u32) -> Option<&MatchResult> {
-        self.rounds
-            .iter()
-            .find(|r| r.round == round)?
-            .matches
-            .iter()
-            .find(|m| m.home == team || m.away == team)
-    }
-}
-
-/// A table's sheet in a team match that breaks a rule.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BrokenTeamSheet {
-    pub round: u32,
-    pub table: u32,
-    /// The teams of the NS and EW lines.
-    pub ns: u32,
-    pub ew: u32,
-    pub violations: Vec<Violation>,
-}
-
-impl BrokenTeamSheet {
-    /// One line per violation: `Round 2, table 4 (NS team 3, EW team 8): …`.
-    pub fn lines(&self, lang: Lang) -> Vec<String> {
-        let place = tf(
-            lang,
-            "file.standings.team_sheet_place",
-            &[
-                ("round", &self.round),
-                ("table", &self.table),
-                ("ns", &self.ns),
-                ("ew", &self.ew),
-            ],
-        );
-        self.violations
-            .iter()
-            .map(|v| format!("{place}: {} [{}]", v.message(lang), v.code.code()))
-            .collect()
-    }
-}
-
-#[derive(Debug, Clone, Copy, Default)]
-struct Acc {
-    vp: i64,
-    mp_diff: i64,
-    mp: i64,
-    played: u32,
-    byes: u32,
-    penalty_vp: i64,
-    warnings: u32,
-}
-
-/// Validates, then computes (for callers holding a plain file).
-pub fn compute_teams_file(
-    file: &TeamTournamentFile,
-    lang: Lang,
-) -> Result<TeamStandings, StandingsError> {
-    let valid = validate_teams(file).map_err(StandingsError::Invalid)?;
-    compute_teams(&valid, lang)
-}
-
 /// One scored table as the standings need it.
 struct Scored {
     result: MatchTableResult,
@@ -339,17 +220,14 @@ struct Scored {
 }
 
 /// What scoring the tables needs and finds.
-struct Scorer<'v, 'a> {
+struct Scorer<'v, 'a, 'l, 'f> {
     valid: &'v ValidTeamFile<'a>,
-    /// MP penalties that count, per (round, table, team).
-    mp_pen: HashMap<(u32, u32, u32), i64>,
+    ledger: &'l mut Ledger<'f, Team>,
     /// Every penalty naming a table, per (round, table).
     marks: HashMap<(u32, u32), Vec<usize>>,
-    broken: Vec<BrokenTeamSheet>,
-    mismatches: Vec<SheetRef>,
 }
 
-impl Scorer<'_, '_> {
+impl Scorer<'_, '_, '_, '_> {
     /// Checks and scores one table of a match (`home`: the match's home
     /// team).
     fn score(
@@ -359,13 +237,6 @@ impl Scorer<'_, '_> {
         table: &crate::tournament_file::MatchTableFile,
     ) -> Scored {
         let valid = self.valid;
-        let mp_pen = &self.mp_pen;
-        let pen = |team: u32| {
-            mp_pen
-                .get(&(round, table.table, team))
-                .copied()
-                .unwrap_or(0)
-        };
         let mut result = MatchTableResult {
             table: table.table,
             ns: table.ns,
@@ -401,12 +272,13 @@ impl Scorer<'_, '_> {
                 .iter()
                 .any(|v| v.code != ViolationCode::DeclaredTotalMismatch);
             if breaks {
-                self.broken.push(BrokenTeamSheet {
+                self.ledger.broken(BrokenSheet {
                     round,
                     table: table.table,
                     ns: table.ns.team,
                     ew: table.ew.team,
                     violations: report.violations,
+                    place_key: Team::SHEET_PLACE,
                 });
                 return Scored {
                     result,
@@ -415,11 +287,9 @@ impl Scorer<'_, '_> {
             }
             if report.has(ViolationCode::DeclaredTotalMismatch) {
                 result.declared_mismatch = true;
-                self.mismatches.push(SheetRef {
-                    round,
-                    table: table.table,
-                });
+                self.ledger.mismatch(round, table.table);
             }
+            let pen = |team: u32| self.ledger.mp_penalty(round, team, Some(table.table));
             let (pn, pe) = (pen(table.ns.team), pen(table.ew.team));
             let ns_mp = report.totals.ns.saturating_sub(pn);
             let ew_mp = report.totals.ew.saturating_sub(pe);
@@ -486,374 +356,194 @@ fn card_table(t: &MatchTableResult, team: u32) -> TeamCardTable {
     }
 }
 
-/// Index of an entry team's number (no-shows are no entries).
-fn index_of(valid: &ValidTeamFile<'_>, team: u32) -> Option<usize> {
-    valid
-        .team_index(team)
-        .filter(|&i| valid.file().teams.get(i).is_some_and(|t| t.is_entry()))
-}
-
-/// Computes the team standings, cards, match results and prizes of a
-/// valid team file. `lang` is the language of the texts inside.
-pub fn compute_teams(
-    valid: &ValidTeamFile<'_>,
-    lang: Lang,
-) -> Result<TeamStandings, StandingsError> {
-    let file = valid.file();
-    let scoring = valid.scoring();
-    let mut acc = vec![Acc::default(); file.teams.len()];
-    let mut cards: Vec<TeamCard> = file
-        .teams
+/// Scores one match: its tables, then (both scored) the match result that
+/// each team gets (RULES.md §12).
+fn score_match(
+    scorer: &mut Scorer<'_, '_, '_, '_>,
+    r: usize,
+    round: u32,
+    game: &MatchFile,
+) -> MatchResult {
+    let valid = scorer.valid;
+    let mut scored: Vec<Scored> = game
+        .tables
         .iter()
-        .map(|t| TeamCard {
-            team: t.number,
-            rounds: file
-                .rounds
-                .iter()
-                .map(|r| TeamCardRound::absent(r.number))
-                .collect(),
-        })
+        .map(|t| scorer.score(round, game.home, t))
         .collect();
-
-    let mut scorer = Scorer {
-        valid,
-        mp_pen: HashMap::new(),
-        marks: HashMap::new(),
-        broken: Vec::new(),
-        mismatches: Vec::new(),
+    scored.sort_by_key(|s| s.result.table);
+    let both = match scored.as_slice() {
+        [a, b] => a.score.zip(b.score).map(|(x, y)| [x, y]),
+        _ => None,
     };
-    for (k, p) in file.penalties.iter().enumerate() {
-        let Some(table) = p.table else { continue };
-        scorer.marks.entry((p.round, table)).or_default().push(k);
-        if !p.withdrawn && p.kind == PenaltyKind::Mp {
-            let cell = scorer.mp_pen.entry((p.round, table, p.team)).or_insert(0);
-            *cell = cell.saturating_add(p.amount.unwrap_or(0));
+    let total = both.map(|tables| match_score(valid.scoring(), valid.scale(), &tables));
+    let tables: Vec<MatchTableResult> = scored.into_iter().map(|s| s.result).collect();
+    for (team, home) in [(game.home, true), (game.away, false)] {
+        if !scorer.ledger.is_entry(team) {
+            continue;
         }
-    }
-
-    let bye_vp = i64::from(valid.team_bye_vp());
-    let bye_diff = valid.team_bye_mp_diff();
-    let mut rounds = Vec::with_capacity(file.rounds.len());
-
-    for (r, round) in file.rounds.iter().enumerate() {
-        let mut results = RoundResults {
-            round: round.number,
-            matches: Vec::with_capacity(round.matches.len()),
-            byes: round.byes.clone(),
-        };
-        for game in &round.matches {
-            let mut scored: Vec<Scored> = game
-                .tables
-                .iter()
-                .map(|t| scorer.score(round.number, game.home, t))
-                .collect();
-            scored.sort_by_key(|s| s.result.table);
-            let pair = match scored.as_slice() {
-                [a, b] => a.score.zip(b.score).map(|(x, y)| [x, y]),
-                _ => None,
-            };
-            let total = pair.map(|tables| match_score(scoring, valid.scale(), &tables));
-            let tables: Vec<MatchTableResult> = scored.into_iter().map(|s| s.result).collect();
-            for (team, home) in [(game.home, true), (game.away, false)] {
-                let Some(i) = index_of(valid, team) else {
-                    continue;
-                };
-                let side = total.map(|m| {
-                    if home {
-                        (m.home_vp, m.away_vp, m.home_mp_diff, m.home_mp)
-                    } else {
-                        (m.away_vp, m.home_vp, m.away_mp_diff, m.away_mp)
-                    }
-                });
-                if let (Some((vp, _, diff, mp)), Some(s)) = (side, acc.get_mut(i)) {
-                    s.vp = s.vp.saturating_add(vp);
-                    s.mp_diff = s.mp_diff.saturating_add(diff);
-                    s.mp = s.mp.saturating_add(mp);
-                    s.played = s.played.saturating_add(1);
-                }
-                if let Some(c) = cards.get_mut(i).and_then(|c| c.rounds.get_mut(r)) {
-                    c.outcome = if side.is_some() {
-                        MatchOutcome::Played
-                    } else {
-                        MatchOutcome::Pending
-                    };
-                    c.opponent = game.opponent(team);
-                    c.home = Some(home);
-                    c.group = game.group.clone();
-                    c.tables = tables.iter().map(|t| card_table(t, team)).collect();
-                    if let Some((vp, ovp, diff, mp)) = side {
-                        c.vp = Some(vp);
-                        c.opponent_vp = Some(ovp);
-                        c.mp_diff = diff;
-                        c.mp = mp;
-                    }
-                }
-            }
-            results.matches.push(MatchResult {
-                home: game.home,
-                away: game.away,
-                group: game.group.clone(),
-                tables,
-                complete: total.is_some(),
-                home_vp: total.map(|m| m.home_vp),
-                away_vp: total.map(|m| m.away_vp),
-                home_mp_diff: total.map(|m| m.home_mp_diff),
-                away_mp_diff: total.map(|m| m.away_mp_diff),
-                home_mp: total.map(|m| m.home_mp),
-                away_mp: total.map(|m| m.away_mp),
-            });
-        }
-        for &team in &round.byes {
-            let Some(i) = index_of(valid, team) else {
-                continue;
-            };
-            if let Some(s) = acc.get_mut(i) {
-                s.vp = s.vp.saturating_add(bye_vp);
-                s.mp_diff = s.mp_diff.saturating_add(bye_diff);
-                s.byes = s.byes.saturating_add(1);
-            }
-            if let Some(c) = cards.get_mut(i).and_then(|c| c.rounds.get_mut(r)) {
-                c.outcome = MatchOutcome::Bye;
-                c.vp = Some(bye_vp);
-                c.mp_diff = bye_diff;
-            }
-        }
-        rounds.push(results);
-    }
-    if !scorer.broken.is_empty() {
-        return Err(StandingsError::TeamSheetRuleBroken(scorer.broken));
-    }
-
-    apply_penalties(valid, &mut acc, &mut cards, lang);
-    let rows = rank(valid, &acc, &cards, lang);
-    let cards: Vec<TeamCard> = cards
-        .into_iter()
-        .zip(&file.teams)
-        .filter_map(|(c, t)| t.is_entry().then_some(c))
-        .collect();
-    let entries = u32::try_from(rows.len()).unwrap_or(u32::MAX);
-    let places: Vec<u32> = rows.iter().map(|r| r.place).collect();
-    let (pool, organiser_fee, scheme, paid) = pay(
-        Money {
-            entry_fee: file.entry_fee,
-            prize_share_percent: file.prize_share_percent,
-            guaranteed_pool: file.guaranteed_pool,
-            payout: &file.payout,
-        },
-        &places,
-    )?;
-    let prizes = paid
-        .into_iter()
-        .filter_map(|(k, amount, _)| {
-            let row = rows.get(k)?;
-            let players = valid
-                .team_index(row.team)
-                .and_then(|i| file.teams.get(i))
-                .map_or(1, |t| t.players.len());
-            Some(TeamPrize {
-                team: row.team,
-                place: row.place,
-                amount,
-                per_player: split_evenly(amount, players),
-            })
-        })
-        .collect();
-    let card_index = cards.iter().enumerate().map(|(i, c)| (c.team, i)).collect();
-    let row_index = rows.iter().enumerate().map(|(i, r)| (r.team, i)).collect();
-    Ok(TeamStandings {
-        scoring: scoring.code(),
-        match_vp: scoring.total_vp(),
-        rows,
-        cards,
-        rounds,
-        entries,
-        pool,
-        organiser_fee,
-        scheme,
-        prizes,
-        declared_mismatches: scorer.mismatches,
-        card_index,
-        row_index,
-    })
-}
-
-/// `amount` in `ways` shares to the cent, the odd cents to the first.
-pub fn split_evenly(amount: Decimal, ways: usize) -> Vec<Decimal> {
-    let ways = ways.max(1);
-    let count = Decimal::from(u32::try_from(ways).unwrap_or(u32::MAX));
-    let base = (amount / count).round_dp_with_strategy(2, RoundingStrategy::ToZero);
-    let mut left = amount - base * count;
-    let cent = Decimal::new(1, 2);
-    (0..ways)
-        .map(|_| {
-            if left >= cent {
-                left -= cent;
-                base + cent
+        let side = total.map(|m| {
+            if home {
+                (m.home_vp, m.away_vp, m.home_mp_diff, m.home_mp)
             } else {
-                base
+                (m.away_vp, m.home_vp, m.away_mp_diff, m.away_mp)
             }
-        })
-        .collect()
-}
-
-/// Puts every penalty on its team's card; counts VP penalties and warnings.
-fn apply_penalties(valid: &ValidTeamFile<'_>, acc: &mut [Acc], cards: &mut [TeamCard], lang: Lang) {
-    let file = valid.file();
-    let mut order: Vec<usize> = (0..file.penalties.len()).collect();
-    order.sort_by_key(|&k| file.penalties.get(k).map_or(0, |p| p.round));
-    for k in order {
-        let Some(p) = file.penalties.get(k) else {
-            continue;
-        };
-        let Some(i) = index_of(valid, p.team) else {
-            continue;
-        };
-        let r = usize::try_from(p.round).unwrap_or(0).saturating_sub(1);
-        let (Some(s), Some(c)) = (
-            acc.get_mut(i),
-            cards.get_mut(i).and_then(|c| c.rounds.get_mut(r)),
-        ) else {
-            continue;
-        };
-        let mut entry = CardPenalty {
-            index: Some(k),
-            kind: p.kind,
-            amount: p.amount,
-            reason: p.reason.clone(),
-            withdrawn: p.withdrawn,
-            automatic: false,
-            warning_no: None,
-            counts: false,
-            table: p.table,
-            by: p.by.clone(),
-            at: p.at,
-            withdrawn_by: p.withdrawn_by.clone(),
-            withdrawn_at: p.withdrawn_at,
-        };
-        let mut automatic = None;
-        if !p.withdrawn {
-            match p.kind {
-                PenaltyKind::Warning => {
-                    s.warnings = s.warnings.saturating_add(1);
-                    entry.warning_no = Some(s.warnings);
-                    entry.counts = true;
-                    if s.warnings % 2 == 0 {
-                        s.penalty_vp = s.penalty_vp.saturating_add(1);
-                        c.penalty_vp = c.penalty_vp.saturating_add(1);
-                        automatic = Some(CardPenalty {
-                            index: None,
-                            kind: PenaltyKind::Vp,
-                            amount: Some(1),
-                            reason: tf(
-                                lang,
-                                "file.standings.auto_warning",
-                                &[("count", &s.warnings)],
-                            ),
-                            withdrawn: false,
-                            automatic: true,
-                            warning_no: None,
-                            counts: true,
-                            table: p.table,
-                            by: None,
-                            at: p.at,
-                            withdrawn_by: None,
-                            withdrawn_at: None,
-                        });
-                    }
-                }
-                PenaltyKind::Vp => {
-                    let amount = p.amount.unwrap_or(0);
-                    s.penalty_vp = s.penalty_vp.saturating_add(amount);
-                    c.penalty_vp = c.penalty_vp.saturating_add(amount);
-                    entry.counts = true;
-                }
-                PenaltyKind::Mp => {
-                    entry.counts = c
-                        .tables
-                        .iter()
-                        .any(|t| Some(t.table) == p.table && t.outcome == Outcome::Played);
-                }
+        });
+        if let Some((vp, _, diff, mp)) = side {
+            scorer.ledger.credit(team, vp, diff, mp);
+        }
+        if let Some(c) = scorer.ledger.card(r, team) {
+            c.outcome = if side.is_some() {
+                MatchOutcome::Played
+            } else {
+                MatchOutcome::Pending
+            };
+            c.opponent = game.opponent(team);
+            c.home = Some(home);
+            c.group = game.group.clone();
+            c.tables = tables.iter().map(|t| card_table(t, team)).collect();
+            if let Some((vp, ovp, diff, mp)) = side {
+                c.vp = Some(vp);
+                c.opponent_vp = Some(ovp);
+                c.mp_diff = diff;
+                c.mp = mp;
             }
         }
-        c.penalties.push(entry);
-        if let Some(a) = automatic {
-            c.penalties.push(a);
-        }
+    }
+    MatchResult {
+        home: game.home,
+        away: game.away,
+        group: game.group.clone(),
+        tables,
+        complete: total.is_some(),
+        home_vp: total.map(|m| m.home_vp),
+        away_vp: total.map(|m| m.away_vp),
+        home_mp_diff: total.map(|m| m.home_mp_diff),
+        away_mp_diff: total.map(|m| m.away_mp_diff),
+        home_mp: total.map(|m| m.home_mp),
+        away_mp: total.map(|m| m.away_mp),
     }
 }
 
-/// Match VP this team (card `a`) and team `b` took in their complete
-/// meetings, if they met.
-fn head_to_head(cards: &[TeamCard], a: usize, b: u32) -> Option<(i64, i64)> {
-    let card = cards.get(a)?;
-    let mut met = false;
-    let (mut mine, mut theirs) = (0i64, 0i64);
-    for c in &card.rounds {
-        if c.outcome == MatchOutcome::Played && c.opponent == Some(b) {
-            met = true;
-            mine = mine.saturating_add(c.vp.unwrap_or(0));
-            theirs = theirs.saturating_add(c.opponent_vp.unwrap_or(0));
+impl RoundCard for TeamCardRound {
+    fn absent(round: u32) -> TeamCardRound {
+        TeamCardRound {
+            round,
+            outcome: MatchOutcome::Absent,
+            opponent: None,
+            home: None,
+            group: None,
+            tables: Vec::new(),
+            vp: None,
+            opponent_vp: None,
+            mp_diff: 0,
+            mp: 0,
+            penalty_vp: 0,
+            penalties: Vec::new(),
         }
     }
-    met.then_some((mine, theirs))
+
+    round_card_fields!(MatchOutcome::Bye, MatchOutcome::Played);
+
+    fn mp_counts(&self, table: Option<u32>) -> bool {
+        self.tables
+            .iter()
+            .any(|t| Some(t.table) == table && t.outcome == Outcome::Played)
+    }
 }
 
-fn rank(valid: &ValidTeamFile<'_>, acc: &[Acc], cards: &[TeamCard], lang: Lang) -> Vec<TeamRow> {
-    let file = valid.file();
-    let rows: Vec<(usize, TeamRow)> = file
-        .teams
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| t.is_entry())
-        .map(|(i, t)| {
-            let s = acc.get(i).copied().unwrap_or_default();
-            (
-                i,
-                TeamRow {
-                    place: 0,
-                    team: t.number,
-                    vp: s.vp.saturating_sub(s.penalty_vp),
-                    mp_diff: s.mp_diff,
-                    mp: s.mp,
-                    played: s.played,
-                    byes: s.byes,
-                    penalty_vp: s.penalty_vp,
-                    withdrawn: t.withdrawn_from_round.is_some(),
-                    tie_break: None,
-                },
-            )
-        })
-        .collect();
-    let keys: Vec<(u32, (i64, i64, i64))> = rows
-        .iter()
-        .map(|(_, r)| (r.team, (r.vp, r.mp_diff, r.mp)))
-        .collect();
-    let h2h = |a: usize, b: usize| {
-        let (ia, _) = rows.get(a)?;
-        let (_, rb) = rows.get(b)?;
-        head_to_head(cards, *ia, rb.team)
-    };
-    order_entries(&keys, h2h)
-        .into_iter()
-        .filter_map(|(k, place, tie)| {
-            let mut row = rows.get(k)?.1.clone();
-            row.place = place;
-            row.tie_break = tie.and_then(|t| {
-                let other = rows.get(t.other)?.1.team;
-                let key = if t.won {
-                    "file.standings.team_head_to_head_won"
-                } else {
-                    "file.standings.team_head_to_head_lost"
-                };
-                Some(TieBreak {
-                    other,
-                    vp_for: t.vp_for,
-                    vp_against: t.vp_against,
-                    won: t.won,
-                    note: tie_key_note(lang, key, row.team, other, t.vp_for, t.vp_against),
-                })
-            });
-            Some(row)
-        })
-        .collect()
+impl Kind for Team {
+    type File = TeamTournamentFile;
+    type Valid<'a> = ValidTeamFile<'a>;
+    type Round = TeamCardRound;
+    type Split = Vec<Decimal>;
+    type Extra = TeamResults;
+
+    const FIELD: &'static str = "team";
+    const TIE_NOTE: (&'static str, &'static str) = (
+        "file.standings.team_head_to_head_won",
+        "file.standings.team_head_to_head_lost",
+    );
+    const SHEET_PLACE: &'static str = "file.standings.team_sheet_place";
+
+    fn validate(file: &TeamTournamentFile) -> Result<ValidTeamFile<'_>, StandingsError> {
+        validate_teams(file).map_err(StandingsError::Invalid)
+    }
+
+    fn field<'v>(valid: &'v ValidTeamFile<'_>) -> Field<'v> {
+        let file: &'v TeamTournamentFile = valid.file();
+        field_of!(
+            file,
+            teams,
+            |e| e.players.len(),
+            team,
+            i64::from(valid.team_bye_vp()),
+            valid.team_bye_mp_diff()
+        )
+    }
+
+    /// Each team of a complete match gets its match result.
+    fn score(valid: &ValidTeamFile<'_>, ledger: &mut Ledger<'_, Team>) -> TeamResults {
+        let file = valid.file();
+        let mut scorer = Scorer {
+            valid,
+            ledger,
+            marks: HashMap::new(),
+        };
+        for (k, p) in file.penalties.iter().enumerate() {
+            if let Some(table) = p.table {
+                scorer.marks.entry((p.round, table)).or_default().push(k);
+            }
+        }
+        let rounds = file
+            .rounds
+            .iter()
+            .enumerate()
+            .map(|(r, round)| RoundResults {
+                round: round.number,
+                matches: round
+                    .matches
+                    .iter()
+                    .map(|game| score_match(&mut scorer, r, round.number, game))
+                    .collect(),
+                byes: round.byes.clone(),
+            })
+            .collect();
+        TeamResults {
+            scoring: valid.scoring().code(),
+            match_vp: valid.scoring().total_vp(),
+            rounds,
+        }
+    }
+
+    /// Split evenly among all its registered players.
+    fn split(amount: Decimal, _two_way: [Decimal; 2], players: usize) -> Vec<Decimal> {
+        split_evenly(amount, players)
+    }
+}
+
+impl Standings<Team> {
+    /// `tables` or `scale`.
+    pub fn scoring(&self) -> &'static str {
+        self.extra.scoring
+    }
+
+    /// The match VP two teams share (40 or 20).
+    pub fn match_vp(&self) -> u8 {
+        self.extra.match_vp
+    }
+
+    /// Every round's match results.
+    pub fn rounds(&self) -> &[RoundResults] {
+        &self.extra.rounds
+    }
+
+    /// The match `team` played in round `round` (1-based).
+    pub fn match_of(&self, round: u32, team: u32) -> Option<&MatchResult> {
+        self.rounds()
+            .iter()
+            .find(|r| r.round == round)?
+            .matches
+            .iter()
+            .find(|m| m.home == team || m.away == team)
+    }
 }

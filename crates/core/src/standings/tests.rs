@@ -1,9 +1,12 @@
 use super::*;
 use crate::i18n::Lang;
+use crate::rules::score_sheet::{Line, ViolationCode};
 use crate::tournament_file::fixtures::{pair, sample_tournament, simple_sheet};
 use crate::tournament_file::{
     to_json, Adjusted, PayoutTierFile, PenaltyFile, RoundFile, TableFile, TournamentFile,
 };
+use crate::tournament_file::{validate, PenaltyKind};
+use rust_decimal::Decimal;
 use std::time::Instant;
 
 /// `n` pairs, 3 hands, fee 20.00, 70% share, 60/40 from 1 entry.
@@ -12,12 +15,7 @@ fn tour(n: u32) -> TournamentFile {
         "Prova",
         chrono::NaiveDate::from_ymd_opt(2026, 11, 20).unwrap(),
     );
-    f.entry_fee = Decimal::new(2000, 2);
-    f.prize_share_percent = Decimal::from(70);
-    f.payout = vec![PayoutTierFile {
-        min_entries: 1,
-        scheme: vec![Decimal::from(60), Decimal::from(40)],
-    }];
+    (f.entry_fee, f.prize_share_percent, f.payout) = super::test_kit::sixty_forty(2000);
     f.pairs = (1..=n).map(pair).collect();
     f
 }
@@ -105,7 +103,7 @@ fn run(f: &TournamentFile) -> Standings {
 fn table(s: &Standings) -> Vec<(u32, u32, i64, i64, i64)> {
     s.rows
         .iter()
-        .map(|r| (r.place, r.pair, r.vp, r.mp_diff, r.mp))
+        .map(|r| (r.place, r.number, r.vp, r.mp_diff, r.mp))
         .collect()
 }
 
@@ -362,7 +360,7 @@ fn ties_broken_by_mp_difference_then_by_mp() {
         vec![T::Sheet(1, 1, 2, 600, 200), T::Sheet(2, 3, 4, 700, 250)],
         &[],
     );
-    let order: Vec<u32> = run(&f).rows.iter().map(|r| r.pair).collect();
+    let order: Vec<u32> = run(&f).rows.iter().map(|r| r.number).collect();
     assert_eq!(order, vec![3, 1, 2, 4]);
 
     let mut f = tour(4);
@@ -508,7 +506,7 @@ fn prizes_follow_the_standings_and_shared_places_share() {
     assert_eq!(s.organiser_fee.to_string(), "24.00");
     assert_eq!(s.prizes.len(), 3);
     assert_eq!(
-        (s.prizes[0].pair, s.prizes[0].amount.to_string()),
+        (s.prizes[0].number, s.prizes[0].amount.to_string()),
         (1, "33.60".to_string())
     );
     // Pairs 3 and 4 share place 2 and its 22.40.

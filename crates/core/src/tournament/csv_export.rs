@@ -141,18 +141,18 @@ pub fn standings_csv(
     let mut doc = Doc::new();
     doc.header(lang, &STANDINGS_HEADER)?;
     for r in &standings.rows {
-        let pair = file.pairs.iter().find(|p| p.number == r.pair);
+        let pair = file.pairs.iter().find(|p| p.number == r.number);
         let player = |i: usize| {
             pair.and_then(|p| p.players.get(i))
                 .map(|pl| format!("{} {}", pl.surname, pl.name))
                 .unwrap_or_default()
         };
         let prize = standings
-            .prize(r.pair)
+            .prize(r.number)
             .map_or_else(empty, |p| money(lang, p.amount));
         doc.record(&[
             num(r.place),
-            num(r.pair),
+            num(r.number),
             owned_text(player(0)),
             owned_text(player(1)),
             num(r.vp),

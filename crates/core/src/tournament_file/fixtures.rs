@@ -425,7 +425,7 @@ pub fn sample_team_tournament(teams: usize, rounds: usize, seed: u64) -> TeamTou
         } else if teams >= 2 {
             let ranking: Vec<u32> =
                 crate::standings::compute_teams_file(&file, crate::i18n::Lang::En)
-                    .map(|s| s.rows.iter().map(|row| row.team).collect())
+                    .map(|s| s.rows.iter().map(|row| row.number).collect())
                     .unwrap_or_else(|_| numbers.clone());
             let entries = team_entries_from_history(&ranking, &history);
             match team_danish_round(rn, &entries) {
