@@ -65,14 +65,6 @@ const KNOWN_CIRCLES: &[&[&str]] = &[
         "burraco_core::rules::api",
         "burraco_core::rules::seat_draw",
     ],
-    &[
-        "burraco_core::movement",
-        "burraco_core::movement::cli",
-        "burraco_core::movement::danish",
-        "burraco_core::movement::draw",
-        "burraco_core::movement::mitchell",
-        "burraco_core::movement::teams",
-    ],
 ];
 /// Modules whose links to their own children do not count (a crate's root,
 /// `web`, `db`, `services`).

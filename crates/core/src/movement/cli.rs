@@ -13,9 +13,10 @@
 //! plan is an `Err` whose `Display` is the reason: the CLI prints it and
 //! exits with status 2.
 
-use super::{
-    first_round_draw, schedule, MitchellPlan, MovementError, PairNo, TableNo, MAX_PAIRS, MIN_PAIRS,
-};
+use super::draw::first_round_draw;
+use super::error::MovementError;
+use super::mitchell::{schedule, MitchellPlan};
+use super::seating::{PairNo, TableNo, MAX_PAIRS, MIN_PAIRS};
 use serde::{Deserialize, Serialize};
 
 /// The whole printed document.

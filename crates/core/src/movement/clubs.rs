@@ -25,8 +25,10 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::draw::{check_draw_size, tables_for, DrawRng, Layout};
-use super::{check_pair_numbers, MovementError, PairNo};
+use super::draw::{tables_for, DrawRng, Layout};
+use super::error::{check_pairs, MovementError};
+use super::seating::MIN_PAIRS;
+use super::PairNo;
 
 /// A pair and the clubs of its players, as typed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -168,8 +170,7 @@ pub fn first_round_draw_apart(
     seed: u64,
 ) -> Result<SeparatedDraw, MovementError> {
     let numbers: Vec<PairNo> = pairs.iter().map(|p| p.pair).collect();
-    check_draw_size(numbers.len())?;
-    check_pair_numbers(&numbers)?;
+    check_pairs(&numbers, MIN_PAIRS)?;
     let blocks = blocks_of(pairs);
     let sizes: Vec<usize> = blocks.iter().map(Vec::len).collect();
     let n = numbers.len();

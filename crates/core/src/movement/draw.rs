@@ -20,9 +20,8 @@
 //!   rest. A late pair that takes the phantom's place then sits still at the
 //!   last table, the easiest seat to hand over.
 
-use super::{
-    check_pair_numbers, MovementError, PairNo, RoundSeating, Seat, TableNo, MAX_PAIRS, MIN_PAIRS,
-};
+use super::error::{check_pair_numbers, check_pairs, MovementError};
+use super::seating::{Line, PairNo, RoundSeating, Seat, TableNo, MIN_PAIRS};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
@@ -96,10 +95,9 @@ pub fn tables_for(pairs: usize) -> u32 {
 }
 
 /// Draws round 1: `pairs` (any order, distinct, ≥ 1, between [`MIN_PAIRS`]
-/// and [`MAX_PAIRS`] of them) to tables and lines, from `seed`.
+/// and [`MAX_PAIRS`](super::seating::MAX_PAIRS) of them) to tables and lines, from `seed`.
 pub fn first_round_draw(pairs: &[PairNo], seed: u64) -> Result<Layout, MovementError> {
-    check_draw_size(pairs.len())?;
-    check_pair_numbers(pairs)?;
+    check_pairs(pairs, MIN_PAIRS)?;
     let mut order = pairs.to_vec();
     order.sort_unstable();
     let mut rng = DrawRng::new(seed);
@@ -117,23 +115,6 @@ pub fn first_round_draw(pairs: &[PairNo], seed: u64) -> Result<Layout, MovementE
         fixed,
         moving,
     })
-}
-
-/// A draw takes between [`MIN_PAIRS`] and [`MAX_PAIRS`] pairs.
-pub(super) fn check_draw_size(pairs: usize) -> Result<(), MovementError> {
-    if pairs < MIN_PAIRS {
-        return Err(MovementError::TooFewPairs {
-            pairs,
-            min: MIN_PAIRS,
-        });
-    }
-    if pairs > MAX_PAIRS {
-        return Err(MovementError::TooManyPairs {
-            pairs,
-            max: MAX_PAIRS,
-        });
-    }
-    Ok(())
 }
 
 /// A fresh seed from the operating system, below 2^63 so that it fits a
@@ -196,18 +177,18 @@ impl DrawRng {
 }
 
 /// The table and line of `pair` in round 1 of `layout`.
-pub fn seat_of(layout: &Layout, pair: PairNo) -> Option<(TableNo, super::Line)> {
+pub fn seat_of(layout: &Layout, pair: PairNo) -> Option<(TableNo, Line)> {
     let find = |line: &[Option<PairNo>]| line.iter().position(|&p| p == Some(pair));
     if let Some(i) = find(&layout.fixed) {
-        return Some((i as TableNo + 1, super::Line::Ns));
+        return Some((i as TableNo + 1, Line::Ns));
     }
-    find(&layout.moving).map(|i| (i as TableNo + 1, super::Line::Ew))
+    find(&layout.moving).map(|i| (i as TableNo + 1, Line::Ew))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::movement::Line;
+    use crate::movement::{Line, MAX_PAIRS};
 
     fn numbers(n: u32) -> Vec<PairNo> {
         (1..=n).collect()

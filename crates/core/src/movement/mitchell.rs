@@ -29,7 +29,9 @@
 //! - Round numbers are counted from the draw (round 1 = the drawn layout):
 //!   Mitchell rounds come first in a tournament (e.g. 3 Mitchell + 1 Danish).
 
-use super::{gcd, Layout, Line, MovementError, PairNo, RoundSeating, Seat, MAX_ROUNDS};
+use super::draw::Layout;
+use super::error::MovementError;
+use super::seating::{Line, PairNo, RoundSeating, Seat, MAX_ROUNDS};
 use serde::{Deserialize, Serialize};
 
 /// A Mitchell plan: `rounds` rounds on `tables` tables, the moving line
@@ -41,6 +43,16 @@ pub struct MitchellPlan {
     pub advance: u32,
     /// The director has explicitly accepted that pairs meet more than once.
     pub allow_repeats: bool,
+}
+
+/// Greatest common divisor.
+pub(crate) fn gcd(mut a: u32, mut b: u32) -> u32 {
+    while b != 0 {
+        let t = a % b;
+        a = b;
+        b = t;
+    }
+    a
 }
 
 /// Most rounds without a repeated opponent: `T / gcd(advance, T)`.
@@ -640,5 +652,14 @@ mod tests {
         assert_eq!(s[1].table_of(back), None);
         assert_eq!(s[3].tables[2].ns, Some(back));
         assert_eq!(s[3].tables[5].ns, None, "the phantom is still there");
+    }
+
+    #[test]
+    fn line_helpers() {
+        assert_eq!(Line::Ns.other(), Line::Ew);
+        assert_eq!(Line::Ew.other(), Line::Ns);
+        assert_eq!(serde_json::to_string(&Line::Ns).unwrap(), "\"ns\"");
+        assert_eq!(gcd(12, 18), 6);
+        assert_eq!(gcd(7, 0), 7);
     }
 }

@@ -1,7 +1,11 @@
 //! Property tests of the movement engine: any pair count from 4 to 600, any
-//! legal plan, any seed. Case counts are kept so the module's tests run in a
-//! few seconds in debug mode.
+//! legal plan, any seed; the Danish toolkit and every kind's Danish round
+//! against one exhaustive reference; the team round robin. Case counts are
+//! kept so the module's tests run in a few seconds in debug mode.
 
+use super::mitchell::gcd;
+use super::pairing::{danish_pairing, Avoid, Pairing};
+use super::teams::tests::{check_rounds, history, meetings};
 use super::*;
 use proptest::prelude::*;
 use rand::seq::SliceRandom;
@@ -11,6 +15,10 @@ use std::collections::{HashMap, HashSet};
 
 fn numbers(n: usize) -> Vec<PairNo> {
     (1..=n as u32).collect()
+}
+
+fn team_numbers(n: usize) -> Vec<TeamNo> {
+    numbers(n)
 }
 
 /// A legal plan for `tables` tables, from two arbitrary picks.
@@ -275,25 +283,25 @@ fn random_entries(n: usize, seed: u64) -> Vec<DanishEntry> {
         .collect()
 }
 
-/// Exhaustive reference for the modified Danish: resting pair by (fewest
-/// byes, lowest rank) among those leaving a pairable rest; then, from the
-/// top, the highest legal opponent for which a full pairing exists.
-/// The resting pair's rank and the tables as (higher rank, lower rank).
-type Reference = Option<(Option<usize>, Vec<(usize, usize)>)>;
-
-fn brute_force(e: &[DanishEntry]) -> Reference {
-    let n = e.len();
-    let clash = |a: usize, b: usize| e[a].prev_opponent == Some(e[b].pair);
-    fn search(rem: &[usize], clash: &dyn Fn(usize, usize) -> bool) -> Option<Vec<(usize, usize)>> {
+/// The exhaustive reference for every Danish round (RULES.md §7, §12): the
+/// resting position by (fewest rests, lowest-placed) among those leaving a
+/// pairing under `allowed`; then, from the top, the highest-placed allowed
+/// opponent for which a full pairing of the rest exists.
+fn reference(rests: &[u32], allowed: &dyn Fn(usize, usize) -> bool) -> Option<Pairing> {
+    let n = rests.len();
+    fn search(
+        rem: &[usize],
+        allowed: &dyn Fn(usize, usize) -> bool,
+    ) -> Option<Vec<(usize, usize)>> {
         let Some((&top, rest)) = rem.split_first() else {
             return Some(vec![]);
         };
         for &q in rest {
-            if clash(top, q) {
+            if !allowed(top, q) {
                 continue;
             }
             let next: Vec<usize> = rest.iter().copied().filter(|&x| x != q).collect();
-            if let Some(mut m) = search(&next, clash) {
+            if let Some(mut m) = search(&next, allowed) {
                 m.insert(0, (top, q));
                 return Some(m);
             }
@@ -302,14 +310,17 @@ fn brute_force(e: &[DanishEntry]) -> Reference {
     }
     if n.is_multiple_of(2) {
         let all: Vec<usize> = (0..n).collect();
-        return search(&all, &clash).map(|m| (None, m));
+        return search(&all, allowed).map(|games| Pairing { rest: None, games });
     }
     let mut cands: Vec<usize> = (0..n).collect();
-    cands.sort_by_key(|&i| (e[i].byes, std::cmp::Reverse(i)));
+    cands.sort_by_key(|&i| (rests[i], std::cmp::Reverse(i)));
     for r in cands {
         let rem: Vec<usize> = (0..n).filter(|&i| i != r).collect();
-        if let Some(m) = search(&rem, &clash) {
-            return Some((Some(r), m));
+        if let Some(games) = search(&rem, allowed) {
+            return Some(Pairing {
+                rest: Some(r),
+                games,
+            });
         }
     }
     None
@@ -377,9 +388,10 @@ proptest! {
         let e = random_entries(n, seed);
         let rank: HashMap<PairNo, usize> = e.iter().enumerate().map(|(i, x)| (x.pair, i)).collect();
         let got = danish_round(2, &e, true);
-        match brute_force(&e) {
+        let rests: Vec<u32> = e.iter().map(|x| x.byes).collect();
+        match reference(&rests, &|a, b| e[a].prev_opponent != Some(e[b].pair)) {
             None => prop_assert_eq!(got, Err(MovementError::NoLegalPairing)),
-            Some((rest, tables)) => {
+            Some(Pairing { rest, games }) => {
                 let r = got.unwrap();
                 prop_assert_eq!(r.byes.first().map(|p| rank[p]), rest);
                 let pairs: Vec<(usize, usize)> = r
@@ -390,8 +402,132 @@ proptest! {
                         (a.min(b), a.max(b))
                     })
                     .collect();
-                prop_assert_eq!(pairs, tables);
+                prop_assert_eq!(pairs, games);
             }
+        }
+    }
+
+    #[test]
+    fn the_toolkit_matches_exhaustive_search(
+        n in 0usize..=12, seed in any::<u64>(), kind in 0u8..3,
+    ) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let rests: Vec<u32> = (0..n).map(|_| rng.gen_range(0..=2)).collect();
+        let got = match kind {
+            // Pure Danish: nobody is avoided.
+            0 => {
+                prop_assert_eq!(danish_pairing(&rests, Avoid::Nobody), reference(&rests, &|_, _| true));
+                return Ok(());
+            }
+            // Modified Danish: a random matching of previous opponents.
+            1 => {
+                let mut order: Vec<usize> = (0..n).collect();
+                order.shuffle(&mut rng);
+                let mut prev = vec![None; n];
+                for c in order.chunks_exact(2).take(rng.gen_range(0..=n / 2)) {
+                    prev[c[0]] = Some(c[1]);
+                    prev[c[1]] = Some(c[0]);
+                }
+                prop_assert_eq!(pairing::check_matching(&prev), Ok(()));
+                let allowed = |a: usize, b: usize| prev[a] != Some(b);
+                (danish_pairing(&rests, Avoid::PreviousOpponent(&prev)), reference(&rests, &allowed))
+            }
+            // Any relation (teams: never a team already met).
+            _ => {
+                let density = rng.gen_range(0.0..1.0);
+                let mut ok = vec![false; n * n];
+                for a in 0..n {
+                    for b in a + 1..n {
+                        let v = rng.gen_bool(density);
+                        ok[a * n + b] = v;
+                        ok[b * n + a] = v;
+                    }
+                }
+                let allowed = |a: usize, b: usize| ok[a * n + b];
+                (danish_pairing(&rests, Avoid::Allowed(&allowed)), reference(&rests, &allowed))
+            }
+        };
+        prop_assert_eq!(got.0, got.1);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn round_robin_meets_everyone_once(n in 2usize..30, seed in any::<u64>()) {
+        let teams = draw_order(&team_numbers(n), seed);
+        let plans = round_robin(&teams, 1).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(plans.len(), round_robin_rounds(n));
+        check_rounds(&plans, &teams)?;
+        let m = meetings(&plans);
+        prop_assert_eq!(m.len(), n * (n - 1) / 2);
+        prop_assert!(m.values().all(|&c| c == 1));
+        for &t in &teams {
+            let rests = plans.iter().filter(|p| p.rests(t)).count();
+            prop_assert_eq!(rests, n % 2);
+            let homes = plans.iter().filter(|p| p.is_home(t) == Some(true)).count();
+            let aways = plans.iter().filter(|p| p.is_home(t) == Some(false)).count();
+            prop_assert!(homes.abs_diff(aways) <= 1, "team {} home {} away {}", t, homes, aways);
+        }
+    }
+
+    #[test]
+    fn round_robin_in_groups_meets_everyone_of_the_group_once(
+        n in 4usize..40, g in 1usize..7, seed in any::<u64>(),
+    ) {
+        let g = g.min(n / 2);
+        let teams = draw_order(&team_numbers(n), seed);
+        let groups = split_into_groups(&teams, g).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let sizes: Vec<usize> = groups.iter().map(|x| x.teams.len()).collect();
+        prop_assert!(sizes.iter().max().unwrap() - sizes.iter().min().unwrap() <= 1);
+        let plans = round_robin_groups(&groups, 1).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        check_rounds(&plans, &teams)?;
+        let m = meetings(&plans);
+        let group_of: HashMap<TeamNo, usize> = groups.iter().enumerate()
+            .flat_map(|(k, x)| x.teams.iter().map(move |&t| (t, k))).collect();
+        let expected: usize = sizes.iter().map(|s| s * (s - 1) / 2).sum();
+        prop_assert_eq!(m.len(), expected);
+        for (&(a, b), &c) in &m {
+            prop_assert_eq!(c, 1);
+            prop_assert_eq!(group_of[&a], group_of[&b]);
+        }
+        prop_assert_eq!(plans.len(), sizes.iter().map(|&s| round_robin_rounds(s)).max().unwrap());
+    }
+
+    #[test]
+    fn team_danish_avoids_rematches_whenever_possible(
+        n in 2usize..10, rounds in 0usize..6, seed in any::<u64>(),
+    ) {
+        let hist = history(n, rounds, seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
+        let ranking = draw_order(&team_numbers(n), rng.gen());
+        let e = team_entries_from_history(&ranking, &hist);
+        let r = team_danish_round(u32::try_from(rounds + 1).unwrap(), &e)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        check_rounds(std::slice::from_ref(&r.plan), &ranking)?;
+        prop_assert_eq!(r.plan.byes.len(), n % 2);
+        let met = meetings(&hist);
+        let fresh = |a: usize, b: usize| {
+            let (x, y) = (ranking[a], ranking[b]);
+            !met.contains_key(&(x.min(y), x.max(y)))
+        };
+        let rests: Vec<u32> = e.iter().map(|x| x.byes).collect();
+        let position = |t: TeamNo| ranking.iter().position(|&x| x == t).unwrap();
+        match reference(&rests, &fresh) {
+            // A pairing without rematch exists: it is the reference's.
+            Some(Pairing { rest, games }) => {
+                prop_assert!(r.rematches.is_empty(), "{:?}", r.rematches);
+                prop_assert_eq!(r.plan.byes.first().map(|&t| position(t)), rest);
+                let got: Vec<(usize, usize)> = r.plan.matches.iter()
+                    .map(|m| {
+                        let (a, b) = (position(m.home), position(m.away));
+                        (a.min(b), a.max(b))
+                    })
+                    .collect();
+                prop_assert_eq!(got, games);
+            }
+            None => prop_assert!(!r.rematches.is_empty()),
         }
     }
 }
