@@ -8,12 +8,10 @@
 //! (declared totals equal to the computed ones), a few adjusted scores and a
 //! few penalties of every kind (one in eight withdrawn).
 
-use super::teams::{
-    TeamFile, TeamMovementKind, TeamPenaltyFile, TeamRoundFile, TeamTournamentFile,
-};
-use super::types::{
+use super::{
     Adjusted, MovementKind, PairFile, PayoutTierFile, PenaltyFile, PenaltyKind, Player, RoundFile,
-    SheetFile, Status, TableFile, TournamentFile,
+    SheetFile, Status, TableFile, TeamFile, TeamMovementKind, TeamPenaltyFile, TeamRoundFile,
+    TeamTournamentFile, TournamentFile,
 };
 use crate::rules::profile::RuleProfile;
 use crate::rules::score_sheet::{score_line, Hand, HandEnd, LineHand, PerLine};
