@@ -61,8 +61,6 @@ mod teams;
 mod validate;
 
 #[cfg(test)]
-mod team_tests;
-#[cfg(test)]
 mod tests;
 
 pub use pairs::{MovementKind, PairFile, PenaltyFile, RoundFile, TableFile, TournamentFile};
