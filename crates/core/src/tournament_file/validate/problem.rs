@@ -361,6 +361,22 @@ pub(crate) fn too_long(
     }
 }
 
+/// A text that must not be blank: `empty` when it is, else its length and
+/// characters as [`too_long`] checks them.
+pub(crate) fn required_text(
+    path: At<'_>,
+    text: &str,
+    max: usize,
+    empty: ProblemCode,
+    out: &mut Vec<FileProblem>,
+) {
+    if text.trim().is_empty() {
+        out.push(FileProblem::new(path.to_string(), empty));
+    } else {
+        too_long(path, text, max, out);
+    }
+}
+
 pub(crate) fn not_positive(path: impl Into<String>) -> FileProblem {
     FileProblem::new(path, ProblemCode::NotPositive)
 }

@@ -6,7 +6,7 @@
 //! a round of tables or of matches, where a penalty's table must be) is each
 //! kind's [`KindChecks`] part (`pairs.rs`, `teams.rs`).
 
-use super::problem::{not_positive, too_long, At, FileProblem, ProblemCode};
+use super::problem::{not_positive, required_text, too_long, At, FileProblem, ProblemCode};
 use super::settings::{
     Settings, MAX_CARD_CHARS, MAX_CLUB_CHARS, MAX_MP_AMOUNT, MAX_PLAYER_NAME_CHARS, MAX_ROUNDS,
     MAX_VP_AMOUNT,
@@ -501,15 +501,13 @@ fn check_penalty_fields(at: &At<'_>, p: &impl Penalty, out: &mut Vec<FileProblem
             }
         }
     }
-    let reason = p.reason();
-    if reason.trim().is_empty() {
-        out.push(FileProblem::new(
-            format!("{at}.reason"),
-            ProblemCode::PenaltyReasonEmpty,
-        ));
-    } else {
-        too_long(at.field("reason"), reason, MAX_REASON_CHARS, out);
-    }
+    required_text(
+        at.field("reason"),
+        p.reason(),
+        MAX_REASON_CHARS,
+        ProblemCode::PenaltyReasonEmpty,
+        out,
+    );
     for (field, who) in [("by", p.by()), ("withdrawn_by", p.withdrawn_by())] {
         if let Some(who) = who {
             too_long(at.field(field), who, MAX_REASON_CHARS, out);

@@ -16,7 +16,7 @@
 //! - A team withdrawn from round R may not play or rest in round R or
 //!   later; a no-show team never.
 
-use super::problem::{too_long, At, FileProblem, ProblemCause, ProblemCode};
+use super::problem::{required_text, At, FileProblem, ProblemCause, ProblemCode};
 use super::settings::Settings;
 use super::skeleton::{EntrantNames, KindChecks, RoundChecks, Seats};
 use super::{validate_file, Valid};
@@ -155,14 +155,13 @@ impl KindChecks for TeamTournamentFile {
     }
 
     fn check_entrant(at: &At<'_>, team: &TeamFile, out: &mut Vec<FileProblem>) {
-        if team.name.trim().is_empty() {
-            out.push(FileProblem::new(
-                format!("{at}.name"),
-                ProblemCode::TeamNameEmpty,
-            ));
-        } else {
-            too_long(at.field("name"), &team.name, MAX_TEAM_NAME_CHARS, out);
-        }
+        required_text(
+            at.field("name"),
+            &team.name,
+            MAX_TEAM_NAME_CHARS,
+            ProblemCode::TeamNameEmpty,
+            out,
+        );
         let count = team.players.len();
         if !(MIN_TEAM_PLAYERS..=MAX_TEAM_PLAYERS).contains(&count) {
             out.push(
@@ -255,14 +254,8 @@ fn check_match(
         checks.seat(mat.field("away"), game.away, Seat::Plays(m), out);
     }
     if let Some(g) = &game.group {
-        if g.trim().is_empty() {
-            out.push(FileProblem::new(
-                format!("{mat}.group"),
-                ProblemCode::GroupEmpty,
-            ));
-        } else {
-            too_long(mat.field("group"), g, MAX_GROUP_CHARS, out);
-        }
+        let at = mat.field("group");
+        required_text(at, g, MAX_GROUP_CHARS, ProblemCode::GroupEmpty, out);
     }
 }
 
