@@ -31,7 +31,10 @@ table_file! {
     /// One table of a round. `ns` is the fixed line, `ew` the moving line in
     /// Mitchell rounds. At most one of `sheet`/`adjusted`; neither means the
     /// table has not played yet (only in the last round).
-    pub struct TableFile { line: u32 }
+    pub struct TableFile {
+        own {}
+        line: u32,
+    }
 }
 
 round_file! {

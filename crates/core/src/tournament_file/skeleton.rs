@@ -2,10 +2,21 @@
 //! the same for every kind of entrant: the pieces every kind shares (the
 //! `format` tag, status, payout, players, score sheets, adjusted scores,
 //! penalty kinds, the `bye` and `HH:MM` encodings) and the shapes every kind
-//! fills in with its own parts ([`tournament_file!`](crate::tournament_file!)
-//! for the file, and the entrant, table, round and penalty shapes beside
-//! it). A kind (pairs: `pairs.rs`, teams: `teams.rs`) names its entrants'
-//! list and gives only its own fields, at their place in the export order.
+//! fills in with its own parts: `tournament_file!` (header, settings,
+//! money, plan, status, entrants, rounds, penalties), `entrant_file!`,
+//! `table_file!`, `round_file!` and `penalty_file!`. A kind (pairs:
+//! `pairs.rs`, teams: `teams.rs`) names its entrants' list and gives only
+//! its own fields, each in a slot at its place in the export order; the
+//! shapes implement [`Tournament`], [`Entrant`], [`Round`] and [`Penalty`],
+//! the one view the validator (and any shared code) has of every kind.
+//!
+//! A new kind is one more small part: an individual tournament (FORMAT.md
+//! "Individual tournaments") would fill `kind` with its tag, name its
+//! entrants `players`, seat two player numbers a line (`line: [u32; 2]`)
+//! and give its penalties a `player`; groups (FORMAT.md "Plans, groups and
+//! prizes per group") would add their settings to a pairs file's slots and
+//! a table's `group` to its `own` slot. The validator takes each through
+//! its `KindChecks` part (`validate/skeleton.rs`).
 //!
 //! Field order in the structs is the order written on export, so that
 //! `serialize(parse(x))` is deterministic. Optional fields that FORMAT.md does
@@ -505,16 +516,25 @@ macro_rules! entrant_file {
 }
 pub(crate) use entrant_file;
 
-/// The shape of a table of any kind: its number, the two lines (a pair's
-/// number, a team's line-up…), then at most one of `sheet`/`adjusted`;
-/// neither means the table has not been scored yet.
+/// The shape of a table of any kind: its number, the kind's own fields
+/// (`own`: a group's label, FORMAT.md "Plans, groups and prizes per group"),
+/// the two lines (`line`: a pair's number, a team's line-up, two players'
+/// numbers…), then at most one of `sheet`/`adjusted`; neither means the
+/// table has not been scored yet.
 macro_rules! table_file {
-    ($(#[$meta:meta])* pub struct $Table:ident { line: $Line:ty }) => {
+    (
+        $(#[$meta:meta])*
+        pub struct $Table:ident {
+            own { $( $(#[$own_meta:meta])* pub $own:ident: $own_ty:ty, )* }
+            line: $Line:ty,
+        }
+    ) => {
         $(#[$meta])*
         #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
         #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
         pub struct $Table {
             pub table: u32,
+            $( $(#[$own_meta])* pub $own: $own_ty, )*
             pub ns: $Line,
             pub ew: $Line,
             #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -137,7 +137,10 @@ fn two_players<'de, D: Deserializer<'de>>(d: D) -> Result<[u32; 2], D::Error> {
 
 table_file! {
     /// One of the two tables of a match: a line of each team.
-    pub struct MatchTableFile { line: LineRef }
+    pub struct MatchTableFile {
+        own {}
+        line: LineRef,
+    }
 }
 
 /// One match: two teams on exactly two tables, each team once NS and once EW.

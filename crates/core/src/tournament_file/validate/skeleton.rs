@@ -62,6 +62,12 @@ pub(super) trait KindChecks: Tournament + Sized {
     ) -> Option<Self::Own>;
     /// An entrant's own fields, between its number and its players.
     fn check_entrant(at: &At<'_>, entrant: &Self::Entrant, out: &mut Vec<FileProblem>);
+    /// An entrant's players (`{at}.players[j]…`); a kind whose entrant is
+    /// one player (individual tournaments) checks it at its own place with
+    /// [`check_player`].
+    fn check_entrant_players(at: &At<'_>, entrant: &Self::Entrant, out: &mut Vec<FileProblem>) {
+        check_players(at, entrant.players(), out);
+    }
     fn round_state(&self) -> Self::RoundState<'_>;
     /// A round's tables (or matches): seat each entrant with
     /// [`RoundChecks::seat`], number and score each table.
@@ -114,7 +120,7 @@ pub(super) fn check_entrants<F: KindChecks>(
             );
         }
         F::check_entrant(&at, entrant, out);
-        check_players(&at, entrant.players(), out);
+        F::check_entrant_players(&at, entrant, out);
         if entrant.withdrawn_from_round() == Some(0) {
             out.push(not_positive(format!("{at}.withdrawn_from_round")));
         }
@@ -345,45 +351,49 @@ pub(super) fn check_penalties<F: KindChecks>(
     }
 }
 
-/// Each player's names, club and card (`{at}.players[j]…`), as the forms
-/// check them.
+/// Each player of a list (`{at}.players[j]…`), as [`check_player`].
 fn check_players(at: &At<'_>, players: &[Player], out: &mut Vec<FileProblem>) {
     for (j, player) in players.iter().enumerate() {
-        if player.surname.trim().is_empty() {
+        check_player(&at.item("players", j), player, out);
+    }
+}
+
+/// One player's names, club and card (`{pat}.surname`…), as the forms check
+/// them.
+pub(super) fn check_player(pat: &At<'_>, player: &Player, out: &mut Vec<FileProblem>) {
+    if player.surname.trim().is_empty() {
+        out.push(FileProblem::new(
+            format!("{pat}.surname"),
+            ProblemCode::PlayerSurnameEmpty,
+        ));
+    }
+    if player.name.trim().is_empty() {
+        out.push(FileProblem::new(
+            format!("{pat}.name"),
+            ProblemCode::PlayerNameEmpty,
+        ));
+    }
+    too_long(
+        pat.field("surname"),
+        &player.surname,
+        MAX_PLAYER_NAME_CHARS,
+        out,
+    );
+    too_long(pat.field("name"), &player.name, MAX_PLAYER_NAME_CHARS, out);
+    if let Some(club) = &player.club {
+        too_long(pat.field("club"), club, MAX_CLUB_CHARS, out);
+    }
+    if let Some(card) = &player.card {
+        let allowed = card
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '-' || c == '/');
+        if !allowed {
             out.push(FileProblem::new(
-                format!("{at}.players[{j}].surname"),
-                ProblemCode::PlayerSurnameEmpty,
+                format!("{pat}.card"),
+                ProblemCode::CardInvalid,
             ));
         }
-        if player.name.trim().is_empty() {
-            out.push(FileProblem::new(
-                format!("{at}.players[{j}].name"),
-                ProblemCode::PlayerNameEmpty,
-            ));
-        }
-        let pat = at.item("players", j);
-        too_long(
-            pat.field("surname"),
-            &player.surname,
-            MAX_PLAYER_NAME_CHARS,
-            out,
-        );
-        too_long(pat.field("name"), &player.name, MAX_PLAYER_NAME_CHARS, out);
-        if let Some(club) = &player.club {
-            too_long(pat.field("club"), club, MAX_CLUB_CHARS, out);
-        }
-        if let Some(card) = &player.card {
-            let allowed = card
-                .chars()
-                .all(|c| c.is_alphanumeric() || c == '-' || c == '/');
-            if !allowed {
-                out.push(FileProblem::new(
-                    format!("{pat}.card"),
-                    ProblemCode::CardInvalid,
-                ));
-            }
-            too_long(pat.field("card"), card, MAX_CARD_CHARS, out);
-        }
+        too_long(pat.field("card"), card, MAX_CARD_CHARS, out);
     }
 }
 /// Where a table sits, for [`check_table_score`].
