@@ -14,7 +14,8 @@
 //!
 //! One skeleton for every kind of entrant (`skeleton.rs`: header,
 //! settings, money, plan, entrants, rounds, tables, byes, penalties, written
-//! once as shapes a kind fills in) and one validator (`validate/`: the
+//! once as shapes a kind fills in, from the shared pieces of `pieces.rs`)
+//! and one validator (`validate/`: the
 //! shared checks once, each kind's own checks in its part). A kind is a
 //! small part beside them: pairs (`pairs.rs`, `validate/pairs.rs`:
 //! [`TournamentFile`], [`validate`], [`to_json`]) and teams (`"kind":
@@ -56,6 +57,7 @@
 pub mod fixtures;
 mod pairs;
 mod parse;
+mod pieces;
 mod skeleton;
 mod teams;
 mod validate;
@@ -69,11 +71,12 @@ pub use parse::{
     parse, parse_any, parse_teams, teams_to_json, teams_to_json_compact, to_json, to_json_compact,
     AnyTournamentFile, FileError,
 };
-pub(crate) use skeleton::fixed_tag;
-pub use skeleton::{
-    Adjusted, Entrant, FormatTag, PayoutTierFile, Penalty, PenaltyKind, Player, Round, SheetFile,
-    Status, Tournament, DEFAULT_PROFILE, FORMAT,
+pub(crate) use pieces::fixed_tag;
+pub use pieces::{
+    Adjusted, FormatTag, PayoutTierFile, PenaltyKind, Player, SheetFile, Status, DEFAULT_PROFILE,
+    FORMAT,
 };
+pub use skeleton::{Entrant, Penalty, Round, Tournament};
 pub use teams::{
     FileKind, LineRef, MatchFile, MatchTableFile, TeamFile, TeamMovementKind, TeamPenaltyFile,
     TeamRoundFile, TeamScoringFile, TeamTournamentFile, TeamsTag,
