@@ -1,9 +1,9 @@
 //! The circuit file `burraco-td/circuit@1` (FORMAT.md "The circuit file"):
 //! its serde types, [`parse`] (read + [`validate`]) and [`to_json`].
 
-use crate::i18n::{tf, Lang};
+use crate::i18n::Lang;
 use crate::tournament::text::has_control;
-use crate::tournament_file::{from_json, FileError, MAX_TOURNAMENT_NAME_CHARS};
+use crate::tournament_file::{from_json, render, FileError, MAX_TOURNAMENT_NAME_CHARS};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -27,29 +27,10 @@ pub const DEFAULT_PLACING_STEP: i64 = 5;
 /// Default `min` of the `placing` method (RULES.md §11).
 pub const DEFAULT_PLACING_MIN: i64 = 0;
 
-/// The `format` tag: always [`FORMAT`]; any other value is an error naming
-/// `format`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct FormatTag;
-
-impl Serialize for FormatTag {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(FORMAT)
-    }
-}
-
-impl<'de> Deserialize<'de> for FormatTag {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<FormatTag, D::Error> {
-        let text = String::deserialize(d)?;
-        if text == FORMAT {
-            Ok(FormatTag)
-        } else {
-            Err(serde::de::Error::custom(format_args!(
-                "unknown format `{}`, expected `{FORMAT}`",
-                text.chars().take(64).collect::<String>()
-            )))
-        }
-    }
+crate::tournament_file::fixed_tag! {
+    /// The `format` tag: always [`FORMAT`]; any other value is an error
+    /// naming `format`.
+    FormatTag = FORMAT
 }
 
 /// What the circuit ranks.
@@ -423,12 +404,7 @@ impl Problem {
 
     /// The problem in words (without the place).
     pub fn message(&self, lang: Lang) -> String {
-        let args: Vec<(&str, &dyn fmt::Display)> = self
-            .params
-            .iter()
-            .map(|(k, v)| (*k, v as &dyn fmt::Display))
-            .collect();
-        tf(lang, &self.code.catalog_key(), &args)
+        render(lang, &self.code.catalog_key(), &self.params)
     }
 
     /// `path: message`, one line.

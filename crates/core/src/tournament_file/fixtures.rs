@@ -8,16 +8,14 @@
 //! (declared totals equal to the computed ones), a few adjusted scores and a
 //! few penalties of every kind (one in eight withdrawn).
 
-use super::teams::{
-    TeamFile, TeamMovementKind, TeamPenaltyFile, TeamRoundFile, TeamTournamentFile,
-};
-use super::types::{
+use super::{
     Adjusted, MovementKind, PairFile, PayoutTierFile, PenaltyFile, PenaltyKind, Player, RoundFile,
-    SheetFile, Status, TableFile, TournamentFile,
+    SheetFile, Status, TableFile, TeamFile, TeamMovementKind, TeamPenaltyFile, TeamRoundFile,
+    TeamTournamentFile, TournamentFile,
 };
 use crate::rules::profile::RuleProfile;
 use crate::rules::score_sheet::{score_line, Hand, HandEnd, LineHand, PerLine};
-use chrono::{Duration, NaiveDate, NaiveTime, TimeZone, Utc};
+use chrono::{DateTime, Duration, NaiveDate, NaiveTime, TimeZone, Utc};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -130,6 +128,64 @@ fn sheet(rng: &mut ChaCha8Rng, hands: usize, profile: &RuleProfile) -> SheetFile
     }
 }
 
+/// Payout tiers: (least entries, percentages of each place).
+fn payout(tiers: &[(u32, &[i64])]) -> Vec<PayoutTierFile> {
+    tiers
+        .iter()
+        .map(|&(min_entries, scheme)| PayoutTierFile {
+            min_entries,
+            scheme: scheme.iter().map(|&p| Decimal::from(p)).collect(),
+        })
+        .collect()
+}
+
+/// A referee's adjusted score of a sample table.
+fn adjusted_score(rng: &mut ChaCha8Rng) -> Adjusted {
+    let ns_vp = rng.gen_range(6..=14);
+    Adjusted {
+        ns_vp,
+        ew_vp: if rng.gen_bool(0.5) { 20 - ns_vp } else { 6 },
+        ns_mp_diff: rng.gen_bool(0.5).then_some(0),
+        ew_mp_diff: None,
+    }
+}
+
+/// Who gave a sample penalty and when, and whether it was withdrawn (one
+/// in eight), for a penalty of any kind.
+struct Given {
+    withdrawn: bool,
+    at: DateTime<Utc>,
+}
+
+impl Given {
+    fn draw(rng: &mut ChaCha8Rng, at: DateTime<Utc>) -> Given {
+        Given {
+            withdrawn: rng.gen_range(0..8) == 0,
+            at,
+        }
+    }
+
+    fn by(&self) -> Option<String> {
+        Some("Arbitro Verdi".to_string())
+    }
+
+    fn withdrawn_by(&self) -> Option<String> {
+        self.withdrawn.then(|| "Direttore Neri".to_string())
+    }
+
+    fn withdrawn_at(&self) -> Option<DateTime<Utc>> {
+        self.withdrawn.then(|| self.at + Duration::minutes(10))
+    }
+
+    fn withdrawn_reason(&self) -> String {
+        if self.withdrawn {
+            "errore di trascrizione".to_string()
+        } else {
+            String::new()
+        }
+    }
+}
+
 /// A deterministic valid tournament: `pairs` pairs, `rounds` complete rounds
 /// (3 hands each, codice profile), `seed` for everything random.
 pub fn sample_tournament(pairs: usize, rounds: usize, seed: u64) -> TournamentFile {
@@ -143,25 +199,12 @@ pub fn sample_tournament(pairs: usize, rounds: usize, seed: u64) -> TournamentFi
     file.entry_fee = money(2000);
     file.prize_share_percent = Decimal::from(70);
     file.guaranteed_pool = Decimal::ZERO;
-    let pct = |v: &[i64]| v.iter().map(|&p| Decimal::from(p)).collect::<Vec<_>>();
-    file.payout = vec![
-        PayoutTierFile {
-            min_entries: 1,
-            scheme: pct(&[100]),
-        },
-        PayoutTierFile {
-            min_entries: 4,
-            scheme: pct(&[60, 40]),
-        },
-        PayoutTierFile {
-            min_entries: 12,
-            scheme: pct(&[50, 30, 20]),
-        },
-        PayoutTierFile {
-            min_entries: 40,
-            scheme: pct(&[40, 25, 15, 12, 8]),
-        },
-    ];
+    file.payout = payout(&[
+        (1, &[100]),
+        (4, &[60, 40]),
+        (12, &[50, 30, 20]),
+        (40, &[40, 25, 15, 12, 8]),
+    ]);
     let round_count = u32::try_from(rounds).unwrap_or(u32::MAX);
     let tables = pairs.div_ceil(2);
     let fixed = pairs / 2;
@@ -226,15 +269,7 @@ pub fn sample_tournament(pairs: usize, rounds: usize, seed: u64) -> TournamentFi
                 ns,
                 ew,
                 sheet: (!adjusted).then(|| sheet(&mut rng, 3, profile)),
-                adjusted: adjusted.then(|| {
-                    let ns_vp = rng.gen_range(6..=14);
-                    Adjusted {
-                        ns_vp,
-                        ew_vp: if rng.gen_bool(0.5) { 20 - ns_vp } else { 6 },
-                        ns_mp_diff: rng.gen_bool(0.5).then_some(0),
-                        ew_mp_diff: None,
-                    }
-                }),
+                adjusted: adjusted.then(|| adjusted_score(&mut rng)),
             });
         }
         file.rounds.push(round);
@@ -253,24 +288,20 @@ pub fn sample_tournament(pairs: usize, rounds: usize, seed: u64) -> TournamentFi
                 5 => (PenaltyKind::Vp, Some(1), "uso del telefono"),
                 _ => continue,
             };
-            let withdrawn = rng.gen_range(0..8) == 0;
+            let given = Given::draw(&mut rng, at);
             file.penalties.push(PenaltyFile {
                 round: rn,
                 pair: number(who),
                 kind,
                 amount,
                 reason: reason.to_string(),
-                withdrawn,
+                withdrawn: given.withdrawn,
                 table: (table > 0).then_some(table),
-                by: Some("Arbitro Verdi".to_string()),
+                by: given.by(),
                 at: Some(at),
-                withdrawn_by: withdrawn.then(|| "Direttore Neri".to_string()),
-                withdrawn_at: withdrawn.then(|| at + Duration::minutes(10)),
-                withdrawn_reason: if withdrawn {
-                    "errore di trascrizione".to_string()
-                } else {
-                    String::new()
-                },
+                withdrawn_by: given.withdrawn_by(),
+                withdrawn_at: given.withdrawn_at(),
+                withdrawn_reason: given.withdrawn_reason(),
             });
         }
     }
@@ -368,21 +399,7 @@ pub fn sample_team_tournament(teams: usize, rounds: usize, seed: u64) -> TeamTou
     file.minutes_per_round = Some(40);
     file.entry_fee = money(8000);
     file.prize_share_percent = Decimal::from(70);
-    let pct = |v: &[i64]| v.iter().map(|&p| Decimal::from(p)).collect::<Vec<_>>();
-    file.payout = vec![
-        PayoutTierFile {
-            min_entries: 1,
-            scheme: pct(&[100]),
-        },
-        PayoutTierFile {
-            min_entries: 4,
-            scheme: pct(&[60, 40]),
-        },
-        PayoutTierFile {
-            min_entries: 10,
-            scheme: pct(&[50, 30, 20]),
-        },
-    ];
+    file.payout = payout(&[(1, &[100]), (4, &[60, 40]), (10, &[50, 30, 20])]);
     file.suit_order = Some("HDCS".to_string());
     file.draw_seed = Some(seed >> 1);
     let number = |i: usize| u32::try_from(i + 1).unwrap_or(u32::MAX);
@@ -472,13 +489,7 @@ pub fn sample_team_tournament(teams: usize, rounds: usize, seed: u64) -> TeamTou
             let mut m = seat_match(game, &home, &away);
             for t in &mut m.tables {
                 if rng.gen_range(0..60) == 0 {
-                    let ns_vp = rng.gen_range(6..=14);
-                    t.adjusted = Some(Adjusted {
-                        ns_vp,
-                        ew_vp: if rng.gen_bool(0.5) { 20 - ns_vp } else { 6 },
-                        ns_mp_diff: rng.gen_bool(0.5).then_some(0),
-                        ew_mp_diff: None,
-                    });
+                    t.adjusted = Some(adjusted_score(&mut rng));
                 } else {
                     t.sheet = Some(sheet(&mut rng, 3, profile));
                 }
@@ -513,7 +524,7 @@ pub fn sample_team_tournament(teams: usize, rounds: usize, seed: u64) -> TeamTou
                 5 => (PenaltyKind::Vp, Some(1), "uso del telefono"),
                 _ => continue,
             };
-            let withdrawn = rng.gen_range(0..8) == 0;
+            let given = Given::draw(&mut rng, at);
             file.penalties.push(TeamPenaltyFile {
                 round: rn,
                 team,
@@ -525,16 +536,12 @@ pub fn sample_team_tournament(teams: usize, rounds: usize, seed: u64) -> TeamTou
                 kind,
                 amount,
                 reason: reason.to_string(),
-                withdrawn,
-                by: Some("Arbitro Verdi".to_string()),
+                withdrawn: given.withdrawn,
+                by: given.by(),
                 at: Some(at),
-                withdrawn_by: withdrawn.then(|| "Direttore Neri".to_string()),
-                withdrawn_at: withdrawn.then(|| at + Duration::minutes(10)),
-                withdrawn_reason: if withdrawn {
-                    "errore di trascrizione".to_string()
-                } else {
-                    String::new()
-                },
+                withdrawn_by: given.withdrawn_by(),
+                withdrawn_at: given.withdrawn_at(),
+                withdrawn_reason: given.withdrawn_reason(),
             });
         }
         history.push(TeamRoundPlan::from_file(&round));

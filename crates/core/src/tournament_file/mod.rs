@@ -12,13 +12,18 @@
 //! - [`fixtures::sample_tournament`]: a generated valid tournament (tests,
 //!   benchmarks); [`fixtures::sample_team_tournament`] for teams.
 //!
-//! Team tournaments (`"kind": "teams"`, RULES.md §12) have their own type,
-//! [`TeamTournamentFile`], built from the same pieces (players, sheets,
-//! adjusted scores, payout, money, status, settings): [`parse_teams`],
-//! [`validate_teams`], [`teams_to_json`]. [`parse_any`] reads either kind;
-//! [`parse`] reads pairs only and refuses a team file naming `kind`
-//! ([`FileError::WrongKind`]). The team decisions are in the `teams` and
-//! `validate_teams` module docs.
+//! One skeleton for every kind of entrant (`skeleton.rs`: header,
+//! settings, money, plan, entrants, rounds, tables, byes, penalties, written
+//! once as shapes a kind fills in, from the shared pieces of `pieces.rs`)
+//! and one validator (`validate/`: the
+//! shared checks once, each kind's own checks in its part). A kind is a
+//! small part beside them: pairs (`pairs.rs`, `validate/pairs.rs`:
+//! [`TournamentFile`], [`validate`], [`to_json`]) and teams (`"kind":
+//! "teams"`, RULES.md §12; `teams.rs`, `validate/teams.rs`:
+//! [`TeamTournamentFile`], [`validate_teams`], [`teams_to_json`]).
+//! [`parse_any`] reads either kind; [`parse`] reads pairs only and refuses a
+//! team file naming `kind` ([`FileError::WrongKind`]). The team decisions
+//! are in the `teams` and `validate::teams` module docs.
 //!
 //! Decisions where FORMAT.md is silent:
 //! - `bye` may also be a list of pair numbers: after a withdrawal a round can
@@ -50,36 +55,37 @@
 
 #[doc(hidden)]
 pub mod fixtures;
+mod pairs;
 mod parse;
+mod pieces;
+mod skeleton;
 mod teams;
-mod types;
 mod validate;
-mod validate_teams;
 
-#[cfg(test)]
-mod team_tests;
 #[cfg(test)]
 mod tests;
 
+pub use pairs::{MovementKind, PairFile, PenaltyFile, RoundFile, TableFile, TournamentFile};
 pub(crate) use parse::from_json;
 pub use parse::{
     parse, parse_any, parse_teams, teams_to_json, teams_to_json_compact, to_json, to_json_compact,
     AnyTournamentFile, FileError,
 };
+pub(crate) use pieces::fixed_tag;
+pub use pieces::{
+    Adjusted, FormatTag, PayoutTierFile, PenaltyKind, Player, SheetFile, Status, DEFAULT_PROFILE,
+    FORMAT,
+};
+pub use skeleton::{Entrant, Penalty, Round, Tournament};
 pub use teams::{
     FileKind, LineRef, MatchFile, MatchTableFile, TeamFile, TeamMovementKind, TeamPenaltyFile,
     TeamRoundFile, TeamScoringFile, TeamTournamentFile, TeamsTag,
 };
-pub use types::{
-    Adjusted, FormatTag, MovementKind, PairFile, PayoutTierFile, PenaltyFile, PenaltyKind, Player,
-    RoundFile, SheetFile, Status, TableFile, TournamentFile, DEFAULT_PROFILE, FORMAT,
-};
+pub(crate) use validate::problem::render;
 pub use validate::{
-    payout_tiers, pool_is_zero, tiers_of, validate, FileProblem, ProblemCause, ProblemCode,
-    ValidFile, MAX_CARD_CHARS, MAX_CLUB_CHARS, MAX_HANDS_PER_ROUND, MAX_MP_AMOUNT, MAX_PAIRS,
-    MAX_PLAYER_NAME_CHARS, MAX_ROUNDS, MAX_TOURNAMENT_NAME_CHARS, MAX_VP_AMOUNT, MINUTES_PER_ROUND,
-    MIN_HANDS_PER_ROUND, MITCHELL_ADVANCE,
-};
-pub use validate_teams::{
-    validate_teams, ValidTeamFile, MAX_GROUP_CHARS, MAX_TEAMS, MAX_TEAM_NAME_CHARS,
+    payout_tiers, pool_is_zero, tiers_of, validate, validate_teams, FileProblem, ProblemCause,
+    ProblemCode, TeamSettings, Valid, ValidFile, ValidTeamFile, MAX_CARD_CHARS, MAX_CLUB_CHARS,
+    MAX_GROUP_CHARS, MAX_HANDS_PER_ROUND, MAX_MP_AMOUNT, MAX_PAIRS, MAX_PLAYER_NAME_CHARS,
+    MAX_ROUNDS, MAX_TEAMS, MAX_TEAM_NAME_CHARS, MAX_TOURNAMENT_NAME_CHARS, MAX_VP_AMOUNT,
+    MINUTES_PER_ROUND, MIN_HANDS_PER_ROUND, MITCHELL_ADVANCE,
 };

@@ -1,7 +1,6 @@
 //! Reading and writing the JSON text.
 
-use super::teams::{FileKind, TeamTournamentFile};
-use super::types::TournamentFile;
+use super::{FileKind, TeamTournamentFile, TournamentFile};
 use crate::i18n::{tf, Lang};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;

@@ -1,12 +1,12 @@
 //! The serde types of a team tournament (`"kind": "teams"`, FORMAT.md "Team
 //! tournaments in the same file", RULES.md §12).
 //!
-//! A separate type from [`TournamentFile`](super::TournamentFile): the pairs
-//! type, its JSON and its callers stay as they are. The pieces are the pairs
-//! file's own: [`Player`], [`SheetFile`], [`Adjusted`], [`PayoutTierFile`],
-//! [`Status`], [`PenaltyKind`], money as decimals, the `bye` and `HH:MM`
-//! encodings. Field order is the export order; optional fields are written
-//! only when present, so export → import → export gives the same text.
+//! The teams part of a tournament file: only what a team tournament has
+//! (the `kind` tag, `team_scoring` and `team_bye_vp`, teams with a name,
+//! matches of two tables with line-ups, team penalties); the rest is the
+//! skeleton's (`skeleton.rs`), the same as a pairs file's. Field order is
+//! the export order; optional fields are written only when present, so
+//! export → import → export gives the same text.
 //!
 //! Decisions where FORMAT.md is silent:
 //! - `team_scoring` is always written (absent on import means `tables`);
@@ -19,12 +19,7 @@
 //! - `movements` (the planned movement of each round) and a round's
 //!   `movement` take `round_robin` or `danish`.
 
-use super::types::{
-    bye_serde, default_bye_vp, default_profile, hhmm, is_false, Adjusted, FormatTag,
-    PayoutTierFile, PenaltyKind, Player, SheetFile, Status,
-};
-use chrono::{DateTime, NaiveDate, NaiveTime, Utc};
-use rust_decimal::Decimal;
+use super::skeleton::{entrant_file, penalty_file, round_file, table_file, tournament_file};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
@@ -87,6 +82,7 @@ impl<'de> Deserialize<'de> for TeamsTag {
 
 /// How a team round was made (RULES.md §12).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum TeamMovementKind {
     RoundRobin,
@@ -96,6 +92,7 @@ pub enum TeamMovementKind {
 /// `team_scoring` as written: `{"method": "tables"}` or `{"method":
 /// "scale", "scale": [10 bounds]}` (the bounds are checked by validation).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "method", rename_all = "snake_case")]
 pub enum TeamScoringFile {
     #[default]
@@ -105,35 +102,21 @@ pub enum TeamScoringFile {
     },
 }
 
-/// A registered team: 4 to 6 players, kept for the whole session.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TeamFile {
-    pub number: u32,
-    #[serde(default)]
-    pub name: String,
-    pub players: Vec<Player>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub checked_in: Option<bool>,
-    /// The team no longer plays from this round on (it stays in the
-    /// standings and, once it played, is an entry).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub withdrawn_from_round: Option<u32>,
-    /// Registered but never played: no standings row, not an entry.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub no_show: bool,
-}
-
-impl TeamFile {
-    /// Whether the team is an entry (RULES.md §10): not a no-show and not
-    /// withdrawn before round 1.
-    pub fn is_entry(&self) -> bool {
-        !self.no_show && self.withdrawn_from_round != Some(1)
+entrant_file! {
+    /// A registered team: 4 to 6 players, kept for the whole session.
+    pub struct TeamFile {
+        own {
+            #[serde(default)]
+            pub name: String,
+        }
+        pub players: Vec<Player>,
     }
 }
 
 /// One line at a table: a team and the two of its players (indexes into
 /// the team's `players`) who form the pair.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LineRef {
     pub team: u32,
     #[serde(deserialize_with = "two_players")]
@@ -152,28 +135,17 @@ fn two_players<'de, D: Deserializer<'de>>(d: D) -> Result<[u32; 2], D::Error> {
     }
 }
 
-/// One of the two tables of a match. At most one of `sheet`/`adjusted`;
-/// neither means the table has not been scored yet.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MatchTableFile {
-    pub table: u32,
-    pub ns: LineRef,
-    pub ew: LineRef,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sheet: Option<SheetFile>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub adjusted: Option<Adjusted>,
-}
-
-impl MatchTableFile {
-    /// Scored (sheet or adjusted score).
-    pub fn is_scored(&self) -> bool {
-        self.sheet.is_some() || self.adjusted.is_some()
+table_file! {
+    /// One of the two tables of a match: a line of each team.
+    pub struct MatchTableFile {
+        own {}
+        line: LineRef,
     }
 }
 
 /// One match: two teams on exactly two tables, each team once NS and once EW.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MatchFile {
     pub home: u32,
     pub away: u32,
@@ -201,136 +173,53 @@ impl MatchFile {
     }
 }
 
-/// One round: its matches and the teams resting.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TeamRoundFile {
-    pub number: u32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub movement: Option<TeamMovementKind>,
-    pub matches: Vec<MatchFile>,
-    /// The teams resting: JSON `bye` is `null`, a team number or a list.
-    #[serde(rename = "bye", default, with = "bye_serde")]
-    pub byes: Vec<u32>,
+round_file! {
+    /// One round: its matches and the teams resting.
+    pub struct TeamRoundFile {
+        movement: TeamMovementKind,
+        pub matches: Vec<MatchFile>,
+    }
 }
 
-/// A penalty to a team (RULES.md §9, §12).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TeamPenaltyFile {
-    pub round: u32,
-    pub team: u32,
-    /// The table (of the team's match that round) it concerns; required
-    /// for `mp`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub table: Option<u32>,
-    pub kind: PenaltyKind,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub amount: Option<i64>,
-    #[serde(default)]
-    pub reason: String,
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub withdrawn: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub by: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub at: Option<DateTime<Utc>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub withdrawn_by: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub withdrawn_at: Option<DateTime<Utc>>,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub withdrawn_reason: String,
+penalty_file! {
+    /// A penalty to a team (RULES.md §9, §12).
+    pub struct TeamPenaltyFile {
+        pub team: u32,
+        table_before {
+            /// The table (of the team's match that round) it concerns;
+            /// required for `mp`.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub table: Option<u32>,
+        }
+        table_after {}
+    }
 }
 
-/// A whole team tournament.
-///
-/// Required in JSON: `format`, `kind` (`"teams"`), `name`, `date`,
-/// `hands_per_round`, `entry_fee`, `prize_share_percent`, `payout`, `teams`,
-/// `rounds`. Defaults as in a pairs file, plus `team_scoring` `tables`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TeamTournamentFile {
-    pub format: FormatTag,
-    pub kind: TeamsTag,
-    pub name: String,
-    pub date: NaiveDate,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub venue: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none", with = "hhmm")]
-    pub start_time: Option<NaiveTime>,
-    #[serde(default = "default_profile")]
-    pub profile: String,
-    pub hands_per_round: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub minutes_per_round: Option<u32>,
-    /// The pairs' scale each table's MP difference converts on.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub vp_scale: Option<Vec<i64>>,
-    /// The pairs' bye award (the team award derives from it).
-    #[serde(default = "default_bye_vp")]
-    pub bye_vp: i64,
-    #[serde(default)]
-    pub team_scoring: TeamScoringFile,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub team_bye_vp: Option<i64>,
-    pub entry_fee: Decimal,
-    pub prize_share_percent: Decimal,
-    #[serde(default)]
-    pub guaranteed_pool: Decimal,
-    pub payout: Vec<PayoutTierFile>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub planned_rounds: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub movements: Option<Vec<TeamMovementKind>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub suit_order: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub draw_seed: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<Status>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub declared_closed_at: Option<DateTime<Utc>>,
-    pub teams: Vec<TeamFile>,
-    pub rounds: Vec<TeamRoundFile>,
-    #[serde(default)]
-    pub penalties: Vec<TeamPenaltyFile>,
+tournament_file! {
+    /// A whole team tournament: `kind` `"teams"`, settings (plus
+    /// `team_scoring`, absent meaning `tables`), teams, rounds of matches,
+    /// penalties.
+    pub struct TeamTournamentFile {
+        kind {
+            #[cfg_attr(feature = "openapi", schema(value_type = String))]
+            pub kind: TeamsTag,
+        }
+        scoring {
+            #[serde(default)]
+            pub team_scoring: TeamScoringFile,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub team_bye_vp: Option<i64>,
+        }
+        movements: TeamMovementKind,
+        seating {}
+        sheets {}
+        pub teams: Vec<TeamFile>,
+        rounds: TeamRoundFile,
+        penalties: TeamPenaltyFile,
+    }
 }
 
 impl TeamTournamentFile {
-    /// An empty team tournament with the defaults (3 hands, preset scale,
-    /// method `tables`, no money, one scheme paying the winner).
-    pub fn new(name: impl Into<String>, date: NaiveDate) -> TeamTournamentFile {
-        TeamTournamentFile {
-            format: FormatTag,
-            kind: TeamsTag,
-            name: name.into(),
-            date,
-            venue: None,
-            start_time: None,
-            profile: default_profile(),
-            hands_per_round: 3,
-            minutes_per_round: None,
-            vp_scale: None,
-            bye_vp: default_bye_vp(),
-            team_scoring: TeamScoringFile::Tables,
-            team_bye_vp: None,
-            entry_fee: Decimal::ZERO,
-            prize_share_percent: Decimal::ZERO,
-            guaranteed_pool: Decimal::ZERO,
-            payout: vec![PayoutTierFile {
-                min_entries: 1,
-                scheme: vec![Decimal::ONE_HUNDRED],
-            }],
-            planned_rounds: None,
-            movements: None,
-            suit_order: None,
-            draw_seed: None,
-            status: None,
-            declared_closed_at: None,
-            teams: Vec::new(),
-            rounds: Vec::new(),
-            penalties: Vec::new(),
-        }
-    }
-
     /// Index in `teams` of a team number (the first, if repeated).
     pub fn team_position(&self, number: u32) -> Option<usize> {
         self.teams.iter().position(|t| t.number == number)

@@ -1,6 +1,10 @@
-use super::fixtures::{sample_team_tournament, simple_sheet, team};
-use super::*;
-use crate::i18n::{try_catalog, Lang};
+use super::super::fixtures::{sample_team_tournament, simple_sheet, team};
+use super::super::*;
+use super::{
+    assert_has, assert_messages_filled, assert_setting_cases, has, problems_of,
+    shared_settings_cases,
+};
+use crate::i18n::Lang;
 use serde_json::{json, Value};
 
 /// A small valid team tournament as JSON: 4 teams (4, 5, 6 and 4
@@ -55,23 +59,11 @@ fn parse_value(v: &Value) -> Result<TeamTournamentFile, FileError> {
 }
 
 fn problems(v: &Value) -> Vec<FileProblem> {
-    let file = match parse_value(v) {
-        Ok(f) => f,
-        Err(e) => panic!("does not parse: {e}"),
-    };
-    match validate_teams(&file) {
-        Ok(_) => Vec::new(),
-        Err(p) => p,
-    }
-}
-
-fn has(problems: &[FileProblem], path: &str, code: ProblemCode) -> bool {
-    problems.iter().any(|p| p.path == path && p.code == code)
+    problems_of(v, parse_teams, |f| validate_teams(f).err())
 }
 
 fn expect(v: &Value, path: &str, code: ProblemCode) {
-    let p = problems(v);
-    assert!(has(&p, path, code), "{path} {code}: {p:?}");
+    assert_has(&problems(v), path, code);
 }
 
 #[test]
@@ -121,7 +113,7 @@ fn kinds_are_told_apart() {
     assert!(e.message(Lang::En).contains("team tournament"));
     // parse_any reads both kinds.
     assert!(matches!(parse_any(&text), Ok(AnyTournamentFile::Teams(_))));
-    let pairs = to_json(&super::fixtures::sample_tournament(4, 1, 1)).unwrap();
+    let pairs = to_json(&super::super::fixtures::sample_tournament(4, 1, 1)).unwrap();
     let any = parse_any(&pairs).unwrap();
     assert_eq!(any.kind(), FileKind::Pairs);
     assert_eq!(any.to_json().unwrap(), pairs);
@@ -571,87 +563,8 @@ fn validation_penalties() {
 
 #[test]
 fn validation_settings_are_the_pairs_checks() {
-    let cases: Vec<(&str, Value, &str, ProblemCode)> = vec![
-        (
-            "entry_fee",
-            json!("-1"),
-            "entry_fee",
-            ProblemCode::MoneyNegative,
-        ),
-        (
-            "entry_fee",
-            json!("1000.01"),
-            "entry_fee",
-            ProblemCode::MoneyTooLarge,
-        ),
-        (
-            "guaranteed_pool",
-            json!("0.001"),
-            "guaranteed_pool",
-            ProblemCode::MoneyTooPrecise,
-        ),
-        (
-            "prize_share_percent",
-            json!("101"),
-            "prize_share_percent",
-            ProblemCode::PercentOutOfRange,
-        ),
-        (
-            "profile",
-            json!("casa"),
-            "profile",
-            ProblemCode::ProfileUnknown,
-        ),
-        (
-            "hands_per_round",
-            json!(5),
-            "hands_per_round",
-            ProblemCode::HandsPerRoundOutOfRange,
-        ),
-        ("bye_vp", json!(21), "bye_vp", ProblemCode::ByeVpOutOfRange),
-        (
-            "vp_scale",
-            json!([50, 40]),
-            "vp_scale",
-            ProblemCode::VpScaleInvalid,
-        ),
-        ("name", json!(""), "name", ProblemCode::NameEmpty),
-        (
-            "venue",
-            json!("x".repeat(121)),
-            "venue",
-            ProblemCode::TextTooLong,
-        ),
-        (
-            "suit_order",
-            json!("HDC"),
-            "suit_order",
-            ProblemCode::SuitOrderInvalid,
-        ),
-        (
-            "minutes_per_round",
-            json!(5),
-            "minutes_per_round",
-            ProblemCode::OutOfRange,
-        ),
-        (
-            "planned_rounds",
-            json!(31),
-            "planned_rounds",
-            ProblemCode::OutOfRange,
-        ),
-        (
-            "payout",
-            json!([{"min_entries": 1, "scheme": ["60", "30"]}]),
-            "payout[0].scheme",
-            ProblemCode::PayoutInvalid,
-        ),
-        (
-            "payout",
-            json!([{"min_entries": 5, "scheme": ["100"]}]),
-            "payout",
-            ProblemCode::PayoutInvalid,
-        ),
+    let mut cases = shared_settings_cases();
+    cases.extend(vec![
         (
             "team_bye_vp",
             json!(41),
@@ -664,12 +577,8 @@ fn validation_settings_are_the_pairs_checks() {
             "team_scoring.scale",
             ProblemCode::VpScaleInvalid,
         ),
-    ];
-    for (field, value, path, code) in cases {
-        let mut v = base();
-        v[field] = value;
-        expect(&v, path, code);
-    }
+    ]);
+    assert_setting_cases(base, problems, cases);
     // 40 fits `tables`; under `scale` the award is at most 20.
     let mut v = base();
     v["team_bye_vp"] = json!(40);
@@ -688,14 +597,8 @@ fn validation_settings_are_the_pairs_checks() {
 }
 
 #[test]
-fn every_team_problem_has_a_message_in_both_languages() {
-    for lang in Lang::ALL {
-        let catalog = try_catalog(lang).unwrap();
-        for code in ProblemCode::ALL {
-            assert!(catalog.get(&code.catalog_key()).is_some(), "{code} {lang}");
-        }
-    }
-    // Real problems of every new kind fill every placeholder.
+fn team_problems_fill_their_messages() {
+    // Real problems of every team kind fill every placeholder.
     let mut v = base();
     v["teams"][0]["players"].as_array_mut().unwrap().pop();
     v["teams"][3]["name"] = json!("");
@@ -714,14 +617,7 @@ fn every_team_problem_has_a_message_in_both_languages() {
     v["penalties"][2]["kind"] = json!("mp");
     let p = problems(&v);
     assert!(p.len() >= 9, "{p:?}");
-    for problem in &p {
-        for lang in Lang::ALL {
-            let m = problem.message(lang);
-            assert!(!m.is_empty() && !m.contains('{'), "{problem:?}: {m}");
-            assert!(!m.contains("file.problem"), "{m}");
-        }
-        assert_ne!(problem.message(Lang::It), problem.message(Lang::En));
-    }
+    assert_messages_filled(&p);
 }
 
 #[test]

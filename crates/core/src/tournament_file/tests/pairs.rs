@@ -1,6 +1,10 @@
-use super::fixtures::{pair, sample_tournament, simple_sheet};
-use super::*;
-use crate::i18n::{try_catalog, Lang};
+use super::super::fixtures::{pair, sample_tournament, simple_sheet};
+use super::super::*;
+use super::{
+    assert_has, assert_messages_filled, assert_setting_cases, has, problems_of,
+    shared_settings_cases,
+};
+use crate::i18n::Lang;
 use crate::rules::check::check;
 use serde_json::{json, Value};
 
@@ -55,18 +59,11 @@ fn parse_value(v: &Value) -> Result<TournamentFile, FileError> {
 }
 
 fn problems(v: &Value) -> Vec<FileProblem> {
-    let file = match parse_value(v) {
-        Ok(f) => f,
-        Err(e) => panic!("does not parse: {e}"),
-    };
-    match validate(&file) {
-        Ok(_) => Vec::new(),
-        Err(p) => p,
-    }
+    problems_of(v, parse, |f| validate(f).err())
 }
 
-fn has(problems: &[FileProblem], path: &str, code: ProblemCode) -> bool {
-    problems.iter().any(|p| p.path == path && p.code == code)
+fn expect(v: &Value, path: &str, code: ProblemCode) {
+    assert_has(&problems(v), path, code);
 }
 
 fn field_error(v: &Value) -> (String, String) {
@@ -319,27 +316,19 @@ fn validation_pair_seated_twice_and_unknown_pair() {
 fn validation_tables_and_rounds() {
     let mut v = base();
     v["rounds"][0]["tables"][1]["table"] = json!(1);
-    assert!(has(
-        &problems(&v),
+    expect(
+        &v,
         "rounds[0].tables[1].table",
-        ProblemCode::TableNumberDuplicate
-    ));
+        ProblemCode::TableNumberDuplicate,
+    );
 
     let mut v = base();
     v["rounds"][1]["number"] = json!(3);
-    assert!(has(
-        &problems(&v),
-        "rounds[1].number",
-        ProblemCode::RoundNumberOutOfOrder
-    ));
+    expect(&v, "rounds[1].number", ProblemCode::RoundNumberOutOfOrder);
 
     let mut v = base();
     v["rounds"][0]["tables"][0]["adjusted"] = json!({"ns_vp": 10, "ew_vp": 10});
-    assert!(has(
-        &problems(&v),
-        "rounds[0].tables[0]",
-        ProblemCode::SheetAndAdjusted
-    ));
+    expect(&v, "rounds[0].tables[0]", ProblemCode::SheetAndAdjusted);
 
     // A table still to play: fine in the last round, not before it.
     let mut v = base();
@@ -347,26 +336,22 @@ fn validation_tables_and_rounds() {
         .as_object_mut()
         .unwrap()
         .remove("sheet");
-    assert!(has(
-        &problems(&v),
-        "rounds[0].tables[0]",
-        ProblemCode::TableNotPlayed
-    ));
+    expect(&v, "rounds[0].tables[0]", ProblemCode::TableNotPlayed);
     let mut v = base();
     v["status"] = json!("finished");
-    assert!(has(
-        &problems(&v),
+    expect(
+        &v,
         "rounds[1].tables[1]",
-        ProblemCode::TableNotPlayedFinished
-    ));
+        ProblemCode::TableNotPlayedFinished,
+    );
 
     let mut v = base();
     v["rounds"][0]["tables"][1]["adjusted"]["ew_vp"] = json!(21);
-    assert!(has(
-        &problems(&v),
+    expect(
+        &v,
         "rounds[0].tables[1].adjusted.ew_vp",
-        ProblemCode::AdjustedVpOutOfRange
-    ));
+        ProblemCode::AdjustedVpOutOfRange,
+    );
 
     let mut v = base();
     let rounds: Vec<Value> = (1..=31)
@@ -374,15 +359,15 @@ fn validation_tables_and_rounds() {
         .collect();
     v["rounds"] = Value::Array(rounds);
     v["penalties"] = json!([]);
-    assert!(has(&problems(&v), "rounds", ProblemCode::TooManyRounds));
+    expect(&v, "rounds", ProblemCode::TooManyRounds);
 
     let mut v = base();
     v["pairs"][3]["withdrawn_from_round"] = json!(2);
-    assert!(has(
-        &problems(&v),
+    expect(
+        &v,
         "rounds[1].tables[0].ew",
-        ProblemCode::PairWithdrawnSeated
-    ));
+        ProblemCode::PairWithdrawnSeated,
+    );
 }
 
 #[test]
@@ -431,27 +416,15 @@ fn validation_pairs() {
 
     let mut v = base();
     v["pairs"][1]["number"] = json!(1);
-    assert!(has(
-        &problems(&v),
-        "pairs[1].number",
-        ProblemCode::PairNumberDuplicate
-    ));
+    expect(&v, "pairs[1].number", ProblemCode::PairNumberDuplicate);
 
     let mut v = base();
     v["pairs"][1]["number"] = json!(0);
-    assert!(has(
-        &problems(&v),
-        "pairs[1].number",
-        ProblemCode::NotPositive
-    ));
+    expect(&v, "pairs[1].number", ProblemCode::NotPositive);
 
     let mut v = base();
     v["pairs"][1]["players"].as_array_mut().unwrap().pop();
-    assert!(has(
-        &problems(&v),
-        "pairs[1].players",
-        ProblemCode::PlayersCount
-    ));
+    expect(&v, "pairs[1].players", ProblemCode::PlayersCount);
 
     let mut v = base();
     let pairs: Vec<Value> = (1..=1001)
@@ -470,142 +443,19 @@ fn validation_pairs() {
 
 #[test]
 fn validation_settings_and_money() {
-    let cases: Vec<(&str, Value, &str, ProblemCode)> = vec![
-        (
-            "entry_fee",
-            json!("1000.01"),
-            "entry_fee",
-            ProblemCode::MoneyTooLarge,
-        ),
-        (
-            "guaranteed_pool",
-            json!("79228162514264337593543950335"),
-            "guaranteed_pool",
-            ProblemCode::MoneyTooLarge,
-        ),
-        (
-            "name",
-            json!("Torneo\u{0}"),
-            "name",
-            ProblemCode::ControlCharacter,
-        ),
-        (
-            "venue",
-            json!("Circolo\u{1b}[31m"),
-            "venue",
-            ProblemCode::ControlCharacter,
-        ),
-        (
-            "entry_fee",
-            json!("-1"),
-            "entry_fee",
-            ProblemCode::MoneyNegative,
-        ),
-        (
-            "entry_fee",
-            json!("20.005"),
-            "entry_fee",
-            ProblemCode::MoneyTooPrecise,
-        ),
-        (
-            "guaranteed_pool",
-            json!("-0.01"),
-            "guaranteed_pool",
-            ProblemCode::MoneyNegative,
-        ),
-        (
-            "prize_share_percent",
-            json!("100.5"),
-            "prize_share_percent",
-            ProblemCode::PercentOutOfRange,
-        ),
-        (
-            "profile",
-            json!("casa"),
-            "profile",
-            ProblemCode::ProfileUnknown,
-        ),
-        (
-            "hands_per_round",
-            json!(5),
-            "hands_per_round",
-            ProblemCode::HandsPerRoundOutOfRange,
-        ),
-        ("bye_vp", json!(21), "bye_vp", ProblemCode::ByeVpOutOfRange),
-        (
-            "vp_scale",
-            json!([50, 40]),
-            "vp_scale",
-            ProblemCode::VpScaleInvalid,
-        ),
-        ("name", json!(" "), "name", ProblemCode::NameEmpty),
-        (
-            "suit_order",
-            json!("HDC"),
-            "suit_order",
-            ProblemCode::SuitOrderInvalid,
-        ),
-        (
-            "mitchell_advance",
-            json!(0),
-            "mitchell_advance",
-            ProblemCode::OutOfRange,
-        ),
-        (
-            "minutes_per_round",
-            json!(200),
-            "minutes_per_round",
-            ProblemCode::OutOfRange,
-        ),
-        (
-            "planned_rounds",
-            json!(31),
-            "planned_rounds",
-            ProblemCode::OutOfRange,
-        ),
-        (
-            "venue",
-            json!("x".repeat(121)),
-            "venue",
-            ProblemCode::TextTooLong,
-        ),
-        (
-            "payout",
-            json!([{"min_entries": 1, "scheme": ["60", "30"]}]),
-            "payout[0].scheme",
-            ProblemCode::PayoutInvalid,
-        ),
-        (
-            "payout",
-            json!([{"min_entries": 1, "scheme": ["100", "0"]}]),
-            "payout[0].scheme[1]",
-            ProblemCode::PayoutInvalid,
-        ),
-        (
-            "payout",
-            json!([{"min_entries": 1, "scheme": ["100"]}, {"min_entries": 1, "scheme": ["100"]}]),
-            "payout[1].min_entries",
-            ProblemCode::PayoutInvalid,
-        ),
-        (
-            "payout",
-            json!([{"min_entries": 5, "scheme": ["100"]}]),
-            "payout",
-            ProblemCode::PayoutInvalid,
-        ),
-        ("payout", json!([]), "payout", ProblemCode::PayoutInvalid),
-    ];
-    for (field, value, path, code) in cases {
-        let mut v = base();
-        v[field] = value;
-        let p = problems(&v);
-        assert!(has(&p, path, code), "{field}: {p:?}");
-    }
+    let mut cases = shared_settings_cases();
+    cases.extend(vec![(
+        "mitchell_advance",
+        json!(0),
+        "mitchell_advance",
+        ProblemCode::OutOfRange,
+    )]);
+    assert_setting_cases(base, problems, cases);
     // 2 hands need a scale; with one they are fine.
     let mut v = base();
     v["hands_per_round"] = json!(2);
     v.as_object_mut().unwrap().remove("vp_scale");
-    assert!(has(&problems(&v), "vp_scale", ProblemCode::VpScaleMissing));
+    expect(&v, "vp_scale", ProblemCode::VpScaleMissing);
     // No money, no scheme: fine.
     let mut v = base();
     v["entry_fee"] = json!("0");
@@ -682,23 +532,13 @@ fn validation_penalties() {
         .push(serde_json::to_value(pair(5)).unwrap());
     v["rounds"][0]["bye"] = json!(5);
     v["penalties"] = json!([{"round": 1, "pair": 5, "kind": "mp", "amount": 100, "reason": "x"}]);
-    assert!(has(
-        &problems(&v),
-        "penalties[0].pair",
-        ProblemCode::PenaltyMpNotSeated
-    ));
+    expect(&v, "penalties[0].pair", ProblemCode::PenaltyMpNotSeated);
     v["penalties"] = json!([{"round": 1, "pair": 5, "kind": "vp", "amount": 1, "reason": "x"}]);
     assert_eq!(problems(&v), Vec::new());
 }
 
 #[test]
-fn every_problem_has_a_message_in_both_languages() {
-    for lang in Lang::ALL {
-        let catalog = try_catalog(lang).unwrap();
-        for code in ProblemCode::ALL {
-            assert!(catalog.get(&code.catalog_key()).is_some(), "{code} {lang}");
-        }
-    }
+fn pair_problems_fill_their_messages() {
     // Messages of real problems fill every placeholder.
     let mut v = base();
     v["entry_fee"] = json!("-1");
@@ -713,14 +553,7 @@ fn every_problem_has_a_message_in_both_languages() {
     v["guaranteed_pool"] = json!("0");
     p.extend(problems(&v));
     assert!(p.len() >= 7, "{p:?}");
-    for problem in &p {
-        for lang in Lang::ALL {
-            let m = problem.message(lang);
-            assert!(!m.is_empty() && !m.contains('{'), "{problem:?}: {m}");
-            assert!(!m.contains("file.problem"), "{m}");
-        }
-        assert_ne!(problem.message(Lang::It), problem.message(Lang::En));
-    }
+    assert_messages_filled(&p);
     let scale = p
         .iter()
         .find(|x| x.code == ProblemCode::VpScaleInvalid)
@@ -828,11 +661,7 @@ fn control_characters_and_huge_payouts_in_a_file_are_named() {
     }
     let mut v = base();
     v["payout"] = json!([{"min_entries": 4294967295u32, "scheme": ["100"]}]);
-    assert!(has(
-        &problems(&v),
-        "payout[0].min_entries",
-        ProblemCode::OutOfRange
-    ));
+    expect(&v, "payout[0].min_entries", ProblemCode::OutOfRange);
     // The largest money the forms accept is accepted here too.
     let mut v = base();
     v["entry_fee"] = json!("1000.00");
@@ -854,9 +683,5 @@ fn cards_are_read_trimmed() {
     assert_eq!(file.pairs[0].players[0].card.as_deref(), Some("FB100037"));
     assert_eq!(file.pairs[1].players[0].card, None);
     v["pairs"][0]["players"][0]["card"] = json!(" FB 100037 ");
-    assert!(has(
-        &problems(&v),
-        "pairs[0].players[0].card",
-        ProblemCode::CardInvalid
-    ));
+    expect(&v, "pairs[0].players[0].card", ProblemCode::CardInvalid);
 }
