@@ -136,13 +136,7 @@ async fn the_session_id_is_renewed_at_login_and_purged_at_logout() {
 }
 
 fn session_ids(app: &crate::helpers::TestApp) -> Vec<String> {
-    use burraco_td::db::schema::sessions;
-    use diesel::prelude::*;
-    let mut conn = app.pool.get().unwrap();
-    sessions::table
-        .select(sessions::id)
-        .load(&mut *conn)
-        .unwrap()
+    crate::peek::session_ids(app)
 }
 
 #[tokio::test]
@@ -362,9 +356,7 @@ async fn rate_limit_rows_are_hashed_and_stay_bounded() {
     }
     let (count, keys) = database
         .read_blocking(|c| -> Result<_, DbError> {
-            use burraco_td::db::schema::rate_limits::dsl;
-            use diesel::prelude::*;
-            let keys: Vec<String> = dsl::rate_limits.select(dsl::key).load(c)?;
+            let keys = crate::peek::rate_limit_keys_on(c)?;
             Ok((rate_limits::count(c)?, keys))
         })
         .unwrap();
@@ -410,20 +402,9 @@ async fn a_session_ends_at_its_absolute_lifetime_even_if_active() {
     let app = spawn_app().await;
     app.setup_admin().await;
     assert_eq!(app.get("/admin/users").await.status().as_u16(), 200);
-    {
-        use burraco_td::db::schema::sessions;
-        use diesel::prelude::*;
-        let mut conn = app.pool.get().unwrap();
-        let now = app.clock().now();
-        // Logged in 13 hours ago, active a moment ago.
-        diesel::update(sessions::table)
-            .set((
-                sessions::created_at.eq(now - chrono::Duration::hours(13)),
-                sessions::last_seen_at.eq(now),
-            ))
-            .execute(&mut *conn)
-            .unwrap();
-    }
+    let now = app.clock().now();
+    // Logged in 13 hours ago, active a moment ago.
+    crate::peek::set_session_times(&app, now - chrono::Duration::hours(13), now);
     let res = app.get("/admin/users").await;
     assert_eq!(res.status().as_u16(), 303, "back to the login");
     assert!(session_ids(&app).is_empty(), "the session is deleted");

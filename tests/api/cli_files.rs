@@ -118,8 +118,7 @@ async fn backup_copies_a_live_database_with_every_acknowledged_write() {
     app.create_user("dora", "director", "director pass").await;
     let dora = app.another_browser();
     dora.login("dora", "director pass").await;
-    let t = crate::tournaments::create_tournament(&dora, "Copia").await;
-    crate::tournaments::import(&dora, &t, &crate::tournaments::csv(30)).await;
+    let t = app.tournament("Copia").pairs(30).build().await.path;
     let path = sqlite_path(&app);
     // More pairs registered while the copy is made.
     let writer = {
@@ -165,27 +164,9 @@ async fn backup_copies_a_live_database_with_every_acknowledged_write() {
     );
     writer.await.unwrap();
     // The copy opens, is whole, and has every pair acknowledged before it.
-    use diesel::prelude::*;
-    let mut c = diesel::SqliteConnection::establish(&target).unwrap();
-    #[derive(QueryableByName)]
-    struct N {
-        #[diesel(sql_type = diesel::sql_types::BigInt)]
-        n: i64,
-    }
-    let n = diesel::sql_query("SELECT COUNT(*) AS n FROM pairs")
-        .get_result::<N>(&mut c)
-        .unwrap()
-        .n;
+    let (n, check) = crate::peek::sqlite_file_pairs_and_check(&target);
     assert!((30..=50).contains(&n), "{n} pairs in the copy");
-    #[derive(QueryableByName)]
-    struct Check {
-        #[diesel(sql_type = diesel::sql_types::Text)]
-        integrity_check: String,
-    }
-    let ok = diesel::sql_query("PRAGMA integrity_check")
-        .get_result::<Check>(&mut c)
-        .unwrap();
-    assert_eq!(ok.integrity_check, "ok");
+    assert_eq!(check, "ok");
     // A second backup into the same file is refused.
     let out = Command::new(bin())
         .args(["backup", &target])

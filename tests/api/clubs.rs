@@ -4,7 +4,7 @@
 use burraco_td::i18n::{t as tr, Lang};
 
 use crate::helpers::Browser;
-use crate::tournaments::{check_in_all, create_tournament_with, import, with_director};
+use crate::tournaments::{check_in_all, create_through_the_form, import, with_director};
 
 /// A pairs list whose player 1 plays for `clubs[i]` (blank: no club).
 fn list(clubs: &[&str]) -> String {
@@ -40,7 +40,8 @@ async fn seating(b: &Browser, t: &str, n: u32) -> Vec<(Option<u32>, Option<u32>)
 #[tokio::test]
 async fn clubs_kept_apart_sit_on_one_line_and_the_pages_say_so() {
     let (app, dora) = with_director().await;
-    let t = create_tournament_with(&dora, "Circoli separati", &[("separate_clubs", "on")]).await;
+    // Through the settings form: the setting is the form's.
+    let t = create_through_the_form(&dora, "Circoli separati", &[("separate_clubs", "on")]).await;
     // Pairs 1–4 Aurora, 5–7 Sole (one spelled otherwise), 8–12 no club.
     let clubs = [
         "Circolo Aurora",
@@ -105,7 +106,12 @@ async fn clubs_kept_apart_sit_on_one_line_and_the_pages_say_so() {
 #[tokio::test]
 async fn clubs_that_cannot_be_kept_apart_are_named() {
     let (app, dora) = with_director().await;
-    let t = create_tournament_with(&dora, "Un circolo solo", &[("separate_clubs", "on")]).await;
+    let t = app
+        .tournament("Un circolo solo")
+        .set("separate_clubs", "on")
+        .build()
+        .await
+        .path;
     // 8 pairs, 4 on each line: Aurora 6, Sole 2; 2 of Aurora's cross.
     let clubs = [
         "Aurora", "Aurora", "Aurora", "Aurora", "Aurora", "Aurora", "Sole", "Sole",
@@ -133,7 +139,7 @@ async fn clubs_that_cannot_be_kept_apart_are_named() {
 #[tokio::test]
 async fn without_the_setting_the_draw_is_the_plain_draw() {
     let (app, dora) = with_director().await;
-    let t = create_tournament_with(&dora, "Sorteggio libero", &[]).await;
+    let t = app.tournament("Sorteggio libero").build().await.path;
     let clubs = ["Aurora"; 8];
     assert_eq!(
         import(&dora, &t, &list(&clubs)).await.status().as_u16(),

@@ -227,17 +227,7 @@ async fn a_change_gives_new_compressed_pages() {
         .unwrap()
         .contains("slow play"));
     // A warning given at the desk: a write, a new revision.
-    let pid = {
-        use burraco_td::db::schema::pairs;
-        use diesel::prelude::*;
-        let mut c = app.pool.get().unwrap();
-        pairs::table
-            .filter(pairs::number.eq(3))
-            .select(pairs::id)
-            .first::<i64>(&mut *c)
-            .unwrap()
-            .to_string()
-    };
+    let pid = crate::peek::pair_id(&app, tid.parse().unwrap(), 3).to_string();
     let pen = format!("/desk/t/{tid}/penalties");
     let res = app
         .browser

@@ -4,7 +4,7 @@
 //! the CSV exports, bounded money settings.
 
 use crate::helpers::{csrf_in, location, spawn_app_with, Browser, TestApp, TestDb};
-use crate::tournaments::{create_tournament, settings, with_director};
+use crate::tournaments::{settings, with_director};
 
 /// Windows-1252 bytes of a text (the accented letters Italian names use).
 fn cp1252(text: &str) -> Vec<u8> {
@@ -106,7 +106,7 @@ fn stored_players(app: &TestApp, t: &str) -> Vec<(String, String, String, String
 #[tokio::test]
 async fn a_windows_1252_file_from_excel_imports_with_its_accents() {
     let (app, dora) = with_director().await;
-    let t = create_tournament(&dora, "Import Excel").await;
+    let t = app.tournament("Import Excel").build().await.path;
     let text = "Cognome giocatore 1;Nome giocatore 1;N. tessera 1;Circolo 1;Cognome giocatore 2;Nome giocatore 2;N. tessera 2;Circolo 2\r\n\
         Rossi;Niccolò;AB1;Società Bocciofila;Bianchi;Luca;;\r\n\
         D'Angelò;Maria;;\"Circolo; Sole\";Esposito;Chiara;;\r\n";
@@ -152,7 +152,7 @@ async fn a_windows_1252_file_from_excel_imports_with_its_accents() {
 #[tokio::test]
 async fn utf8_with_a_bom_commas_and_english_headers_import_directly() {
     let (app, dora) = with_director().await;
-    let t = create_tournament(&dora, "Import UTF-8").await;
+    let t = app.tournament("Import UTF-8").build().await.path;
     let text =
         "\u{feff}Surname 1,First name 1,Card 1,Club 1,Surname 2,First name 2,Card 2,Club 2\n\
         Niccolò,Anna,,\"Club \"\"Il Fante\"\"\",Bianchi,Luca,,\n";
@@ -167,7 +167,7 @@ async fn utf8_with_a_bom_commas_and_english_headers_import_directly() {
 #[tokio::test]
 async fn a_file_that_is_no_text_is_refused_and_nothing_is_saved() {
     let (app, dora) = with_director().await;
-    let t = create_tournament(&dora, "Import rotto").await;
+    let t = app.tournament("Import rotto").build().await.path;
     let not_text = "non è né UTF-8 né Windows-1252";
     for (bytes, why) in [
         // UTF-16 (Excel's "Unicode text").
@@ -201,8 +201,8 @@ async fn a_file_that_is_no_text_is_refused_and_nothing_is_saved() {
 
 #[tokio::test]
 async fn the_import_page_works_without_javascript() {
-    let (_app, dora) = with_director().await;
-    let t = create_tournament(&dora, "Senza JS").await;
+    let (app, dora) = with_director().await;
+    let t = app.tournament("Senza JS").build().await.path;
     let html = dora.get_html(&format!("{t}/import")).await;
     assert!(html.contains("enctype=\"multipart/form-data\""));
     assert!(html.contains("type=\"file\" id=\"csv-file\" name=\"file\""));
@@ -245,7 +245,7 @@ async fn a_nul_byte_in_a_name_is_refused_next_to_the_field_on_both_databases() {
             "SQLite"
         };
         let (app, dora) = director_on(db).await;
-        let t = create_tournament(&dora, "Torneo").await;
+        let t = app.tournament("Torneo").build().await.path;
         let res = dora
             .submit(
                 &format!("{t}/pairs/new"),
@@ -507,7 +507,7 @@ fn club_list_xlsx() -> Vec<u8> {
 async fn an_excel_file_imports_through_the_same_preview_on_both_databases() {
     for db in both_databases() {
         let (app, dora) = director_on(db).await;
-        let t = create_tournament(&dora, "Import xlsx").await;
+        let t = app.tournament("Import xlsx").build().await.path;
         let xlsx = (
             "iscritti.xlsx",
             "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
@@ -544,7 +544,7 @@ async fn an_excel_file_imports_through_the_same_preview_on_both_databases() {
         assert_eq!(players[3].2, "", "no card for Neri");
 
         // A bad row is named by its row in the sheet, and nothing is saved.
-        let t2 = create_tournament(&dora, "Import xlsx rotto").await;
+        let t2 = app.tournament("Import xlsx rotto").build().await.path;
         let mut book = rust_xlsxwriter::Workbook::new();
         let sheet = book.add_worksheet();
         for (c, h) in ["cognome1", "nome1", "cognome2", "nome2"]

@@ -70,26 +70,13 @@ async fn post(b: &Browser, t: &str, table: i32, fields: &[(String, String)]) -> 
 }
 
 /// The stored sheet JSON of a table of round 1, if any.
-fn stored(app: &TestApp, table: i32) -> Option<Value> {
-    use burraco_td::db::schema::{rounds, seatings, sheets};
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    let row: Option<Option<String>> = sheets::table
-        .inner_join(seatings::table.inner_join(rounds::table))
-        .filter(rounds::number.eq(1))
-        .filter(seatings::table_no.eq(table))
-        .select(sheets::sheet)
-        .first(&mut *c)
-        .optional()
-        .unwrap();
-    row.flatten().map(|s| serde_json::from_str(&s).unwrap())
+fn stored(app: &TestApp, t: &str, table: i32) -> Option<Value> {
+    crate::peek::stored_sheet(app, crate::helpers::tid_of(t), table)
+        .map(|s| serde_json::from_str(&s).unwrap())
 }
 
 fn sheet_count(app: &TestApp) -> i64 {
-    use burraco_td::db::schema::sheets;
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    sheets::table.count().get_result(&mut *c).unwrap()
+    crate::peek::sheet_count(app)
 }
 
 #[tokio::test]
@@ -98,7 +85,7 @@ async fn a_totals_sheet_is_checked_stored_with_its_mode_and_counts() {
     let table = tables_of(&app, 1)[0];
     let res = post(&dora, &t, table, &totals_sheet()).await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
-    let s = stored(&app, table).expect("saved");
+    let s = stored(&app, &t, table).expect("saved");
     assert_eq!(s["mode"], "totals");
     assert_eq!(s["hands"][0]["ns"]["melded_points"], 545);
     assert_eq!(s["hands"][0]["ew"]["hand_points"], 135);
@@ -226,7 +213,7 @@ async fn save_and_next_missing_goes_to_the_next_table_then_back_to_the_round() {
         )
     );
     for &table in &tables {
-        if stored(&app, table).is_none() && table != *tables.last().unwrap() {
+        if stored(&app, &t, table).is_none() && table != *tables.last().unwrap() {
             let res = post(&dora, &t, table, &with_next(full_sheet())).await;
             assert_eq!(res.status().as_u16(), 303);
         }
@@ -235,7 +222,7 @@ async fn save_and_next_missing_goes_to_the_next_table_then_back_to_the_round() {
     let missing: Vec<i32> = tables
         .iter()
         .copied()
-        .filter(|t| stored(&app, *t).is_none())
+        .filter(|n| stored(&app, &t, *n).is_none())
         .collect();
     assert!(missing.is_empty(), "{missing:?}");
     // A correction (all entered) also lands on the round page.

@@ -9,69 +9,31 @@ use serde_json::Value;
 
 use crate::helpers::{location, Browser, TestApp};
 use crate::scoring::{post_sheet, sheet, started, tables_of};
-use crate::tournaments::{create_tournament, csv, import, with_director};
+use crate::tournaments::{csv, import, with_director};
 
 /// The database id of pair `number` of tournament `t`.
 fn id_of(app: &TestApp, t: &str, number: i32) -> i64 {
-    use burraco_td::db::schema::pairs;
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    pairs::table
-        .filter(pairs::tournament_id.eq(tid_of(t)))
-        .filter(pairs::number.eq(number))
-        .select(pairs::id)
-        .first(&mut *c)
-        .unwrap()
+    crate::peek::pair_id(app, tid_of(t), number)
 }
 
 /// (number, checked_in, no_show, withdrawn_from_round) of every pair.
 fn pair_rows(app: &TestApp, t: &str) -> Vec<(i32, bool, bool, Option<i32>)> {
-    use burraco_td::db::schema::pairs;
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    pairs::table
-        .filter(pairs::tournament_id.eq(tid_of(t)))
-        .order(pairs::number)
-        .select((
-            pairs::number,
-            pairs::checked_in,
-            pairs::no_show,
-            pairs::withdrawn_from_round,
-        ))
-        .load(&mut *c)
-        .unwrap()
+    crate::peek::pair_rows(app, tid_of(t))
 }
 
 /// Pair numbers seated or resting in round 1.
 fn seated_in_round_1(app: &TestApp, t: &str) -> Vec<i32> {
-    use burraco_td::db::schema::{byes, pairs, rounds, seatings};
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    let ids: Vec<(Option<i64>, Option<i64>)> = seatings::table
-        .inner_join(rounds::table)
-        .filter(rounds::tournament_id.eq(tid_of(t)))
-        .filter(rounds::number.eq(1))
-        .select((seatings::ns_pair, seatings::ew_pair))
-        .load(&mut *c)
-        .unwrap();
-    let mut ids: Vec<i64> = ids
+    let tid = tid_of(t);
+    let mut ids: Vec<i64> = crate::peek::seatings_of(app, tid, 1)
         .into_iter()
-        .flat_map(|(a, b)| [a, b])
+        .flat_map(|(_, a, b)| [a, b])
         .flatten()
         .collect();
-    let resting: Vec<i64> = byes::table
-        .inner_join(rounds::table)
-        .filter(rounds::tournament_id.eq(tid_of(t)))
-        .filter(rounds::number.eq(1))
-        .select(byes::pair_id)
-        .load(&mut *c)
-        .unwrap();
-    ids.extend(resting);
-    let mut numbers: Vec<i32> = pairs::table
-        .filter(pairs::id.eq_any(ids))
-        .select(pairs::number)
-        .load(&mut *c)
-        .unwrap();
+    ids.extend(crate::peek::byes_of(app, tid, 1));
+    let mut numbers: Vec<i32> = ids
+        .into_iter()
+        .map(|id| crate::peek::pair_number(app, id))
+        .collect();
     numbers.sort_unstable();
     numbers
 }
@@ -121,7 +83,7 @@ async fn export_json(b: &Browser, t: &str) -> Value {
 #[tokio::test]
 async fn a_registration_is_deleted_before_the_start_after_a_confirmation_and_never_after() {
     let (app, dora) = with_director().await;
-    let t = create_tournament(&dora, "Serata").await;
+    let t = app.tournament("Serata").build().await.path;
     assert_eq!(import(&dora, &t, &csv(7)).await.status().as_u16(), 303);
     let pid = id_of(&app, &t, 7);
     // The tournament page links to a confirmation page (no JavaScript).
@@ -179,7 +141,7 @@ async fn a_registration_is_deleted_before_the_start_after_a_confirmation_and_nev
 #[tokio::test]
 async fn no_shows_and_pairs_not_checked_in_at_the_start_are_not_entries() {
     let (app, dora) = with_director().await;
-    let t = create_tournament(&dora, "Serata").await;
+    let t = app.tournament("Serata").build().await.path;
     import(&dora, &t, &csv(7)).await;
     for n in 1..=5 {
         check_in(&dora, &t, id_of(&app, &t, n), "true").await;
@@ -314,7 +276,7 @@ async fn no_shows_and_pairs_not_checked_in_at_the_start_are_not_entries() {
 #[tokio::test]
 async fn a_withdrawn_or_no_show_pair_can_register_again_but_not_be_doubled() {
     let (app, dora) = with_director().await;
-    let t = create_tournament(&dora, "Serata").await;
+    let t = app.tournament("Serata").build().await.path;
     import(&dora, &t, &csv(6)).await;
     // Withdrawn before the start: its players are free again.
     let one = id_of(&app, &t, 1);
@@ -402,25 +364,8 @@ async fn a_withdrawn_or_no_show_pair_can_register_again_but_not_be_doubled() {
 }
 
 /// (ns pair number, ew pair number) at table `table` of round 1.
-fn pairs_at(app: &TestApp, table: i32) -> (i32, i32) {
-    use burraco_td::db::schema::{pairs, rounds, seatings};
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    let (ns, ew): (Option<i64>, Option<i64>) = seatings::table
-        .inner_join(rounds::table)
-        .filter(rounds::number.eq(1))
-        .filter(seatings::table_no.eq(table))
-        .select((seatings::ns_pair, seatings::ew_pair))
-        .first(&mut *c)
-        .unwrap();
-    let number = |id: i64, c: &mut burraco_td::db::DbConn| -> i32 {
-        pairs::table
-            .find(id)
-            .select(pairs::number)
-            .first(c)
-            .unwrap()
-    };
-    (number(ns.unwrap(), &mut c), number(ew.unwrap(), &mut c))
+fn pairs_at(app: &TestApp, tid: i64, table: i32) -> (i32, i32) {
+    crate::peek::seat(app, tid, 1, table)
 }
 
 #[tokio::test]
@@ -430,7 +375,7 @@ async fn the_desk_shows_a_table_after_its_mp_penalty_and_why() {
     let table = tables_of(&app, 1)[0];
     // NS 3 × 400 = 1200, EW 3 × 70 = 210: difference 990.
     post_sheet(&dora, &t, 1, table, &sheet(100, 90)).await;
-    let (ns, _) = pairs_at(&app, table);
+    let (ns, _) = pairs_at(&app, tid, table);
     let desk = format!("/desk/t/{tid}/rounds/1");
     let before = dora.get_html(&desk).await;
     assert!(!before.contains("dopo la penalità"), "{before}");
@@ -509,7 +454,7 @@ async fn the_desk_shows_a_table_after_its_mp_penalty_and_why() {
 async fn deleting_or_marking_a_pair_while_the_draw_runs_leaves_one_consistent_story() {
     for _ in 0..4 {
         let (app, dora) = with_director().await;
-        let t = create_tournament(&dora, "Serata").await;
+        let t = app.tournament("Serata").build().await.path;
         // 8 pairs: with both changes first, 6 remain (3 tables, 3 rounds).
         import(&dora, &t, &csv(8)).await;
         for n in 1..=8 {

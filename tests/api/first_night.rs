@@ -5,21 +5,21 @@
 use burraco_td::i18n::{t as tr, Lang};
 
 use crate::helpers::tid_of;
-use crate::tournaments::{create_tournament_with, csv, import, settings, with_director};
+use crate::tournaments::{csv, import, settings, with_director};
 
 #[tokio::test]
 async fn the_prize_list_shows_the_fees_collected_the_organisers_share_and_the_pool() {
-    let (_app, dora) = with_director().await;
+    let (app, dora) = with_director().await;
     // 15 € of each 20 € entry to the pool: 75 %.
-    let t = create_tournament_with(
-        &dora,
-        "Quote",
-        &[
+    let t = app
+        .tournament("Quote")
+        .with(&[
             ("prize_share_percent", "15"),
             ("prize_share_unit", "amount"),
-        ],
-    )
-    .await;
+        ])
+        .build()
+        .await
+        .path;
     assert_eq!(import(&dora, &t, &csv(6)).await.status().as_u16(), 303);
     let tid = tid_of(&t);
     let prizes = dora.get_html(&format!("/t/{tid}/prizes")).await;
@@ -48,18 +48,18 @@ async fn the_prize_list_shows_the_fees_collected_the_organisers_share_and_the_po
 
 #[tokio::test]
 async fn a_share_per_entry_that_is_no_round_percentage_shows_as_typed_and_too_much_is_refused() {
-    let (_app, dora) = with_director().await;
+    let (app, dora) = with_director().await;
     // 10 € of each 15 €: 66.666667 %, shown back as 10,00 € per entry.
-    let t = create_tournament_with(
-        &dora,
-        "Dieci su quindici",
-        &[
+    let t = app
+        .tournament("Dieci su quindici")
+        .with(&[
             ("entry_fee", "15,00"),
             ("prize_share_percent", "10"),
             ("prize_share_unit", "amount"),
-        ],
-    )
-    .await;
+        ])
+        .build()
+        .await
+        .path;
     let form = dora.get_html(&format!("{t}/edit")).await;
     assert!(form.contains("value=\"10,00\""), "the amount per entry");
     assert!(form.contains("<option value=\"amount\" selected>"));
@@ -87,7 +87,7 @@ async fn a_share_per_entry_that_is_no_round_percentage_shows_as_typed_and_too_mu
 
 #[tokio::test]
 async fn a_new_circuit_scores_every_entrant_and_offers_stages_in_date_order() {
-    let (_app, dora) = with_director().await;
+    let (app, dora) = with_director().await;
     let page = dora.get_html("/director/circuits").await;
     let step = &page[page.find("name=\"step\"").expect("the step field")..];
     assert!(
@@ -100,7 +100,7 @@ async fn a_new_circuit_scores_every_entrant_and_offers_stages_in_date_order() {
         ("Prima serata", "2026-10-04"),
         ("Seconda serata", "2026-11-08"),
     ] {
-        create_tournament_with(&dora, name, &[("date", date)]).await;
+        app.tournament(name).set("date", date).build().await;
     }
     let res = dora
         .submit(

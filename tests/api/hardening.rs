@@ -114,7 +114,7 @@ async fn each_route_has_its_own_limit() {
         413
     );
     // The pairs CSV import: 2 MiB for the tournament's directors.
-    let t = crate::tournaments::create_tournament(&app, "Limiti").await;
+    let t = app.tournament("Limiti").owner("admin").build().await.path;
     let import = format!("{t}/import");
     assert_ne!(
         post_form(&app, &import, &token, form("csv", 1_500_000)).await,
@@ -199,7 +199,7 @@ fn assert_security_headers(res: &reqwest::Response, what: &str) {
 #[tokio::test]
 async fn every_response_carries_the_security_headers_and_staff_pages_are_not_stored() {
     let (app, dora) = crate::tournaments::with_director().await;
-    let t = crate::tournaments::create_tournament(&dora, "Torneo").await;
+    let t = app.tournament("Torneo").build().await.path;
     let visitor = app.another_browser();
 
     let public = visitor

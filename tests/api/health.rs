@@ -22,14 +22,7 @@ async fn health_check_answers_503_when_the_database_does_not() {
             }
             assert!(!held.is_empty());
         }
-        crate::helpers::TestDb::Postgres { server, name } => {
-            use diesel::connection::SimpleConnection;
-            use diesel::Connection;
-            let mut conn =
-                diesel::PgConnection::establish(&crate::helpers::without_tls(server)).unwrap();
-            conn.batch_execute(&format!("DROP DATABASE {name} WITH (FORCE)"))
-                .unwrap();
-        }
+        crate::helpers::TestDb::Postgres { .. } => app.db.drop_now(),
     }
     let res = app.get("/healthz").await;
     assert_eq!(res.status().as_u16(), 503);

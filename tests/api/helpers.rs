@@ -4,8 +4,6 @@ use burraco_td::auth::password::{HashCost, Hasher};
 use burraco_td::auth::{Role, Username};
 use burraco_td::config::Settings;
 use burraco_td::startup::Application;
-use diesel::connection::SimpleConnection;
-use diesel::Connection;
 use reqwest::redirect::Policy;
 
 pub const ADMIN: &str = "admin";
@@ -30,11 +28,12 @@ impl TestDb {
             Ok(server) if !server.is_empty() => {
                 let name = format!("btd_test_{id}");
                 let template = pg_template(&server);
-                let mut conn = diesel::PgConnection::establish(&without_tls(&server))
-                    .unwrap_or_else(|e| panic!("cannot reach TEST_DATABASE_URL: {e}"));
                 // A copy of the migrated template: no migrations per test.
-                conn.batch_execute(&format!("CREATE DATABASE {name} TEMPLATE {template}"))
-                    .expect("create test database");
+                crate::peek::pg_admin(
+                    &without_tls(&server),
+                    &format!("CREATE DATABASE {name} TEMPLATE {template}"),
+                )
+                .unwrap_or_else(|e| panic!("create a test database on TEST_DATABASE_URL: {e}"));
                 TestDb::Postgres { server, name }
             }
             _ => TestDb::Sqlite(std::env::temp_dir().join(format!("btd_test_{id}.db"))),
@@ -67,6 +66,18 @@ impl TestDb {
     pub fn is_postgres(&self) -> bool {
         matches!(self, TestDb::Postgres { .. })
     }
+
+    /// A PostgreSQL database dropped while the app still uses it (the
+    /// database stops answering); nothing on SQLite.
+    pub fn drop_now(&self) {
+        if let TestDb::Postgres { server, name } = self {
+            crate::peek::pg_admin(
+                &without_tls(server),
+                &format!("DROP DATABASE {name} WITH (FORCE)"),
+            )
+            .expect("dropped");
+        }
+    }
 }
 
 impl Drop for TestDb {
@@ -78,10 +89,10 @@ impl Drop for TestDb {
                 }
             }
             TestDb::Postgres { server, name } => {
-                if let Ok(mut conn) = diesel::PgConnection::establish(&without_tls(server)) {
-                    let _ =
-                        conn.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
-                }
+                let _ = crate::peek::pg_admin(
+                    &without_tls(server),
+                    &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
+                );
             }
         }
     }
@@ -95,10 +106,8 @@ fn pg_template(server: &str) -> String {
     TEMPLATE
         .get_or_init(|| {
             let name = format!("btd_template_{}", uuid::Uuid::new_v4().simple());
-            let mut conn = diesel::PgConnection::establish(&without_tls(server))
-                .unwrap_or_else(|e| panic!("cannot reach TEST_DATABASE_URL: {e}"));
-            conn.batch_execute(&format!("CREATE DATABASE {name}"))
-                .expect("create the template database");
+            crate::peek::pg_admin(&without_tls(server), &format!("CREATE DATABASE {name}"))
+                .unwrap_or_else(|e| panic!("create the template on TEST_DATABASE_URL: {e}"));
             let db = TestDb::Postgres {
                 server: server.to_string(),
                 name: name.clone(),
@@ -110,10 +119,10 @@ fn pg_template(server: &str) -> String {
             let _ = SERVER.set(server.to_string());
             extern "C" fn drop_template() {
                 if let (Some(server), Some(name)) = (SERVER.get(), TEMPLATE.get()) {
-                    if let Ok(mut c) = diesel::PgConnection::establish(&without_tls(server)) {
-                        let _ = c
-                            .batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
-                    }
+                    let _ = crate::peek::pg_admin(
+                        &without_tls(server),
+                        &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
+                    );
                 }
             }
             // SAFETY: registers a plain function to run at process exit.
@@ -163,6 +172,12 @@ pub struct TestApp {
     pub jar: std::sync::Arc<reqwest::cookie::Jar>,
     /// The server's public page cache (its computation counter).
     pub public: std::sync::Arc<burraco_td::web::cache::PublicCache>,
+}
+
+impl crate::peek::Pooled for TestApp {
+    fn conn(&self) -> burraco_td::db::PooledConn {
+        self.pool.get().expect("a connection")
+    }
 }
 
 impl std::ops::Deref for TestApp {

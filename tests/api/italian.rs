@@ -28,7 +28,7 @@ use crate::table_side::{answer, codes, enter};
 use crate::teams::{
     add_team, check_in_teams, code_of, new_team_tournament, play_round, start, team_ids,
 };
-use crate::tournaments::{check_in_all, create_tournament_with, csv, import, settings};
+use crate::tournaments::settings;
 
 /// Codes the program stores or computes, that a page must say in words.
 /// Words that are also Italian words of the catalogs are dropped from the
@@ -535,33 +535,7 @@ impl Reader {
 
 /// Every code of a tournament (tables, pairs, teams): not words.
 fn handed_out(app: &TestApp, tid: i64) -> Vec<String> {
-    use burraco_td::db::schema::{pairs, table_codes, teams};
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    let mut out: Vec<String> = table_codes::table
-        .filter(table_codes::tournament_id.eq(tid))
-        .select(table_codes::code)
-        .load(&mut *c)
-        .unwrap();
-    out.extend(
-        pairs::table
-            .filter(pairs::tournament_id.eq(tid))
-            .select(pairs::code)
-            .load::<Option<String>>(&mut *c)
-            .unwrap()
-            .into_iter()
-            .flatten(),
-    );
-    out.extend(
-        teams::table
-            .filter(teams::tournament_id.eq(tid))
-            .select(teams::code)
-            .load::<Option<String>>(&mut *c)
-            .unwrap()
-            .into_iter()
-            .flatten(),
-    );
-    out
+    crate::peek::codes_handed_out(app, tid)
 }
 
 /// The pages of a tournament no link leads to (a person gets there by a
@@ -599,14 +573,7 @@ fn tournament_starts(t: &str, tid: i64, rounds: i32) -> Vec<String> {
 
 /// The phones' pages of every table.
 fn phone_pages(app: &TestApp, tid: i64) -> Vec<String> {
-    use burraco_td::db::schema::table_codes;
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    table_codes::table
-        .filter(table_codes::tournament_id.eq(tid))
-        .select(table_codes::code)
-        .load::<String>(&mut *c)
-        .unwrap()
+    crate::peek::table_codes_of(app, tid)
         .into_iter()
         .map(|code| format!("/s/{code}"))
         .collect()
@@ -627,19 +594,7 @@ async fn play_all(app: &TestApp, dora: &Browser, t: &str, rounds: u32) {
                 .await;
             assert_eq!(res.status().as_u16(), 303);
         }
-        let tables: Vec<i32> = {
-            use burraco_td::db::schema::{rounds, seatings};
-            use diesel::prelude::*;
-            let mut c = app.pool.get().unwrap();
-            seatings::table
-                .inner_join(rounds::table)
-                .filter(rounds::tournament_id.eq(tid))
-                .filter(rounds::number.eq(round as i32))
-                .select(seatings::table_no)
-                .order(seatings::table_no)
-                .load(&mut *c)
-                .unwrap()
-        };
+        let tables = crate::peek::tables_of(app, tid, round as i32);
         for table in tables {
             let res = post_sheet(dora, t, round, table, &sheet(120, 90)).await;
             assert_eq!(res.status().as_u16(), 303);
@@ -782,12 +737,15 @@ async fn every_page_of_a_pairs_tournament_reads_in_italian() {
 
     // Finished: a tournament with a fee of 250 € (a pool of 1.400,00 €),
     // every round played, closed.
-    let fin = create_tournament_with(&dora, "Gran premio", &[("entry_fee", "250")]).await;
+    let fin = app
+        .tournament("Gran premio")
+        .set("entry_fee", "250")
+        .pairs(8)
+        .drawn()
+        .build()
+        .await
+        .path;
     let fid = tid_of(&fin);
-    import(&dora, &fin, &csv(8)).await;
-    check_in_all(&app, &dora, &fin).await;
-    dora.submit(&fin, &format!("{fin}/draw"), &[("confirm", "1")])
-        .await;
     play_all(&app, &dora, &fin, 4).await;
     close(&dora, &fin).await;
 
@@ -824,30 +782,13 @@ async fn every_page_of_a_pairs_tournament_reads_in_italian() {
     accounts_with_history(&app).await;
 
     // In preparation: four pairs, two of them present.
-    let draft = create_tournament_with(&dora, "Questa settimana", &[]).await;
-    let did = tid_of(&draft);
-    import(&dora, &draft, &csv(4)).await;
-    for n in [1, 2] {
-        let id: i64 = {
-            use burraco_td::db::schema::pairs;
-            use diesel::prelude::*;
-            let mut c = app.pool.get().unwrap();
-            pairs::table
-                .filter(pairs::tournament_id.eq(did))
-                .filter(pairs::number.eq(n))
-                .select(pairs::id)
-                .first(&mut *c)
-                .unwrap()
-        };
-        let res = dora
-            .submit(
-                &draft,
-                &format!("{draft}/pairs/{id}/checkin"),
-                &[("value", "true")],
-            )
-            .await;
-        assert_eq!(res.status().as_u16(), 303);
-    }
+    let draft = app
+        .tournament("Questa settimana")
+        .pairs(4)
+        .checked_in_pairs(&[1, 2])
+        .build()
+        .await;
+    let (did, draft) = (draft.tid, draft.path);
 
     // What the issue saw, said right: the suits with Italian initials, one
     // word for melded points, grouped points and money in the CSV files,
@@ -1016,17 +957,7 @@ async fn every_page_of_a_team_tournament_reads_in_italian() {
     assert_eq!(res.status().as_u16(), 303);
     play_round(&app, tid, 1, 200, 100).await;
     let pen = format!("/desk/t/{tid}/penalties");
-    let pair: i64 = {
-        use burraco_td::db::schema::{pairs, teams};
-        use diesel::prelude::*;
-        let mut c = app.pool.get().unwrap();
-        pairs::table
-            .inner_join(teams::table)
-            .filter(teams::tournament_id.eq(tid))
-            .select(pairs::id)
-            .first(&mut *c)
-            .unwrap()
-    };
+    let pair = crate::peek::first_team_pair(&app, tid);
     let res = app
         .submit(
             &pen,

@@ -2,7 +2,10 @@
 //! database (SQLite file, or a new PostgreSQL database when
 //! `TEST_DATABASE_URL` is set) and drives it like a browser.
 
+#[allow(dead_code)]
+mod builders;
 mod helpers;
+mod peek;
 
 mod account;
 mod admin;

@@ -51,51 +51,6 @@ async fn page(app: &TestApp, path: &str) -> String {
     body
 }
 
-/// The pair numbers (NS, EW) at a table of a round.
-fn seat(app: &TestApp, round: i32, table: i32) -> (i32, i32) {
-    use burraco_td::db::schema::{pairs, rounds, seatings};
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    let (ns, ew): (Option<i64>, Option<i64>) = seatings::table
-        .inner_join(rounds::table)
-        .filter(rounds::number.eq(round))
-        .filter(seatings::table_no.eq(table))
-        .select((seatings::ns_pair, seatings::ew_pair))
-        .first(&mut *c)
-        .unwrap();
-    let mut number = |id: i64| -> i32 {
-        pairs::table
-            .find(id)
-            .select(pairs::number)
-            .first(&mut *c)
-            .unwrap()
-    };
-    (number(ns.unwrap()), number(ew.unwrap()))
-}
-
-fn table_code(app: &TestApp, table: i32) -> String {
-    use burraco_td::db::schema::table_codes;
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    table_codes::table
-        .filter(table_codes::table_no.eq(table))
-        .select(table_codes::code)
-        .first(&mut *c)
-        .unwrap()
-}
-
-fn pair_code(app: &TestApp, number: i32) -> String {
-    use burraco_td::db::schema::pairs;
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    pairs::table
-        .filter(pairs::number.eq(number))
-        .select(pairs::code)
-        .first::<Option<String>>(&mut *c)
-        .unwrap()
-        .unwrap()
-}
-
 async fn penalty(dora: &Browser, app: &TestApp, tid: &i64, pair: i32, fields: &[(&str, &str)]) {
     let pen = format!("/desk/t/{tid}/penalties");
     let pid = pair_id(app, pair);
@@ -136,11 +91,11 @@ async fn where_do_i_sit_finds_a_pair_by_surname_or_number() {
     let table = tables_of(&app, 1)
         .into_iter()
         .find(|&tn| {
-            let (ns, ew) = seat(&app, 1, tn);
+            let (ns, ew) = crate::peek::seat(&app, tid, 1, tn);
             ns == 3 || ew == 3
         })
         .expect("pair 3 is seated");
-    let (ns, _) = seat(&app, 1, table);
+    let (ns, _) = crate::peek::seat(&app, tid, 1, table);
     let card = page(&app, &format!("/t/{tid}/pairs/3")).await;
     let hero = &card[card.find("seat-hero").expect("the seat at the top")..];
     let hero = &hero[..hero.find("</section>").unwrap()];
@@ -328,8 +283,8 @@ async fn a_tables_result_shows_only_once_its_sheet_counts() {
     let (app, _dora, t) = started(6).await;
     let tid = tid_of(&t);
     let table = tables_of(&app, 1)[0];
-    let (ns, ew) = seat(&app, 1, table);
-    let code = table_code(&app, table);
+    let (ns, ew) = crate::peek::seat(&app, tid, 1, table);
+    let code = crate::peek::table_code(&app, tid, table);
     let path = format!("/t/{tid}/rounds/1");
     let (_, etag, _, before) = visit(&app, &path, None, None).await;
     let (_, rev_etag, _, rev) = visit(&app, &format!("/t/{tid}/rev"), None, None).await;
@@ -337,7 +292,7 @@ async fn a_tables_result_shows_only_once_its_sheet_counts() {
     // The NS pair enters its sheet: not confirmed, it does not count.
     let res = new_client()
         .post(app.url(&format!("/api/v1/score/{code}/sheet")))
-        .json(&json!({"pair_code": pair_code(&app, ns), "round": 1, "sheet": api_sheet(100, 90)}))
+        .json(&json!({"pair_code": crate::peek::pair_code(&app, tid, ns).unwrap(), "round": 1, "sheet": api_sheet(100, 90)}))
         .send()
         .await
         .unwrap();
@@ -353,7 +308,7 @@ async fn a_tables_result_shows_only_once_its_sheet_counts() {
     // The EW pair confirms: it counts, the revision moved, the page shows it.
     let res = new_client()
         .post(app.url(&format!("/api/v1/score/{code}/confirm")))
-        .json(&json!({"pair_code": pair_code(&app, ew), "agree": true, "entry_version": 1}))
+        .json(&json!({"pair_code": crate::peek::pair_code(&app, tid, ew).unwrap(), "agree": true, "entry_version": 1}))
         .send()
         .await
         .unwrap();
@@ -508,16 +463,7 @@ async fn only_penalties_that_count_reach_the_new_pages_and_never_the_clock() {
         ],
     )
     .await;
-    let last = {
-        use burraco_td::db::schema::penalties;
-        use diesel::prelude::*;
-        let mut c = app.pool.get().unwrap();
-        penalties::table
-            .filter(penalties::reason.eq("parla al compagno"))
-            .select(penalties::id)
-            .first::<i64>(&mut *c)
-            .unwrap()
-    };
+    let last = crate::peek::penalty_for(&app, "parla al compagno");
     let pen = format!("/desk/t/{tid}/penalties");
     let res = dora
         .submit(
@@ -566,11 +512,11 @@ async fn only_penalties_that_count_reach_the_new_pages_and_never_the_clock() {
     let table = tables_of(&app, 1)
         .into_iter()
         .find(|&tn| {
-            let (ns, ew) = seat(&app, 1, tn);
+            let (ns, ew) = crate::peek::seat(&app, tid, 1, tn);
             ns == 2 || ew == 2
         })
         .unwrap();
-    let (ns, _) = seat(&app, 1, table);
+    let (ns, _) = crate::peek::seat(&app, tid, 1, table);
     let s = &r1[r1.find(&format!("id=\"table-{table}\"")).unwrap()..];
     let s = &s[..s.find("</li>").unwrap()];
     if ns == 2 {
@@ -586,14 +532,14 @@ async fn only_penalties_that_count_reach_the_new_pages_and_never_the_clock() {
 #[tokio::test]
 async fn the_prize_list_pays_the_places_that_exist() {
     // A scheme of 3 places, 2 pairs registered: 2 places at stake (RULES.md §10).
-    let (_app, dora) = crate::tournaments::with_director().await;
-    let t = crate::tournaments::create_tournament_with(
-        &dora,
-        "Serata piccola",
-        &[("payout", "1: 50 30 20"), ("entry_fee", "1000")],
-    )
-    .await;
-    crate::tournaments::import(&dora, &t, &crate::tournaments::csv(2)).await;
+    let (app, dora) = crate::tournaments::with_director().await;
+    let t = app
+        .tournament("Serata piccola")
+        .with(&[("payout", "1: 50 30 20"), ("entry_fee", "1000")])
+        .pairs(2)
+        .build()
+        .await
+        .path;
     let tid = tid_of(&t);
     let p = new_client()
         .get(dora.url(&format!("/t/{tid}/prizes")))

@@ -4,7 +4,6 @@
 
 use crate::helpers::{spawn_app_with, TestDb};
 use crate::scoring::started;
-use crate::tournaments::{check_in_all, create_tournament, csv, import};
 
 use crate::qr_read::decode;
 
@@ -28,33 +27,16 @@ fn table_cards(html: &str) -> Vec<(String, String, String)> {
         .collect()
 }
 
-/// (table number or pair number, code) rows.
-type Codes = Vec<(i32, String)>;
-
-/// The table codes and the pair codes stored for the tournament.
-fn stored_codes(app: &crate::helpers::TestApp) -> (Codes, Codes) {
-    use burraco_td::db::schema::{pairs, table_codes};
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    let tables = table_codes::table
-        .select((table_codes::table_no, table_codes::code))
-        .load::<(i32, String)>(&mut *c)
-        .unwrap();
-    let pairs = pairs::table
-        .filter(pairs::code.is_not_null())
-        .select((pairs::number, pairs::code.assume_not_null()))
-        .load::<(i32, String)>(&mut *c)
-        .unwrap();
-    (tables, pairs)
-}
-
 #[tokio::test]
 async fn table_cards_carry_a_qr_code_a_phone_reads_and_movement_cards_the_pair_codes() {
     let (app, dora, t) = started(8).await;
     let html = dora.get_html(&format!("{t}/rounds/1/cards")).await;
     let cards = table_cards(&html);
     assert_eq!(cards.len(), 4, "one card per table");
-    let (tables, pairs) = stored_codes(&app);
+    let (tables, pairs) = (
+        crate::peek::table_codes(&app),
+        crate::peek::pair_codes(&app),
+    );
     for (table, code, svg) in &cards {
         let stored = tables
             .iter()
@@ -88,11 +70,14 @@ async fn the_qr_code_follows_public_url() {
     })
     .await;
     app.setup_admin().await;
-    let t = create_tournament(&app.browser, "Serata").await;
-    import(&app.browser, &t, &csv(8)).await;
-    check_in_all(&app, &app.browser, &t).await;
-    app.submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
-        .await;
+    let t = app
+        .tournament("Serata")
+        .owner("admin")
+        .pairs(8)
+        .drawn()
+        .build()
+        .await
+        .path;
     let html = app.get_html(&format!("{t}/rounds/1/cards")).await;
     let cards = table_cards(&html);
     assert_eq!(cards.len(), 4);

@@ -209,17 +209,11 @@ async fn head_answers_like_get_on_every_get_route() {
         assert!(routes.contains(&known.to_string()), "{known} in {routes:?}");
     }
     let pid = pair_id(&app, 1);
-    let uid = {
-        use burraco_td::db::schema::users;
-        use diesel::prelude::*;
-        let mut c = app.pool.get().unwrap();
-        users::table
-            .select(users::id)
-            .order(users::id)
-            .first::<i64>(&mut *c)
-            .unwrap()
-            .to_string()
-    };
+    let uid = crate::builders::actor_of(&app.handle, crate::helpers::ADMIN)
+        .await
+        .user_id
+        .0
+        .to_string();
     let table = tables_of(&app, 1)[0].to_string();
     assert!(t.ends_with(&tid));
     let anon = app.another_browser();
@@ -409,16 +403,7 @@ async fn withdrawn_penalties_and_staff_data_never_reach_public_pages() {
     let (app, dora, _t, tid) = scored().await;
     warn(&dora, &app, &tid, 1, "in ritardo").await;
     warn(&dora, &app, &tid, 1, "parla al compagno").await;
-    let last = {
-        use burraco_td::db::schema::penalties;
-        use diesel::prelude::*;
-        let mut c = app.pool.get().unwrap();
-        penalties::table
-            .select(penalties::id)
-            .order(penalties::id.desc())
-            .first::<i64>(&mut *c)
-            .unwrap()
-    };
+    let (last, _, _) = crate::peek::last_penalty(&app);
     let pen = format!("/desk/t/{tid}/penalties");
     let res = dora
         .submit(
@@ -464,13 +449,13 @@ async fn a_payout_tier_wider_than_the_field_pays_the_places_that_exist() {
     // The scheme pays 3 places; only 2 pairs are registered: the public page
     // (which once indexed past the prizes and panicked) shows 2 places,
     // their percentages scaled so the pool is paid whole (RULES.md §10).
-    let (_app, dora) = crate::tournaments::with_director().await;
-    let t = crate::tournaments::create_tournament_with(
-        &dora,
-        "Serata piccola",
-        &[("payout", "1: 50 30 20")],
-    )
-    .await;
+    let (app, dora) = crate::tournaments::with_director().await;
+    let t = app
+        .tournament("Serata piccola")
+        .with(&[("payout", "1: 50 30 20")])
+        .build()
+        .await
+        .path;
     crate::tournaments::import(&dora, &t, &crate::tournaments::csv(2)).await;
     let tid = t.rsplit('/').next().unwrap();
     let res = new_client()

@@ -11,27 +11,12 @@ use crate::scoring::{pair_id, post_sheet, sheet, started, tables_of};
 
 /// The newest penalty's id and whether it is withdrawn.
 fn last_penalty(app: &TestApp) -> (i64, bool) {
-    use burraco_td::db::schema::penalties;
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    let (id, at): (i64, Option<chrono::NaiveDateTime>) = penalties::table
-        .select((penalties::id, penalties::withdrawn_at))
-        .order(penalties::id.desc())
-        .first(&mut *c)
-        .unwrap();
-    (id, at.is_some())
+    let (id, withdrawn, _) = crate::peek::last_penalty(app);
+    (id, withdrawn)
 }
 
 fn audit_actions(app: &TestApp) -> Vec<(String, String)> {
-    use burraco_td::db::schema::audit_log;
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    audit_log::table
-        .filter(audit_log::action.like("penalty.%"))
-        .order(audit_log::id.asc())
-        .select((audit_log::action, audit_log::reason))
-        .load(&mut *c)
-        .unwrap()
+    crate::peek::audit_like(app, None, "penalty.%")
 }
 
 /// A started 6-pair tournament with a referee (rita, logged in) assigned.
@@ -72,16 +57,8 @@ async fn give_mp_penalty(app: &TestApp, b: &Browser, tid: &str) -> i64 {
 async fn the_penalty_list_says_who_when_round_table_and_state() {
     let (app, _dora, rita, _t, tid) = with_referee().await;
     give_mp_penalty(&app, &rita, &tid).await;
-    let table = {
-        use burraco_td::db::schema::penalties;
-        use diesel::prelude::*;
-        let mut c = app.pool.get().unwrap();
-        penalties::table
-            .select(penalties::table_no)
-            .first::<Option<i32>>(&mut *c)
-            .unwrap()
-            .expect("an MP penalty names its table")
-    };
+    let (_, _, table) = crate::peek::last_penalty(&app);
+    let table = table.expect("an MP penalty names its table");
     let html = rita.get_html(&format!("/desk/t/{tid}/penalties")).await;
     for want in [
         "Data da",
@@ -383,15 +360,7 @@ async fn the_seat_draw_takes_italian_card_names_and_the_card_grid() {
 #[tokio::test]
 async fn the_seat_draw_applies_the_tournaments_suit_order() {
     let (app, _dora, rita, _t, tid) = with_referee().await;
-    {
-        use burraco_td::db::schema::tournaments;
-        use diesel::prelude::*;
-        let mut c = app.pool.get().unwrap();
-        diesel::update(tournaments::table.find(tid.parse::<i64>().unwrap()))
-            .set(tournaments::suit_order.eq("SCDH"))
-            .execute(&mut *c)
-            .unwrap();
-    }
+    crate::peek::set_suit_order(&app, tid.parse().unwrap(), "SCDH");
     // From the staff home, the helper opens with the tournament's order.
     let page = rita.get_html(&format!("/desk/seat-draw?t={tid}")).await;
     // Typed with the Italian initials (picche, fiori, quadri, cuori).

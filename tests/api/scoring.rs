@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use crate::helpers::{location, Browser, TestApp};
-use crate::tournaments::{check_in_all, create_tournament, csv, import, with_director};
+use crate::tournaments::with_director;
 
 /// One hand where NS closes with one clean burraco: NS = melded + 300,
 /// EW = melded − in hand (both took the pozzetto).
@@ -49,29 +49,17 @@ pub async fn post_sheet(
 
 /// Table numbers of a round.
 pub fn tables_of(app: &TestApp, round: i32) -> Vec<i32> {
-    use burraco_td::db::schema::{rounds, seatings};
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    seatings::table
-        .inner_join(rounds::table)
-        .filter(rounds::number.eq(round))
-        .select(seatings::table_no)
-        .order(seatings::table_no)
-        .load(&mut *c)
-        .unwrap()
+    crate::peek::tables_of_round(app, round)
 }
 
+/// A running tournament of `pairs` pairs, built (round 1 drawn), and its
+/// director dora logged in: (app, dora, its page).
 pub async fn started(pairs: usize) -> (TestApp, Browser, String) {
     let (app, dora) = with_director().await;
-    let t = create_tournament(&dora, "Serata").await;
-    import(&dora, &t, &csv(pairs)).await;
-    check_in_all(&app, &dora, &t).await;
-    dora.submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
-        .await;
-    (app, dora, t)
+    let t = app.tournament("Serata").pairs(pairs).drawn().build().await;
+    (app, dora, t.path)
 }
 
-/// The database id of pair `number` (forms name pairs by id).
 /// Plays rounds 1..=`rounds` at the desk: each new round generated (303),
 /// every table's sheet 120–90 saved (303).
 pub async fn play_rounds(app: &TestApp, dora: &Browser, t: &str, rounds: u32) {
@@ -94,23 +82,13 @@ pub async fn play_rounds(app: &TestApp, dora: &Browser, t: &str, rounds: u32) {
     }
 }
 
+/// The database id of pair `number` (forms name pairs by id).
 pub fn pair_id(app: &TestApp, number: i32) -> String {
-    use burraco_td::db::schema::pairs;
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    pairs::table
-        .filter(pairs::number.eq(number))
-        .select(pairs::id)
-        .first::<i64>(&mut *c)
-        .unwrap()
-        .to_string()
+    crate::peek::pair_id_numbered(app, number).to_string()
 }
 
 fn sheet_count(app: &TestApp) -> i64 {
-    use burraco_td::db::schema::sheets;
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    sheets::table.count().get_result(&mut *c).unwrap()
+    crate::peek::sheet_count(app)
 }
 
 #[tokio::test]
@@ -369,16 +347,7 @@ async fn penalties_second_warning_and_withdrawal_reach_the_standings() {
         .await;
     assert_eq!(res.status().as_u16(), 422);
     // Withdraw the second warning: the VP comes back; the record stays.
-    let second = {
-        use burraco_td::db::schema::penalties;
-        use diesel::prelude::*;
-        let mut c = app.pool.get().unwrap();
-        penalties::table
-            .select(penalties::id)
-            .order(penalties::id.desc())
-            .first::<i64>(&mut *c)
-            .unwrap()
-    };
+    let (second, _, _) = crate::peek::last_penalty(&app);
     let res = dora
         .submit(
             &pen,
@@ -591,24 +560,13 @@ fn strip_volatile(json: &str) -> Value {
 async fn one_hundred_fifty_sheets_submitted_at_once_all_land() {
     // 300 pairs: 150 tables whose sheets arrive at the same moment.
     let (app, dora) = with_director().await;
-    let t = create_tournament(&dora, "Federale").await;
-    assert_eq!(import(&dora, &t, &csv(300)).await.status().as_u16(), 303);
-    {
-        use burraco_td::db::schema::pairs;
-        use diesel::prelude::*;
-        let mut c = app.pool.get().unwrap();
-        diesel::update(pairs::table)
-            .set(pairs::checked_in.eq(true))
-            .execute(&mut *c)
-            .unwrap();
-    }
-    assert_eq!(
-        dora.submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
-            .await
-            .status()
-            .as_u16(),
-        303
-    );
+    let t = app
+        .tournament("Federale")
+        .pairs(300)
+        .drawn()
+        .build()
+        .await
+        .path;
     let tables = tables_of(&app, 1);
     assert_eq!(tables.len(), 150);
     let tid = t.rsplit('/').next().unwrap().to_string();
@@ -771,15 +729,7 @@ async fn a_typical_reason_brings_its_kind_and_amount() {
         )
         .await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
-    let (kind, amount, reason): (String, Option<i64>, String) = {
-        use burraco_td::db::schema::penalties;
-        use diesel::prelude::*;
-        let mut c = app.pool.get().unwrap();
-        penalties::table
-            .select((penalties::kind, penalties::amount, penalties::reason))
-            .first(&mut *c)
-            .unwrap()
-    };
+    let (kind, amount, reason) = crate::peek::first_penalty(&app);
     assert_eq!((kind.as_str(), amount), ("mp", Some(100)));
     assert_eq!(reason, "Ritardo oltre 5 minuti");
     // The sheet page offers the typical adjusted scores for 3 hands: 14–6.

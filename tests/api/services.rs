@@ -5,7 +5,7 @@
 use crate::helpers::location;
 use crate::helpers::tid_of;
 use crate::scoring::{play_rounds, post_sheet, sheet, started, tables_of};
-use crate::tournaments::{create_tournament, with_director};
+use crate::tournaments::with_director;
 
 #[tokio::test]
 async fn co_directors_and_assigned_referees_work_on_a_tournament_others_do_not_see() {
@@ -13,7 +13,7 @@ async fn co_directors_and_assigned_referees_work_on_a_tournament_others_do_not_s
     app.create_user("dario", "director", "director pass 2")
         .await;
     app.create_user("rita", "referee", "referee pass").await;
-    let t = create_tournament(&dora, "Serata").await;
+    let t = app.tournament("Serata").build().await.path;
     let tid = tid_of(&t);
     let dario = app.another_browser();
     dario.login("dario", "director pass 2").await;
@@ -87,16 +87,10 @@ async fn co_directors_and_assigned_referees_work_on_a_tournament_others_do_not_s
 
     // Removing rita takes the tournament away from her again.
     let html = dora.get_html(&t).await;
-    let rita_id = {
-        use burraco_td::db::schema::users;
-        use diesel::prelude::*;
-        let mut c = app.pool.get().unwrap();
-        users::table
-            .filter(users::username.eq("rita"))
-            .select(users::id)
-            .first::<i64>(&mut *c)
-            .unwrap()
-    };
+    let rita_id = crate::builders::actor_of(&app.handle, "rita")
+        .await
+        .user_id
+        .0;
     assert!(html.contains(&format!("{t}/staff/{rita_id}/remove")));
     let res = dora
         .submit(&t, &format!("{t}/staff/{rita_id}/remove"), &[])
@@ -136,8 +130,8 @@ async fn co_directors_and_assigned_referees_work_on_a_tournament_others_do_not_s
 
 #[tokio::test]
 async fn the_audit_log_reads_as_words_not_json() {
-    let (_app, dora) = with_director().await;
-    let t = create_tournament(&dora, "Serata").await;
+    let (app, dora) = with_director().await;
+    let t = app.tournament("Serata").build().await.path;
     let mut fields = crate::tournaments::settings("Serata del giovedì");
     for f in fields.iter_mut() {
         if f.0 == "entry_fee" {
@@ -208,16 +202,7 @@ async fn a_closed_tournament_reopens_only_with_a_reason_on_the_record() {
 async fn hostile_reasons_are_refused_next_to_the_field_on_both_databases() {
     let (app, dora, t) = started(8).await;
     let tid = tid_of(&t);
-    let pid = {
-        use burraco_td::db::schema::pairs;
-        use diesel::prelude::*;
-        let mut c = app.pool.get().unwrap();
-        pairs::table
-            .select(pairs::id)
-            .first::<i64>(&mut *c)
-            .unwrap()
-            .to_string()
-    };
+    let pid = crate::peek::pair_id(&app, tid, 1).to_string();
     let pen = format!("/desk/t/{tid}/penalties");
     let res = dora
         .submit(

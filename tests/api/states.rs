@@ -4,92 +4,17 @@
 //! The clock is tested without sleeping: the stored times are moved back.
 
 use crate::helpers::tid_of;
-use burraco_td::db::schema::{audit_log, penalties, rounds, tournaments};
-use chrono::{Duration, NaiveDateTime};
-use diesel::prelude::*;
+use chrono::Duration;
 
 use crate::helpers::{location, Browser, TestApp};
 use crate::scoring::{play_rounds, post_sheet, sheet, started, tables_of};
-use crate::tournaments::{check_in_all, create_tournament, csv, import, with_director};
+use crate::tournaments::with_director;
 
-fn status_of(app: &TestApp, tid: i64) -> String {
-    let mut c = app.pool.get().unwrap();
-    tournaments::table
-        .find(tid)
-        .select(tournaments::status)
-        .first(&mut *c)
-        .unwrap()
-}
+use crate::peek::{audit_codes, clock_of, round_numbers, shift_clock, status_of};
 
 /// The database id of a tournament's first pair.
 fn first_pair_id(app: &TestApp, tid: i64) -> i64 {
-    use burraco_td::db::schema::pairs;
-    let mut c = app.pool.get().unwrap();
-    pairs::table
-        .filter(pairs::tournament_id.eq(tid))
-        .select(pairs::id)
-        .first(&mut *c)
-        .unwrap()
-}
-
-fn round_numbers(app: &TestApp, tid: i64) -> Vec<i32> {
-    let mut c = app.pool.get().unwrap();
-    rounds::table
-        .filter(rounds::tournament_id.eq(tid))
-        .select(rounds::number)
-        .order(rounds::number)
-        .load(&mut *c)
-        .unwrap()
-}
-
-type Clock = (
-    Option<NaiveDateTime>,
-    Option<NaiveDateTime>,
-    i32,
-    Option<NaiveDateTime>,
-);
-
-/// (started_at, paused_at, paused_seconds, time_out_at) of a round.
-fn clock_of(app: &TestApp, tid: i64, n: i32) -> Clock {
-    let mut c = app.pool.get().unwrap();
-    rounds::table
-        .filter(rounds::tournament_id.eq(tid))
-        .filter(rounds::number.eq(n))
-        .select((
-            rounds::started_at,
-            rounds::paused_at,
-            rounds::paused_seconds,
-            rounds::time_out_at,
-        ))
-        .first(&mut *c)
-        .unwrap()
-}
-
-/// Moves a round's clock times `by` into the past (instead of waiting).
-fn shift_clock(app: &TestApp, tid: i64, n: i32, by: Duration) {
-    let (started, paused, _, _) = clock_of(app, tid, n);
-    let mut c = app.pool.get().unwrap();
-    diesel::update(
-        rounds::table
-            .filter(rounds::tournament_id.eq(tid))
-            .filter(rounds::number.eq(n)),
-    )
-    .set((
-        rounds::started_at.eq(started.map(|t| t - by)),
-        rounds::paused_at.eq(paused.map(|t| t - by)),
-    ))
-    .execute(&mut *c)
-    .unwrap();
-}
-
-fn audit_codes(app: &TestApp, tid: i64) -> Vec<String> {
-    let mut c = app.pool.get().unwrap();
-    audit_log::table
-        .filter(audit_log::tournament_id.eq(tid))
-        .select(audit_log::action)
-        .order(audit_log::id)
-        .load(&mut *c)
-        .unwrap()
+    crate::peek::pair_id(app, tid, 1)
 }
 
 async fn clock_post(b: &Browser, t: &str, n: i32, fields: &[(&str, &str)]) -> reqwest::Response {
@@ -105,21 +30,16 @@ async fn clock_post(b: &Browser, t: &str, n: i32, fields: &[(&str, &str)]) -> re
 #[tokio::test]
 async fn starting_asks_first_and_a_post_without_confirmation_only_shows_the_page() {
     let (app, dora) = with_director().await;
-    let t = create_tournament(&dora, "Serata").await;
+    let t = app
+        .tournament("Serata")
+        .pairs(8)
+        .checked_in()
+        .build()
+        .await
+        .path;
     let tid = tid_of(&t);
-    import(&dora, &t, &csv(8)).await;
-    check_in_all(&app, &dora, &t).await;
     // Pair 8 is not checked in after all.
-    let pid: i64 = {
-        use burraco_td::db::schema::pairs;
-        let mut c = app.pool.get().unwrap();
-        pairs::table
-            .filter(pairs::tournament_id.eq(tid))
-            .filter(pairs::number.eq(8))
-            .select(pairs::id)
-            .first(&mut *c)
-            .unwrap()
-    };
+    let pid = crate::peek::pair_id(&app, tid, 8);
     dora.submit(
         &t,
         &format!("{t}/pairs/{pid}/checkin"),
@@ -339,21 +259,7 @@ async fn a_round_is_undone_while_empty_and_refused_once_anything_is_recorded() {
     assert!(html.contains("il turno 1 torna a essere"));
     // A penalty for round 2 refuses the undo (the page says so, the POST 409s).
     let pair = first_pair_id(&app, tid);
-    let penalty: i64 = {
-        let mut c = app.pool.get().unwrap();
-        diesel::insert_into(penalties::table)
-            .values((
-                penalties::tournament_id.eq(tid),
-                penalties::round_no.eq(2),
-                penalties::pair_id.eq(pair),
-                penalties::kind.eq("warning"),
-                penalties::reason.eq("prova"),
-                penalties::given_at.eq(app.clock().now()),
-            ))
-            .returning(penalties::id)
-            .get_result(&mut *c)
-            .unwrap()
-    };
+    let penalty = crate::peek::insert_warning(&app, tid, 2, pair, app.clock().now());
     let html = dora.get_html(&format!("{t}/rounds/2/confirm-undo")).await;
     assert!(html.contains("penalità: 1"), "{html}");
     assert!(!html.contains("name=\"confirm\""));
@@ -366,12 +272,7 @@ async fn a_round_is_undone_while_empty_and_refused_once_anything_is_recorded() {
         .await;
     assert_eq!(res.status().as_u16(), 409);
     assert_eq!(round_numbers(&app, tid), vec![1, 2]);
-    {
-        let mut c = app.pool.get().unwrap();
-        diesel::delete(penalties::table.find(penalty))
-            .execute(&mut *c)
-            .unwrap();
-    }
+    crate::peek::delete_penalty(&app, penalty);
     // Nothing recorded: undone, on the record, round 1 is the last again.
     let res = dora
         .submit(
@@ -425,15 +326,7 @@ async fn undoing_round_one_undoes_the_start_and_the_tournament_can_start_again()
     assert_eq!(status_of(&app, tid), "draft");
     assert!(round_numbers(&app, tid).is_empty());
     // The table codes stay; a phone that opens one is told, no error.
-    let code: String = {
-        use burraco_td::db::schema::table_codes;
-        let mut c = app.pool.get().unwrap();
-        table_codes::table
-            .filter(table_codes::tournament_id.eq(tid))
-            .select(table_codes::code)
-            .first(&mut *c)
-            .unwrap()
-    };
+    let code = crate::peek::table_codes_of(&app, tid).remove(0);
     for path in [format!("/s/{code}"), format!("/api/v1/score/{code}")] {
         let status = app.get(&path).await.status().as_u16();
         assert!(status < 500, "{path}: {status}");
@@ -583,15 +476,7 @@ async fn a_closed_tournament_shows_read_only_forms_answers_409_and_reopens_with_
         "{html}"
     );
     assert!(!html.contains(">Salva<"));
-    let pid: i64 = {
-        use burraco_td::db::schema::pairs;
-        let mut c = app.pool.get().unwrap();
-        pairs::table
-            .filter(pairs::tournament_id.eq(tid))
-            .select(pairs::id)
-            .first(&mut *c)
-            .unwrap()
-    };
+    let pid = first_pair_id(&app, tid);
     let html = dora.get_html(&format!("{t}/pairs/{pid}")).await;
     assert!(
         html.contains("<fieldset class=\"whole\" disabled>"),
@@ -686,11 +571,7 @@ async fn an_undo_racing_a_sheet_either_keeps_the_round_with_its_sheet_or_removes
         let (u, s) = tokio::join!(undo.send(), save.send());
         let (u, s) = (u.unwrap().status().as_u16(), s.unwrap().status().as_u16());
         assert!(u < 500 && s < 500, "attempt {attempt}: undo {u}, sheet {s}");
-        let sheets: i64 = {
-            use burraco_td::db::schema::sheets;
-            let mut c = app.pool.get().unwrap();
-            sheets::table.count().get_result(&mut *c).unwrap()
-        };
+        let sheets = crate::peek::sheet_count(&app);
         let rounds = round_numbers(&app, tid);
         if rounds.is_empty() {
             assert_eq!(sheets, 0, "attempt {attempt}: undone, yet a sheet");
@@ -770,10 +651,10 @@ async fn a_referee_sees_the_clock_and_its_warnings_but_only_directors_work_it() 
 #[tokio::test]
 async fn a_stored_word_that_does_not_read_is_an_error_never_a_missing_row() {
     let (app, dora) = with_director().await;
-    let t = create_tournament(&dora, "Parole illeggibili").await;
+    let t = app.tournament("Parole illeggibili").build().await.path;
     let tid = tid_of(&t);
     assert_eq!(dora.get(&t).await.status().as_u16(), 200);
-    write_past_the_checks(
+    crate::peek::write_past_the_checks(
         &app,
         "tournaments",
         &format!("UPDATE tournaments SET status = 'paused' WHERE id = {tid}"),
@@ -797,7 +678,7 @@ async fn a_stored_word_that_does_not_read_is_an_error_never_a_missing_row() {
     let (app, dora, t) = started(8).await;
     let tid = tid_of(&t);
     let pair = first_pair_id(&app, tid);
-    write_past_the_checks(
+    crate::peek::write_past_the_checks(
         &app,
         "penalties",
         &format!(
@@ -813,25 +694,4 @@ async fn a_stored_word_that_does_not_read_is_an_error_never_a_missing_row() {
         500,
         "the penalty list"
     );
-}
-
-/// Runs `sql` with the CHECK constraints of `table` out of the way (what a
-/// hand-edited or older database could hold).
-fn write_past_the_checks(app: &TestApp, table: &str, sql: &str) {
-    use diesel::connection::SimpleConnection;
-    let mut c = app.pool.get().unwrap();
-    let script = if app.db.is_postgres() {
-        format!(
-            "DO $$ DECLARE r record; BEGIN \
-             FOR r IN SELECT conname FROM pg_constraint \
-             WHERE conrelid = '{table}'::regclass AND contype = 'c' LOOP \
-             EXECUTE 'ALTER TABLE {table} DROP CONSTRAINT ' || quote_ident(r.conname); \
-             END LOOP; END $$; {sql}"
-        )
-    } else {
-        format!(
-            "PRAGMA ignore_check_constraints = ON; {sql}; PRAGMA ignore_check_constraints = OFF;"
-        )
-    };
-    c.batch_execute(&script).unwrap();
 }

@@ -10,53 +10,19 @@ use serde_json::{json, Value};
 
 use crate::helpers::{spawn_app_with, Browser, TestApp, TestDb};
 use crate::scoring::{post_sheet, started, tables_of};
-use crate::tournaments::{check_in_all, create_tournament, csv, import, settings};
+use crate::tournaments::settings;
 
 pub fn table_code(app: &TestApp, tid: i64, table_no: i32) -> String {
-    use burraco_td::db::schema::table_codes;
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    table_codes::table
-        .filter(table_codes::tournament_id.eq(tid))
-        .filter(table_codes::table_no.eq(table_no))
-        .select(table_codes::code)
-        .first(&mut *c)
-        .unwrap()
+    crate::peek::table_code(app, tid, table_no)
 }
 
 pub fn pair_code(app: &TestApp, tid: i64, number: i32) -> Option<String> {
-    use burraco_td::db::schema::pairs;
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    pairs::table
-        .filter(pairs::tournament_id.eq(tid))
-        .filter(pairs::number.eq(number))
-        .select(pairs::code)
-        .first(&mut *c)
-        .unwrap()
+    crate::peek::pair_code(app, tid, number)
 }
 
 /// The pair numbers (NS, EW) at a table of a round.
 pub fn seat(app: &TestApp, tid: i64, round: i32, table: i32) -> (i32, i32) {
-    use burraco_td::db::schema::{pairs, rounds, seatings};
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    let (ns, ew): (Option<i64>, Option<i64>) = seatings::table
-        .inner_join(rounds::table)
-        .filter(rounds::tournament_id.eq(tid))
-        .filter(rounds::number.eq(round))
-        .filter(seatings::table_no.eq(table))
-        .select((seatings::ns_pair, seatings::ew_pair))
-        .first(&mut *c)
-        .unwrap();
-    let number = |id: i64, c: &mut burraco_td::db::PooledConn| -> i32 {
-        pairs::table
-            .find(id)
-            .select(pairs::number)
-            .first(&mut **c)
-            .unwrap()
-    };
-    (number(ns.unwrap(), &mut c), number(ew.unwrap(), &mut c))
+    crate::peek::seat(app, tid, round, table)
 }
 
 /// The codes a table's two pairs type: (table code, NS code, EW code).
@@ -70,31 +36,12 @@ pub fn codes(app: &TestApp, tid: i64, round: i32, table: i32) -> (String, String
 }
 
 pub fn count(app: &TestApp, sql_table: &str) -> i64 {
-    use diesel::prelude::*;
-    #[derive(QueryableByName)]
-    struct N {
-        #[diesel(sql_type = diesel::sql_types::BigInt)]
-        n: i64,
-    }
-    let mut c = app.pool.get().unwrap();
-    diesel::sql_query(format!("SELECT COUNT(*) AS n FROM {sql_table}"))
-        .get_result::<N>(&mut *c)
-        .unwrap()
-        .n
+    crate::peek::row_count(app, sql_table)
 }
 
 /// Audit actions of table-side entries, with their reasons, oldest first.
 pub fn table_audit(app: &TestApp, tid: i64) -> Vec<(String, String)> {
-    use burraco_td::db::schema::audit_log;
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    audit_log::table
-        .filter(audit_log::tournament_id.eq(tid))
-        .filter(audit_log::action.like("table.%"))
-        .order(audit_log::id.asc())
-        .select((audit_log::action, audit_log::reason))
-        .load(&mut *c)
-        .unwrap()
+    crate::peek::audit_like(app, Some(tid), "table.%")
 }
 
 /// A valid 3-hand sheet: NS closes each hand with one clean burraco
@@ -598,15 +545,7 @@ async fn a_round_that_is_over_is_closed_even_for_a_confirmed_table() {
     assert_eq!(v.body["round"], json!(2));
 
     // A closed tournament: every right code gets round_closed, even with a bad sheet.
-    {
-        use burraco_td::db::schema::tournaments;
-        use diesel::prelude::*;
-        let mut c = app.pool.get().unwrap();
-        diesel::update(tournaments::table.find(tid))
-            .set(tournaments::status.eq("finished"))
-            .execute(&mut *c)
-            .unwrap();
-    }
+    crate::peek::set_status(&app, tid, "finished");
     let (code2, ns2c, ew2c) = codes(&app, tid, 2, table);
     for pair in [&ns2c, &ew2c] {
         let r = enter(&app, &code2, pair, json!({"hands": "bad"})).await;
@@ -628,12 +567,8 @@ async fn wrong_codes_are_braked_per_table_and_address() {
         dora.login("dora", "director pass").await.status().as_u16(),
         303
     );
-    let t = create_tournament(&dora, "Serata").await;
-    import(&dora, &t, &csv(6)).await;
-    check_in_all(&app, &dora, &t).await;
-    dora.submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
-        .await;
-    let tid = tid_of(&t);
+    let t = app.tournament("Serata").pairs(6).drawn().build().await;
+    let tid = t.tid;
     let tables = tables_of(&app, 1);
     let (code, ns, _) = codes(&app, tid, 1, tables[0]);
     let (code_b, ns_b, _) = codes(&app, tid, 1, tables[1]);
@@ -672,13 +607,7 @@ async fn wrong_codes_are_braked_per_table_and_address() {
     let r = post(&app, &code, "sheet", body(&ns), Some("198.51.100.4")).await;
     assert_eq!(r.status, 200, "{:?}", r.body);
     // Keys are hashes: neither the code nor the address is stored.
-    use burraco_td::db::schema::rate_limits;
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    let keys: Vec<String> = rate_limits::table
-        .select(rate_limits::key)
-        .load(&mut *c)
-        .unwrap();
+    let keys = crate::peek::rate_limit_keys(&app);
     assert!(!keys.is_empty());
     for k in keys {
         assert!(!k.contains("203.0.113.7") && !k.contains(&code));
@@ -978,18 +907,7 @@ async fn the_two_pairs_of_a_table_acting_at_the_same_moment_never_get_a_5xx_or_a
         }
     }
     // What counts is always what was confirmed.
-    use burraco_td::db::schema::{sheet_entries, sheets};
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    let rows: Vec<(Option<String>, String, Option<String>)> = sheet_entries::table
-        .left_join(sheets::table.on(sheets::seating_id.eq(sheet_entries::seating_id)))
-        .select((
-            sheet_entries::sheet,
-            sheet_entries::status,
-            sheets::sheet.nullable(),
-        ))
-        .load(&mut *c)
-        .unwrap();
+    let rows = crate::peek::entries_and_counted(&app);
     assert_eq!(rows.len(), seats.len());
     for (entry, status, counted) in rows {
         if status == "confirmed" {

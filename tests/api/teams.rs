@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 
 use crate::helpers::{location, spawn_app, tid_of, Browser, TestApp};
 use crate::table_side::{answer, enter, sheet, table_code};
-use crate::tournaments::create_tournament_with;
+use crate::tournaments::create_through_the_form;
 
 /// Registers team `name` with `players` (surname, name) through the form.
 pub async fn add_team(
@@ -54,15 +54,7 @@ fn refs(v: &[(String, String)]) -> Vec<(&str, &str)> {
 
 /// Ids of the teams of a tournament, by number.
 pub fn team_ids(app: &TestApp, tid: i64) -> Vec<(i32, i64, Option<String>)> {
-    use burraco_td::db::schema::teams;
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    teams::table
-        .filter(teams::tournament_id.eq(tid))
-        .order(teams::number.asc())
-        .select((teams::number, teams::id, teams::code))
-        .load(&mut *c)
-        .unwrap()
+    crate::peek::teams_of(app, tid)
 }
 
 /// The team file as the database has it now.
@@ -143,10 +135,14 @@ pub async fn new_team_tournament(
     rounds: &str,
     extra: &[(&'static str, &str)],
 ) -> String {
-    let mut changes: Vec<(&'static str, &str)> =
-        vec![("kind", "teams"), ("planned_rounds", rounds)];
-    changes.extend_from_slice(extra);
-    create_tournament_with(app, "Campionato a squadre", &changes).await
+    app.tournament("Campionato a squadre")
+        .owner("admin")
+        .teams(0)
+        .set("planned_rounds", rounds)
+        .with(extra)
+        .build()
+        .await
+        .path
 }
 
 pub async fn check_in_teams(app: &TestApp, t: &str) {
@@ -200,7 +196,13 @@ pub async fn next_round(app: &TestApp, t: &str, n: &str) -> reqwest::Response {
 async fn a_team_evening_from_registration_to_standings_and_back_from_its_file() {
     let app = spawn_app().await;
     app.setup_admin().await;
-    let t = new_team_tournament(&app, "5", &[]).await;
+    // Created as teams through the settings form (its kind field).
+    let t = create_through_the_form(
+        &app,
+        "Campionato a squadre",
+        &[("kind", "teams"), ("planned_rounds", "5")],
+    )
+    .await;
     let tid = tid_of(&t);
     assert!(
         app.get_html(&t).await.contains(&format!("{t}/teams")),
@@ -438,20 +440,13 @@ async fn a_team_evening_from_registration_to_standings_and_back_from_its_file() 
     // before its VP.
     let f = team_file(&app, tid);
     let t1 = f.rounds[0].matches[0].tables[0].clone();
-    let pair_id: i64 = {
-        use burraco_td::db::schema::{pairs, teams};
-        use diesel::prelude::*;
-        let mut c = app.pool.get().unwrap();
-        pairs::table
-            .inner_join(teams::table)
-            .filter(teams::tournament_id.eq(tid))
-            .filter(teams::number.eq(t1.ns.team as i32))
-            .filter(pairs::team_p1.eq(t1.ns.players[0] as i32))
-            .filter(pairs::team_p2.eq(t1.ns.players[1] as i32))
-            .select(pairs::id)
-            .first(&mut *c)
-            .unwrap()
-    };
+    let pair_id = crate::peek::line_up_pair(
+        &app,
+        tid,
+        t1.ns.team as i32,
+        t1.ns.players[0] as i32,
+        t1.ns.players[1] as i32,
+    );
     let before = st.card(t1.ns.team).unwrap().rounds[0].tables[0].mp_for;
     let res = app
         .submit(

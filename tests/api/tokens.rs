@@ -14,10 +14,10 @@ use burraco_td::db::{Db, DbUrl};
 use burraco_td::services::{self, Actor};
 use burraco_td::web::bearer::{ApiActor, OptionalApiActor};
 use burraco_td::web::error::ApiError;
-use diesel::prelude::*;
 use serde_json::Value;
 
 use crate::helpers::{csrf_in, location, spawn_app, TestApp, ADMIN, ADMIN_PW};
+use crate::peek::account_audit;
 
 /// The application's database handle on the test's database.
 pub fn db_of(app: &TestApp) -> Db {
@@ -57,34 +57,6 @@ pub async fn token_for(app: &TestApp, role: Role) -> String {
     user_with_token(app, &name, role).await.1
 }
 
-/// action, subject, by, before, after.
-type AuditRow = (
-    String,
-    Option<i64>,
-    Option<i64>,
-    Option<String>,
-    Option<String>,
-);
-
-/// The account audit's rows about `subject` whose action is `like`, oldest
-/// first.
-fn account_audit(app: &TestApp, subject: i64, like: &str) -> Vec<AuditRow> {
-    use burraco_td::db::schema::user_audit;
-    user_audit::table
-        .filter(user_audit::action.like(like))
-        .filter(user_audit::subject_id.eq(subject))
-        .order(user_audit::id.asc())
-        .select((
-            user_audit::action,
-            user_audit::subject_id,
-            user_audit::user_id,
-            user_audit::before_value,
-            user_audit::after_value,
-        ))
-        .load(&mut app.pool.get().unwrap())
-        .unwrap()
-}
-
 async fn get_me(app: &TestApp, auth: Option<&str>) -> reqwest::Response {
     let client = reqwest::Client::new();
     let mut req = client.get(app.url("/api/v1/me"));
@@ -106,13 +78,7 @@ async fn error_code(res: reqwest::Response) -> String {
 }
 
 fn last_used(app: &TestApp, token: &str) -> Option<chrono::NaiveDateTime> {
-    use burraco_td::db::schema::api_tokens;
-    let mut conn = app.pool.get().unwrap();
-    api_tokens::table
-        .filter(api_tokens::token_hash.eq(token_hash(token)))
-        .select(api_tokens::last_used_at)
-        .first(&mut conn)
-        .unwrap()
+    crate::peek::token_last_used(app, &token_hash(token))
 }
 
 #[tokio::test]
@@ -289,65 +255,6 @@ async fn the_cli_prints_a_token_that_works_and_names_unknown_accounts() {
     assert_eq!(services::tokens::list(&db, elena).await.unwrap().len(), 2);
 }
 
-/// Every text value of every table, in one string.
-fn whole_database_text(app: &TestApp) -> String {
-    #[derive(QueryableByName)]
-    struct Name {
-        #[diesel(sql_type = diesel::sql_types::Text)]
-        name: String,
-    }
-    #[derive(QueryableByName)]
-    struct Row {
-        #[diesel(sql_type = diesel::sql_types::Text)]
-        v: String,
-    }
-    let mut conn = app.pool.get().unwrap();
-    let tables: Vec<Name> = if app.db.is_postgres() {
-        diesel::sql_query(
-            "SELECT table_name::text AS name FROM information_schema.tables \
-             WHERE table_schema = 'public'",
-        )
-        .load(&mut conn)
-        .unwrap()
-    } else {
-        diesel::sql_query("SELECT name FROM sqlite_master WHERE type = 'table'")
-            .load(&mut conn)
-            .unwrap()
-    };
-    let mut all = String::new();
-    for t in tables {
-        let rows: Vec<Row> = if app.db.is_postgres() {
-            diesel::sql_query(format!("SELECT t::text AS v FROM \"{}\" t", t.name))
-                .load(&mut conn)
-                .unwrap()
-        } else {
-            // Every column of every row, as text.
-            #[derive(QueryableByName)]
-            struct Col {
-                #[diesel(sql_type = diesel::sql_types::Text)]
-                name: String,
-            }
-            let cols: Vec<Col> =
-                diesel::sql_query(format!("SELECT name FROM pragma_table_info('{}')", t.name))
-                    .load(&mut conn)
-                    .unwrap();
-            let expr = cols
-                .iter()
-                .map(|c| format!("coalesce(CAST(\"{}\" AS TEXT), '')", c.name))
-                .collect::<Vec<_>>()
-                .join(" || '|' || ");
-            diesel::sql_query(format!("SELECT {expr} AS v FROM \"{}\"", t.name))
-                .load(&mut conn)
-                .unwrap()
-        };
-        for r in rows {
-            all.push_str(&r.v);
-            all.push('\n');
-        }
-    }
-    all
-}
-
 #[tokio::test]
 async fn tokens_are_stored_hashed_and_the_plaintext_is_nowhere_in_the_database() {
     let app = spawn_app().await;
@@ -360,7 +267,7 @@ async fn tokens_are_stored_hashed_and_the_plaintext_is_nowhere_in_the_database()
             .as_u16(),
         200
     );
-    let text = whole_database_text(&app);
+    let text = crate::peek::whole_database_text(&app);
     assert!(text.contains(&token_hash(&token)), "the hash is stored");
     let secret = token.trim_start_matches(burraco_td::auth::tokens::PREFIX);
     assert!(!text.contains(secret), "the token itself is stored nowhere");
@@ -383,14 +290,8 @@ async fn last_used_is_written_at_most_once_a_minute() {
     }
     assert_eq!(last_used(&app, &token), Some(first));
     // Once it is more than a minute old, the next request refreshes it.
-    {
-        use burraco_td::db::schema::api_tokens;
-        let old = first - chrono::Duration::seconds(61);
-        diesel::update(api_tokens::table.filter(api_tokens::token_hash.eq(token_hash(&token))))
-            .set(api_tokens::last_used_at.eq(Some(old)))
-            .execute(&mut app.pool.get().unwrap())
-            .unwrap();
-    }
+    let old = first - chrono::Duration::seconds(61);
+    crate::peek::set_token_last_used(&app, &token_hash(&token), Some(old));
     assert_eq!(get_me(&app, Some(&auth)).await.status().as_u16(), 200);
     let refreshed = last_used(&app, &token).unwrap();
     assert!(refreshed >= first, "{refreshed} >= {first}");

@@ -43,12 +43,10 @@ pub async fn with_director() -> (TestApp, Browser) {
     (app, dora)
 }
 
-pub async fn create_tournament(b: &Browser, name: &str) -> String {
-    create_tournament_with(b, name, &[]).await
-}
-
-/// A tournament with the usual settings but for `changes` (field, value).
-pub async fn create_tournament_with(
+/// A tournament created through the settings form with the usual settings
+/// but for `changes` (field, value); its page. Only the tests of that form
+/// post it: every other test builds its tournament (`builders.rs`).
+pub async fn create_through_the_form(
     b: &Browser,
     name: &str,
     changes: &[(&'static str, &str)],
@@ -95,17 +93,7 @@ pub async fn import(b: &Browser, t: &str, text: &str) -> reqwest::Response {
 }
 
 pub async fn check_in_all(app: &TestApp, b: &Browser, t: &str) {
-    let tid = crate::helpers::tid_of(t);
-    let ids: Vec<i64> = {
-        use burraco_td::db::schema::pairs;
-        use diesel::prelude::*;
-        let mut c = app.pool.get().unwrap();
-        pairs::table
-            .filter(pairs::tournament_id.eq(tid))
-            .select(pairs::id)
-            .load(&mut *c)
-            .unwrap()
-    };
+    let ids = crate::peek::pair_ids_of(app, crate::helpers::tid_of(t));
     for id in ids {
         let res = b
             .submit(t, &format!("{t}/pairs/{id}/checkin"), &[("value", "true")])
@@ -154,8 +142,8 @@ async fn bad_settings_are_refused_field_by_field_and_nothing_is_saved() {
 
 #[tokio::test]
 async fn a_director_registers_edits_and_refuses_duplicate_players() {
-    let (_app, dora) = with_director().await;
-    let t = create_tournament(&dora, "Torneo del venerdì").await;
+    let (app, dora) = with_director().await;
+    let t = app.tournament("Torneo del venerdì").build().await.path;
     let new = format!("{t}/pairs/new");
     let pairs = format!("{t}/pairs");
     let res = dora
@@ -210,7 +198,7 @@ async fn a_director_registers_edits_and_refuses_duplicate_players() {
 #[tokio::test]
 async fn a_bad_csv_saves_nothing_and_a_good_one_saves_every_pair() {
     let (app, dora) = with_director().await;
-    let t = create_tournament(&dora, "Import").await;
+    let t = app.tournament("Import").build().await.path;
     let import = format!("{t}/import");
     let bad = "cognome1;nome1;cognome2;nome2\nRossi;Maria;Bianchi;Luca\n;Anna;Verdi;Ugo\nRossi;Maria;Neri;Ada\n";
     let res = dora
@@ -251,33 +239,16 @@ async fn round_html(b: &Browser, t: &str, n: u32) -> String {
 /// (table, NS pair id, EW pair id) of a round, and its resting pairs.
 type Seated = (Vec<(i32, Option<i64>, Option<i64>)>, Vec<i64>);
 
-fn seated(app: &TestApp, round: i32) -> Seated {
-    use burraco_td::db::schema::{byes, rounds, seatings};
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    let rid: i64 = rounds::table
-        .filter(rounds::number.eq(round))
-        .select(rounds::id)
-        .first(&mut *c)
-        .unwrap();
-    let t = seatings::table
-        .filter(seatings::round_id.eq(rid))
-        .order(seatings::table_no)
-        .select((seatings::table_no, seatings::ns_pair, seatings::ew_pair))
-        .load(&mut *c)
-        .unwrap();
-    let b = byes::table
-        .filter(byes::round_id.eq(rid))
-        .select(byes::pair_id)
-        .load(&mut *c)
-        .unwrap();
-    (t, b)
+fn seated(app: &TestApp, t: &str, round: i32) -> Seated {
+    let tid = crate::helpers::tid_of(t);
+    let t = crate::peek::seatings_of(app, tid, round);
+    (t, crate::peek::byes_of(app, tid, round))
 }
 
 #[tokio::test]
 async fn starting_with_an_odd_count_seats_everyone_and_rests_one_pair() {
     let (app, dora) = with_director().await;
-    let t = create_tournament(&dora, "Dispari").await;
+    let t = app.tournament("Dispari").build().await.path;
     assert_eq!(import(&dora, &t, &csv(7)).await.status().as_u16(), 303);
     // Only checked-in pairs are seated: check in all but pair 7.
     check_in_all(&app, &dora, &t).await;
@@ -289,7 +260,7 @@ async fn starting_with_an_odd_count_seats_everyone_and_rests_one_pair() {
         .submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
         .await;
     assert_eq!(location(&res), format!("{t}/rounds/1?done=round_drawn"));
-    let (tables, byes) = seated(&app, 1);
+    let (tables, byes) = seated(&app, &t, 1);
     assert_eq!(tables.len(), 3, "6 pairs: 3 tables");
     assert!(byes.is_empty());
     let html = round_html(&dora, &t, 1).await;
@@ -304,12 +275,12 @@ async fn starting_with_an_odd_count_seats_everyone_and_rests_one_pair() {
 #[tokio::test]
 async fn mitchell_rounds_then_danish_waits_for_the_scores() {
     let (app, dora) = with_director().await;
-    let t = create_tournament(&dora, "Mitchell").await;
+    let t = app.tournament("Mitchell").build().await.path;
     import(&dora, &t, &csv(5)).await;
     check_in_all(&app, &dora, &t).await;
     dora.submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
         .await;
-    let (tables1, byes1) = seated(&app, 1);
+    let (tables1, byes1) = seated(&app, &t, 1);
     assert_eq!(
         (tables1.len(), byes1.len()),
         (2, 1),
@@ -331,13 +302,13 @@ async fn mitchell_rounds_then_danish_waits_for_the_scores() {
             format!("{t}/rounds/{n}?done=round_generated")
         );
     }
-    let (tables3, byes3) = seated(&app, 3);
+    let (tables3, byes3) = seated(&app, &t, 3);
     // Fixed pairs stay at their table.
     for (a, b) in tables1.iter().zip(&tables3) {
         assert_eq!(a.1, b.1, "fixed line stays");
     }
     // Three different pairs rested.
-    let mut rested = vec![byes1[0], seated(&app, 2).1[0], byes3[0]];
+    let mut rested = vec![byes1[0], seated(&app, &t, 2).1[0], byes3[0]];
     rested.sort();
     rested.dedup();
     assert_eq!(rested.len(), 3, "no pair rests twice");
@@ -397,13 +368,13 @@ async fn a_plan_that_repeats_opponents_is_refused_with_the_reason() {
 #[tokio::test]
 async fn a_pair_withdrawn_mid_tournament_leaves_its_opponent_resting() {
     let (app, dora) = with_director().await;
-    let t = create_tournament(&dora, "Ritiro").await;
+    let t = app.tournament("Ritiro").build().await.path;
     import(&dora, &t, &csv(8)).await;
     check_in_all(&app, &dora, &t).await;
     dora.submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
         .await;
     // Withdraw the fixed pair of table 1: from round 2 on.
-    let (tables1, _) = seated(&app, 1);
+    let (tables1, _) = seated(&app, &t, 1);
     let gone = tables1[0].1.unwrap();
     let res = dora
         .submit(
@@ -422,7 +393,7 @@ async fn a_pair_withdrawn_mid_tournament_leaves_its_opponent_resting() {
         ],
     )
     .await;
-    let (tables2, byes2) = seated(&app, 2);
+    let (tables2, byes2) = seated(&app, &t, 2);
     assert_eq!(tables2.len(), 3);
     assert_eq!(byes2.len(), 1, "its would-be opponent rests");
     assert!(tables2
@@ -435,7 +406,7 @@ async fn a_pair_withdrawn_mid_tournament_leaves_its_opponent_resting() {
 #[tokio::test]
 async fn the_public_page_shows_format_fee_and_pool_without_login() {
     let (app, dora) = with_director().await;
-    let t = create_tournament(&dora, "Pubblico").await;
+    let t = app.tournament("Pubblico").build().await.path;
     import(&dora, &t, &csv(12)).await;
     let tid = t.rsplit('/').next().unwrap();
     let anon = app.another_browser();

@@ -31,18 +31,7 @@ async fn answer_seen(
 
 /// The counted sheet's NS total at a table of round 1 (None: nothing counts).
 fn counted_ns_total(app: &TestApp, tid: i64, table: i32) -> Option<i64> {
-    use burraco_td::db::schema::{rounds, seatings, sheets};
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    sheets::table
-        .inner_join(seatings::table.inner_join(rounds::table))
-        .filter(rounds::tournament_id.eq(tid))
-        .filter(rounds::number.eq(1))
-        .filter(seatings::table_no.eq(table))
-        .select(sheets::ns_total)
-        .first::<i64>(&mut *c)
-        .optional()
-        .unwrap()
+    crate::peek::counted_ns_total(app, tid, table)
 }
 
 #[tokio::test]
@@ -440,9 +429,13 @@ async fn the_desk_settles_a_dispute_with_the_players_sheet_filled_in() {
 #[tokio::test]
 async fn the_back_button_cannot_draw_round_1_again() {
     let (app, dora) = crate::tournaments::with_director().await;
-    let t = crate::tournaments::create_tournament(&dora, "Serata").await;
-    crate::tournaments::import(&dora, &t, &crate::tournaments::csv(8)).await;
-    crate::tournaments::check_in_all(&app, &dora, &t).await;
+    let t = app
+        .tournament("Serata")
+        .pairs(8)
+        .checked_in()
+        .build()
+        .await
+        .path;
     let tid = tid_of(&t);
     let page = dora.get_html(&format!("{t}/confirm-start")).await;
     let revision = {
@@ -669,7 +662,7 @@ async fn table_cards_warn_of_a_loopback_address_and_the_admin_sets_the_public_on
 #[tokio::test]
 async fn the_evenings_smaller_defects_stay_fixed() {
     let (app, dora) = crate::tournaments::with_director().await;
-    let t = crate::tournaments::create_tournament(&dora, "Serata").await;
+    let t = app.tournament("Serata").build().await.path;
     let tid = tid_of(&t);
     // A CSV "Circolo" column for the pair is read; an unknown one is named.
     let csv = "Cognome1;Nome1;Cognome2;Nome2;Circolo;Note\nRossi;Anna;Bianchi;Luca;Circolo Sole;x\nVerdi;Eva;Neri;Ugo;Circolo Luna;y\nGialli;Ada;Blu;Leo;Sole;z\nRosa;Ida;Viola;Teo;Luna;w\nMori;Lia;Conti;Dino;Luna;v\nPoli;Gea;Sala;Remo;Sole;u\n";
@@ -701,17 +694,7 @@ async fn the_evenings_smaller_defects_stay_fixed() {
     // After the start, "present" is a state, not a button that cancels it.
     let page = dora.get_html(&t).await;
     assert!(!page.contains("pairs.undo_checkin"));
-    let pid = {
-        use burraco_td::db::schema::pairs;
-        use diesel::prelude::*;
-        let mut c = app.pool.get().unwrap();
-        pairs::table
-            .filter(pairs::tournament_id.eq(tid))
-            .filter(pairs::number.eq(1))
-            .select(pairs::id)
-            .first::<i64>(&mut *c)
-            .unwrap()
-    };
+    let pid = crate::peek::pair_id(&app, tid, 1);
     let res = dora
         .submit(
             &t,
@@ -782,17 +765,7 @@ async fn the_evenings_smaller_defects_stay_fixed() {
 async fn movement_cards_say_withdrawn_and_not_yet_rather_than_rest() {
     let (app, dora, t) = started(8).await;
     let tid = tid_of(&t);
-    let pid = |number: i32| {
-        use burraco_td::db::schema::pairs;
-        use diesel::prelude::*;
-        let mut c = app.pool.get().unwrap();
-        pairs::table
-            .filter(pairs::tournament_id.eq(tid))
-            .filter(pairs::number.eq(number))
-            .select(pairs::id)
-            .first::<i64>(&mut *c)
-            .unwrap()
-    };
+    let pid = |number: i32| crate::peek::pair_id(&app, tid, number);
     let res = dora
         .submit(
             &t,
@@ -827,15 +800,14 @@ async fn movement_cards_say_withdrawn_and_not_yet_rather_than_rest() {
 #[tokio::test]
 async fn players_enter_hand_totals_when_the_tournament_takes_totals() {
     let (app, dora) = crate::tournaments::with_director().await;
-    let t =
-        crate::tournaments::create_tournament_with(&dora, "Totali", &[("sheet_mode", "totals")])
-            .await;
-    crate::tournaments::import(&dora, &t, &crate::tournaments::csv(6)).await;
-    crate::tournaments::check_in_all(&app, &dora, &t).await;
-    let res = dora
-        .submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
-        .await;
-    assert_eq!(res.status(), 303);
+    let t = app
+        .tournament("Totali")
+        .set("sheet_mode", "totals")
+        .pairs(6)
+        .drawn()
+        .build()
+        .await
+        .path;
     let tid = tid_of(&t);
     let table = tables_of(&app, 1)[0];
     let (code, ns, ew) = codes(&app, tid, 1, table);

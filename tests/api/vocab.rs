@@ -7,7 +7,7 @@
 use crate::helpers::tid_of;
 use crate::helpers::{location, spawn_app, Browser, TestApp};
 use crate::scoring::started;
-use crate::tournaments::{create_tournament, create_tournament_with, settings, with_director};
+use crate::tournaments::{settings, with_director};
 
 /// Registers one pair through the form.
 async fn register(b: &Browser, t: &str, p1: [&str; 4], p2: [&str; 4]) {
@@ -46,8 +46,8 @@ fn surnames(v: &serde_json::Value) -> Vec<String> {
 }
 
 /// Last week's tournament with two pairs, and this week's, empty.
-async fn two_weeks(dora: &Browser) -> (String, String) {
-    let last = create_tournament(dora, "Settimana scorsa").await;
+async fn two_weeks(app: &TestApp, dora: &Browser) -> (String, String) {
+    let last = app.tournament("Settimana scorsa").build().await.path;
     register(
         dora,
         &last,
@@ -62,14 +62,14 @@ async fn two_weeks(dora: &Browser) -> (String, String) {
         ["Verdi", "Luigi", "FIB-9999", ""],
     )
     .await;
-    let this = create_tournament(dora, "Questa settimana").await;
+    let this = app.tournament("Questa settimana").build().await.path;
     (last, this)
 }
 
 #[tokio::test]
 async fn the_directory_finds_players_by_surname_and_by_card() {
-    let (_app, dora) = with_director().await;
-    let (_, this) = two_weeks(&dora).await;
+    let (app, dora) = with_director().await;
+    let (_, this) = two_weeks(&app, &dora).await;
     let tid = tid_of(&this);
     let by_surname = json(&dora, &format!("/director/t/{tid}/players.json?q=ROSS")).await;
     // Surnames starting with the query first, then those containing it.
@@ -94,7 +94,7 @@ async fn the_directory_finds_players_by_surname_and_by_card() {
 #[tokio::test]
 async fn without_javascript_a_pick_fills_the_pair_form_seat_by_seat() {
     let (app, dora) = with_director().await;
-    let (_, this) = two_weeks(&dora).await;
+    let (_, this) = two_weeks(&app, &dora).await;
     let tid = tid_of(&this);
     // The pair form offers the search as a plain GET form.
     let form = dora.get_html(&format!("/director/t/{tid}/pairs/new")).await;
@@ -131,19 +131,7 @@ async fn without_javascript_a_pick_fills_the_pair_form_seat_by_seat() {
         .collect();
     let res = dora.submit(&pick2, &format!("{this}/pairs"), &refs).await;
     assert_eq!(res.status().as_u16(), 303);
-    use burraco_td::db::schema::pairs;
-    use diesel::prelude::*;
-    let mut c = app.pool.get().unwrap();
-    let saved: Vec<(String, String, String, String)> = pairs::table
-        .filter(pairs::tournament_id.eq(tid))
-        .select((
-            pairs::p1_surname,
-            pairs::p1_card,
-            pairs::p2_surname,
-            pairs::p2_card,
-        ))
-        .load(&mut *c)
-        .unwrap();
+    let saved = crate::peek::pair_players(&app, tid);
     assert_eq!(
         saved,
         [(
@@ -176,7 +164,7 @@ fn pick_links(html: &str, name: &str) -> (String, String) {
 #[tokio::test]
 async fn the_directory_is_for_the_tournaments_directors_only() {
     let (app, dora) = with_director().await;
-    let (_, this) = two_weeks(&dora).await;
+    let (_, this) = two_weeks(&app, &dora).await;
     let tid = tid_of(&this);
     // Anonymous: to the login page.
     let anon = app.another_browser();
@@ -201,7 +189,12 @@ async fn the_directory_is_for_the_tournaments_directors_only() {
         .get(&format!("/director/t/{tid}/players.json?q=rossi"))
         .await;
     assert_eq!(res.status().as_u16(), 404);
-    let own = create_tournament(&dino, "Altro circolo").await;
+    let own = app
+        .tournament("Altro circolo")
+        .owner("dino")
+        .build()
+        .await
+        .path;
     let found = json(
         &dino,
         &format!("/director/t/{}/players.json?q=rossi", tid_of(&own)),
@@ -214,17 +207,21 @@ async fn the_directory_is_for_the_tournaments_directors_only() {
 }
 
 /// A tournament with a fee of 250 € and 8 pairs: a pool of 1.400,00 €.
-async fn expensive(app: &TestApp, dora: &Browser) -> String {
-    let t = create_tournament_with(dora, "Gran premio", &[("entry_fee", "250")]).await;
-    crate::tournaments::import(dora, &t, &crate::tournaments::csv(8)).await;
-    let _ = app;
+async fn expensive(app: &TestApp) -> String {
+    let t = app
+        .tournament("Gran premio")
+        .set("entry_fee", "250")
+        .pairs(8)
+        .build()
+        .await
+        .path;
     t
 }
 
 #[tokio::test]
 async fn money_is_written_as_each_language_writes_it() {
     let (app, dora) = with_director().await;
-    let t = expensive(&app, &dora).await;
+    let t = expensive(&app).await;
     let tid = tid_of(&t);
     let anon = app.another_browser();
     let it = anon.get_html(&format!("/t/{tid}")).await;
@@ -482,8 +479,8 @@ async fn italian_staff_pages_are_wholly_italian() {
 
 #[tokio::test]
 async fn the_first_field_with_an_error_has_the_focus() {
-    let (_app, dora) = with_director().await;
-    let t = create_tournament(&dora, "Serata").await;
+    let (app, dora) = with_director().await;
+    let t = app.tournament("Serata").build().await.path;
     let res = dora
         .submit(
             &format!("{t}/pairs/new"),
@@ -544,8 +541,8 @@ async fn the_settings_form_focuses_its_first_wrong_field() {
 
 #[tokio::test]
 async fn hostile_searches_are_answered_not_crashed() {
-    let (_app, dora) = with_director().await;
-    let (_, this) = two_weeks(&dora).await;
+    let (app, dora) = with_director().await;
+    let (_, this) = two_weeks(&app, &dora).await;
     let tid = tid_of(&this);
     let long = "r".repeat(5000);
     for q in [

@@ -3,8 +3,6 @@
 //! opposite merges of two people leave one merge and no loop; the same
 //! stage added ten times at once is added once.
 
-use diesel::prelude::*;
-
 use crate::helpers::{spawn_app, TestApp};
 use crate::races::backend;
 use crate::support::*;
@@ -31,24 +29,16 @@ fn pair_fields(surname: &str, card: &str, partner: &str) -> Vec<(String, String)
 
 /// (id, merged_into) of the people with this surname.
 fn people_named(app: &TestApp, surname: &str) -> Vec<(i64, Option<i64>)> {
-    use burraco_td::db::schema::people;
-    let mut c = app.pool.get().unwrap();
-    people::table
-        .filter(people::surname.eq(surname))
-        .select((people::id, people::merged_into))
-        .order(people::id)
-        .load(&mut *c)
-        .unwrap()
+    crate::peek::people_named(app, surname)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn race_one_new_player_registered_in_ten_tournaments_is_one_person() {
     const N: usize = 10;
     let app = app_with_director().await;
-    let owner = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
     let mut tids = Vec::new();
     for i in 0..N {
-        tids.push(create_tournament(&owner, &format!("Sera {i}")).await);
+        tids.push(app.tournament(&format!("Sera {i}")).build().await.tid);
     }
     let mut clients = Vec::new();
     for _ in 0..N {
@@ -86,7 +76,7 @@ async fn race_opposite_merges_leave_one_merge_and_no_loop() {
     let owner = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
     // One name with two cards: two people, likely duplicates.
     for (i, card) in ["D-1", "D-2"].iter().enumerate() {
-        let tid = create_tournament(&owner, &format!("Tappa {i}")).await;
+        let tid = app.tournament(&format!("Tappa {i}")).build().await.tid;
         let a = owner
             .post(
                 &format!("/director/t/{tid}/pairs"),
@@ -142,7 +132,7 @@ async fn race_one_stage_added_ten_times_is_added_once() {
     const N: usize = 10;
     let app = app_with_director().await;
     let owner = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
-    let tid = create_tournament(&owner, "Tappa unica").await;
+    let tid = app.tournament("Tappa unica").build().await.tid;
     let a = owner
         .post(
             "/director/circuits",
@@ -173,15 +163,7 @@ async fn race_one_stage_added_ten_times_is_added_once() {
         })
         .collect();
     let tally = Tally::of(&all_at_once(jobs).await);
-    let stages: i64 = {
-        use burraco_td::db::schema::circuit_stages;
-        let mut c = app.pool.get().unwrap();
-        circuit_stages::table
-            .filter(circuit_stages::circuit_id.eq(cid))
-            .count()
-            .get_result(&mut *c)
-            .unwrap()
-    };
+    let stages = crate::peek::stage_count(&app, cid);
     println!(
         "race one stage [{}]: {N} requests, {}×5xx, {stages} stage(s), statuses {tally}",
         backend(&app.db),

@@ -53,7 +53,7 @@ async fn race_replace_versus_confirm() {
     app.setup_admin().await;
     app.create_user("dora", "director", DIRECTOR_PW).await;
     let dora = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
-    let tid = running_tournament(&dora, "Conferme", TABLES * 2).await;
+    let tid = running_tournament(&app.handle, "dora", "Conferme", TABLES * 2).await;
 
     // The codes, as printed: table cards and movement cards.
     let cards = dora

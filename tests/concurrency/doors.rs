@@ -147,31 +147,12 @@ async fn a_burst_of_wrong_passwords_gets_at_most_the_allowance_checked() {
 
 /// The code of table 1 of round 1 and the pair code of its NS pair.
 fn table_and_pair_code(db: &TestDb, tid: i64) -> (String, String) {
-    use burraco_td::db::schema::{pairs, rounds, seatings, table_codes};
-    use diesel::prelude::*;
-    let url = burraco_td::db::DbUrl::parse(&db.url());
-    let pool = burraco_td::startup::prepare_database(&url, 1).expect("database");
-    let mut c = pool.get().expect("connection");
-    let code: String = table_codes::table
-        .filter(table_codes::tournament_id.eq(tid))
-        .filter(table_codes::table_no.eq(1))
-        .select(table_codes::code)
-        .first(&mut *c)
-        .expect("table 1 has a code");
-    let ns: Option<i64> = seatings::table
-        .inner_join(rounds::table)
-        .filter(rounds::tournament_id.eq(tid))
-        .filter(rounds::number.eq(1))
-        .filter(seatings::table_no.eq(1))
-        .select(seatings::ns_pair)
-        .first(&mut *c)
-        .expect("table 1 is seated");
-    let pair_code: Option<String> = pairs::table
-        .find(ns.expect("an NS pair"))
-        .select(pairs::code)
-        .first(&mut *c)
-        .expect("the pair");
-    (code, pair_code.expect("a pair code"))
+    let pool = db_of(&db.url());
+    let (ns, _) = crate::peek::seat(&pool, tid, 1, 1);
+    (
+        crate::peek::table_code(&pool, tid, 1),
+        crate::peek::pair_code(&pool, tid, ns).expect("a pair code"),
+    )
 }
 
 /// Bursts of wrong pair codes at one table and of unknown table codes get
@@ -184,8 +165,7 @@ async fn bursts_of_wrong_pair_codes_and_table_codes_get_at_most_the_allowance_ch
     create_admin_cli(&db.url(), ADMIN, ADMIN_PW);
     let servers = servers(&db, &[]).await;
     let bases: Vec<String> = servers.iter().map(|s| s.address.clone()).collect();
-    let staff = Staff::login(&bases[0], ADMIN, ADMIN_PW).await;
-    let tid = running_tournament(&staff, "Porte chiuse", 8).await;
+    let tid = running_tournament(&db_of(&db.url()), ADMIN, "Porte chiuse", 8).await;
     let (code, ns_code) = table_and_pair_code(&db, tid);
     let policy = Policy::default();
 

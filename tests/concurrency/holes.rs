@@ -31,7 +31,10 @@ async fn large_bodies_from_callers_who_may_not_use_the_route_are_refused_unread(
     assert!(server.wait_healthy(START).await, "{}", server.output());
     let base = server.address.clone();
     let dora = Staff::login(&base, "dora", DIRECTOR_PW).await;
-    let tid = create_tournament(&dora, "Non di Dino").await;
+    let tid = TournamentBuilder::new(&db_of(&db.url()), "Non di Dino")
+        .build()
+        .await
+        .tid;
     let rita = Staff::login(&base, "rita", DIRECTOR_PW).await;
     let dino = Staff::login(&base, "dino", DIRECTOR_PW).await;
     let before = server.memory_mib("VmRSS");
@@ -128,7 +131,7 @@ async fn twenty_next_round_calls_draw_one_round() {
     }
     let bases: Vec<String> = servers.iter().map(|s| s.address.clone()).collect();
     let dora = Staff::login(&bases[0], "dora", DIRECTOR_PW).await;
-    let tid = running_tournament(&dora, "Venti clic", 8).await;
+    let tid = running_tournament(&db_of(&db.url()), "dora", "Venti clic", 8).await;
     // One table of round 1 scored: the others are forced past.
     let first = tables_of(&export(&dora, tid).await, 1)[0].table;
     let a = dora.post(&sheet_path(tid, 1, first), &sheet(120, 90)).await;

@@ -17,8 +17,13 @@
 //!   every `/director/t/{id}/…` and `/desk/t/{id}/…` route.
 
 #[allow(dead_code)]
+#[path = "../api/builders.rs"]
+mod builders;
+#[allow(dead_code)]
 #[path = "../api/helpers.rs"]
 mod helpers;
+#[path = "../api/peek.rs"]
+mod peek;
 
 mod support;
 

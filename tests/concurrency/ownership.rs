@@ -94,8 +94,8 @@ async fn ownership_role_matrix() {
     app.create_user("dora", "director", DIRECTOR_PW).await;
     app.create_user("bruno", "director", DIRECTOR_PW).await;
     let dora = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
-    let tid = running_tournament(&dora, "Di Dora", 8).await;
-    let pid = pair_ids(&dora, tid).await[0];
+    let tid = running_tournament(&app.handle, "dora", "Di Dora", 8).await;
+    let pid = pair_ids(&app.handle, tid).await[0];
     let table = tables_of(&export(&dora, tid).await, 1)[0].table;
     let a = dora
         .post(

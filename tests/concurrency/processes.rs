@@ -58,7 +58,7 @@ async fn two_instances_see_each_others_sheets() {
     assert!(a.wait_healthy(START).await, "A serves: {}", a.output());
     assert!(b.wait_healthy(START).await, "B serves: {}", b.output());
     let sa = Staff::login(&a.address, ADMIN, ADMIN_PW).await;
-    let tid = running_tournament(&sa, "Due server", 8).await;
+    let tid = running_tournament(&db_of(&url), ADMIN, "Due server", 8).await;
     let t = tables_of(&export(&sa, tid).await, 1)[0];
     let public = client();
     let card = format!("{}/t/{tid}/pairs/{}", b.address, t.ns);
@@ -103,7 +103,7 @@ async fn kill_9_under_load_loses_no_acknowledged_sheet() {
     let mut server = Server::start(&url);
     assert!(server.wait_healthy(START).await, "{}", server.output());
     let admin = Staff::login(&server.address, ADMIN, ADMIN_PW).await;
-    let tid = running_tournament(&admin, "Kill", PAIRS).await;
+    let tid = running_tournament(&db_of(&url), ADMIN, "Kill", PAIRS).await;
     let tables: Vec<i64> = tables_of(&export(&admin, tid).await, 1)
         .iter()
         .map(|t| t.table)
@@ -200,8 +200,9 @@ async fn two_instances_never_serve_a_stale_public_page_after_a_write() {
     assert!(b.wait_healthy(START).await, "B serves: {}", b.output());
     let sa = Staff::login(&a.address, ADMIN, ADMIN_PW).await;
     let sb = Staff::login(&b.address, ADMIN, ADMIN_PW).await;
-    let tid = running_tournament(&sa, "Due cache", 8).await;
-    let pid = pair_ids(&sa, tid).await[0].to_string();
+    let built_on = db_of(&url);
+    let tid = running_tournament(&built_on, ADMIN, "Due cache", 8).await;
+    let pid = pair_ids(&built_on, tid).await[0].to_string();
     let public = client();
     // (revision, ETag of the standings page) as `server` serves them now,
     // asked with the ETag the visitor holds.
@@ -297,7 +298,7 @@ async fn two_instances_never_serve_a_stale_circuit_page() {
     assert!(a.wait_healthy(START).await, "A serves: {}", a.output());
     assert!(b.wait_healthy(START).await, "B serves: {}", b.output());
     let sa = Staff::login(&a.address, ADMIN, ADMIN_PW).await;
-    let tid = running_tournament(&sa, "Tappa viva", 8).await;
+    let tid = running_tournament(&db_of(&url), ADMIN, "Tappa viva", 8).await;
     let made = sa
         .post(
             "/director/circuits",

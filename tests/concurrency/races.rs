@@ -8,8 +8,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use diesel::prelude::*;
-
 use crate::helpers::{csrf_in, spawn_app, spawn_app_with, TestApp, TestDb, ADMIN_PW};
 use crate::support::*;
 
@@ -53,7 +51,7 @@ async fn race_registrations() {
     const N: usize = 30;
     let app = app_with_director().await;
     let owner = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
-    let tid = create_tournament(&owner, "Iscrizioni").await;
+    let tid = app.tournament("Iscrizioni").build().await.tid;
     let clients = sessions(&app.address, "dora", DIRECTOR_PW, N).await;
     let jobs: Vec<_> = clients
         .into_iter()
@@ -116,7 +114,7 @@ async fn race_next_round_double_click() {
     const N: usize = 10;
     let app = app_with_director().await;
     let owner = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
-    let tid = running_tournament(&owner, "Turni", 8).await;
+    let tid = running_tournament(&app.handle, "dora", "Turni", 8).await;
     score_round(&owner, tid, 1).await;
     let clients = sessions(&app.address, "dora", DIRECTOR_PW, N).await;
     let jobs: Vec<_> = clients
@@ -157,25 +155,11 @@ async fn race_next_round_double_click() {
 }
 
 fn active_admins(app: &TestApp) -> Vec<(i64, String)> {
-    use burraco_td::db::schema::users;
-    let mut c = app.pool.get().expect("connection");
-    users::table
-        .filter(users::role.eq("admin"))
-        .filter(users::active.eq(true))
-        .select((users::id, users::username))
-        .order(users::id)
-        .load(&mut *c)
-        .expect("admins")
+    crate::peek::active_admins(app)
 }
 
-fn user_id(app: &TestApp, name: &str) -> i64 {
-    use burraco_td::db::schema::users;
-    let mut c = app.pool.get().expect("connection");
-    users::table
-        .filter(users::username.eq(name))
-        .select(users::id)
-        .first(&mut *c)
-        .expect("user id")
+async fn user_id(app: &TestApp, name: &str) -> i64 {
+    crate::builders::actor_of(&app.handle, name).await.user_id.0
 }
 
 async fn demote(by: Staff, id: i64) -> Answer {
@@ -206,7 +190,7 @@ async fn race_admins_demote_each_other() {
                 .b
                 .create_user_through_the_form(&name, "admin", ADMIN_PW)
                 .await;
-            admins.push((user_id(&app, &name), name));
+            admins.push((user_id(&app, &name).await, name));
         }
         let (a_id, a_name) = admins[0].clone();
         let (b_id, b_name) = admins[1].clone();
@@ -223,12 +207,7 @@ async fn race_admins_demote_each_other() {
         if active_admins(&app).is_empty() {
             no_admin_left += 1;
             // Put one back, to go on measuring.
-            use burraco_td::db::schema::users;
-            let mut c = app.pool.get().expect("connection");
-            diesel::update(users::table.find(a_id))
-                .set(users::role.eq("admin"))
-                .execute(&mut *c)
-                .expect("repair");
+            crate::peek::make_admin(&app, a_id);
         }
     }
     let refusals = tally.count(403) + tally.count(409) + tally.count(422);
@@ -272,7 +251,7 @@ async fn close_trial(
     trial: usize,
 ) -> CloseTrial {
     const PAIRS: usize = 24; // 12 tables
-    let tid = running_tournament(owner, &format!("Chiusura {trial}"), PAIRS).await;
+    let tid = running_tournament(&app.handle, "dora", &format!("Chiusura {trial}"), PAIRS).await;
     score_round(owner, tid, 1).await; // mark 120, version 1
     let tables: Vec<i64> = tables_of(&export(owner, tid).await, 1)
         .iter()
@@ -331,14 +310,7 @@ async fn close_trial(
     }
     // Commit order, from the audit log: no sheet change after the close.
     out.saved_after_close = {
-        use burraco_td::db::schema::audit_log;
-        let mut c = app.pool.get().expect("connection");
-        let rows: Vec<(String, Option<i32>)> = audit_log::table
-            .filter(audit_log::tournament_id.eq(tid))
-            .order(audit_log::id.asc())
-            .select((audit_log::action, audit_log::table_no))
-            .load(&mut *c)
-            .expect("audit");
+        let rows = crate::peek::audit_tables(app, tid);
         match rows.iter().position(|(a, _)| a == "tournament.closed") {
             Some(i) => rows[i + 1..].iter().filter(|(_, t)| t.is_some()).count(),
             None => 0,
@@ -433,7 +405,7 @@ async fn race_mixed_sqlite_load() {
             .await;
     }
     let owner = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
-    let tid = running_tournament(&owner, "Carico", PAIRS).await;
+    let tid = running_tournament(&app.handle, "dora", "Carico", PAIRS).await;
     let tables: Vec<i64> = tables_of(&export(&owner, tid).await, 1)
         .iter()
         .map(|t| t.table)

@@ -14,6 +14,9 @@ use reqwest::redirect::Policy;
 use serde_json::Value;
 use tokio::sync::Barrier;
 
+use burraco_td::db::{build_pool, Db, DbUrl};
+use burraco_td::ids::TournamentId;
+
 use crate::helpers::{csrf_in, location, Browser};
 
 pub const DIRECTOR_PW: &str = "director pass";
@@ -293,110 +296,48 @@ where
     out
 }
 
-// ---- a tournament through the pages ----
+// ---- a tournament built through the services ----
 
-/// The settings form's fields (a club evening, 4 rounds of which 3 Mitchell).
+/// The services' handle on a test database (a tournament is built on it
+/// while servers started on the same database run).
+pub fn db_of(url: &str) -> Db {
+    let url = DbUrl::parse(url);
+    Db::new(build_pool(&url, 2).expect("a pool"), &url)
+}
+
+/// A running tournament owned by `owner`: `pairs` pairs (numbers
+/// 1..=pairs), checked in, round 1 drawn.
+pub async fn running_tournament(db: &Db, owner: &str, name: &str, pairs: usize) -> i64 {
+    TournamentBuilder::new(db, name)
+        .owner(owner)
+        .pairs(pairs)
+        .drawn()
+        .build()
+        .await
+        .tid
+}
+
+/// The pairs' ids by number.
+pub async fn pair_ids(db: &Db, tid: i64) -> Vec<i64> {
+    crate::builders::pair_ids(db, crate::builders::admin(), TournamentId(tid))
+        .await
+        .into_iter()
+        .map(|id| id.0)
+        .collect()
+}
+
+pub use crate::builders::{pairs_csv, TournamentBuilder};
+
+/// The settings form's fields (a club evening, 4 rounds of which 3 Mitchell),
+/// for the tests that post the form.
 pub fn settings(name: &str) -> Vec<(String, String)> {
-    fields(&[
-        ("name", name),
-        ("date", "2026-11-20"),
-        ("start_time", "21:00"),
-        ("venue", "Circolo del Sole"),
-        ("profile", "codice"),
-        ("planned_rounds", "4"),
-        ("hands_per_round", "3"),
-        ("vp_scale", ""),
-        ("minutes_per_round", "40"),
-        ("mitchell_rounds", "3"),
-        ("danish_form", "modified"),
-        ("mitchell_advance", "1"),
-        ("bye_vp", "14"),
-        ("entry_fee", "20,00"),
-        ("prize_share_percent", "70"),
-        ("guaranteed_pool", "0"),
-        ("payout", "1: 100\n8: 60 40\n12: 50 30 20"),
-        ("suit_order", "HDCS"),
-    ])
-}
-
-/// Creates a tournament; its id.
-pub async fn create_tournament(s: &Staff, name: &str) -> i64 {
-    let a = s.post("/director/tournaments", &settings(name)).await;
-    assert_eq!(a.status, 303, "tournament created: {a:?}");
-    let path = a.location.split('?').next().unwrap_or_default();
-    path.rsplit('/')
-        .next()
-        .and_then(|id| id.parse().ok())
-        .unwrap_or_else(|| panic!("tournament id in {path}"))
-}
-
-pub fn pairs_csv(pairs: usize) -> String {
-    let mut s = String::from("cognome1;nome1;tessera1;circolo1;cognome2;nome2;tessera2;circolo2\n");
-    for i in 1..=pairs {
-        s.push_str(&format!(
-            "Rossi{i};Maria;T{i}A;Circolo Sole;Bianchi{i};Luca;T{i}B;\n"
-        ));
-    }
-    s
-}
-
-/// Imports `pairs` pairs (numbers 1..=pairs) by the CSV import.
-pub async fn import_pairs(s: &Staff, tid: i64, pairs: usize) {
-    let path = format!("/director/t/{tid}/import");
-    let csv = pairs_csv(pairs);
-    let a = s.post(&path, &fields(&[("csv", &csv)])).await;
-    assert_eq!(a.status, 200, "import preview: {a:?}");
-    let a = s
-        .post(&path, &fields(&[("csv", &csv), ("confirm", "yes")]))
-        .await;
-    assert_eq!(a.status, 303, "import: {a:?}");
-}
-
-/// The database ids of the pairs, read from the check-in forms.
-pub async fn pair_ids(s: &Staff, tid: i64) -> Vec<i64> {
-    let html = s.html(&format!("/director/t/{tid}")).await;
-    let prefix = format!("/director/t/{tid}/pairs/");
-    let mut ids = Vec::new();
-    for (i, _) in html.match_indices(&prefix) {
-        let rest = &html[i + prefix.len()..];
-        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-        // Every pair's row links to its form (`…/pairs/{id}"`).
-        if rest[digits.len()..].starts_with('"') {
-            if let Ok(id) = digits.parse() {
-                if !ids.contains(&id) {
-                    ids.push(id);
-                }
-            }
-        }
-    }
-    ids
-}
-
-pub async fn check_in_all(s: &Staff, tid: i64) {
-    for id in pair_ids(s, tid).await {
-        let a = s
-            .post(
-                &format!("/director/t/{tid}/pairs/{id}/checkin"),
-                &fields(&[("value", "true")]),
-            )
-            .await;
-        assert_eq!(a.status, 303, "check-in {id}: {a:?}");
-    }
-}
-
-/// A running tournament: `pairs` pairs imported, checked in, round 1 drawn.
-pub async fn running_tournament(s: &Staff, name: &str, pairs: usize) -> i64 {
-    let tid = create_tournament(s, name).await;
-    import_pairs(s, tid, pairs).await;
-    check_in_all(s, tid).await;
-    let a = s
-        .post(
-            &format!("/director/t/{tid}/draw"),
-            &fields(&[("confirm", "1")]),
-        )
-        .await;
-    assert_eq!(a.status, 303, "draw: {a:?}");
-    tid
+    let mut f: Vec<(String, String)> = crate::builders::SETTINGS
+        .iter()
+        .filter(|(k, _)| *k != "name")
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    f.push(("name".into(), name.into()));
+    f
 }
 
 /// The director's export of the tournament (FORMAT.md).

@@ -4,8 +4,6 @@
 //! other and the match's first sheet never leave a match half of one
 //! line-up and half of another, nor a line-up changed under a result.
 
-use diesel::prelude::*;
-
 use crate::helpers::{spawn_app, TestApp};
 use crate::races::backend;
 use crate::support::*;
@@ -26,73 +24,38 @@ fn team_fields(name: &str) -> Vec<(String, String)> {
     f
 }
 
-async fn team_tournament(s: &Staff, name: &str, rounds: &str) -> i64 {
-    let mut form = settings(name);
-    form.push(("kind".into(), "teams".into()));
-    for (k, v) in form.iter_mut() {
-        if k == "planned_rounds" || k == "mitchell_rounds" {
-            *v = rounds.to_string();
-        }
-    }
-    let a = s.post("/director/tournaments", &form).await;
-    assert_eq!(a.status, 303, "{a:?}");
-    a.location
-        .split('?')
-        .next()
-        .and_then(|p| p.rsplit('/').next())
-        .and_then(|id| id.parse().ok())
-        .unwrap()
-}
-
 /// (number, id, code) of the teams, by number.
-fn teams_of(app: &TestApp, tid: i64) -> Vec<(i32, i64, Option<String>)> {
-    use burraco_td::db::schema::teams;
-    let mut c = app.pool.get().unwrap();
-    teams::table
-        .filter(teams::tournament_id.eq(tid))
-        .order(teams::number.asc())
-        .select((teams::number, teams::id, teams::code))
-        .load(&mut *c)
-        .unwrap()
+async fn teams_of(app: &TestApp, tid: i64) -> Vec<(i32, i64, Option<String>)> {
+    let t = burraco_td::services::teams::load(
+        &app.handle,
+        crate::builders::admin(),
+        burraco_td::ids::TournamentId(tid),
+        burraco_td::services::Need::Direct,
+    )
+    .await
+    .expect("the teams");
+    let mut out: Vec<_> = t
+        .teams
+        .iter()
+        .map(|t| (t.number, t.id.0, t.code.clone()))
+        .collect();
+    out.sort();
+    out
 }
 
-/// A running team tournament of `n` teams (round 1 drawn).
-async fn running(app: &TestApp, s: &Staff, n: usize, rounds: &str) -> i64 {
-    let tid = team_tournament(s, "Squadre", rounds).await;
-    for i in 0..n {
-        let a = s
-            .post(
-                &format!("/director/t/{tid}/teams"),
-                &team_fields(&format!("T{i}x")),
-            )
-            .await;
-        assert_eq!(a.status, 303, "{a:?}");
-    }
-    for (_, id, _) in teams_of(app, tid) {
-        let a = s
-            .post(
-                &format!("/director/t/{tid}/teams/{id}/checkin"),
-                &fields(&[("value", "true")]),
-            )
-            .await;
-        assert_eq!(a.status, 303);
-    }
-    let a = s
-        .post(
-            &format!("/director/t/{tid}/draw"),
-            &fields(&[("confirm", "1")]),
-        )
-        .await;
-    assert_eq!(a.status, 303, "{a:?}");
-    tid
+/// A team tournament of `rounds` rounds owned by dora: `n` teams checked
+/// in and round 1 drawn when `n` > 0.
+async fn team_tournament(app: &TestApp, name: &str, rounds: &str, n: usize) -> i64 {
+    let b = app.tournament(name).teams(n).set("planned_rounds", rounds);
+    let b = if n > 0 { b.drawn() } else { b };
+    b.build().await.tid
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn race_ten_teams_registered_at_once_get_ten_numbers() {
     const N: usize = 10;
     let app = app_with_director().await;
-    let owner = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
-    let tid = team_tournament(&owner, "Dieci", "3").await;
+    let tid = team_tournament(&app, "Dieci", "3", 0).await;
     let mut clients = Vec::new();
     for _ in 0..N {
         clients.push(Staff::login(&app.address, "dora", DIRECTOR_PW).await);
@@ -109,7 +72,7 @@ async fn race_ten_teams_registered_at_once_get_ten_numbers() {
         })
         .collect();
     let tally = Tally::of(&all_at_once(jobs).await);
-    let numbers: Vec<i32> = teams_of(&app, tid).iter().map(|t| t.0).collect();
+    let numbers: Vec<i32> = teams_of(&app, tid).await.iter().map(|t| t.0).collect();
     println!(
         "race team registrations [{}]: {N} at once, {}×5xx, numbers {numbers:?}, statuses {tally}",
         backend(&app.db),
@@ -125,7 +88,7 @@ async fn race_the_next_round_asked_ten_times_is_made_once() {
     const N: usize = 10;
     let app = app_with_director().await;
     let owner = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
-    let tid = running(&app, &owner, 4, "3").await;
+    let tid = team_tournament(&app, "Squadre", "3", 4).await;
     // Round 1's four tables from the desk.
     for table in 1..=4 {
         let a = owner
@@ -151,15 +114,7 @@ async fn race_the_next_round_asked_ten_times_is_made_once() {
         })
         .collect();
     let tally = Tally::of(&all_at_once(jobs).await);
-    let rounds: i64 = {
-        use burraco_td::db::schema::rounds;
-        let mut c = app.pool.get().unwrap();
-        rounds::table
-            .filter(rounds::tournament_id.eq(tid))
-            .count()
-            .get_result(&mut *c)
-            .unwrap()
-    };
+    let rounds = crate::peek::round_numbers(&app, tid).len();
     println!(
         "race team next round [{}]: {N} at once, {}×5xx, rounds {rounds}, statuses {tally}",
         backend(&app.db),
@@ -176,23 +131,10 @@ async fn race_the_next_round_asked_ten_times_is_made_once() {
 
 /// The players (positions) seated for `team` in round 1, by table.
 fn seated(app: &TestApp, tid: i64, team: i64) -> Vec<(i32, i32, i32)> {
-    use burraco_td::db::schema::{pairs, rounds, seatings};
-    let mut c = app.pool.get().unwrap();
-    let rows: Vec<(i32, Option<i64>, Option<i64>)> = seatings::table
-        .inner_join(rounds::table)
-        .filter(rounds::tournament_id.eq(tid))
-        .filter(rounds::number.eq(1))
-        .select((seatings::table_no, seatings::ns_pair, seatings::ew_pair))
-        .load(&mut *c)
-        .unwrap();
     let mut out = Vec::new();
-    for (table, ns, ew) in rows {
+    for (table, ns, ew) in crate::peek::seatings_of(app, tid, 1) {
         for p in [ns, ew].into_iter().flatten() {
-            let (t, a, b): (Option<i64>, Option<i32>, Option<i32>) = pairs::table
-                .find(p)
-                .select((pairs::team_id, pairs::team_p1, pairs::team_p2))
-                .first(&mut *c)
-                .unwrap();
+            let (t, a, b) = crate::peek::pair_team(app, p);
             if t == Some(team) {
                 out.push((table, a.unwrap(), b.unwrap()));
             }
@@ -207,8 +149,8 @@ async fn race_line_ups_and_the_first_sheet_never_mix_line_ups() {
     const N: usize = 12;
     let app = app_with_director().await;
     let owner = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
-    let tid = running(&app, &owner, 2, "1").await;
-    let teams = teams_of(&app, tid);
+    let tid = team_tournament(&app, "Squadre", "1", 2).await;
+    let teams = teams_of(&app, tid).await;
     let (team_no, team_id, code) = teams[0].clone();
     let code = code.unwrap();
     // Three line-ups (1-based, as the form sends them), posted at once by

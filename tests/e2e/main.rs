@@ -7,6 +7,8 @@ mod browser;
 mod circuits;
 mod entries;
 mod hall;
+#[path = "../api/peek.rs"]
+mod peek;
 mod phone_sheet;
 mod phones;
 mod players;

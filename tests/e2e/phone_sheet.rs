@@ -126,41 +126,12 @@ struct Stored {
 }
 
 async fn stored(db: &Db, tid: burraco_td::ids::TournamentId, table: i32) -> Stored {
-    use burraco_td::db::schema::{audit_log, rounds, seatings, sheet_entries, sheets};
-    use diesel::prelude::*;
-    db.read(move |c| {
-        let seating: i64 = seatings::table
-            .inner_join(rounds::table)
-            .filter(rounds::tournament_id.eq(tid))
-            .filter(rounds::number.eq(1))
-            .filter(seatings::table_no.eq(table))
-            .select(seatings::id)
-            .first(c)?;
-        let entry = sheet_entries::table
-            .find(seating)
-            .select((sheet_entries::status, sheet_entries::version))
-            .first::<(String, i32)>(c)
-            .optional()?;
-        let entered = audit_log::table
-            .filter(audit_log::tournament_id.eq(tid))
-            .filter(audit_log::round_no.eq(1))
-            .filter(audit_log::table_no.eq(table))
-            .filter(audit_log::action.eq_any(vec!["table.sheet_entered", "table.sheet_replaced"]))
-            .count()
-            .get_result::<i64>(c)?;
-        let counted = sheets::table
-            .filter(sheets::seating_id.eq(seating))
-            .select((sheets::ns_total, sheets::ew_total))
-            .first::<(i64, i64)>(c)
-            .optional()?;
-        Ok::<_, services::ServiceError>(Stored {
-            entry,
-            entered,
-            counted,
-        })
-    })
-    .await
-    .expect("stored entry")
+    let (entry, entered, counted) = crate::peek::stored_table(db, tid.0, table);
+    Stored {
+        entry,
+        entered,
+        counted,
+    }
 }
 
 /// The browser's network on or off (ChromeDriver's network conditions: the

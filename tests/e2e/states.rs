@@ -65,25 +65,7 @@ async fn age_clock(
     n: i32,
     minutes: i64,
 ) {
-    use burraco_td::db::schema::rounds;
-    use diesel::prelude::*;
-    db.write(move |c| {
-        let started: Option<chrono::NaiveDateTime> = rounds::table
-            .filter(rounds::tournament_id.eq(tid))
-            .filter(rounds::number.eq(n))
-            .select(rounds::started_at)
-            .first(c)?;
-        diesel::update(
-            rounds::table
-                .filter(rounds::tournament_id.eq(tid))
-                .filter(rounds::number.eq(n)),
-        )
-        .set(rounds::started_at.eq(started.map(|s| s - chrono::Duration::minutes(minutes))))
-        .execute(c)?;
-        Ok::<_, burraco_td::services::ServiceError>(())
-    })
-    .await
-    .expect("clock aged");
+    crate::peek::age_round_start(db, tid.0, n, chrono::Duration::minutes(minutes));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,8 +1,8 @@
 //! Club separation in the first draw (RULES.md §13): when it applies, the
 //! pairs with their clubs, what the start will do, the clubs that meet.
 
-use crate::services::Loaded;
 use crate::movement::{self, Layout};
+use crate::services::Loaded;
 use crate::tournament::RoundMovement;
 
 /// Whether the first draw keeps clubs apart (RULES.md §13): the setting is
