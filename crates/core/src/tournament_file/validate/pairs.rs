@@ -5,7 +5,7 @@
 use super::problem::{At, FileProblem, ProblemCode};
 use super::settings::{tiers_of, Settings, MAX_PAIRS};
 use super::skeleton::{EntrantNames, KindChecks, RoundChecks, Seats};
-use super::{validate_file, ValidFile};
+use super::valid::{validate_file, ValidFile};
 use crate::rules::prize_pool::PayoutTier;
 use crate::tournament_file::{PairFile, PenaltyFile, PenaltyKind, RoundFile, TournamentFile};
 

@@ -19,7 +19,7 @@
 use super::problem::{required_text, At, FileProblem, ProblemCause, ProblemCode};
 use super::settings::Settings;
 use super::skeleton::{EntrantNames, KindChecks, RoundChecks, Seats};
-use super::{validate_file, Valid};
+use super::valid::{validate_file, Valid};
 use crate::rules::teams::{TeamScoring, MAX_TEAM_PLAYERS, MIN_TEAM_PLAYERS, TABLES_PER_MATCH};
 use crate::rules::vp::VpScale;
 use crate::rules::Line;
@@ -62,7 +62,7 @@ impl ValidTeamFile<'_> {
     pub fn team_bye_mp_diff(&self) -> i64 {
         self.own
             .scoring
-            .bye_mp_diff(&self.scale, self.own.team_bye_vp)
+            .bye_mp_diff(self.scale(), self.own.team_bye_vp)
     }
 
     /// Index in `file().teams` of a team number.
