@@ -24,8 +24,7 @@
 //! and [`Ledger::mp_penalty`] sums a line's by its players — only that
 //! mapping, the card round and the file would be theirs.
 
-use super::{CardPenalty, SheetRef, Standings, StandingsError};
-use crate::i18n::Lang;
+use super::{CardPenalty, SheetRef, StandingsError};
 use crate::tournament_file::{PayoutTierFile, PenaltyKind};
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
@@ -344,10 +343,4 @@ impl<'f, K: Kind> Ledger<'f, K> {
     pub fn mismatch(&mut self, round: u32, table: u32) {
         self.mismatches.push(SheetRef { round, table });
     }
-}
-
-/// Validates a plain file, then computes.
-pub fn compute_file<K: Kind>(file: &K::File, lang: Lang) -> Result<Standings<K>, StandingsError> {
-    let valid = K::validate(file)?;
-    super::engine::compute::<K>(&valid, lang)
 }

@@ -102,7 +102,7 @@ pub type PairCard = Card<Pair>;
 
 /// Validates, then computes (for callers holding a plain file).
 pub fn compute_file(file: &TournamentFile, lang: Lang) -> Result<Standings, StandingsError> {
-    kind::compute_file::<Pair>(file, lang)
+    engine::compute_file::<Pair>(file, lang)
 }
 
 /// Computes the standings, the pair cards and the prizes of a valid file.

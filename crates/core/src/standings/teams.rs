@@ -89,7 +89,7 @@ pub fn compute_teams_file(
     file: &TeamTournamentFile,
     lang: crate::i18n::Lang,
 ) -> Result<TeamStandings, StandingsError> {
-    super::kind::compute_file::<Team>(file, lang)
+    super::engine::compute_file::<Team>(file, lang)
 }
 
 /// Computes the team standings, cards, match results and prizes of a
