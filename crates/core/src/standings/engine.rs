@@ -11,6 +11,12 @@ use crate::tournament_file::PenaltyKind;
 use std::cmp::Ordering;
 use std::marker::PhantomData;
 
+/// Validates a plain file, then computes.
+pub fn compute_file<K: Kind>(file: &K::File, lang: Lang) -> Result<Standings<K>, StandingsError> {
+    let valid = K::validate(file)?;
+    compute::<K>(&valid, lang)
+}
+
 /// Computes the standings, the cards and the prizes of a valid file of
 /// kind `K`. `lang` is the language of the texts inside (automatic
 /// penalties' reason, head-to-head notes).
