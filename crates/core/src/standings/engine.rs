@@ -327,9 +327,3 @@ fn rank<K: Kind>(field: &Field<'_>, acc: &[Acc], cards: &[Card<K>], lang: Lang) 
         })
         .collect()
 }
-
-/// Validates a plain file, then computes.
-pub fn compute_file<K: Kind>(file: &K::File, lang: Lang) -> Result<Standings<K>, StandingsError> {
-    let valid = K::validate(file)?;
-    compute::<K>(&valid, lang)
-}
