@@ -23,6 +23,7 @@ use actix_web::{FromRequest, HttpMessage, HttpRequest, ResponseError};
 use super::context::RequestCtx;
 use super::AppState;
 use crate::auth::tokens;
+use crate::auth::Role;
 use crate::i18n::{t, Lang};
 use crate::services::{self, Actor};
 use crate::web::error::{ApiError, ErrorCode};
@@ -35,6 +36,18 @@ pub struct ApiActor(pub crate::services::Actor);
 /// without one (a wrong token is refused all the same).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OptionalApiActor(pub Option<Actor>);
+
+impl ApiActor {
+    /// The actor when her role includes `needed`; otherwise 403 JSON
+    /// (`forbidden`). Handlers name their role with `web::roles` instead.
+    pub fn require(&self, needed: Role, lang: Lang) -> Result<Actor, ApiError> {
+        if self.0.role.allows(needed) {
+            Ok(self.0)
+        } else {
+            Err(forbidden(lang))
+        }
+    }
+}
 
 /// The 403 of the API: the caller's role does not allow the operation.
 pub fn forbidden(lang: Lang) -> ApiError {
