@@ -18,7 +18,10 @@ use crate::web::limits;
 /// request's route pattern, its method and the body → each field outside
 /// its bounds with its message.
 #[derive(Clone, Copy)]
-pub struct SchemaBounds(pub fn(Option<&str>, &Method, &Value) -> Vec<(String, String)>);
+pub struct SchemaBounds(pub BoundsCheck);
+
+/// See [`SchemaBounds`]: each field outside its bounds, with its message.
+pub type BoundsCheck = fn(Option<&str>, &Method, &Value) -> Vec<(String, String)>;
 
 /// Reads the whole body (the session layer already refused a declared
 /// length over the API's limit; this cuts a chunked one).
