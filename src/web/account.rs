@@ -173,7 +173,7 @@ pub async fn login_submit(
         }
         Ok::<_, AppError>(res)
     };
-    let client = super::doors::client_addr(&req, state.settings.trust_forwarded_for);
+    let client = super::client::client_addr(&req, state.settings.trust_forwarded_for);
     let old_token = req.cookie(session::COOKIE).map(|c| c.value().to_string());
     let signed = match accounts::login(
         &state.db,

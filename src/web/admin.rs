@@ -12,6 +12,7 @@ use crate::auth::{CredentialError, NewPassword, Role, Username};
 use crate::services::view::User as UserRow;
 use crate::services::{self, ServiceError};
 use crate::web::error::AppError;
+use crate::web::roles::Admin;
 
 #[derive(Template)]
 #[template(path = "admin/users.html")]
@@ -86,10 +87,10 @@ pub struct PublicUrlForm {
 /// table cards). A wrong address comes back next to its field (422).
 pub async fn set_public_url(
     ctx: PageCtx,
+    Admin(actor): Admin,
     state: web::Data<AppState>,
     form: web::Form<PublicUrlForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Admin)?;
     let form = form.into_inner();
     match services::users::set_public_url(&state.db, actor, form.public_url.clone()).await {
         Ok(()) => Ok(see_other(
@@ -124,11 +125,10 @@ pub struct RefereesForm {
 /// Whether every referee works on every tournament (default: only on the
 /// tournaments a director assigned them to).
 pub async fn set_referees(
-    ctx: PageCtx,
+    Admin(actor): Admin,
     state: web::Data<AppState>,
     form: web::Form<RefereesForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Admin)?;
     services::users::set_referees_see_all(&state.db, actor, form.all == "true").await?;
     Ok(see_other("/admin/users?done=admin_setting_saved"))
 }
@@ -212,10 +212,10 @@ async fn hash(state: &AppState, password: NewPassword) -> Result<String, AppErro
 
 pub async fn create_user(
     ctx: PageCtx,
+    Admin(actor): Admin,
     state: web::Data<AppState>,
     form: web::Form<CreateUserForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Admin)?;
     let form = form.into_inner();
     let mut errors = FieldErrors::default();
     let username =
@@ -256,10 +256,10 @@ pub async fn create_user(
 
 pub async fn edit_user(
     ctx: PageCtx,
+    Admin(actor): Admin,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::UserId>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Admin)?;
     let user = load_user(&ctx, &state, *id).await?;
     let tokens = services::tokens::list_of(&state.db, actor, user.id).await?;
     render(&UserPage {
@@ -274,11 +274,10 @@ pub async fn edit_user(
 /// `POST /admin/users/{id}/tokens/{token}/revoke`: an administrator
 /// revokes one of an account's API tokens (audited as hers).
 pub async fn revoke_token(
-    ctx: PageCtx,
+    Admin(actor): Admin,
     state: web::Data<AppState>,
     path: web::Path<(crate::ids::UserId, crate::ids::TokenId)>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Admin)?;
     let (user, token) = path.into_inner();
     services::tokens::revoke_of(&state.db, actor, user, token).await?;
     tracing::info!(
@@ -323,11 +322,11 @@ pub struct ActiveForm {
 
 pub async fn set_active(
     ctx: PageCtx,
+    Admin(actor): Admin,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::UserId>,
     form: web::Form<ActiveForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Admin)?;
     let id = *id;
     let active = match form.active.as_str() {
         "true" => true,
@@ -358,11 +357,11 @@ pub struct RoleForm {
 
 pub async fn set_role(
     ctx: PageCtx,
+    Admin(actor): Admin,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::UserId>,
     form: web::Form<RoleForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Admin)?;
     let id = *id;
     let Some(role) = Role::parse(&form.role) else {
         return user_page_with_error(&ctx, &state, id, "role", "error.role_invalid").await;
@@ -388,11 +387,11 @@ pub struct PasswordForm {
 
 pub async fn reset_password(
     ctx: PageCtx,
+    Admin(actor): Admin,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::UserId>,
     form: web::Form<PasswordForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Admin)?;
     let id = *id;
     let password = match NewPassword::parse(&form.password, &form.password2) {
         Ok(p) => p,

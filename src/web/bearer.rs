@@ -39,7 +39,7 @@ pub struct OptionalApiActor(pub Option<Actor>);
 
 impl ApiActor {
     /// The actor when her role includes `needed`; otherwise 403 JSON
-    /// (`forbidden`), like the web's role guards on the staff scopes.
+    /// (`forbidden`). Handlers name their role with `web::roles` instead.
     pub fn require(&self, needed: Role, lang: Lang) -> Result<Actor, ApiError> {
         if self.0.role.allows(needed) {
             Ok(self.0)

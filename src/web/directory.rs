@@ -10,11 +10,11 @@ use askama::Template;
 use super::context::PageCtx;
 use super::error::AppError;
 use super::{render, AppState};
-use crate::auth::Role;
 use crate::services::directory::{self, DirectoryPlayer};
 use crate::services::view::Tournament;
 use crate::services::{self, Need};
 use crate::tournament::pairs::PairForm;
+use crate::web::roles::Director;
 
 /// `?q=…` plus the pair form as it was (carried through the search so a
 /// player picked for one seat keeps the other seat's player).
@@ -89,11 +89,11 @@ fn with_player(form: &PairForm, seat: u8, player: &DirectoryPlayer) -> PairForm 
 /// `GET /director/t/{id}/players?q=…`: the search and its results.
 pub async fn search(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TournamentId>,
     query: web::Query<SearchQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     let SearchQuery { q, form } = query.into_inner();
     let l = services::tournaments::load(&state.db, actor, tid, Need::Direct).await?;
@@ -126,12 +126,11 @@ pub struct JsonQuery {
 /// `GET /director/t/{id}/players.json?q=…`: the same search for the
 /// suggestion list (`{"players":[{surname,name,card,club,registrations}]}`).
 pub async fn search_json(
-    ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TournamentId>,
     query: web::Query<JsonQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let players = directory::search(&state.db, actor, *id, &query.q).await?;
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))

@@ -8,8 +8,8 @@ use askama::Template;
 
 use super::context::PageCtx;
 use super::{render, render_status, see_other, AppState};
-use crate::auth::Role;
 use crate::web::error::AppError;
+use crate::web::roles::Admin;
 
 #[derive(Template)]
 #[template(path = "admin/import.html")]
@@ -19,8 +19,7 @@ struct ImportPage<'a> {
     problems: Vec<String>,
 }
 
-pub async fn form(ctx: PageCtx) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Admin)?;
+pub async fn form(ctx: PageCtx, _: Admin) -> Result<HttpResponse, AppError> {
     render(&ImportPage {
         ctx: &ctx,
         json: String::new(),
@@ -36,10 +35,10 @@ pub struct ImportForm {
 
 pub async fn submit(
     ctx: PageCtx,
+    Admin(actor): Admin,
     state: web::Data<AppState>,
     form: web::Form<ImportForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Admin)?;
     let json = form.into_inner().json;
     let bad = |problems: Vec<String>| {
         render_status(

@@ -13,7 +13,7 @@ use askama::Template;
 use super::context::PageCtx;
 use super::AppState;
 use crate::rules::prize_pool::Prizes;
-use crate::services::players::{current_seat, Seat, Stage};
+use crate::services::players::{current_seat, Seat, SeatLine, Stage};
 use crate::services::public::{pair_names, shows_in_public, PublicStandings, Snapshot};
 use crate::services::view::Tournament;
 use crate::standings::{CardPenalty, CardRound, Outcome, PairCard, Standings};
@@ -184,7 +184,7 @@ pub enum StandingsDoc {
     responses((status = 200, description = "The standings, prizes and penalties (no token; ETag per revision): a pairs tournament's, or a team tournament's (`kind` `teams`)",
             body = StandingsDoc),
         (status = 304, description = "Not modified (If-None-Match)"),
-        (status = 404, description = "No such tournament", body = crate::web::api::ErrorBody)))]
+        (status = 404, description = "No such tournament", body = crate::web::api::reply::ErrorBody)))]
 pub async fn standings_json(
     req: HttpRequest,
     state: web::Data<AppState>,
@@ -233,8 +233,8 @@ struct PairPage<'a> {
 }
 
 impl PairPage<'_> {
-    fn seat_line(&self, l: &crate::services::players::SeatLine) -> String {
-        players::line_words(self.ctx, l)
+    fn seat_line(&self, l: &SeatLine) -> String {
+        line_words(self.ctx, l)
     }
     /// The round's results exist as a page once the round is drawn; a link
     /// to the pair's table there.
@@ -320,4 +320,15 @@ fn render_pair(
         rev,
     }
     .render()?)
+}
+
+/// The line in words: "NS · fixed line", "EW · moving line" (Mitchell), or
+/// "NS" / "EW" (Danish).
+pub fn line_words(ctx: &PageCtx, line: &SeatLine) -> String {
+    match line {
+        SeatLine::Ns { fixed: true } => ctx.t("players.line.ns_fixed").to_string(),
+        SeatLine::Ns { fixed: false } => ctx.t("rules.line.ns").to_string(),
+        SeatLine::Ew { moving: true } => ctx.t("players.line.ew_moving").to_string(),
+        SeatLine::Ew { moving: false } => ctx.t("rules.line.ew").to_string(),
+    }
 }

@@ -9,6 +9,7 @@ use super::{render, render_status, AppState};
 use crate::auth::Role;
 use crate::rules::{Card, SeatDraw, SuitOrder};
 use crate::web::error::AppError;
+use crate::web::roles::Staff;
 
 #[derive(Template)]
 #[template(path = "desk/seat_draw.html")]
@@ -178,10 +179,10 @@ async fn seat_draw_tournament(
 
 pub async fn seat_draw_form(
     ctx: PageCtx,
+    _: Staff,
     state: web::Data<AppState>,
     req: HttpRequest,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Referee)?;
     let tid = web_query_value(req.query_string(), "t").and_then(|v| v.parse().ok());
     let t = seat_draw_tournament(&ctx, &state, tid).await?;
     render(&SeatDrawPage {
@@ -232,10 +233,10 @@ fn random_cards() -> [String; 4] {
 /// step between those players, as many steps as it takes.
 pub async fn seat_draw(
     ctx: PageCtx,
+    _: Staff,
     state: web::Data<AppState>,
     fields: web::Form<Vec<(String, String)>>,
 ) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Referee)?;
     let mut form = SeatDrawForm::from_fields(fields.into_inner());
     let t = seat_draw_tournament(&ctx, &state, form.tournament).await?;
     if form.random == "yes" {

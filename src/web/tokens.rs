@@ -16,6 +16,7 @@ use crate::auth::Role;
 use crate::services::tokens::{NewToken, TokenInfo};
 use crate::services::{self, Actor, ServiceError};
 use crate::web::error::{ApiError, AppError, ErrorCode};
+use crate::web::roles::Staff;
 
 #[derive(Template)]
 #[template(path = "account/tokens.html")]
@@ -72,10 +73,10 @@ async fn page(
 /// `GET /account`.
 pub async fn show(
     ctx: PageCtx,
+    Staff(actor): Staff,
     req: HttpRequest,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Referee)?;
     let revoked = web_query_value(req.query_string(), "done").as_deref() == Some("token_revoked");
     let view = View {
         revoked,
@@ -94,10 +95,10 @@ pub struct CreateForm {
 /// in a redirect's URL, never stored).
 pub async fn create(
     ctx: PageCtx,
+    Staff(actor): Staff,
     state: web::Data<AppState>,
     form: web::Form<CreateForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Referee)?;
     let mut errors = FieldErrors::default();
     let label = match TokenLabel::parse(&form.label) {
         Ok(l) => l,
@@ -139,11 +140,10 @@ pub async fn create(
 
 /// `POST /account/tokens/{id}/revoke`.
 pub async fn revoke(
-    ctx: PageCtx,
+    Staff(actor): Staff,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TokenId>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Referee)?;
     let id = id.into_inner();
     services::tokens::revoke(&state.db, actor, id).await?;
     tracing::info!(
@@ -168,12 +168,12 @@ pub struct PasswordForm {
 /// in again with the new one.
 pub async fn change_password(
     ctx: PageCtx,
+    Staff(actor): Staff,
     req: HttpRequest,
     state: web::Data<AppState>,
     form: web::Form<PasswordForm>,
 ) -> Result<HttpResponse, AppError> {
     use crate::services::accounts::{self, PasswordChange};
-    let actor = ctx.actor(Role::Referee)?;
     let user = ctx.require_user()?.clone();
     let mut errors = FieldErrors::default();
     let refused = |errors: FieldErrors, status: StatusCode| {

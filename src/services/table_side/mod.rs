@@ -13,21 +13,11 @@
 //! its own that commits before the code is looked at, so that a burst of
 //! guesses gets at most the allowance checked.
 
-use std::net::IpAddr;
-use std::time::Duration;
-
-use diesel::Connection;
-use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
-
-use super::{load_state, Loaded, ServiceError};
-use crate::db::rate_limits::Verdict;
-use crate::db::scoring::{self as sdb, SheetWrite};
-use crate::db::table_side::{self as tsdb, EntryRow};
-use crate::db::tournaments::{self as tdb};
-use crate::db::{Db, DbConn, DbError};
+use super::{Loaded, ServiceError};
+use crate::db::table_side::{self as tsdb};
+use crate::db::{DbConn, DbError};
 use crate::rules::api::InputError;
-use crate::rules::{Line, PerLine, ScoreSheet, SheetReport};
+use crate::rules::{Line, SheetReport};
 use crate::services::view::Pair;
 use crate::services::view::{Round, Seating};
 use crate::tournament::{FieldProblem, Status};

@@ -1,6 +1,14 @@
 //! Who acts at a table: the code of a pair seated there, found after the brake, and the tournament's lock taken before the table's rows are written.
 
-use super::*;
+use super::{round_over, table_history, TableSideError};
+use crate::db::rate_limits::Verdict;
+use crate::db::{table_side as tsdb, tournaments as tdb, Db, DbConn};
+use crate::rules::Line;
+use crate::services::view::{Pair, Round, Seating};
+use crate::services::{load_state, Loaded, ServiceError};
+use crate::tournament::Status;
+use diesel::Connection;
+use std::net::IpAddr;
 
 // ---- entering and confirming ----
 

@@ -2,10 +2,21 @@
 
 use super::judge::judge;
 use super::seat::{relock, with_seat, Lock, Seat};
-use super::*;
+use super::{who, TableSideError, TableStatus};
+use crate::db::scoring::SheetWrite;
+use crate::db::table_side::EntryRow;
 use crate::db::types::{EntrySide, EntryStatus};
+use crate::db::{scoring as sdb, table_side as tsdb, Db, DbConn};
+use crate::rules::api::InputError;
+use crate::rules::{Line, PerLine, ScoreSheet, SheetReport};
 use crate::services::entries::{check, parse_stored};
+use crate::services::ServiceError;
+use crate::tournament::FieldProblem;
 use chrono::NaiveDateTime;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use std::net::IpAddr;
+use std::time::Duration;
 
 /// What an accepted entry or answer returns (and what a repeated
 /// submission gets again: it is stored under its idempotency key).

@@ -2,7 +2,8 @@
 //! `getStandings` for a team tournament and `getTeamCard`): typed, in the
 //! OpenAPI document, made from the team view.
 
-use super::*;
+use super::file::TeamView;
+use crate::ids::TournamentId;
 
 /// A team's line in the standings.
 #[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]

@@ -1,6 +1,13 @@
 //! Registering teams: the team form, check-in, withdrawal.
 
-use super::*;
+use super::{ensure_teams, load_teams, TeamsLoaded, MAX_PLAYERS, MAX_TEAM_NAME, MIN_PLAYERS};
+use crate::db::{teams as teamdb, Db};
+use crate::ids::{TeamId, TournamentId};
+use crate::services::audit::{Action, Entry};
+use crate::services::{audit, lock_rows, Actor, Need, ServiceError};
+use crate::tournament::pairs::{Player, PlayerForm};
+use crate::tournament::{FieldProblem, Status};
+use serde_json::Value;
 
 // ---- teams ----
 

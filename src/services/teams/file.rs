@@ -1,7 +1,18 @@
 //! The team file of a tournament (standings, cards, match results and the
 //! export read it) and the rounds as the pages list them.
 
-use super::*;
+use super::{ensure_teams, load_teams, Team, TeamsLoaded};
+use crate::db::{Db, DbConn};
+use crate::i18n::Lang;
+use crate::ids::{TeamId, TournamentId};
+use crate::services::{load_rows, read_rows, Actor, Need, Rows, ServiceError};
+use crate::standings::TeamStandings;
+use crate::tournament::Status;
+use crate::tournament_file::{
+    FileKind, LineRef, MatchFile, MatchTableFile, TeamFile, TeamMovementKind, TeamPenaltyFile,
+    TeamRoundFile, TeamTournamentFile, TournamentFile,
+};
+use std::collections::HashMap;
 
 // ---- the team file ----
 

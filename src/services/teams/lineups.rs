@@ -2,7 +2,14 @@
 //! (braked like the pair codes); final once a table of the match has a
 //! result.
 
-use super::*;
+use super::{ensure_teams, load_teams, Team, TeamsLoaded};
+use crate::db::{teams as teamdb, Db, DbConn};
+use crate::ids::{PairId, TeamId, TournamentId};
+use crate::movement::teams::{check_lineup, LineUp};
+use crate::services::audit::{Action, Entry};
+use crate::services::{audit, load_rows, lock_rows, read_rows, Actor, Need, ServiceError};
+use crate::tournament::FieldProblem;
+use serde_json::Value;
 
 // ---- line-ups ----
 

@@ -17,24 +17,16 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::audit::{self, Action, Entry};
-use super::{load_rows, lock_rows, read_rows, Actor, Conflict, Loaded, Need, Rows, ServiceError};
+use super::{lock_rows, read_rows, Actor, Conflict, Loaded, Need, Rows, ServiceError};
 use crate::db::teams::{self as teamdb, TeamPlayerRow, TeamRow};
 use crate::db::{Db, DbConn};
 use crate::i18n::Lang;
 use crate::ids::{PairId, RoundId, TeamId, TournamentId};
-use crate::movement::teams::{
-    check_lineup, default_lineup, draw_order, drop_withdrawn, round_robin_groups,
-    split_into_groups, team_danish_round, team_entries_from_history, Group, LineUp,
-    TeamMovementError, TeamRoundPlan,
-};
-use crate::standings::TeamStandings;
-use crate::tournament::pairs::{Player, PlayerForm};
+use crate::movement::teams::TeamMovementError;
+use crate::tournament::pairs::Player;
 use crate::tournament::FieldProblem;
 use crate::tournament::Status;
-use crate::tournament_file::{
-    FileKind, LineRef, MatchFile, MatchTableFile, TeamFile, TeamMovementKind, TeamPenaltyFile,
-    TeamRoundFile, TeamScoringFile, TeamTournamentFile, TournamentFile,
-};
+use crate::tournament_file::{FileKind, TeamScoringFile};
 
 /// Players of a team: at least four, at most six (RULES.md §12).
 pub const MIN_PLAYERS: usize = 4;

@@ -1,8 +1,23 @@
 //! The start and each next round: round robin (in groups or not), then
 //! Danish; each match seated with the teams' line-ups.
 
-use super::*;
+use super::file::team_file_on;
+use super::{ensure_teams, load_teams, movement_conflict, Team, TeamsLoaded, MIN_PLAYERS};
+use crate::db::teams::TeamRow;
+use crate::db::{teams as teamdb, Db, DbConn};
+use crate::i18n::Lang;
+use crate::ids::{PairId, RoundId, TeamId, TournamentId};
+use crate::movement::teams::{
+    default_lineup, draw_order, drop_withdrawn, round_robin_groups, split_into_groups,
+    team_danish_round, team_entries_from_history, Group, LineUp, TeamRoundPlan,
+};
+use crate::services::audit::{Action, Entry};
+use crate::services::{audit, read_rows, Actor, Conflict, Need, Rows, ServiceError};
+use crate::tournament::Status;
+use crate::tournament_file::TeamMovementKind;
 use chrono::NaiveDateTime;
+use serde_json::Value;
+use std::collections::HashMap;
 
 // ---- rounds ----
 

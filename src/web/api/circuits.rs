@@ -13,14 +13,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::{done, json, parse_body, service_error, Done};
-use crate::auth::Role;
+use super::body::parse_body;
+use super::reply::{done, json, service_error, Done};
 use crate::circuit::{CircuitSpec, CliCircuit, Entrant};
 use crate::services::circuits::{self as circuits, CircuitView, StageInfo};
 use crate::web::bearer::ApiActor;
 use crate::web::cache::{self, CircuitPage};
 use crate::web::context::PageCtx;
 use crate::web::error::{ApiError, AppError, ErrorCode};
+use crate::web::roles::ApiDirector;
 use crate::web::AppState;
 
 /// Reads the body as a circuit document: every problem by its path.
@@ -110,9 +111,8 @@ async fn circuit_out(
 pub async fn list_circuits(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiDirector(actor): ApiDirector,
 ) -> Result<HttpResponse, ApiError> {
-    let actor = actor.require(Role::Director, ctx.lang)?;
     let list = circuits::list(&state.db, actor)
         .await
         .map_err(service_error(ctx.lang))?;
@@ -137,10 +137,9 @@ pub async fn create_circuit(
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiDirector(actor): ApiDirector,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let actor = actor.require(Role::Director, ctx.lang)?;
     let spec = spec_of(&req, body).await?;
     let id = circuits::create(&state.db, actor, spec)
         .await

@@ -1,5 +1,5 @@
 //! The OpenAPI document, generated from the handlers' `#[utoipa::path]`
-//! annotations as they are registered ([`super::register`]), plus the
+//! annotations as they are registered ([`super::operations::register`]), plus the
 //! operations other web modules serve (`getStandings`, the table-side
 //! score API). Every operation gets the error responses it can give (the
 //! one error body), and the bearer security scheme is declared once.
@@ -27,7 +27,7 @@ use utoipa_actix_web::AppExt;
         crate::web::api::score::api_confirm,
         crate::web::tokens::me,
     ),
-    components(schemas(super::ErrorBody, super::ErrorDetail)),
+    components(schemas(super::reply::ErrorBody, super::reply::ErrorDetail)),
     tags(
         (name = "tournaments", description = "Create, set up, start, close"),
         (name = "pairs", description = "Registration and check-in"),
@@ -46,11 +46,11 @@ const METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
 
-/// The operations registered by [`super::register`], as utoipa collects them.
+/// The operations registered by [`super::operations::register`], as utoipa collects them.
 fn registered() -> utoipa::openapi::OpenApi {
     let (_, doc) = actix_web::App::new()
         .into_utoipa_app()
-        .configure(super::register)
+        .configure(super::operations::register)
         .split_for_parts();
     doc
 }
@@ -210,7 +210,7 @@ fn walk(
                 min = Some(min.map_or(f64::from(i32::MIN), |m| m.max(f64::from(i32::MIN))));
                 max = Some(max.map_or(f64::from(i32::MAX), |m| m.min(f64::from(i32::MAX))));
             }
-            let field = super::display_path(path);
+            let field = super::body::display_path(path);
             if let Some(m) = min.filter(|m| x < *m) {
                 out.push((field, format!("must be at least {m}")));
             } else if let Some(m) = max.filter(|m| x > *m) {

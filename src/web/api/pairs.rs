@@ -7,15 +7,16 @@ use actix_web::{get, post, put, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use super::body::parse_body;
+use super::reply::{json, service_error};
 use super::tournaments::loaded;
-use super::{json, parse_body, service_error};
-use crate::auth::Role;
 use crate::services::view::Pair;
 use crate::services::{self, Need};
 use crate::tournament::pairs::{PairEntry, PairForm};
 use crate::web::bearer::ApiActor;
 use crate::web::context::PageCtx;
 use crate::web::error::ApiError;
+use crate::web::roles::ApiDirector;
 use crate::web::AppState;
 
 /// A pair: two players (surname and name required).
@@ -179,11 +180,10 @@ pub async fn add_pair(
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiDirector(actor): ApiDirector,
     id: web::Path<crate::ids::TournamentId>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let actor = actor.require(Role::Director, ctx.lang)?;
     let input: PairIn = parse_body(&req, body).await?;
     let entry = input.entry(ctx.lang)?;
     let number = services::pairs::register(&state.db, actor, *id, entry)
@@ -204,11 +204,10 @@ pub async fn import_pairs_csv(
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiDirector(actor): ApiDirector,
     id: web::Path<crate::ids::TournamentId>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let actor = actor.require(Role::Director, ctx.lang)?;
     let input: PairsCsvIn = parse_body(&req, body).await?;
     let l = services::tournaments::load(&state.db, actor, *id, Need::Direct)
         .await
@@ -251,12 +250,11 @@ pub async fn update_pair(
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiDirector(actor): ApiDirector,
     path: web::Path<(crate::ids::TournamentId, crate::ids::PairId)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, pid) = path.into_inner();
-    let actor = actor.require(Role::Director, ctx.lang)?;
     let input: PairIn = parse_body(&req, body).await?;
     let entry = input.entry(ctx.lang)?;
     services::pairs::update(&state.db, actor, tid, pid, entry)
@@ -275,12 +273,11 @@ pub async fn check_in_pair(
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiDirector(actor): ApiDirector,
     path: web::Path<(crate::ids::TournamentId, crate::ids::PairId)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, pid) = path.into_inner();
-    let actor = actor.require(Role::Director, ctx.lang)?;
     let input: CheckInIn = parse_body(&req, body).await?;
     let value = matches!(input.action, CheckInAction::CheckIn);
     services::pairs::set_checked_in(&state.db, actor, tid, pid, value)
@@ -299,12 +296,11 @@ pub async fn withdraw_pair(
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiDirector(actor): ApiDirector,
     path: web::Path<(crate::ids::TournamentId, crate::ids::PairId)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, pid) = path.into_inner();
-    let actor = actor.require(Role::Director, ctx.lang)?;
     let input: WithdrawIn = parse_body(&req, body).await?;
     let withdraw = matches!(input.action, WithdrawAction::Withdraw);
     services::pairs::set_withdrawn(&state.db, actor, tid, pid, withdraw)

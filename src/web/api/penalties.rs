@@ -7,13 +7,13 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{done, json, parse_body, service_error, Done};
-use crate::auth::Role;
+use super::body::parse_body;
+use super::reply::{done, json, service_error, Done};
 use crate::services::scoring::{PenaltyChange, PenaltyForm};
-use crate::services::{self};
-use crate::web::bearer::ApiActor;
+use crate::services::{self, Actor};
 use crate::web::context::PageCtx;
 use crate::web::error::ApiError;
+use crate::web::roles::ApiStaff;
 use crate::web::AppState;
 
 /// The kind of a penalty (RULES.md §9).
@@ -96,10 +96,9 @@ pub struct WithdrawPenaltyIn {
 pub async fn list_penalties(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiStaff(actor): ApiStaff,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
-    let actor = actor.require(Role::Referee, ctx.lang)?;
     let (l, rows) = services::scoring::penalties(&state.db, actor, *id)
         .await
         .map_err(service_error(ctx.lang))?;
@@ -138,11 +137,10 @@ pub async fn add_penalty(
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiStaff(actor): ApiStaff,
     id: web::Path<crate::ids::TournamentId>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let actor = actor.require(Role::Referee, ctx.lang)?;
     let input: PenaltyIn = parse_body(&req, body).await?;
     let form = PenaltyForm {
         pair: input.pair.to_string(),
@@ -171,7 +169,7 @@ pub async fn withdraw_penalty(
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiStaff(actor): ApiStaff,
     path: web::Path<(crate::ids::TournamentId, crate::ids::PenaltyId)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
@@ -188,7 +186,7 @@ pub async fn reinstate_penalty(
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiStaff(actor): ApiStaff,
     path: web::Path<(crate::ids::TournamentId, crate::ids::PenaltyId)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
@@ -201,13 +199,12 @@ async fn change_penalty(
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    actor: Actor,
     path: web::Path<(crate::ids::TournamentId, crate::ids::PenaltyId)>,
     body: web::Payload,
     change: PenaltyChange,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, pid) = path.into_inner();
-    let actor = actor.require(Role::Referee, ctx.lang)?;
     let input: WithdrawPenaltyIn = parse_body(&req, body).await?;
     services::scoring::change_penalty(&state.db, actor, tid, pid, change, input.reason)
         .await

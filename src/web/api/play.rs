@@ -8,16 +8,16 @@ use actix_web::{get, post, put, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{done, json, parse_body, service_error, Done};
-use crate::auth::Role;
+use super::body::parse_body;
+use super::reply::{done, json, service_error, Done};
 use crate::rules::ScoreSheet;
 use crate::services::clock::ClockAction;
 use crate::services::scoring::{AdjustedForm, SheetInput};
 use crate::services::view::Sheet;
 use crate::services::{self, Need, ServiceError};
-use crate::web::bearer::ApiActor;
 use crate::web::context::PageCtx;
 use crate::web::error::{ApiError, AppError, ErrorCode};
+use crate::web::roles::{ApiDirector, ApiStaff};
 use crate::web::AppState;
 
 // ---- rounds ----
@@ -88,18 +88,17 @@ pub struct ClockIn {
     params(("id" = i64, Path, description = "Tournament id")),
     request_body = NextRoundIn,
     responses((status = 201, description = "The round made (or the one named, already made). Without `round`: the round after the last one when the request arrived; when another request drew it meanwhile, 409 `already_drawn` and nothing more is drawn", body = RoundMade),
-        (status = 409, description = "Not possible now (the round was drawn by another request, tables missing a score…)", body = crate::web::api::ErrorBody)))]
+        (status = 409, description = "Not possible now (the round was drawn by another request, tables missing a score…)", body = crate::web::api::reply::ErrorBody)))]
 #[post("/api/v1/tournaments/{id}/rounds")]
 pub async fn next_round(
     arrived: crate::web::context::Arrived,
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiDirector(actor): ApiDirector,
     id: web::Path<crate::ids::TournamentId>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let actor = actor.require(Role::Director, ctx.lang)?;
     let input: NextRoundIn = parse_body(&req, body).await?;
     let tz = state.settings.timezone;
     let n = match input.round {
@@ -139,11 +138,10 @@ pub async fn next_round(
 pub async fn get_round(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiStaff(actor): ApiStaff,
     path: web::Path<(crate::ids::TournamentId, i32)>,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n) = path.into_inner();
-    let actor = actor.require(Role::Referee, ctx.lang)?;
     let (l, idx, _, resting) = services::rounds::seating(&state.db, actor, tid, n, Need::Referee)
         .await
         .map_err(service_error(ctx.lang))?;
@@ -182,12 +180,11 @@ pub async fn clock_action(
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiDirector(actor): ApiDirector,
     path: web::Path<(crate::ids::TournamentId, i32)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n) = path.into_inner();
-    let actor = actor.require(Role::Director, ctx.lang)?;
     let input: ClockIn = parse_body(&req, body).await?;
     let action = match input.action {
         ClockActionIn::Start => ClockAction::Start,
@@ -361,11 +358,10 @@ async fn sheet_out(
 pub async fn get_sheet(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiStaff(actor): ApiStaff,
     path: web::Path<(crate::ids::TournamentId, i32, i32)>,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n, table) = path.into_inner();
-    let actor = actor.require(Role::Referee, ctx.lang)?;
     let out = sheet_out(&state, actor, tid, n, table, ctx.lang).await?;
     Ok(json(StatusCode::OK, &out))
 }
@@ -382,12 +378,11 @@ pub async fn save_sheet(
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiStaff(actor): ApiStaff,
     path: web::Path<(crate::ids::TournamentId, i32, i32)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n, table) = path.into_inner();
-    let actor = actor.require(Role::Referee, ctx.lang)?;
     let input: SheetIn = parse_body(&req, body).await?;
     let sheet = SheetInput {
         sheet: input.sheet,
@@ -414,12 +409,11 @@ pub async fn set_adjusted_score(
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiStaff(actor): ApiStaff,
     path: web::Path<(crate::ids::TournamentId, i32, i32)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n, table) = path.into_inner();
-    let actor = actor.require(Role::Referee, ctx.lang)?;
     let input: AdjustedIn = parse_body(&req, body).await?;
     let opt = |v: Option<i64>| v.map(|n| n.to_string()).unwrap_or_default();
     let form = AdjustedForm {

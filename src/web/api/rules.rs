@@ -4,7 +4,8 @@
 
 use actix_web::{post, web, HttpResponse};
 
-use super::{read_payload, ErrorBody};
+use super::body::read_payload;
+use super::reply::ErrorBody;
 use crate::i18n::Lang;
 use crate::rules::{api, InputError};
 use crate::web::context::PageCtx;

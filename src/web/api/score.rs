@@ -193,9 +193,9 @@ pub fn view_out(v: &TableView) -> TableScoreOut {
 #[utoipa::path(get, path = "/api/v1/score/{code}", tag = "table-side", operation_id = "getTableScore",
     params(("code" = String, Path, description = "The table's code (on its card)")),
     responses((status = 200, description = "The table, its pairs and the sheet entered", body = TableScoreOut),
-        (status = 404, description = "No such table", body = crate::web::api::ErrorBody),
-        (status = 409, description = "Table-side entry is off", body = crate::web::api::ErrorBody),
-        (status = 429, description = "Too many wrong codes: wait", body = crate::web::api::ErrorBody)))]
+        (status = 404, description = "No such table", body = crate::web::api::reply::ErrorBody),
+        (status = 409, description = "Table-side entry is off", body = crate::web::api::reply::ErrorBody),
+        (status = 429, description = "Too many wrong codes: wait", body = crate::web::api::reply::ErrorBody)))]
 pub async fn api_view(
     ctx: PageCtx,
     state: web::Data<AppState>,
@@ -339,13 +339,13 @@ async fn unreadable(state: &AppState, code: String, e: TableSideError, lang: Lan
     request_body(content = ScoreBody, description = "`pair_code`, `round` (required: the round the sheet was played in) and the `sheet`",
         example = json!({"pair_code": "K7WQ", "round": 1, "sheet": {"hands": [{"end": "closure", "ns": {"clean": 1, "melded_points": 120, "closed": true, "took_pozzetto": true}, "ew": {"hand_points": 30, "took_pozzetto": true}}]}})),
     responses((status = 200, description = "Entered: the other pair confirms", body = TableOutcomeOut),
-        (status = 400, description = "Not JSON", body = crate::web::api::ErrorBody),
-        (status = 403, description = "Wrong pair code", body = crate::web::api::ErrorBody),
-        (status = 404, description = "No such table", body = crate::web::api::ErrorBody),
-        (status = 409, description = "Not possible now (`round_closed`: the round named is over)", body = crate::web::api::ErrorBody),
-        (status = 413, description = "Body too large", body = crate::web::api::ErrorBody),
-        (status = 422, description = "The sheet breaks the rules, or `round_required`: no round named", body = crate::web::api::ErrorBody),
-        (status = 429, description = "Too many wrong codes: wait", body = crate::web::api::ErrorBody)))]
+        (status = 400, description = "Not JSON", body = crate::web::api::reply::ErrorBody),
+        (status = 403, description = "Wrong pair code", body = crate::web::api::reply::ErrorBody),
+        (status = 404, description = "No such table", body = crate::web::api::reply::ErrorBody),
+        (status = 409, description = "Not possible now (`round_closed`: the round named is over)", body = crate::web::api::reply::ErrorBody),
+        (status = 413, description = "Body too large", body = crate::web::api::reply::ErrorBody),
+        (status = 422, description = "The sheet breaks the rules, or `round_required`: no round named", body = crate::web::api::reply::ErrorBody),
+        (status = 429, description = "Too many wrong codes: wait", body = crate::web::api::reply::ErrorBody)))]
 pub async fn api_sheet(
     ctx: PageCtx,
     req: HttpRequest,
@@ -394,13 +394,13 @@ pub async fn api_sheet(
     request_body(content = ScoreBody, description = "`pair_code` of the other pair, `agree`, `entry_version` (the version of the entry it read, from `getTableScore`; required), `note` (required to dispute); optional `idempotency_key` (or the `Idempotency-Key` header)",
         example = json!({"pair_code": "551903", "agree": true, "entry_version": 1})),
     responses((status = 200, description = "Confirmed (or disputed)", body = TableOutcomeOut),
-        (status = 400, description = "Not JSON", body = crate::web::api::ErrorBody),
-        (status = 403, description = "Wrong pair code", body = crate::web::api::ErrorBody),
-        (status = 404, description = "No such table", body = crate::web::api::ErrorBody),
-        (status = 409, description = "Not possible now (`entry_changed`: the entry is not the one read)", body = crate::web::api::ErrorBody),
-        (status = 413, description = "Body too large", body = crate::web::api::ErrorBody),
-        (status = 422, description = "Invalid input (`entry_version` missing…)", body = crate::web::api::ErrorBody),
-        (status = 429, description = "Too many wrong codes: wait", body = crate::web::api::ErrorBody)))]
+        (status = 400, description = "Not JSON", body = crate::web::api::reply::ErrorBody),
+        (status = 403, description = "Wrong pair code", body = crate::web::api::reply::ErrorBody),
+        (status = 404, description = "No such table", body = crate::web::api::reply::ErrorBody),
+        (status = 409, description = "Not possible now (`entry_changed`: the entry is not the one read)", body = crate::web::api::reply::ErrorBody),
+        (status = 413, description = "Body too large", body = crate::web::api::reply::ErrorBody),
+        (status = 422, description = "Invalid input (`entry_version` missing…)", body = crate::web::api::reply::ErrorBody),
+        (status = 429, description = "Too many wrong codes: wait", body = crate::web::api::reply::ErrorBody)))]
 pub async fn api_confirm(
     ctx: PageCtx,
     req: HttpRequest,

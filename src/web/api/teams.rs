@@ -11,8 +11,8 @@ use actix_web::{get, post, put, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{done, json, parse_body, service_error};
-use crate::auth::Role;
+use super::body::parse_body;
+use super::reply::{done, json, service_error};
 use crate::ids::{TeamId, TournamentId};
 use crate::services::teams::{self as teams, CaptainRefusal, LineUpBy, LineUpForm, Team};
 use crate::services::ServiceError;
@@ -20,6 +20,7 @@ use crate::tournament::pairs::PlayerForm;
 use crate::web::bearer::ApiActor;
 use crate::web::context::PageCtx;
 use crate::web::error::{ApiError, AppError, ErrorCode};
+use crate::web::roles::{ApiDirector, ApiStaff};
 use crate::web::AppState;
 
 /// A player of a team (surname and name required).
@@ -197,11 +198,10 @@ pub async fn add_team(
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiDirector(actor): ApiDirector,
     id: web::Path<TournamentId>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let actor = actor.require(Role::Director, ctx.lang)?;
     let input: TeamIn = parse_body(&req, body).await?;
     let form = teams::TeamForm {
         name: input.name,
@@ -231,17 +231,16 @@ pub async fn add_team(
 #[utoipa::path(tag = "teams", operation_id = "checkInTeam", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Tournament id"), ("team" = i64, Path, description = "Team id")),
     request_body = TeamCheckInIn,
-    responses((status = 200, description = "Done", body = super::Done)))]
+    responses((status = 200, description = "Done", body = super::reply::Done)))]
 #[post("/api/v1/tournaments/{id}/teams/{team}/checkin")]
 pub async fn check_in_team(
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiDirector(actor): ApiDirector,
     path: web::Path<(TournamentId, TeamId)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let actor = actor.require(Role::Director, ctx.lang)?;
     let (tid, team) = path.into_inner();
     let input: TeamCheckInIn = parse_body(&req, body).await?;
     teams::check_in(&state.db, actor, tid, team, input.checked_in)
@@ -253,15 +252,14 @@ pub async fn check_in_team(
 /// Withdraws a team from the next round on.
 #[utoipa::path(tag = "teams", operation_id = "withdrawTeam", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Tournament id"), ("team" = i64, Path, description = "Team id")),
-    responses((status = 200, description = "Done", body = super::Done)))]
+    responses((status = 200, description = "Done", body = super::reply::Done)))]
 #[post("/api/v1/tournaments/{id}/teams/{team}/withdraw")]
 pub async fn withdraw_team(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiDirector(actor): ApiDirector,
     path: web::Path<(TournamentId, TeamId)>,
 ) -> Result<HttpResponse, ApiError> {
-    let actor = actor.require(Role::Director, ctx.lang)?;
     let (tid, team) = path.into_inner();
     teams::withdraw(&state.db, actor, tid, team)
         .await
@@ -273,17 +271,16 @@ pub async fn withdraw_team(
 #[utoipa::path(tag = "teams", operation_id = "updateTeamSettings", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Tournament id")),
     request_body = TeamSettingsIn,
-    responses((status = 200, description = "Saved", body = super::Done)))]
+    responses((status = 200, description = "Saved", body = super::reply::Done)))]
 #[put("/api/v1/tournaments/{id}/team-settings")]
 pub async fn update_team_settings(
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiDirector(actor): ApiDirector,
     id: web::Path<TournamentId>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let actor = actor.require(Role::Director, ctx.lang)?;
     let input: TeamSettingsIn = parse_body(&req, body).await?;
     let opt = |v: Option<u32>| v.map(|n| n.to_string()).unwrap_or_default();
     let form = teams::SetupForm {
@@ -310,17 +307,16 @@ pub async fn update_team_settings(
 #[utoipa::path(tag = "teams", operation_id = "setLineUp", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Tournament id"), ("number" = i32, Path, description = "Team number")),
     request_body = LineUpIn,
-    responses((status = 200, description = "Seated", body = super::Done)))]
+    responses((status = 200, description = "Seated", body = super::reply::Done)))]
 #[put("/api/v1/tournaments/{id}/teams/{number}/lineup")]
 pub async fn set_lineup(
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiStaff(actor): ApiStaff,
     path: web::Path<(TournamentId, i32)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let actor = actor.require(Role::Referee, ctx.lang)?;
     let (tid, number) = path.into_inner();
     let input: LineUpIn = parse_body(&req, body).await?;
     teams::set_lineup(
@@ -342,7 +338,7 @@ pub async fn set_lineup(
 #[utoipa::path(tag = "teams", operation_id = "submitLineUp",
     params(("id" = i64, Path, description = "Tournament id"), ("number" = i32, Path, description = "Team number")),
     request_body = LineUpIn,
-    responses((status = 200, description = "Seated", body = super::Done)))]
+    responses((status = 200, description = "Seated", body = super::reply::Done)))]
 #[post("/api/v1/tournaments/{id}/teams/{number}/lineup")]
 pub async fn submit_lineup(
     ctx: PageCtx,
@@ -353,7 +349,7 @@ pub async fn submit_lineup(
 ) -> Result<HttpResponse, ApiError> {
     let (tid, number) = path.into_inner();
     let input: LineUpIn = parse_body(&req, body).await?;
-    let client = crate::web::doors::client_addr(&req, state.settings.trust_forwarded_for);
+    let client = crate::web::client::client_addr(&req, state.settings.trust_forwarded_for);
     match teams::captain_lineup(&state.db, tid, number, input.form(), client).await {
         Ok(()) => Ok(done()),
         Err(CaptainRefusal::Throttled { wait_seconds }) => {
@@ -392,7 +388,7 @@ pub async fn get_team_card(
     let kind = state.public.kind(&state, tid).await;
     let served = match kind {
         Ok(crate::tournament_file::FileKind::Teams) => {
-            crate::web::cache::serve_teams(
+            crate::web::cache::teams::serve_teams(
                 &req,
                 &state,
                 tid,

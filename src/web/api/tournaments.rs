@@ -7,14 +7,15 @@ use actix_web::{get, post, put, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{done, json, parse_body, service_error, Done};
-use crate::auth::Role;
+use super::body::parse_body;
+use super::reply::{done, json, service_error, Done};
 use crate::services::rounds::DrawKind;
 use crate::services::{self, Loaded, Need};
 use crate::tournament::settings::{format_payout, scale_text, Settings, SettingsForm};
 use crate::web::bearer::ApiActor;
 use crate::web::context::PageCtx;
 use crate::web::error::ApiError;
+use crate::web::roles::{ApiAdmin, ApiDirector};
 use crate::web::AppState;
 
 /// How the Danish rounds pair the tables.
@@ -364,10 +365,9 @@ pub async fn create_tournament(
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiDirector(actor): ApiDirector,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let actor = actor.require(Role::Director, ctx.lang)?;
     let input: TournamentIn = parse_body(&req, body).await?;
     let tz = state.settings.timezone;
     let id = services::tournaments::create(&state.db, actor, input.form(), tz)
@@ -405,11 +405,10 @@ pub async fn update_tournament(
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiDirector(actor): ApiDirector,
     id: web::Path<crate::ids::TournamentId>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let actor = actor.require(Role::Director, ctx.lang)?;
     let input: TournamentIn = parse_body(&req, body).await?;
     let tz = state.settings.timezone;
     services::tournaments::update_settings(&state.db, actor, *id, input.form(), tz)
@@ -427,10 +426,9 @@ pub async fn update_tournament(
 pub async fn close_tournament(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiDirector(actor): ApiDirector,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
-    let actor = actor.require(Role::Director, ctx.lang)?;
     services::tournaments::close(&state.db, actor, *id, None)
         .await
         .map_err(service_error(ctx.lang))?;
@@ -447,11 +445,10 @@ pub async fn reopen_tournament(
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiDirector(actor): ApiDirector,
     id: web::Path<crate::ids::TournamentId>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let actor = actor.require(Role::Director, ctx.lang)?;
     let input: ReasonIn = parse_body(&req, body).await?;
     services::tournaments::reopen(&state.db, actor, *id, input.reason)
         .await
@@ -465,15 +462,14 @@ pub async fn reopen_tournament(
 #[utoipa::path(tag = "tournaments", operation_id = "startTournament", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Tournament id")),
     responses((status = 200, description = "Round 1 drawn", body = Done),
-        (status = 409, description = "Already started (`started`)", body = super::ErrorBody)))]
+        (status = 409, description = "Already started (`started`)", body = super::reply::ErrorBody)))]
 #[post("/api/v1/tournaments/{id}/start")]
 pub async fn start_tournament(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiDirector(actor): ApiDirector,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
-    let actor = actor.require(Role::Director, ctx.lang)?;
     services::rounds::draw(&state.db, actor, *id, DrawKind::Start, None)
         .await
         .map_err(service_error(ctx.lang))?;
@@ -485,15 +481,14 @@ pub async fn start_tournament(
 #[utoipa::path(tag = "tournaments", operation_id = "redrawTournament", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Tournament id")),
     responses((status = 200, description = "Round 1 drawn again", body = Done),
-        (status = 409, description = "Not running, or round 1 has results or later rounds", body = super::ErrorBody)))]
+        (status = 409, description = "Not running, or round 1 has results or later rounds", body = super::reply::ErrorBody)))]
 #[post("/api/v1/tournaments/{id}/redraw")]
 pub async fn redraw_tournament(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiDirector(actor): ApiDirector,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
-    let actor = actor.require(Role::Director, ctx.lang)?;
     services::rounds::draw(&state.db, actor, *id, DrawKind::Redraw, None)
         .await
         .map_err(service_error(ctx.lang))?;
@@ -508,10 +503,9 @@ pub async fn redraw_tournament(
 pub async fn export_tournament(
     ctx: PageCtx,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiDirector(actor): ApiDirector,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
-    let actor = actor.require(Role::Director, ctx.lang)?;
     let file = services::files::export_any(&state.db, actor, *id, state.settings.timezone)
         .await
         .map_err(service_error(ctx.lang))?;
@@ -536,10 +530,9 @@ pub async fn import_tournament(
     ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
-    actor: ApiActor,
+    ApiAdmin(actor): ApiAdmin,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    let actor = actor.require(Role::Admin, ctx.lang)?;
     let value: serde_json::Value = parse_body(&req, body).await?;
     let text = value.to_string();
     let file = crate::tournament_file::parse_any(&text).map_err(|e| {

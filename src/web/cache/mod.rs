@@ -38,10 +38,11 @@ use crate::services::public::Snapshot;
 use crate::services::teams::TeamView;
 use crate::tournament_file::FileKind;
 
-mod teams;
+mod team_page;
+pub mod teams;
 use crate::web::error::AppError;
 use crate::web::AppState;
-pub use teams::{serve_teams, TeamPage};
+pub use team_page::TeamPage;
 
 type Slot<V> = Arc<OnceCell<Arc<V>>>;
 

@@ -2,44 +2,16 @@
 //! once per revision and language, each page rendered once on top of it,
 //! and each tournament's kind read once.
 
-use super::*;
-
-/// A team tournament's public page (part of the key and of the ETag).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TeamPage {
-    Standings,
-    /// A team's card.
-    Team(u32),
-    /// A round's match results.
-    Round(u32),
-    Prizes,
-    Screen,
-    /// The team standings as JSON (`getTournamentStandings`).
-    Json,
-    /// A team's card as JSON (`getTeamCard`).
-    TeamJson(u32),
-}
-
-impl TeamPage {
-    pub fn content_type(self) -> &'static str {
-        match self {
-            TeamPage::Json | TeamPage::TeamJson(_) => "application/json",
-            _ => "text/html; charset=utf-8",
-        }
-    }
-
-    fn tag(self) -> String {
-        match self {
-            TeamPage::Standings => "ts".into(),
-            TeamPage::Team(n) => format!("tt{n}"),
-            TeamPage::Round(n) => format!("tr{n}"),
-            TeamPage::Prizes => "tprizes".into(),
-            TeamPage::Screen => "tscreen".into(),
-            TeamPage::Json => "tjson".into(),
-            TeamPage::TeamJson(n) => format!("ttj{n}"),
-        }
-    }
-}
+use super::team_page::TeamPage;
+use super::{build_tag, respond, PublicCache, Rendered};
+use crate::i18n::Lang;
+use crate::services::teams::TeamView;
+use crate::tournament_file::FileKind;
+use crate::web::error::AppError;
+use crate::web::AppState;
+use actix_web::{HttpRequest, HttpResponse};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 impl PublicCache {
     /// Whether tournament `tid` holds pairs or teams (read once: a

@@ -1,6 +1,14 @@
 //! The tournament's audit log, in words.
 
-use super::*;
+use crate::services;
+use crate::services::view::AuditEntry;
+use crate::services::Loaded;
+use crate::web::context::PageCtx;
+use crate::web::error::AppError;
+use crate::web::roles::Staff;
+use crate::web::{render, AppState};
+use actix_web::{web, HttpResponse};
+use askama::Template;
 
 // ---- audit log ----
 
@@ -14,10 +22,10 @@ pub(super) struct AuditPage<'a> {
 
 pub async fn audit(
     ctx: PageCtx,
+    Staff(actor): Staff,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Referee)?;
     let (l, entries) = services::scoring::audit_log(&state.db, actor, *id).await?;
     render(&AuditPage {
         ctx: &ctx,

@@ -1,6 +1,17 @@
 //! The printed score cards of a round (the one score card on paper).
 
-use super::*;
+use super::ModeQuery;
+use crate::rules::SheetMode;
+use crate::services;
+use crate::services::view::{Pair, Round};
+use crate::services::Loaded;
+use crate::tournament::sheet_form::{card_rows, CardRow};
+use crate::web::context::PageCtx;
+use crate::web::error::AppError;
+use crate::web::roles::Staff;
+use crate::web::{render, AppState};
+use actix_web::{web, HttpResponse};
+use askama::Template;
 
 // ---- score cards ----
 
@@ -28,11 +39,11 @@ pub(super) struct ScoreCardsPage<'a> {
 /// desk form asks for, in its order (`?mode=totals` for hand totals only).
 pub async fn score_cards(
     ctx: PageCtx,
+    Staff(actor): Staff,
     state: web::Data<AppState>,
     path: web::Path<(crate::ids::TournamentId, i32)>,
     query: web::Query<ModeQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Referee)?;
     let (tid, n) = path.into_inner();
     let (l, rows) = services::scoring::round_tables(&state.db, actor, tid, n).await?;
     let round = l.round(n).ok_or(AppError::NotFound)?;

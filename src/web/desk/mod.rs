@@ -3,28 +3,10 @@
 //! and the audit log. The `/desk` scope is role-guarded (referee and up);
 //! each handler parses, calls one service, renders.
 
-use actix_web::http::StatusCode;
-use actix_web::{web, HttpResponse};
-use askama::Template;
-
-use super::context::{FieldErrors, PageCtx};
-use super::error::AppError;
-use super::{render, render_status, see_other, AppState};
-use crate::auth::Role;
-use crate::i18n::{t, tf, Lang};
-use crate::rules::{Line, PerLine, SheetMode, SheetReport, ViolationCode};
-use crate::services::scoring::{AdjustedForm, PenaltyForm, SheetInput, TableAudit, TableState};
-use crate::services::view::AuditEntry;
-use crate::services::view::Pair;
-use crate::services::view::Penalty;
+use crate::i18n::{tf, Lang};
+use crate::rules::{SheetMode, ViolationCode};
 use crate::services::view::Sheet;
-use crate::services::view::{Round, Seating};
-use crate::services::{self, Actor, Conflict, Loaded, ServiceError};
-use crate::tournament::sheet_form::{card_rows, field_name, score_card, CardRow, SheetForm};
-use crate::tournament::FieldProblem;
-use crate::web::score_card::{
-    end_views, hand_views, line_label, read_hands, EndView, HandView, Placed, ReadHand,
-};
+use crate::services::{self};
 
 // ---- the round at the desk ----
 

@@ -1,7 +1,20 @@
 //! Penalties: the record, a new one, withdrawal and reinstatement.
 
-use super::*;
+use crate::auth::Role;
+use crate::i18n::t;
 use crate::ids::TournamentId;
+use crate::services;
+use crate::services::scoring::PenaltyForm;
+use crate::services::view::Penalty;
+use crate::services::{Actor, Loaded, ServiceError};
+use crate::tournament::FieldProblem;
+use crate::web::context::{FieldErrors, PageCtx};
+use crate::web::error::AppError;
+use crate::web::roles::Staff;
+use crate::web::{render_status, see_other, AppState};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
 
 // ---- penalties ----
 
@@ -154,20 +167,20 @@ pub(super) async fn penalties_page(
 
 pub async fn penalties(
     ctx: PageCtx,
+    Staff(actor): Staff,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Referee)?;
     penalties_page(&ctx, &state, actor, *id, None, &[], None).await
 }
 
 pub async fn add_penalty(
     ctx: PageCtx,
+    Staff(actor): Staff,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TournamentId>,
     form: web::Form<PenaltyForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Referee)?;
     let tid = *id;
     let form = form.into_inner();
     match services::scoring::add_penalty(&state.db, actor, tid, form.clone(), ctx.lang).await {

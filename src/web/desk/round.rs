@@ -1,8 +1,20 @@
 //! A round at the desk, the control room: every table's state, the entries waiting, the jump to a table, the desk's confirmation of an entry as seen.
 
 use super::save::sheet_again;
-use super::*;
+use super::{mode_code, mode_suffix, penalty_note, JumpView, ModeQuery};
+use crate::auth::Role;
+use crate::i18n::{t, tf, Lang};
 use crate::ids::TournamentId;
+use crate::services;
+use crate::services::view::{Pair, Round, Seating, Sheet};
+use crate::services::{Conflict, Loaded, ServiceError};
+use crate::web::context::PageCtx;
+use crate::web::error::AppError;
+use crate::web::roles::Staff;
+use crate::web::{render, see_other, AppState};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
 
 pub struct DeskTable<'a> {
     pub seating: Seating,
@@ -171,11 +183,10 @@ pub(super) fn board_fingerprint(tables: &[DeskTable]) -> String {
 
 /// The round's table states, for the desk page to notice a change.
 pub async fn round_states(
-    ctx: PageCtx,
+    Staff(actor): Staff,
     state: web::Data<AppState>,
     path: web::Path<(crate::ids::TournamentId, i32)>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Referee)?;
     let (tid, n) = path.into_inner();
     let (_, rows) = services::board::round(&state.db, actor, tid, n, None).await?;
     let fingerprint = rows
@@ -202,11 +213,11 @@ pub struct ConfirmEntryForm {
 /// conflict shown with the new entry, and nothing counts.
 pub async fn confirm_entry(
     ctx: PageCtx,
+    Staff(actor): Staff,
     state: web::Data<AppState>,
     path: web::Path<(crate::ids::TournamentId, i32, i32)>,
     form: web::Form<ConfirmEntryForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Referee)?;
     let (tid, n, table_no) = path.into_inner();
     let table_page = format!("/desk/t/{tid}/rounds/{n}/tables/{table_no}");
     let Ok(seen) = form.entry_version.trim().parse::<i32>() else {
@@ -244,11 +255,11 @@ pub struct JumpQuery {
 /// a message next to the box when the round has no such table.
 pub async fn jump(
     ctx: PageCtx,
+    Staff(actor): Staff,
     state: web::Data<AppState>,
     path: web::Path<(crate::ids::TournamentId, i32)>,
     query: web::Query<JumpQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Referee)?;
     let (tid, n) = path.into_inner();
     let mode = mode_code(&query.mode);
     let typed = query.table.trim().to_string();

@@ -1,8 +1,22 @@
 //! Saving a table's sheet or adjusted score at the desk, and the live preview.
 
 use super::sheet::{field_key, load_table, sheet_page, table_ctx, TableCtx};
-use super::*;
+use super::{mode_code, mode_suffix, ModeQuery};
+use crate::i18n::t;
 use crate::ids::TournamentId;
+use crate::rules::{SheetMode, SheetReport};
+use crate::services;
+use crate::services::scoring::{AdjustedForm, SheetInput};
+use crate::services::view::{Seating, Sheet};
+use crate::services::{Actor, Conflict, ServiceError};
+use crate::tournament::sheet_form::SheetForm;
+use crate::tournament::FieldProblem;
+use crate::web::context::{FieldErrors, PageCtx};
+use crate::web::error::AppError;
+use crate::web::roles::Staff;
+use crate::web::{render, render_status, see_other, AppState};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
 
 /// The form for a table: the saved sheet, in the mode asked for (`?mode=`)
 /// or else the mode it was saved in.
@@ -37,11 +51,11 @@ pub(super) fn form_for(
 
 pub async fn sheet_form(
     ctx: PageCtx,
+    Staff(actor): Staff,
     state: web::Data<AppState>,
     path: web::Path<(crate::ids::TournamentId, i32, i32)>,
     query: web::Query<ModeQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Referee)?;
     let (tid, n, table_no) = path.into_inner();
     let (l, ts, audit) = load_table(&state, actor, tid, n, table_no).await?;
     let tc = table_ctx(&state, actor, &l, ts, audit).await?;
@@ -72,12 +86,11 @@ pub(super) fn saved_form(sheet: Option<&Sheet>) -> Result<SheetForm, AppError> {
 /// or `{"ok":false}` while a box is not a number. The one scoring
 /// implementation is the engine's; the page only shows what this returns.
 pub async fn preview(
-    ctx: PageCtx,
+    Staff(actor): Staff,
     state: web::Data<AppState>,
     path: web::Path<(crate::ids::TournamentId, i32, i32)>,
     query: web::Query<Vec<(String, String)>>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Referee)?;
     let (tid, n, table_no) = path.into_inner();
     let (l, _, _) = load_table(&state, actor, tid, n, table_no).await?;
     let form = SheetForm::from_pairs(query.into_inner());
@@ -155,11 +168,11 @@ pub(super) fn next_missing(rows: &[(Seating, Option<Sheet>)], table_no: i32) -> 
 /// opens the next table without a sheet (the round page once none is left).
 pub async fn save_sheet(
     ctx: PageCtx,
+    Staff(actor): Staff,
     state: web::Data<AppState>,
     path: web::Path<(crate::ids::TournamentId, i32, i32)>,
     body: web::Form<Vec<(String, String)>>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Referee)?;
     let place = path.into_inner();
     let (tid, n, table_no) = place;
     let form = SheetForm::from_pairs(body.into_inner());
@@ -262,11 +275,11 @@ pub(super) async fn sheet_refused(
 /// A referee's adjusted score (RULES.md §9): replaces the table's sheet.
 pub async fn adjusted(
     ctx: PageCtx,
+    Staff(actor): Staff,
     state: web::Data<AppState>,
     path: web::Path<(crate::ids::TournamentId, i32, i32)>,
     form: web::Form<AdjustedForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Referee)?;
     let place = path.into_inner();
     let (tid, n, table_no) = place;
     match services::scoring::set_adjusted(&state.db, actor, tid, n, table_no, form.into_inner())

@@ -1,7 +1,20 @@
 //! A table's sheet page: the one score card as a form, the engine's messages next to their boxes, a pair's pending entry with what the desk changes marked.
 
-use super::*;
+use super::{mode_code, penalty_note, JumpView};
 use crate::ids::TournamentId;
+use crate::rules::{Line, PerLine, SheetMode, SheetReport};
+use crate::services;
+use crate::services::scoring::{TableAudit, TableState};
+use crate::services::view::{AuditEntry, Pair, Round, Seating, Sheet};
+use crate::services::{Actor, Loaded};
+use crate::tournament::sheet_form::{field_name, score_card, SheetForm};
+use crate::web::context::{FieldErrors, PageCtx};
+use crate::web::error::AppError;
+use crate::web::score_card::{
+    end_views, hand_views, line_label, read_hands, EndView, HandView, Placed, ReadHand,
+};
+use crate::web::AppState;
+use askama::Template;
 
 // ---- the score sheet ----
 

@@ -2,10 +2,18 @@
 //! and each circuit's page (its settings, its stages in order, the
 //! tournaments to add). Each handler parses, calls one service, renders.
 
-use super::*;
+use super::errors_of;
 use crate::circuit::CircuitForm;
 use crate::ids::CircuitId;
 use crate::services::circuits::{self as circuits, Editing, Summary};
+use crate::services::{Actor, ServiceError};
+use crate::web::context::{FieldErrors, PageCtx};
+use crate::web::error::AppError;
+use crate::web::roles::Director;
+use crate::web::{render_status, see_other, AppState};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
 
 /// A text field of the circuit's form: its input name, the path its
 /// problems are reported under, its label, value and hint (catalog keys).
@@ -158,8 +166,11 @@ async fn list_page(
 }
 
 /// `GET /director/circuits`.
-pub async fn list(ctx: PageCtx, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
+pub async fn list(
+    ctx: PageCtx,
+    Director(actor): Director,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, AppError> {
     list_page(
         &ctx,
         &state,
@@ -174,10 +185,10 @@ pub async fn list(ctx: PageCtx, state: web::Data<AppState>) -> Result<HttpRespon
 /// `POST /director/circuits`: a new circuit.
 pub async fn create(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     form: web::Form<CircuitForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let form = form.into_inner();
     let result = match form.parse() {
         Ok(spec) => circuits::create(&state.db, actor, spec).await,
@@ -297,21 +308,21 @@ async fn refused(
 /// `GET /director/circuits/{id}`.
 pub async fn edit(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<CircuitId>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     edit_page(&ctx, &state, actor, *id, Shown::default(), StatusCode::OK).await
 }
 
 /// `POST /director/circuits/{id}`: saves the settings.
 pub async fn update(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<CircuitId>,
     form: web::Form<CircuitForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let id = *id;
     let form = form.into_inner();
     let result = match form.parse() {
@@ -352,11 +363,11 @@ pub struct StageForm {
 /// stage.
 pub async fn add_stage(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<CircuitId>,
     form: web::Form<StageForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let id = *id;
     let Ok(tid) = form.tournament.trim().parse::<crate::ids::TournamentId>() else {
         return field_refused(
@@ -392,10 +403,10 @@ pub async fn add_stage(
 /// `POST /director/circuits/{id}/stages/{tid}/remove`.
 pub async fn remove_stage(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     path: web::Path<(CircuitId, crate::ids::TournamentId)>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let (id, tid) = path.into_inner();
     match circuits::remove_stage(&state.db, actor, id, tid).await {
         Ok(()) => Ok(see_other(&format!(
@@ -408,11 +419,10 @@ pub async fn remove_stage(
 /// `GET /director/circuits/{id}/export.json`: the circuit and its stages'
 /// tournament files in one JSON document (`burraco-td/circuit-bundle@1`).
 pub async fn export(
-    ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<CircuitId>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let id = *id;
     let bundle = circuits::export(&state.db, actor, id, state.settings.timezone).await?;
     let json = serde_json::to_string_pretty(&bundle)
@@ -435,11 +445,11 @@ pub struct DeleteForm {
 /// ticked (no JavaScript needed); the tournaments stay.
 pub async fn delete(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<CircuitId>,
     form: web::Form<DeleteForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let id = *id;
     if form.confirm != "on" {
         return field_refused(

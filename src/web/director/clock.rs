@@ -1,8 +1,17 @@
 //! The round clock: start, pause, resume and time-out (behind its confirmation page).
 
-use super::*;
+use super::{confirmed, load, ConfirmPage};
+use crate::auth::Role;
+use crate::i18n::tf;
 use crate::ids::TournamentId;
+use crate::services;
 use crate::services::clock::TimeOutBlocked;
+use crate::services::{Conflict, ServiceError};
+use crate::web::context::PageCtx;
+use crate::web::error::AppError;
+use crate::web::roles::Director;
+use crate::web::{render_status, see_other, AppState};
+use actix_web::{web, HttpResponse};
 
 // ---- the round clock and closing ----
 
@@ -88,11 +97,11 @@ pub(super) async fn time_out_page(
 /// confirmation page answers instead.
 pub async fn clock(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     path: web::Path<(crate::ids::TournamentId, i32)>,
     form: web::Form<ClockForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let (tid, n) = path.into_inner();
     let Some(action) = services::clock::ClockAction::parse(&form.action) else {
         return Err(AppError::BadRequest("error.bad_request.message"));

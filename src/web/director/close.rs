@@ -1,7 +1,16 @@
 //! Closing (final standings) and reopening a tournament.
 
-use super::*;
+use super::{blocked_reason, confirmed, refused, ConfirmForm, ConfirmPage};
+use crate::auth::Role;
+use crate::i18n::tf;
 use crate::ids::TournamentId;
+use crate::services;
+use crate::services::{Conflict, ServiceError};
+use crate::web::context::PageCtx;
+use crate::web::error::AppError;
+use crate::web::roles::Director;
+use crate::web::{render_status, see_other, AppState};
+use actix_web::{web, HttpResponse};
 
 /// What closing will do; the tables still without a score keep it open.
 pub async fn confirm_close(
@@ -47,11 +56,11 @@ pub(super) async fn close_page(
 /// Without `confirm=1` the confirmation page answers instead.
 pub async fn close(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TournamentId>,
     form: web::Form<ConfirmForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     if !confirmed(&form.confirm) {
         return Ok(see_other(&format!("/director/t/{tid}/confirm-close")));
@@ -77,11 +86,11 @@ pub struct ReopenForm {
 /// Reopens a closed tournament, with a reason.
 pub async fn reopen(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TournamentId>,
     form: web::Form<ReopenForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     match services::tournaments::reopen(&state.db, actor, tid, form.into_inner().reason).await {
         Ok(()) => {

@@ -1,6 +1,19 @@
 //! Pairs from a CSV file: a preview, then all or nothing.
 
-use super::*;
+use super::{load, refused};
+use crate::services;
+use crate::services::view::{Pair, Tournament};
+use crate::services::ServiceError;
+use crate::tournament::csv_import::Preview;
+use crate::tournament::pairs::PairEntry;
+use crate::tournament::{csv_import, Status};
+use crate::web::context::PageCtx;
+use crate::web::error::AppError;
+use crate::web::roles::Director;
+use crate::web::{render, render_status, see_other, AppState};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
 
 // ---- CSV import ----
 
@@ -22,10 +35,10 @@ impl ImportPage<'_> {
 
 pub async fn import_form(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let l = load(&state, actor, *id).await?;
     render(&ImportPage {
         ctx: &ctx,
@@ -40,11 +53,11 @@ pub async fn import_form(
 /// again and saved all or nothing.
 pub async fn import(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TournamentId>,
     upload: crate::web::upload::ImportUpload,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let l = load(&state, actor, *id).await?;
     let tid = l.t.id;
     if l.status() != Status::Draft {

@@ -1,6 +1,11 @@
 //! Downloads: the tournament file, the standings and the sheets as CSV.
 
-use super::*;
+use crate::services;
+use crate::web::context::PageCtx;
+use crate::web::error::AppError;
+use crate::web::roles::Director;
+use crate::web::AppState;
+use actix_web::{web, HttpResponse};
 
 // ---- exports ----
 
@@ -16,11 +21,10 @@ pub(super) fn download(body: String, content_type: &str, filename: &str) -> Http
 
 /// The whole tournament as `burraco-td/tournament@1`.
 pub async fn export_json(
-    ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     let file = services::files::export_any(&state.db, actor, tid, state.settings.timezone).await?;
     let json = file
@@ -36,10 +40,10 @@ pub async fn export_json(
 /// The standings as CSV (semicolons, UTF-8 with BOM: opens in a spreadsheet).
 pub async fn export_standings_csv(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     let (file, st) =
         services::files::standings(&state.db, actor, tid, state.settings.timezone, ctx.lang)
@@ -56,10 +60,10 @@ pub async fn export_standings_csv(
 /// Every sheet as CSV: one line per hand and table.
 pub async fn export_sheets_csv(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     let file = services::files::export(&state.db, actor, tid, state.settings.timezone).await?;
     let out = crate::tournament::csv_export::sheets_csv(&file, ctx.lang)

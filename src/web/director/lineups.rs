@@ -1,10 +1,19 @@
 //! A team's line-up named at the desk, and the team cards (each team's
 //! code, players and matches) to print.
 
-use super::*;
+use super::{conflict_text, errors_of};
+use crate::ids::TournamentId;
 use crate::services::teams::{
     self as teams, round_lines, LineUpBy, LineUpForm, RoundLine, Team, TeamMatchSeats, TeamsLoaded,
 };
+use crate::services::{Actor, Need, ServiceError};
+use crate::web::context::{FieldErrors, PageCtx};
+use crate::web::error::AppError;
+use crate::web::roles::Director;
+use crate::web::{render, render_status, see_other, AppState};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
 
 #[derive(Template)]
 #[template(path = "director/lineup.html")]
@@ -58,10 +67,10 @@ async fn lineup_page(
 /// A team's line-up for the current round, at the desk.
 pub async fn lineup(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     path: web::Path<(TournamentId, i32)>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let (tid, n) = path.into_inner();
     lineup_page(
         &ctx,
@@ -80,11 +89,11 @@ pub async fn lineup(
 /// Names a team's line-up at the desk.
 pub async fn save_lineup(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     path: web::Path<(TournamentId, i32)>,
     form: web::Form<LineUpForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let (tid, n) = path.into_inner();
     let form = form.into_inner();
     let round = form.round.trim().parse().unwrap_or(0);
@@ -180,10 +189,10 @@ impl TeamCardsPage<'_> {
 /// confirming at the tables), its players and its matches so far.
 pub async fn cards(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let (t, v) =
         teams::load_view(&state.db, actor, *id, Need::Direct, ctx.timezone, ctx.lang).await?;
     render(&TeamCardsPage {

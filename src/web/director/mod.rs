@@ -9,20 +9,12 @@ use askama::Template;
 
 use super::context::{FieldErrors, PageCtx};
 use super::error::AppError;
-use super::{render, render_status, see_other, AppState};
+use super::{render_status, AppState};
 use crate::auth::Role;
-use crate::i18n::tf;
-use crate::movement;
-use crate::services::rounds::DrawKind;
 use crate::services::tournaments::StaffMember;
-use crate::services::view::Pair;
-use crate::services::view::Tournament;
-use crate::services::view::{Round, Seating};
-use crate::services::{self, Actor, Conflict, Loaded, Need, ServiceError};
-use crate::tournament::csv_import::{self, Preview};
-use crate::tournament::pairs::{PairEntry, PairForm};
-use crate::tournament::settings::SettingsForm;
-use crate::tournament::{FieldProblem, Status};
+use crate::services::{self, Actor, Loaded, Need, ServiceError};
+use crate::tournament::FieldProblem;
+use crate::web::roles::Director;
 
 pub mod circuits;
 pub mod clock;
@@ -131,10 +123,10 @@ async fn tournament_page(
 
 pub async fn show(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     tournament_page(&ctx, &state, actor, *id, None, None, StatusCode::OK).await
 }
 

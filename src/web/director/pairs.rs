@@ -1,8 +1,20 @@
 //! Registrations: a pair's form, check-in (one by one or the whole hall), withdrawal, no-shows, deletion.
 
-use super::*;
+use super::{errors_of, load, refused};
 use crate::ids::PairId;
 use crate::ids::TournamentId;
+use crate::services;
+use crate::services::view::{Pair, Tournament};
+use crate::services::{Actor, ServiceError};
+use crate::tournament::pairs::{PairEntry, PairForm};
+use crate::tournament::{FieldProblem, Status};
+use crate::web::context::{FieldErrors, PageCtx};
+use crate::web::error::AppError;
+use crate::web::roles::Director;
+use crate::web::{render, render_status, see_other, AppState};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
 
 // ---- pairs ----
 
@@ -21,11 +33,11 @@ pub(super) struct PairPage<'a> {
 /// the directory: `web::directory`).
 pub async fn new_pair(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TournamentId>,
     prefill: web::Query<PairForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let l = load(&state, actor, *id).await?;
     render(&PairPage {
         ctx: &ctx,
@@ -67,11 +79,11 @@ pub(super) async fn pair_form_again(
 
 pub async fn add_pair(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TournamentId>,
     form: web::Form<PairForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     let form = form.into_inner();
     let entry = match PairEntry::parse(&form) {
@@ -96,10 +108,10 @@ pub async fn add_pair(
 
 pub async fn edit_pair(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     path: web::Path<(crate::ids::TournamentId, crate::ids::PairId)>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let (tid, pid) = path.into_inner();
     let l = load(&state, actor, tid).await?;
     let pair = l.pair(Some(pid)).ok_or(AppError::NotFound)?;
@@ -115,11 +127,11 @@ pub async fn edit_pair(
 
 pub async fn update_pair(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     path: web::Path<(crate::ids::TournamentId, crate::ids::PairId)>,
     form: web::Form<PairForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let (tid, pid) = path.into_inner();
     let form = form.into_inner();
     let entry = match PairEntry::parse(&form) {
@@ -147,11 +159,11 @@ pub struct FlagForm {
 
 pub async fn check_in(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     path: web::Path<(crate::ids::TournamentId, crate::ids::PairId)>,
     form: web::Form<FlagForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let (tid, pid) = path.into_inner();
     let value = form.value == "true";
     match services::pairs::set_checked_in(&state.db, actor, tid, pid, value).await {
@@ -164,11 +176,11 @@ pub async fn check_in(
 /// check in (`all=1`): one click for the whole hall.
 pub async fn check_in_many(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TournamentId>,
     form: web::Form<Vec<(String, String)>>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     let fields = form.into_inner();
     let all = fields.iter().any(|(k, v)| k == "all" && v == "1");
@@ -190,11 +202,11 @@ pub async fn check_in_many(
 /// reinstates it.
 pub async fn withdraw(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     path: web::Path<(crate::ids::TournamentId, crate::ids::PairId)>,
     form: web::Form<FlagForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let (tid, pid) = path.into_inner();
     let withdraw = form.value == "true";
     match services::pairs::set_withdrawn(&state.db, actor, tid, pid, withdraw).await {
@@ -214,11 +226,11 @@ pub async fn withdraw(
 /// Marks a pair no-show (or undoes it) before the start.
 pub async fn no_show(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     path: web::Path<(crate::ids::TournamentId, crate::ids::PairId)>,
     form: web::Form<FlagForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let (tid, pid) = path.into_inner();
     let value = form.value == "true";
     match services::pairs::set_no_show(&state.db, actor, tid, pid, value).await {
@@ -238,10 +250,10 @@ pub(super) struct DeletePairPage<'a> {
 /// The confirmation step of a deletion (a page of its own: no JavaScript).
 pub async fn delete_pair_confirm(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     path: web::Path<(crate::ids::TournamentId, crate::ids::PairId)>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let (tid, pid) = path.into_inner();
     let l = load(&state, actor, tid).await?;
     let Some(pair) = l.pair(Some(pid)) else {
@@ -267,10 +279,10 @@ pub async fn delete_pair_confirm(
 /// Deletes a registration before the start.
 pub async fn delete_pair(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     path: web::Path<(crate::ids::TournamentId, crate::ids::PairId)>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let (tid, pid) = path.into_inner();
     match services::pairs::delete(&state.db, actor, tid, pid).await {
         Ok(number) => {

@@ -3,9 +3,17 @@
 //! made, each with a split button. Both are on the record and change every
 //! circuit that counts the two people.
 
-use super::*;
+use crate::i18n::tf;
 use crate::ids::PersonId;
 use crate::services::people::{self as people, Duplicates};
+use crate::services::{Actor, ServiceError};
+use crate::web::context::PageCtx;
+use crate::web::error::AppError;
+use crate::web::roles::Director;
+use crate::web::{render_status, see_other, AppState};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
 
 #[derive(Template)]
 #[template(path = "director/people.html")]
@@ -38,8 +46,11 @@ async fn page(
 }
 
 /// `GET /director/people`.
-pub async fn list(ctx: PageCtx, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
+pub async fn list(
+    ctx: PageCtx,
+    Director(actor): Director,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, AppError> {
     page(&ctx, &state, actor, None, StatusCode::OK).await
 }
 
@@ -76,10 +87,10 @@ async fn outcome(
 /// `POST /director/people/merge`: `gone` becomes `keep`.
 pub async fn merge(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     form: web::Form<MergeForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let result = people::merge(&state.db, actor, form.keep, form.gone).await;
     outcome(&ctx, &state, actor, result, "people_merged").await
 }
@@ -87,10 +98,10 @@ pub async fn merge(
 /// `POST /director/people/{id}/split`: undoes the merge of `id`.
 pub async fn split(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<PersonId>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let result = people::split(&state.db, actor, *id).await;
     outcome(&ctx, &state, actor, result, "people_split").await
 }

@@ -1,7 +1,16 @@
 //! A round's page and printouts: seating by table and by player, table cards with QR codes, movement cards.
 
-use super::*;
+use super::{load, refused};
 use crate::ids::TournamentId;
+use crate::services::view::{Pair, Round, Seating};
+use crate::services::{Actor, Loaded, Need, ServiceError};
+use crate::web::context::PageCtx;
+use crate::web::error::AppError;
+use crate::web::roles::Director;
+use crate::web::{render, AppState};
+use crate::{movement, services};
+use actix_web::{web, HttpResponse};
+use askama::Template;
 
 /// One table of a round, with the pairs' names.
 pub struct TableView<'a> {
@@ -128,10 +137,10 @@ pub(super) fn players_alphabetical(
 
 pub async fn round(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     path: web::Path<(crate::ids::TournamentId, i32)>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let (tid, n) = path.into_inner();
     let (l, idx, tables, resting) = round_data(&state, actor, tid, n).await?;
     let by_player = players_alphabetical(&ctx, &l, &tables, &resting);
@@ -170,11 +179,11 @@ pub async fn round(
 
 pub async fn table_cards(
     ctx: PageCtx,
+    Director(actor): Director,
     req: actix_web::HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(crate::ids::TournamentId, i32)>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let (tid, n) = path.into_inner();
     let (l, idx, tables, _) = round_data(&state, actor, tid, n).await?;
     let codes = services::entries::codes(&state.db, actor, tid).await?;
@@ -235,10 +244,10 @@ pub(super) struct MovementCardsPage<'a> {
 
 pub async fn movement_cards(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     let l = load(&state, actor, tid).await?;
     let codes = services::entries::codes(&state.db, actor, tid).await?;

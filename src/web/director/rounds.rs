@@ -1,7 +1,17 @@
 //! The draw and the rounds: start, round 1 again, the next round, undo — each behind its confirmation page.
 
-use super::*;
+use super::{blocked_reason, confirmed, load, numbers, refused, ConfirmForm, ConfirmPage};
+use crate::auth::Role;
+use crate::i18n::tf;
 use crate::ids::TournamentId;
+use crate::services;
+use crate::services::rounds::DrawKind;
+use crate::services::{Conflict, ServiceError};
+use crate::web::context::PageCtx;
+use crate::web::error::AppError;
+use crate::web::roles::Director;
+use crate::web::{render_status, see_other, AppState};
+use actix_web::{web, HttpResponse};
 
 /// What starting (`redraw` false) or drawing round 1 again will do. The
 /// precondition is the action's own ([`services::rounds::plan_draw`]).
@@ -274,11 +284,11 @@ pub(super) async fn round_page(
 /// the tournament page comes along).
 pub async fn next_round(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TournamentId>,
     form: web::Form<NextRoundForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     if !confirmed(&form.confirm) {
         let query = serde_urlencoded::to_string([
@@ -358,11 +368,11 @@ pub(super) async fn undo_page(
 /// tournament is back in preparation).
 pub async fn undo_round(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     path: web::Path<(crate::ids::TournamentId, i32)>,
     form: web::Form<ConfirmForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let (tid, n) = path.into_inner();
     if !confirmed(&form.confirm) {
         return Ok(see_other(&format!(

@@ -1,6 +1,15 @@
 //! A tournament's staff: co-directors and referees.
 
-use super::*;
+use super::{refused, tournament_page};
+use crate::auth::Role;
+use crate::services;
+use crate::services::ServiceError;
+use crate::web::context::PageCtx;
+use crate::web::error::AppError;
+use crate::web::roles::Director;
+use crate::web::{see_other, AppState};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
 
 // ---- staff ----
 
@@ -14,11 +23,11 @@ pub struct StaffForm {
 /// Adds a co-director or a referee.
 pub async fn add_staff(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TournamentId>,
     form: web::Form<StaffForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     let role = match form.role.as_str() {
         "director" => Role::Director,
@@ -53,10 +62,10 @@ pub async fn add_staff(
 /// Removes a member of the staff.
 pub async fn remove_staff(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     path: web::Path<(crate::ids::TournamentId, crate::ids::UserId)>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let (tid, uid) = path.into_inner();
     match services::tournaments::remove_staff(&state.db, actor, tid, uid).await {
         Ok(()) => Ok(see_other(&format!(

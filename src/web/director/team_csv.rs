@@ -1,9 +1,20 @@
 //! Teams from a CSV file (one player per line, the team's name in its
 //! column): a preview, then all or nothing.
 
-use super::*;
+use super::conflict_text;
+use crate::ids::TournamentId;
 use crate::services::teams;
+use crate::services::view::Tournament;
+use crate::services::Need;
 use crate::tournament::team_csv::{self, TeamPreview};
+use crate::tournament::{csv_import, Status};
+use crate::web::context::PageCtx;
+use crate::web::error::AppError;
+use crate::web::roles::Director;
+use crate::web::{render, render_status, see_other, AppState};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
 
 #[derive(Template)]
 #[template(path = "director/team_import.html")]
@@ -23,10 +34,10 @@ impl TeamImportPage<'_> {
 
 pub async fn form(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let t = teams::load(&state.db, actor, *id, Need::Direct).await?;
     render(&TeamImportPage {
         ctx: &ctx,
@@ -41,11 +52,11 @@ pub async fn form(
 /// read again and saved all or nothing.
 pub async fn import(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<TournamentId>,
     upload: crate::web::upload::ImportUpload,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let t = teams::load(&state.db, actor, *id, Need::Direct).await?;
     let tid = t.l.t.id;
     let (text, decoded) = match upload.text {

@@ -3,11 +3,22 @@
 //! next round with its matches, and a team's line-up named at the desk.
 //! Each handler parses, calls one service, renders.
 
-use super::*;
+use super::{conflict_text, errors_of};
+use crate::ids::TournamentId;
+use crate::services;
 use crate::services::teams::{
     self as teams, round_lines, RoundLine, SetupForm, TeamForm, TeamsLoaded,
 };
+use crate::services::{Actor, Need, ServiceError};
 use crate::tournament::pairs::PlayerForm;
+use crate::tournament::Status;
+use crate::web::context::{FieldErrors, PageCtx};
+use crate::web::error::AppError;
+use crate::web::roles::Director;
+use crate::web::{render, render_status, see_other, AppState};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
 
 /// The team form as posted: a name and six players' fields (`p1_surname`…).
 #[derive(Debug, Clone, Default, serde::Deserialize, serde::Serialize)]
@@ -212,10 +223,10 @@ async fn teams_page(
 /// The teams page.
 pub async fn show(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     teams_page(
         &ctx,
         &state,
@@ -232,11 +243,11 @@ pub async fn show(
 /// Saves the team settings.
 pub async fn save_setup(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<TournamentId>,
     form: web::Form<SetupForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     let form = form.into_inner();
     match teams::save_setup(&state.db, actor, tid, form.clone()).await {
@@ -270,10 +281,10 @@ struct TeamFormPage<'a> {
 /// The empty team form.
 pub async fn new_team(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let t = teams::load(&state.db, actor, *id, Need::Direct).await?;
     render(&TeamFormPage {
         ctx: &ctx,
@@ -286,11 +297,11 @@ pub async fn new_team(
 /// Registers a team; the form comes back with its problems (422).
 pub async fn add_team(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<TournamentId>,
     form: web::Form<FlatTeamForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     let form = form.into_inner();
     match teams::register(&state.db, actor, tid, form.team()).await {
@@ -354,11 +365,11 @@ async fn then_back(
 /// Checks a team in or undoes it.
 pub async fn check_in(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     path: web::Path<(TournamentId, crate::ids::TeamId)>,
     form: web::Form<Toggle>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let (tid, team) = path.into_inner();
     let on = form.value != "false";
     let done = teams::check_in(&state.db, actor, tid, team, on)
@@ -370,10 +381,10 @@ pub async fn check_in(
 /// Withdraws a team from the next round on.
 pub async fn withdraw(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     path: web::Path<(TournamentId, crate::ids::TeamId)>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let (tid, team) = path.into_inner();
     let done = teams::withdraw(&state.db, actor, tid, team)
         .await
@@ -391,19 +402,18 @@ pub struct RoundForm {
 
 /// The start goes through its confirmation page, as every start does
 /// (`/director/t/{id}/confirm-start`, whose form draws round 1).
-pub async fn start(ctx: PageCtx, id: web::Path<TournamentId>) -> Result<HttpResponse, AppError> {
-    ctx.actor(Role::Director)?;
+pub async fn start(_: Director, id: web::Path<TournamentId>) -> Result<HttpResponse, AppError> {
     Ok(see_other(&format!("/director/t/{}/confirm-start", *id)))
 }
 
 /// Makes the next round.
 pub async fn next_round(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<TournamentId>,
     form: web::Form<RoundForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     let requested = form.round.trim().parse().ok();
     let done = services::rounds::next_round(

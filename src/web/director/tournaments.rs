@@ -1,6 +1,18 @@
 //! A director's tournaments: the list, a new tournament and its settings.
 
-use super::*;
+use super::{errors_of, load, refused};
+use crate::services;
+use crate::services::view::Tournament;
+use crate::services::ServiceError;
+use crate::tournament::settings::SettingsForm;
+use crate::tournament::Status;
+use crate::web::context::{FieldErrors, PageCtx};
+use crate::web::error::AppError;
+use crate::web::roles::Director;
+use crate::web::{render, render_status, see_other, AppState};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
 
 // ---- tournaments ----
 
@@ -11,8 +23,11 @@ pub(super) struct ListPage<'a> {
     tournaments: Vec<Tournament>,
 }
 
-pub async fn list(ctx: PageCtx, state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
+pub async fn list(
+    ctx: PageCtx,
+    Director(actor): Director,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, AppError> {
     let tournaments = services::tournaments::list(&state.db, actor).await?;
     render(&ListPage {
         ctx: &ctx,
@@ -62,8 +77,7 @@ pub(super) fn settings_page<'a>(
     }
 }
 
-pub async fn new_form(ctx: PageCtx) -> Result<HttpResponse, AppError> {
-    ctx.require(Role::Director)?;
+pub async fn new_form(ctx: PageCtx, _: Director) -> Result<HttpResponse, AppError> {
     let today = chrono::Utc::now().with_timezone(&ctx.timezone).date_naive();
     render(&settings_page(
         &ctx,
@@ -76,10 +90,10 @@ pub async fn new_form(ctx: PageCtx) -> Result<HttpResponse, AppError> {
 
 pub async fn create(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     form: web::Form<SettingsForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let form = form.into_inner();
     match services::tournaments::create(&state.db, actor, form.clone(), ctx.timezone).await {
         Ok(id) => {
@@ -98,10 +112,10 @@ pub async fn create(
 
 pub async fn edit_form(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let l = load(&state, actor, *id).await?;
     let mut form = SettingsForm::from_settings(&l.settings, ctx.timezone).share_as_typed();
     if l.t.is_teams() {
@@ -118,11 +132,11 @@ pub async fn edit_form(
 
 pub async fn update(
     ctx: PageCtx,
+    Director(actor): Director,
     state: web::Data<AppState>,
     id: web::Path<crate::ids::TournamentId>,
     form: web::Form<SettingsForm>,
 ) -> Result<HttpResponse, AppError> {
-    let actor = ctx.actor(Role::Director)?;
     let tid = *id;
     let form = form.into_inner();
     match services::tournaments::update_settings(&state.db, actor, tid, form.clone(), ctx.timezone)

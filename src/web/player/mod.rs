@@ -462,7 +462,7 @@ pub async fn page_sheet(
                 form.get("round").trim().parse().ok(),
                 sheet,
                 key,
-                crate::web::doors::client_addr(&req, state.settings.trust_forwarded_for),
+                crate::web::client::client_addr(&req, state.settings.trust_forwarded_for),
             )
             .await
         }
@@ -513,7 +513,7 @@ pub async fn page_confirm(
                 answer_code.clone(),
                 form.get("round").trim().parse().ok(),
                 answer,
-                crate::web::doors::client_addr(&req, state.settings.trust_forwarded_for),
+                crate::web::client::client_addr(&req, state.settings.trust_forwarded_for),
             )
             .await
         }

@@ -13,7 +13,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use rust_decimal::Decimal;
 
-use super::{prize_rows, serve_public};
+use super::{line_words, prize_rows, serve_public};
 use crate::i18n::format::money;
 use crate::services::players::{
     find_pairs, round_results, seating_in_play, RoundResults, Score, SeatLine, SeatRow,
@@ -25,17 +25,6 @@ use crate::web::cache::{self, Page, Rendered};
 use crate::web::context::{web_query_value, PageCtx};
 use crate::web::error::AppError;
 use crate::web::AppState;
-
-/// The line in words: "NS · fixed line", "EW · moving line" (Mitchell), or
-/// "NS" / "EW" (Danish).
-pub fn line_words(ctx: &PageCtx, line: &SeatLine) -> String {
-    match line {
-        SeatLine::Ns { fixed: true } => ctx.t("players.line.ns_fixed").to_string(),
-        SeatLine::Ns { fixed: false } => ctx.t("rules.line.ns").to_string(),
-        SeatLine::Ew { moving: true } => ctx.t("players.line.ew_moving").to_string(),
-        SeatLine::Ew { moving: false } => ctx.t("rules.line.ew").to_string(),
-    }
-}
 
 /// What a penalty shows in public: its kind and amount, and the reason.
 fn penalty_words(ctx: &PageCtx, p: &ShownPenalty) -> String {

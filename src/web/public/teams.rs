@@ -102,7 +102,7 @@ pub async fn standings(
     } else {
         TeamPage::Standings
     };
-    cache::serve_teams(req, state, tid, page, |ctx, v, rev| {
+    cache::teams::serve_teams(req, state, tid, page, |ctx, v, rev| {
         Ok(StandingsPage {
             ctx,
             v,
@@ -227,7 +227,7 @@ pub async fn team(
     if state.public.kind(&state, tid).await? != crate::tournament_file::FileKind::Teams {
         return Err(AppError::NotFound);
     }
-    cache::serve_teams(&req, &state, tid, TeamPage::Team(n), |ctx, v, rev| {
+    cache::teams::serve_teams(&req, &state, tid, TeamPage::Team(n), |ctx, v, rev| {
         let team = team_of(v, n).ok_or(AppError::NotFound)?;
         let card = v.standings.card(n).ok_or(AppError::NotFound)?;
         Ok(CardPage {
@@ -259,7 +259,7 @@ pub async fn round(
     tid: TournamentId,
     n: u32,
 ) -> Result<HttpResponse, AppError> {
-    cache::serve_teams(req, state, tid, TeamPage::Round(n), |ctx, v, rev| {
+    cache::teams::serve_teams(req, state, tid, TeamPage::Round(n), |ctx, v, rev| {
         let round = teams::round_lines(v)
             .into_iter()
             .find(|r| r.number == n)
@@ -284,7 +284,7 @@ pub async fn prizes(
     state: &AppState,
     tid: TournamentId,
 ) -> Result<HttpResponse, AppError> {
-    cache::serve_teams(req, state, tid, TeamPage::Prizes, |ctx, v, _| {
+    cache::teams::serve_teams(req, state, tid, TeamPage::Prizes, |ctx, v, _| {
         let facts = crate::web::context::MoneyFacts::of(
             v.standings.entries,
             v.standings.pool,
@@ -308,7 +308,7 @@ pub async fn standings_json(
     state: &AppState,
     tid: TournamentId,
 ) -> Result<HttpResponse, AppError> {
-    cache::serve_teams(req, state, tid, TeamPage::Json, |_, v, rev| {
+    cache::teams::serve_teams(req, state, tid, TeamPage::Json, |_, v, rev| {
         serde_json::to_string(&v.standings_doc(rev)).map_err(|e| AppError::Internal(e.into()))
     })
     .await
@@ -409,7 +409,7 @@ pub async fn save_lineup(
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     let form = form.into_inner();
-    let client = crate::web::doors::client_addr(&req, state.settings.trust_forwarded_for);
+    let client = crate::web::client::client_addr(&req, state.settings.trust_forwarded_for);
     let again = |errors: FieldErrors, error: Option<String>, status: StatusCode| {
         let mut kept = form.clone();
         // The code is never sent back into the page.
