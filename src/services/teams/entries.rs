@@ -1,6 +1,7 @@
 //! Registering teams: the team form, check-in, withdrawal.
 
 use super::*;
+use crate::services::Refusal;
 
 // ---- teams ----
 
@@ -105,7 +106,7 @@ pub async fn register(
         let t = load_teams(c, rows)?;
         ensure_teams(&t)?;
         if t.l.status() != Status::Draft {
-            return Err(ServiceError::conflict("teams.error.started"));
+            return Err(ServiceError::refused(Refusal::TeamsStarted));
         }
         if let Some((i, number)) = player_taken(&t, &players) {
             return Err(ServiceError::Invalid(vec![FieldProblem::new(
@@ -147,7 +148,7 @@ pub async fn check_in(
         ensure_teams(&t)?;
         let found = t.team(team).ok_or(ServiceError::NotFound)?;
         if t.l.status() != Status::Draft {
-            return Err(ServiceError::conflict("teams.error.started"));
+            return Err(ServiceError::refused(Refusal::TeamsStarted));
         }
         teamdb::set_checked_in(c, found.id, on)?;
         audit::record(
@@ -184,7 +185,7 @@ pub async fn withdraw(
         t.l.ensure_not_finished()?;
         let found = t.team(team).ok_or(ServiceError::NotFound)?;
         if found.withdrawn_from_round.is_some() {
-            return Err(ServiceError::conflict("teams.error.withdrawn"));
+            return Err(ServiceError::refused(Refusal::TeamsWithdrawn));
         }
         let from = t.l.next_round();
         teamdb::set_withdrawn(c, found.id, Some(from))?;
@@ -218,7 +219,7 @@ pub async fn import(
         let t = load_teams(c, rows)?;
         ensure_teams(&t)?;
         if t.l.status() != Status::Draft {
-            return Err(ServiceError::conflict("teams.error.started"));
+            return Err(ServiceError::refused(Refusal::TeamsStarted));
         }
         for line in &lines {
             if let Some((_, number)) = player_taken(&t, &line.players) {

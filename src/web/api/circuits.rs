@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::{done, json, parse_body, service_error, Done};
+use super::{done, json, parse_body, Done};
 use crate::auth::Role;
 use crate::circuit::{CircuitSpec, CliCircuit, Entrant};
 use crate::services::circuits::{self as circuits, CircuitView, StageInfo};
@@ -91,11 +91,8 @@ async fn circuit_out(
     state: &AppState,
     actor: crate::services::Actor,
     id: CircuitId,
-    lang: crate::i18n::Lang,
 ) -> Result<CircuitOut, ApiError> {
-    let e = circuits::editing(&state.db, actor, id)
-        .await
-        .map_err(service_error(lang))?;
+    let e = circuits::editing(&state.db, actor, id).await?;
     Ok(CircuitOut {
         id,
         circuit: e.circuit.spec,
@@ -113,9 +110,7 @@ pub async fn list_circuits(
     actor: ApiActor,
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Director, ctx.lang)?;
-    let list = circuits::list(&state.db, actor)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    let list = circuits::list(&state.db, actor).await?;
     let out: Vec<CircuitSummary> = list
         .into_iter()
         .map(|c| CircuitSummary {
@@ -142,10 +137,8 @@ pub async fn create_circuit(
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Director, ctx.lang)?;
     let spec = spec_of(&req, body).await?;
-    let id = circuits::create(&state.db, actor, spec)
-        .await
-        .map_err(service_error(ctx.lang))?;
-    let out = circuit_out(&state, actor, id, ctx.lang).await?;
+    let id = circuits::create(&state.db, actor, spec).await?;
+    let out = circuit_out(&state, actor, id).await?;
     Ok(json(StatusCode::CREATED, &out))
 }
 
@@ -155,12 +148,11 @@ pub async fn create_circuit(
     responses((status = 200, description = "The circuit", body = CircuitOut)))]
 #[get("/api/v1/circuits/{id}")]
 pub async fn get_circuit(
-    ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
     id: web::Path<CircuitId>,
 ) -> Result<HttpResponse, ApiError> {
-    let out = circuit_out(&state, actor.0, *id, ctx.lang).await?;
+    let out = circuit_out(&state, actor.0, *id).await?;
     Ok(json(StatusCode::OK, &out))
 }
 
@@ -171,7 +163,6 @@ pub async fn get_circuit(
     responses((status = 200, description = "Saved", body = CircuitOut)))]
 #[put("/api/v1/circuits/{id}")]
 pub async fn update_circuit(
-    ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
@@ -179,10 +170,8 @@ pub async fn update_circuit(
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let spec = spec_of(&req, body).await?;
-    circuits::update(&state.db, actor.0, *id, spec)
-        .await
-        .map_err(service_error(ctx.lang))?;
-    let out = circuit_out(&state, actor.0, *id, ctx.lang).await?;
+    circuits::update(&state.db, actor.0, *id, spec).await?;
+    let out = circuit_out(&state, actor.0, *id).await?;
     Ok(json(StatusCode::OK, &out))
 }
 
@@ -192,14 +181,11 @@ pub async fn update_circuit(
     responses((status = 200, description = "Deleted", body = Done)))]
 #[delete("/api/v1/circuits/{id}")]
 pub async fn delete_circuit(
-    ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
     id: web::Path<CircuitId>,
 ) -> Result<HttpResponse, ApiError> {
-    circuits::delete(&state.db, actor.0, *id)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    circuits::delete(&state.db, actor.0, *id).await?;
     Ok(done())
 }
 
@@ -217,7 +203,6 @@ pub struct StageIn {
     responses((status = 200, description = "Added", body = CircuitOut)))]
 #[post("/api/v1/circuits/{id}/stages")]
 pub async fn add_circuit_stage(
-    ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
@@ -225,10 +210,8 @@ pub async fn add_circuit_stage(
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let input: StageIn = parse_body(&req, body).await?;
-    circuits::add_stage(&state.db, actor.0, *id, input.tournament_id)
-        .await
-        .map_err(service_error(ctx.lang))?;
-    let out = circuit_out(&state, actor.0, *id, ctx.lang).await?;
+    circuits::add_stage(&state.db, actor.0, *id, input.tournament_id).await?;
+    let out = circuit_out(&state, actor.0, *id).await?;
     Ok(json(StatusCode::OK, &out))
 }
 
@@ -239,15 +222,12 @@ pub async fn add_circuit_stage(
     responses((status = 200, description = "Removed", body = Done)))]
 #[delete("/api/v1/circuits/{id}/stages/{tournament_id}")]
 pub async fn remove_circuit_stage(
-    ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
     path: web::Path<(CircuitId, crate::ids::TournamentId)>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, tid) = path.into_inner();
-    circuits::remove_stage(&state.db, actor.0, id, tid)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    circuits::remove_stage(&state.db, actor.0, id, tid).await?;
     Ok(done())
 }
 

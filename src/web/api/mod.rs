@@ -1,7 +1,7 @@
 //! The JSON API under `/api/v1`: one operation per use case. Each handler
 //! parses JSON into the domain's types, calls the service the web pages call
 //! and serialises what comes back; errors are mapped once
-//! ([`ApiError::from_service`]). The OpenAPI document (`GET
+//! (`From<ServiceError> for ApiError`: a handler's `?`). The OpenAPI document (`GET
 //! /api/openapi.json`) is generated from these handlers by `utoipa` and
 //! `utoipa-actix-web` (the same registration function builds the app's
 //! routes and the document, so they cannot drift).
@@ -26,7 +26,6 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use crate::services::ServiceError;
 use crate::web::error::{ApiError, ErrorCode};
 
 /// Every error: a stable code, a message and, for invalid input, the
@@ -66,11 +65,6 @@ pub fn json<T: serde::Serialize>(status: StatusCode, body: &T) -> HttpResponse {
     HttpResponse::build(status)
         .insert_header((header::CACHE_CONTROL, HeaderValue::from_static("no-store")))
         .json(body)
-}
-
-/// Maps a service's error in the caller's language.
-pub fn service_error(lang: crate::i18n::Lang) -> impl Fn(ServiceError) -> ApiError {
-    move |e| ApiError::from_service(e, lang)
 }
 
 /// Reads the whole body (the session layer already refused a declared

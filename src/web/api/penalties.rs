@@ -7,7 +7,7 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{done, json, parse_body, service_error, Done};
+use super::{done, json, parse_body, Done};
 use crate::auth::Role;
 use crate::services::scoring::{PenaltyChange, PenaltyForm};
 use crate::services::{self};
@@ -100,9 +100,7 @@ pub async fn list_penalties(
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Referee, ctx.lang)?;
-    let (l, rows) = services::scoring::penalties(&state.db, actor, *id)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    let (l, rows) = services::scoring::penalties(&state.db, actor, *id).await?;
     let out: Vec<PenaltyOut> = rows
         .into_iter()
         .map(|p| PenaltyOut {
@@ -152,9 +150,7 @@ pub async fn add_penalty(
         reason_preset: input.reason_preset.unwrap_or_default(),
         reason: input.reason.unwrap_or_default(),
     };
-    let pid = services::scoring::add_penalty(&state.db, actor, *id, form, ctx.lang)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    let pid = services::scoring::add_penalty(&state.db, actor, *id, form, ctx.lang).await?;
     Ok(json(
         StatusCode::CREATED,
         &super::tournaments::Created { id: pid.0 },
@@ -209,8 +205,6 @@ async fn change_penalty(
     let (tid, pid) = path.into_inner();
     let actor = actor.require(Role::Referee, ctx.lang)?;
     let input: WithdrawPenaltyIn = parse_body(&req, body).await?;
-    services::scoring::change_penalty(&state.db, actor, tid, pid, change, input.reason)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    services::scoring::change_penalty(&state.db, actor, tid, pid, change, input.reason).await?;
     Ok(done())
 }

@@ -8,7 +8,7 @@ use actix_web::{get, post, put, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{done, json, parse_body, service_error, Done};
+use super::{done, json, parse_body, Done};
 use crate::auth::Role;
 use crate::rules::ScoreSheet;
 use crate::services::clock::ClockAction;
@@ -126,8 +126,7 @@ pub async fn next_round(
             )
             .await
         }
-    }
-    .map_err(service_error(ctx.lang))?;
+    }?;
     Ok(json(StatusCode::CREATED, &RoundMade { round: n }))
 }
 
@@ -144,12 +143,9 @@ pub async fn get_round(
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n) = path.into_inner();
     let actor = actor.require(Role::Referee, ctx.lang)?;
-    let (l, idx, _, resting) = services::rounds::seating(&state.db, actor, tid, n, Need::Referee)
-        .await
-        .map_err(service_error(ctx.lang))?;
-    let (_, rows) = services::scoring::round_tables(&state.db, actor, tid, n)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    let (l, idx, _, resting) =
+        services::rounds::seating(&state.db, actor, tid, n, Need::Referee).await?;
+    let (_, rows) = services::scoring::round_tables(&state.db, actor, tid, n).await?;
     let number = |pid: Option<crate::ids::PairId>| l.pair(pid).map(|p| p.number);
     let r = &l.rounds[idx];
     let out = RoundOut {
@@ -195,9 +191,7 @@ pub async fn clock_action(
         ClockActionIn::Resume => ClockAction::Resume,
         ClockActionIn::TimeOut => ClockAction::TimeOut,
     };
-    services::clock::clock(&state.db, actor, tid, n, action, None)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    services::clock::clock(&state.db, actor, tid, n, action, None).await?;
     Ok(done())
 }
 
@@ -322,11 +316,8 @@ async fn sheet_out(
     tid: TournamentId,
     n: i32,
     table: i32,
-    lang: crate::i18n::Lang,
 ) -> Result<SheetOut, ApiError> {
-    let (l, ts, _) = services::scoring::table(&state.db, actor, tid, n, table)
-        .await
-        .map_err(service_error(lang))?;
+    let (l, ts, _) = services::scoring::table(&state.db, actor, tid, n, table).await?;
     let number = |pid: Option<crate::ids::PairId>| l.pair(pid).map(|p| p.number);
     let row: Option<&Sheet> = ts.sheet.as_ref();
     let sheet = row.and_then(|r| r.sheet.clone());
@@ -366,7 +357,7 @@ pub async fn get_sheet(
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n, table) = path.into_inner();
     let actor = actor.require(Role::Referee, ctx.lang)?;
-    let out = sheet_out(&state, actor, tid, n, table, ctx.lang).await?;
+    let out = sheet_out(&state, actor, tid, n, table).await?;
     Ok(json(StatusCode::OK, &out))
 }
 
@@ -396,10 +387,8 @@ pub async fn save_sheet(
         reason: input.reason,
         version: input.version,
     };
-    services::scoring::save_sheet(&state.db, actor, tid, n, table, sheet)
-        .await
-        .map_err(service_error(ctx.lang))?;
-    let out = sheet_out(&state, actor, tid, n, table, ctx.lang).await?;
+    services::scoring::save_sheet(&state.db, actor, tid, n, table, sheet).await?;
+    let out = sheet_out(&state, actor, tid, n, table).await?;
     Ok(json(StatusCode::OK, &out))
 }
 
@@ -430,10 +419,8 @@ pub async fn set_adjusted_score(
         reason: input.reason,
         version: input.version.map(|v| v.to_string()).unwrap_or_default(),
     };
-    services::scoring::set_adjusted(&state.db, actor, tid, n, table, form)
-        .await
-        .map_err(service_error(ctx.lang))?;
-    let out = sheet_out(&state, actor, tid, n, table, ctx.lang).await?;
+    services::scoring::set_adjusted(&state.db, actor, tid, n, table, form).await?;
+    let out = sheet_out(&state, actor, tid, n, table).await?;
     Ok(json(StatusCode::OK, &out))
 }
 

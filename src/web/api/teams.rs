@@ -11,10 +11,10 @@ use actix_web::{get, post, put, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{done, json, parse_body, service_error};
+use super::{done, json, parse_body};
 use crate::auth::Role;
 use crate::ids::{TeamId, TournamentId};
-use crate::services::teams::{self as teams, CaptainRefusal, LineUpBy, LineUpForm, Team};
+use crate::services::teams::{self as teams, LineUpBy, LineUpForm, Team};
 use crate::services::ServiceError;
 use crate::tournament::pairs::PlayerForm;
 use crate::web::bearer::ApiActor;
@@ -153,13 +153,10 @@ async fn teams_out(
     state: &AppState,
     actor: crate::services::Actor,
     tid: TournamentId,
-    lang: crate::i18n::Lang,
 ) -> Result<Vec<TeamOut>, ApiError> {
     // The codes are the directors' (as the pair codes): a referee reads
     // the teams without them.
-    let (t, directs) = teams::load_directing(&state.db, actor, tid)
-        .await
-        .map_err(service_error(lang))?;
+    let (t, directs) = teams::load_directing(&state.db, actor, tid).await?;
     Ok(t.teams
         .iter()
         .map(TeamOut::of)
@@ -178,12 +175,11 @@ async fn teams_out(
     responses((status = 200, description = "By number", body = Vec<TeamOut>)))]
 #[get("/api/v1/tournaments/{id}/teams")]
 pub async fn list_teams(
-    ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
     id: web::Path<TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
-    let out = teams_out(&state, actor.0, *id, ctx.lang).await?;
+    let out = teams_out(&state, actor.0, *id).await?;
     Ok(json(StatusCode::OK, &out))
 }
 
@@ -216,10 +212,8 @@ pub async fn add_team(
             })
             .collect(),
     };
-    let number = teams::register(&state.db, actor, *id, form)
-        .await
-        .map_err(service_error(ctx.lang))?;
-    let out = teams_out(&state, actor, *id, ctx.lang).await?;
+    let number = teams::register(&state.db, actor, *id, form).await?;
+    let out = teams_out(&state, actor, *id).await?;
     let team = out
         .into_iter()
         .find(|t| t.number == number)
@@ -244,9 +238,7 @@ pub async fn check_in_team(
     let actor = actor.require(Role::Director, ctx.lang)?;
     let (tid, team) = path.into_inner();
     let input: TeamCheckInIn = parse_body(&req, body).await?;
-    teams::check_in(&state.db, actor, tid, team, input.checked_in)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    teams::check_in(&state.db, actor, tid, team, input.checked_in).await?;
     Ok(done())
 }
 
@@ -263,9 +255,7 @@ pub async fn withdraw_team(
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Director, ctx.lang)?;
     let (tid, team) = path.into_inner();
-    teams::withdraw(&state.db, actor, tid, team)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    teams::withdraw(&state.db, actor, tid, team).await?;
     Ok(done())
 }
 
@@ -299,9 +289,7 @@ pub async fn update_team_settings(
         groups: opt(input.groups),
         round_robin_rounds: opt(input.round_robin_rounds),
     };
-    teams::save_setup(&state.db, actor, *id, form)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    teams::save_setup(&state.db, actor, *id, form).await?;
     Ok(done())
 }
 
@@ -331,8 +319,7 @@ pub async fn set_lineup(
         input.round,
         input.form(),
     )
-    .await
-    .map_err(service_error(ctx.lang))?;
+    .await?;
     Ok(done())
 }
 
@@ -345,7 +332,6 @@ pub async fn set_lineup(
     responses((status = 200, description = "Seated", body = super::Done)))]
 #[post("/api/v1/tournaments/{id}/teams/{number}/lineup")]
 pub async fn submit_lineup(
-    ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(TournamentId, i32)>,
@@ -356,7 +342,7 @@ pub async fn submit_lineup(
     let client = crate::web::doors::client_addr(&req, state.settings.trust_forwarded_for);
     match teams::captain_lineup(&state.db, tid, number, input.form(), client).await {
         Ok(()) => Ok(done()),
-        Err(CaptainRefusal::Throttled { wait_seconds }) => {
+        Err(ServiceError::Throttled { wait_seconds }) => {
             use actix_web::ResponseError;
             let mut res = ApiError::new(
                 ErrorCode::TooManyAttempts,
@@ -370,7 +356,7 @@ pub async fn submit_lineup(
             }
             Ok(res)
         }
-        Err(CaptainRefusal::Refused(e)) => Err(ApiError::from_service(e, ctx.lang)),
+        Err(e) => Err(e.into()),
     }
 }
 

@@ -7,7 +7,7 @@ use actix_web::{get, post, put, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{done, json, parse_body, service_error, Done};
+use super::{done, json, parse_body, Done};
 use crate::auth::Role;
 use crate::services::rounds::DrawKind;
 use crate::services::{self, Loaded, Need};
@@ -313,11 +313,10 @@ pub(super) async fn loaded(
     state: &AppState,
     actor: crate::services::Actor,
     tid: TournamentId,
-    lang: crate::i18n::Lang,
 ) -> Result<Loaded, ApiError> {
     services::tournaments::load(&state.db, actor, tid, Need::Referee)
         .await
-        .map_err(service_error(lang))
+        .map_err(ApiError::from)
 }
 
 /// The tournaments the caller works on.
@@ -325,13 +324,10 @@ pub(super) async fn loaded(
     responses((status = 200, description = "Newest first", body = Vec<TournamentSummary>)))]
 #[get("/api/v1/tournaments")]
 pub async fn list_tournaments(
-    ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
 ) -> Result<HttpResponse, ApiError> {
-    let list = services::tournaments::list(&state.db, actor.0)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    let list = services::tournaments::list(&state.db, actor.0).await?;
     let out: Vec<TournamentSummary> = list
         .into_iter()
         .map(|t| TournamentSummary {
@@ -360,10 +356,8 @@ pub async fn create_tournament(
     let actor = actor.require(Role::Director, ctx.lang)?;
     let input: TournamentIn = parse_body(&req, body).await?;
     let tz = state.settings.timezone;
-    let id = services::tournaments::create(&state.db, actor, input.form(), tz)
-        .await
-        .map_err(service_error(ctx.lang))?;
-    let l = loaded(&state, actor, id, ctx.lang).await?;
+    let id = services::tournaments::create(&state.db, actor, input.form(), tz).await?;
+    let l = loaded(&state, actor, id).await?;
     Ok(json(StatusCode::CREATED, &TournamentOut::of(&l, tz)))
 }
 
@@ -373,12 +367,11 @@ pub async fn create_tournament(
     responses((status = 200, description = "The tournament", body = TournamentOut)))]
 #[get("/api/v1/tournaments/{id}")]
 pub async fn get_tournament(
-    ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
-    let l = loaded(&state, actor.0, *id, ctx.lang).await?;
+    let l = loaded(&state, actor.0, *id).await?;
     Ok(json(
         StatusCode::OK,
         &TournamentOut::of(&l, state.settings.timezone),
@@ -402,10 +395,8 @@ pub async fn update_tournament(
     let actor = actor.require(Role::Director, ctx.lang)?;
     let input: TournamentIn = parse_body(&req, body).await?;
     let tz = state.settings.timezone;
-    services::tournaments::update_settings(&state.db, actor, *id, input.form(), tz)
-        .await
-        .map_err(service_error(ctx.lang))?;
-    let l = loaded(&state, actor, *id, ctx.lang).await?;
+    services::tournaments::update_settings(&state.db, actor, *id, input.form(), tz).await?;
+    let l = loaded(&state, actor, *id).await?;
     Ok(json(StatusCode::OK, &TournamentOut::of(&l, tz)))
 }
 
@@ -421,9 +412,7 @@ pub async fn close_tournament(
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Director, ctx.lang)?;
-    services::tournaments::close(&state.db, actor, *id, None)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    services::tournaments::close(&state.db, actor, *id, None).await?;
     Ok(done())
 }
 
@@ -443,9 +432,7 @@ pub async fn reopen_tournament(
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Director, ctx.lang)?;
     let input: ReasonIn = parse_body(&req, body).await?;
-    services::tournaments::reopen(&state.db, actor, *id, input.reason)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    services::tournaments::reopen(&state.db, actor, *id, input.reason).await?;
     Ok(done())
 }
 
@@ -464,9 +451,7 @@ pub async fn start_tournament(
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Director, ctx.lang)?;
-    services::rounds::draw(&state.db, actor, *id, DrawKind::Start, None)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    services::rounds::draw(&state.db, actor, *id, DrawKind::Start, None).await?;
     Ok(done())
 }
 
@@ -484,9 +469,7 @@ pub async fn redraw_tournament(
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Director, ctx.lang)?;
-    services::rounds::draw(&state.db, actor, *id, DrawKind::Redraw, None)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    services::rounds::draw(&state.db, actor, *id, DrawKind::Redraw, None).await?;
     Ok(done())
 }
 
@@ -502,9 +485,7 @@ pub async fn export_tournament(
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
     let actor = actor.require(Role::Director, ctx.lang)?;
-    let file = services::files::export_any(&state.db, actor, *id, state.settings.timezone)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    let file = services::files::export_any(&state.db, actor, *id, state.settings.timezone).await?;
     let body = file.to_json().map_err(|e| {
         ApiError::from_service(
             crate::services::ServiceError::corrupt(format!("tournament {id}: export: {e}")),
@@ -556,8 +537,7 @@ pub async fn import_tournament(
         };
         ApiError::invalid("the file does not add up", fields)
     })?;
-    let id = services::files::import_any(&state.db, actor, None, file, state.settings.timezone)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    let id =
+        services::files::import_any(&state.db, actor, None, file, state.settings.timezone).await?;
     Ok(json(StatusCode::CREATED, &Created { id: id.0 }))
 }

@@ -3,6 +3,7 @@
 use super::save::sheet_again;
 use super::*;
 use crate::ids::TournamentId;
+use crate::services::Refusal;
 
 pub struct DeskTable<'a> {
     pub seating: Seating,
@@ -216,7 +217,7 @@ pub async fn confirm_entry(
         Ok(()) => Ok(see_other(&format!(
             "/desk/t/{tid}/rounds/{n}?done=sheet_saved#table-{table_no}"
         ))),
-        Err(ServiceError::Conflict(Conflict::SheetChanged)) => {
+        Err(ServiceError::Conflict(Conflict::Refused(Refusal::SheetChanged, _))) => {
             sheet_again(
                 &ctx,
                 &state,

@@ -3,6 +3,7 @@
 use super::sheet::{field_key, load_table, sheet_page, table_ctx, TableCtx};
 use super::*;
 use crate::ids::TournamentId;
+use crate::services::Refusal;
 
 /// The form for a table: the saved sheet, in the mode asked for (`?mode=`)
 /// or else the mode it was saved in.
@@ -249,7 +250,7 @@ pub(super) async fn sheet_refused(
             problems.as_slice(),
             StatusCode::UNPROCESSABLE_ENTITY,
         ),
-        ServiceError::Conflict(Conflict::SheetChanged) => {
+        ServiceError::Conflict(Conflict::Refused(Refusal::SheetChanged, _)) => {
             (None, None, &[][..], StatusCode::CONFLICT)
         }
         _ => return Err(e.into()),

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::ids::TournamentId;
+use crate::services::Refusal;
 
 /// What closing will do; the tables still without a score keep it open.
 pub async fn confirm_close(
@@ -57,7 +58,9 @@ pub async fn close(
         return Ok(see_other(&format!("/director/t/{tid}/confirm-close")));
     }
     match services::tournaments::close(&state.db, actor, tid, form.seen()).await {
-        Err(ServiceError::Conflict(Conflict::Stale)) => close_page(&ctx, &state, tid, true).await,
+        Err(ServiceError::Conflict(Conflict::Refused(Refusal::Stale, _))) => {
+            close_page(&ctx, &state, tid, true).await
+        }
         Ok(()) => {
             tracing::info!(tournament_id = tid.0, "tournament closed");
             Ok(see_other(&format!(

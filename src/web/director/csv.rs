@@ -1,6 +1,7 @@
 //! Pairs from a CSV file: a preview, then all or nothing.
 
 use super::*;
+use crate::services::Refusal;
 
 // ---- CSV import ----
 
@@ -53,7 +54,7 @@ pub async fn import(
             &state,
             actor,
             tid,
-            ServiceError::conflict("import.error.started"),
+            ServiceError::refused(Refusal::ImportStarted),
         )
         .await;
     }

@@ -3,6 +3,7 @@
 use super::*;
 use crate::ids::PairId;
 use crate::ids::TournamentId;
+use crate::services::Refusal;
 
 // ---- pairs ----
 
@@ -253,7 +254,7 @@ pub async fn delete_pair_confirm(
             &state,
             actor,
             tid,
-            ServiceError::conflict("entries.error.started"),
+            ServiceError::refused(Refusal::EntriesStarted),
         )
         .await;
     }

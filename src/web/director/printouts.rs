@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::ids::TournamentId;
+use crate::services::Refusal;
 
 /// One table of a round, with the pairs' names.
 pub struct TableView<'a> {
@@ -231,7 +232,7 @@ pub async fn movement_cards(
             &state,
             actor,
             tid,
-            ServiceError::conflict("round.error.not_started"),
+            ServiceError::refused(Refusal::RoundNotStarted),
         )
         .await;
     };

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::ids::TournamentId;
+use crate::services::Refusal;
 
 /// What starting (`redraw` false) or drawing round 1 again will do. The
 /// precondition is the action's own ([`services::rounds::plan_draw`]).
@@ -177,7 +178,7 @@ pub(super) async fn draw_action(
         Ok(()) => Ok(see_other(&format!(
             "/director/t/{tid}/rounds/1?done=round_drawn"
         ))),
-        Err(ServiceError::Conflict(Conflict::Stale)) => {
+        Err(ServiceError::Conflict(Conflict::Refused(Refusal::Stale, _))) => {
             draw_page(ctx, state, tid, kind, true).await
         }
         Err(e) => refused(ctx, state, actor, tid, e).await,
@@ -289,7 +290,7 @@ pub async fn next_round(
         Ok(n) => Ok(see_other(&format!(
             "/director/t/{tid}/rounds/{n}?done=round_generated"
         ))),
-        Err(ServiceError::Conflict(Conflict::Stale)) => {
+        Err(ServiceError::Conflict(Conflict::Refused(Refusal::Stale, _))) => {
             round_page(&ctx, &state, tid, &form, true).await
         }
         Err(e) => refused(&ctx, &state, actor, tid, e).await,
@@ -361,7 +362,7 @@ pub async fn undo_round(
         )));
     }
     match services::rounds::undo_round(&state.db, actor, tid, n, form.seen()).await {
-        Err(ServiceError::Conflict(Conflict::Stale)) => {
+        Err(ServiceError::Conflict(Conflict::Refused(Refusal::Stale, _))) => {
             undo_page(&ctx, &state, (tid, n), true).await
         }
         Ok(0) => Ok(see_other(&format!("/director/t/{tid}?done=start_undone"))),
