@@ -40,14 +40,6 @@ pub fn new_pair_code() -> String {
     format!("{n:0width$}", width = PAIR_CODE_DIGITS as usize)
 }
 
-/// A code as typed: trimmed, upper case, spaces and dashes dropped.
-pub fn normalize_code(code: &str) -> String {
-    code.chars()
-        .filter(|c| !c.is_whitespace() && *c != '-')
-        .map(|c| c.to_ascii_uppercase())
-        .collect()
-}
-
 /// The table codes of a tournament: (table number, code), by table.
 pub fn table_codes_of(conn: &mut DbConn, tid: TournamentId) -> QueryResult<Vec<(i32, String)>> {
     table_codes::table
@@ -490,7 +482,6 @@ mod tests {
             assert_eq!(p.len(), PAIR_CODE_DIGITS as usize);
             assert!(p.bytes().all(|b| b.is_ascii_digit()));
         }
-        assert_eq!(normalize_code(" ack-7 9x "), "ACK79X");
         // No look-alikes in the alphabet.
         for c in b"B8G6I1LO0QS5Z2" {
             assert!(!TABLE_CODE_ALPHABET.contains(c));

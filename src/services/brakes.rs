@@ -30,6 +30,7 @@
 //!   found or not. A code this process has already found for an address
 //!   is not counted again.
 
+use crate::tournament::codes::TableCode;
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
@@ -66,11 +67,8 @@ pub fn login_address_key(client: Option<IpAddr>) -> Key {
 }
 
 /// What a pair code typed at a table counts against.
-pub fn pair_code_key(table_code: &str, client: Option<IpAddr>) -> Key {
-    Key::new(
-        Action::PairCode,
-        &[&tsdb::normalize_code(table_code), &address(client)],
-    )
+pub fn pair_code_key(table_code: &TableCode, client: Option<IpAddr>) -> Key {
+    Key::new(Action::PairCode, &[table_code.as_str(), &address(client)])
 }
 
 pub fn table_lookup_key(client: Option<IpAddr>) -> Key {
@@ -222,7 +220,7 @@ impl TableLookups {
         code: &str,
         client: Option<IpAddr>,
     ) -> Result<Lookup, super::ServiceError> {
-        let code = tsdb::normalize_code(code);
+        let code = TableCode::parse(code).to_string();
         if self.remembered(client, &code) {
             return Ok(Lookup::Found);
         }
@@ -275,12 +273,12 @@ mod tests {
         assert_eq!(login_address_key(Some(a)), login_keys("bea", Some(a))[1]);
         // A table code as typed on a phone.
         assert_eq!(
-            pair_code_key("kx7-mpa", Some(a)),
-            pair_code_key("KX7MPA", Some(a))
+            pair_code_key(&TableCode::parse("kx7-mpa"), Some(a)),
+            pair_code_key(&TableCode::parse("KX7MPA"), Some(a))
         );
         assert_ne!(
-            pair_code_key("KX7MPA", Some(a)),
-            pair_code_key("KX7MPA", Some(b))
+            pair_code_key(&TableCode::parse("KX7MPA"), Some(a)),
+            pair_code_key(&TableCode::parse("KX7MPA"), Some(b))
         );
         assert_ne!(table_lookup_key(Some(a)), table_lookup_key(Some(b)));
         assert_eq!(wait_seconds(std::time::Duration::from_millis(1)), 1);

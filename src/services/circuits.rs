@@ -12,6 +12,7 @@ use crate::ids::CircuitId;
 use crate::ids::PersonId;
 use crate::ids::TournamentId;
 use crate::ids::UserId;
+use crate::services::Refusal;
 use std::collections::HashMap;
 
 use chrono::NaiveDateTime;
@@ -254,20 +255,20 @@ pub async fn add_stage(
         let now = clock.now();
         lock_circuit(c, &actor, id, 1, now)?;
         if cdb::stages(c, id)?.len() >= MAX_STAGES {
-            return Err(ServiceError::Conflict(super::Conflict::Key(
-                "circuit.error.too_many_stages",
+            return Err(ServiceError::refused_with(
+                Refusal::CircuitTooManyStages,
                 vec![("max", MAX_STAGES.to_string())],
-            )));
+            ));
         }
         // The tournament's page names its circuits: a new revision of it.
         let l = lock(c, &actor, tid, Need::Direct)?;
         // A season ranks pairs and players (RULES.md §11): a team
         // tournament is not a stage.
         if l.t.is_teams() {
-            return Err(ServiceError::conflict("teams.error.not_a_stage"));
+            return Err(ServiceError::refused(Refusal::TeamsNotAStage));
         }
         if !cdb::add_stage(c, id, tid)? {
-            return Err(ServiceError::conflict("circuit.error.stage_already"));
+            return Err(ServiceError::refused(Refusal::CircuitStageAlready));
         }
         Ok(())
     })
@@ -289,7 +290,7 @@ pub async fn remove_stage(
         lock_circuit(c, &actor, id, 1, now)?;
         let t = super::bump(c, tid)?;
         if !cdb::remove_stage(c, id, tid)? {
-            return Err(ServiceError::conflict("circuit.error.not_a_stage"));
+            return Err(ServiceError::refused(Refusal::CircuitNotAStage));
         }
         // The stage's term leaves the circuit's revision: the circuit's
         // own goes up by more than it (see `db::circuits`).
@@ -542,10 +543,10 @@ pub async fn import(
     }
     problems_of(&bundle.circuit)?;
     if bundle.stages.len() > MAX_STAGES {
-        return Err(ServiceError::Conflict(super::Conflict::Key(
-            "circuit.error.too_many_stages",
+        return Err(ServiceError::refused_with(
+            Refusal::CircuitTooManyStages,
             vec![("max", MAX_STAGES.to_string())],
-        )));
+        ));
     }
     let doc = document(&bundle.circuit)?;
     let clock = db.clock().clone();

@@ -9,6 +9,7 @@ use crate::db::{Db, DbConn};
 use crate::ids::SeatingId;
 use crate::ids::TournamentId;
 use crate::rules::{Line, ScoreSheet, SheetReport};
+use crate::services::Refusal;
 use crate::tournament::Status;
 use chrono::NaiveDateTime;
 
@@ -111,7 +112,7 @@ pub fn record_desk_save(
             return Ok(());
         }
     }
-    Err(ServiceError::Conflict(super::Conflict::SheetChanged))
+    Err(ServiceError::refused(Refusal::SheetChanged))
 }
 
 /// The desk confirms a pair's entry (entered or disputed) as the referee
@@ -139,15 +140,15 @@ pub async fn desk_confirm(
             .ok_or(ServiceError::NotFound)?;
         let entry = tsdb::entry_for(c, seating.id)?
             .filter(|e| e.status != EntryStatus::Confirmed)
-            .ok_or_else(|| ServiceError::conflict("table.error.nothing_entered"))?;
+            .ok_or_else(|| ServiceError::refused(Refusal::NothingEntered))?;
         if entry.version != seen {
-            return Err(ServiceError::Conflict(super::Conflict::SheetChanged));
+            return Err(ServiceError::refused(Refusal::SheetChanged));
         }
         let sheet = parse_stored(
             entry.sheet.as_deref(),
             &format!("entry {}", entry.seating_id),
         )?
-        .ok_or_else(|| ServiceError::conflict("table.error.nothing_entered"))?;
+        .ok_or_else(|| ServiceError::refused(Refusal::NothingEntered))?;
         let report = check(&l, &sheet);
         if report.has_violations() {
             return Err(ServiceError::Sheet(Box::new(super::SheetRejection {
@@ -178,7 +179,7 @@ pub async fn desk_confirm(
         match sdb::save_sheet(c, place, None, &write, actor.user_id, &reason, now) {
             Ok(_) => {}
             Err(SaveError::Conflict { .. }) => {
-                return Err(ServiceError::conflict("table.error.already_confirmed"))
+                return Err(ServiceError::refused(Refusal::AlreadyConfirmed))
             }
             Err(SaveError::Db(e)) => return Err(e.into()),
         }
@@ -191,7 +192,7 @@ pub async fn desk_confirm(
             "",
             now,
         )? {
-            return Err(ServiceError::Conflict(super::Conflict::SheetChanged));
+            return Err(ServiceError::refused(Refusal::SheetChanged));
         }
         Ok(())
     })

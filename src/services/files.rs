@@ -7,6 +7,7 @@ use crate::db::{Db, DbConn};
 use crate::i18n::Lang;
 use crate::ids::TournamentId;
 use crate::ids::UserId;
+use crate::services::Refusal;
 use crate::standings::Standings;
 use crate::tournament_file::{AnyTournamentFile, TournamentFile};
 use chrono::NaiveDateTime;
@@ -21,7 +22,7 @@ pub fn file_of(
     // A team tournament's file is the teams' (`services::teams`): its rows
     // read as a pairs file would name pairs that are line-ups.
     if t.kind == crate::tournament_file::FileKind::Teams {
-        return Err(ServiceError::conflict("teams.error.pairs_file"));
+        return Err(ServiceError::refused(Refusal::TeamsPairsFile));
     }
     let rows = super::load_rows(c, t)?;
     Ok(crate::db::export::load_file_of(

@@ -20,6 +20,7 @@ pub mod pairs;
 pub mod people;
 pub mod players;
 pub mod public;
+pub mod refusal;
 pub mod rounds;
 pub mod scoring;
 pub mod table_side;
@@ -46,8 +47,10 @@ use crate::ids::PairId;
 use crate::ids::TournamentId;
 use crate::ids::UserId;
 use crate::movement::MovementError;
+use crate::rules::api::InputError;
 use crate::tournament::settings::Settings;
 use crate::tournament::{FieldProblem, Status};
+pub use refusal::Refusal;
 
 /// Who acts: the signed-in staff member (or a token's owner).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,8 +68,9 @@ pub enum ServiceError {
     /// The caller's role does not allow this.
     #[error("not allowed")]
     Forbidden,
-    /// Cannot happen in the current state (a catalog message).
-    #[error("conflict: {0:?}")]
+    /// Cannot happen now, or not for this caller: a named [`Refusal`] (or
+    /// the movement engine's reason).
+    #[error("refused: {}", .0.code())]
     Conflict(Conflict),
     /// Input that does not fit, field by field.
     #[error("invalid input: {0:?}")]
@@ -74,6 +78,16 @@ pub enum ServiceError {
     /// A score sheet that breaks the rules (nothing saved).
     #[error("the sheet breaks the rules")]
     Sheet(Box<SheetRejection>),
+    /// A sheet that cannot be read (the rules API's error: the table side).
+    #[error("unreadable sheet: {}", .0.message)]
+    Unreadable(InputError),
+    /// Too many wrong codes from this address: wait (the table side).
+    #[error("too many wrong codes")]
+    Throttled { wait_seconds: u64 },
+    /// A twin submission with the same idempotency key stored its answer
+    /// first (internal: the caller answers with the twin's answer).
+    #[error("answered already")]
+    Replay,
     /// A stored row that cannot be read: named, never skipped.
     #[error("stored data cannot be read: {0}")]
     Corrupt(String),
@@ -87,6 +101,12 @@ impl From<diesel::result::Error> for ServiceError {
     }
 }
 
+impl From<Refusal> for ServiceError {
+    fn from(r: Refusal) -> Self {
+        ServiceError::refused(r)
+    }
+}
+
 impl ServiceError {
     /// The database could not be reached in time (the pool's wait ran out):
     /// a 503 to try again, not a fault.
@@ -94,8 +114,22 @@ impl ServiceError {
         matches!(self, ServiceError::Db(DbError::Pool(_)))
     }
 
-    pub fn conflict(key: &'static str) -> ServiceError {
-        ServiceError::Conflict(Conflict::Key(key, Vec::new()))
+    /// A refusal whose message has no placeholder.
+    pub fn refused(why: Refusal) -> ServiceError {
+        ServiceError::Conflict(Conflict::Refused(why, Vec::new()))
+    }
+
+    /// A refusal and the placeholders of its message.
+    pub fn refused_with(why: Refusal, params: Vec<(&'static str, String)>) -> ServiceError {
+        ServiceError::Conflict(Conflict::Refused(why, params))
+    }
+
+    /// The refusal, if this is one.
+    pub fn refusal(&self) -> Option<Refusal> {
+        match self {
+            ServiceError::Conflict(c) => c.refusal(),
+            _ => None,
+        }
     }
 
     pub fn invalid(field: &'static str, key: &str) -> ServiceError {
@@ -114,44 +148,50 @@ pub struct SheetRejection {
     pub problems: Vec<FieldProblem>,
 }
 
-/// Why a use case cannot happen now.
+/// Why a use case cannot happen now (or not for this caller).
 #[derive(Debug, Clone)]
 pub enum Conflict {
-    /// A catalog key and its placeholders.
-    Key(&'static str, Vec<(&'static str, String)>),
-    /// The movement engine's reason (no free seat, round incomplete…).
+    /// A named refusal and the placeholders of its message.
+    Refused(Refusal, Vec<(&'static str, String)>),
+    /// The movement engine's reason (no free seat, round incomplete…): 409.
     Movement(MovementError),
-    /// Somebody else changed the sheet since the editor opened it.
-    SheetChanged,
-    /// The page that asked for an irreversible action was shown before the
-    /// tournament last changed (a Back button, a second director): nothing
-    /// is done, the current page is shown again.
-    Stale,
 }
 
 impl Conflict {
     pub fn message(&self, lang: Lang) -> String {
         match self {
-            Conflict::Key(key, params) => {
+            Conflict::Refused(why, params) => {
                 let args: Vec<(&str, &dyn std::fmt::Display)> = params
                     .iter()
                     .map(|(n, v)| (*n, v as &dyn std::fmt::Display))
                     .collect();
-                tf(lang, key, &args)
+                tf(lang, why.key(), &args)
             }
             Conflict::Movement(e) => e.message(lang),
-            Conflict::SheetChanged => tf(lang, "sheet.conflict", &[]),
-            Conflict::Stale => tf(lang, "states.error.stale", &[]),
         }
     }
 
-    /// A stable snake_case code (JSON API errors).
-    pub fn code(&self) -> String {
+    /// The stable snake_case code (JSON API errors).
+    pub fn code(&self) -> std::borrow::Cow<'static, str> {
         match self {
-            Conflict::Key(key, _) => key.rsplit('.').next().unwrap_or(key).to_string(),
-            Conflict::Movement(e) => e.code().to_ascii_lowercase(),
-            Conflict::SheetChanged => "sheet_changed".to_string(),
-            Conflict::Stale => "page_stale".to_string(),
+            Conflict::Refused(why, _) => why.code().into(),
+            Conflict::Movement(e) => e.code().to_ascii_lowercase().into(),
+        }
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> u16 {
+        match self {
+            Conflict::Refused(why, _) => why.status(),
+            Conflict::Movement(_) => 409,
+        }
+    }
+
+    /// The refusal, when it is one (not the movement engine's reason).
+    pub fn refusal(&self) -> Option<Refusal> {
+        match self {
+            Conflict::Refused(why, _) => Some(*why),
+            Conflict::Movement(_) => None,
         }
     }
 }
@@ -200,7 +240,7 @@ impl Loaded {
     /// Refuses a change to a closed tournament.
     pub fn ensure_not_finished(&self) -> Result<(), ServiceError> {
         match self.status {
-            Status::Finished => Err(ServiceError::conflict("tournament.error.finished")),
+            Status::Finished => Err(Refusal::Finished.into()),
             _ => Ok(()),
         }
     }
@@ -211,7 +251,7 @@ impl Loaded {
     /// after [`lock`], which raised the revision by one.
     pub fn ensure_seen(&self, seen: Option<i64>) -> Result<(), ServiceError> {
         match seen {
-            Some(r) if r != self.t.revision - 1 => Err(ServiceError::Conflict(Conflict::Stale)),
+            Some(r) if r != self.t.revision - 1 => Err(Refusal::Stale.into()),
             _ => Ok(()),
         }
     }
@@ -220,7 +260,7 @@ impl Loaded {
     pub fn ensure_running(&self) -> Result<(), ServiceError> {
         match self.status {
             Status::Running => Ok(()),
-            _ => Err(ServiceError::conflict("tournament.error.not_running")),
+            _ => Err(Refusal::NotRunning.into()),
         }
     }
 }

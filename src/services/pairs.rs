@@ -10,6 +10,7 @@
 
 use crate::ids::PairId;
 use crate::ids::TournamentId;
+use crate::services::Refusal;
 use chrono::NaiveDateTime;
 use serde_json::{Map, Value};
 
@@ -55,7 +56,7 @@ fn find_pair(l: &Loaded, pid: PairId) -> Result<&Pair, ServiceError> {
 fn lock_pairs(c: &mut DbConn, actor: &Actor, tid: TournamentId) -> Result<Loaded, ServiceError> {
     let l = lock(c, actor, tid, Need::Direct)?;
     if l.t.is_teams() {
-        return Err(ServiceError::conflict("teams.error.no_pairs"));
+        return Err(ServiceError::refused(Refusal::TeamsNoPairs));
     }
     Ok(l)
 }
@@ -137,7 +138,7 @@ pub async fn update(
 fn ensure_not_started(l: &Loaded) -> Result<(), ServiceError> {
     match l.status() {
         Status::Draft => Ok(()),
-        _ => Err(ServiceError::conflict("entries.error.started")),
+        _ => Err(ServiceError::refused(Refusal::EntriesStarted)),
     }
 }
 
@@ -253,15 +254,15 @@ fn check_in_one(
     // A no-show is not here: the director undoes the mark first (which
     // checks its players are still free).
     if value && pair.no_show {
-        return Err(ServiceError::conflict("entries.error.is_no_show"));
+        return Err(ServiceError::refused(Refusal::EntriesIsNoShow));
     }
     // Once the tournament runs the draw was made from the check-ins: a pair
     // that stops playing is withdrawn, not unchecked.
     if !value && l.status() != Status::Draft {
-        return Err(ServiceError::Conflict(Conflict::Key(
-            "pairs.error.checkin_started",
+        return Err(ServiceError::refused_with(
+            Refusal::CheckInStarted,
             vec![("pair", pair.number.to_string())],
-        )));
+        ));
     }
     let number = pair.number;
     crate::db::pairs::set_checked_in(c, l.t.id, pid, value)?;
@@ -345,7 +346,7 @@ pub async fn set_withdrawn(
         // A no-show after the start never took a seat: there is nothing to
         // withdraw it from, nor to reinstate it to (it registers again).
         if pair.no_show && l.status() != Status::Draft {
-            return Err(ServiceError::conflict("entries.error.is_no_show"));
+            return Err(ServiceError::refused(Refusal::EntriesIsNoShow));
         }
         // Reinstated: its players must not have registered again meanwhile.
         if from.is_none() && !pair.no_show {
@@ -353,7 +354,7 @@ pub async fn set_withdrawn(
         }
         if from.is_none() && pair.withdrawn_by(l.next_round() - 1) && l.status() == Status::Running
         {
-            return Err(ServiceError::conflict("pairs.error.reinstate_after_rounds"));
+            return Err(ServiceError::refused(Refusal::ReinstateAfterRounds));
         }
         let number = pair.number;
         crate::db::pairs::set_withdrawn(c, tid, pid, from)?;
@@ -387,7 +388,7 @@ pub async fn import(
         let now = clock.now();
         let l = lock_pairs(c, &actor, tid)?;
         if l.status() != Status::Draft {
-            return Err(ServiceError::conflict("import.error.started"));
+            return Err(ServiceError::refused(Refusal::ImportStarted));
         }
         let n = crate::db::pairs::import_pairs(c, tid, &entries, now).map_err(pair_error)?;
         audit::record(

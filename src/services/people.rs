@@ -6,6 +6,7 @@
 
 use crate::ids::PersonId;
 use crate::ids::TournamentId;
+use crate::services::Refusal;
 use std::collections::{BTreeMap, HashMap};
 
 use chrono::NaiveDateTime;
@@ -210,14 +211,14 @@ pub async fn merge(
                 return Err(ServiceError::NotFound);
             }
             if pdb::canonical(&map, id) != id {
-                return Err(ServiceError::conflict("people.error.merged_already"));
+                return Err(ServiceError::refused(Refusal::PeopleMergedAlready));
             }
         }
         if keep == gone {
-            return Err(ServiceError::conflict("people.error.same_person"));
+            return Err(ServiceError::refused(Refusal::PeopleSamePerson));
         }
         if pdb::merge(c, keep, gone, actor.user_id, now)? == 0 {
-            return Err(ServiceError::conflict("people.error.merged_already"));
+            return Err(ServiceError::refused(Refusal::PeopleMergedAlready));
         }
         pdb::record(c, PeopleAction::Merge, keep, gone, actor.user_id, now)?;
         pdb::bump_directory_revision(c)?;
@@ -238,7 +239,7 @@ pub async fn split(db: &Db, actor: Actor, id: PersonId) -> Result<(), ServiceErr
             return Err(ServiceError::NotFound);
         }
         let Some(into) = row.merged_into else {
-            return Err(ServiceError::conflict("people.error.not_merged"));
+            return Err(ServiceError::refused(Refusal::PeopleNotMerged));
         };
         pdb::split(c, id)?;
         pdb::record(c, PeopleAction::Split, into, id, actor.user_id, now)?;

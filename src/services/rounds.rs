@@ -3,6 +3,7 @@
 use crate::ids::PairId;
 use crate::ids::RoundId;
 use crate::ids::TournamentId;
+use crate::services::Refusal;
 use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
@@ -84,18 +85,15 @@ pub(crate) fn tables_without_score(
         .collect())
 }
 
-/// The conflict `key` for round `round` whose `tables` have no score yet
+/// The refusal `why` for round `round` whose `tables` have no score yet
 /// (the message lists them).
-pub(crate) fn tables_missing(key: &'static str, round: i32, tables: &[u32]) -> ServiceError {
+pub(crate) fn tables_missing(why: Refusal, round: i32, tables: &[u32]) -> ServiceError {
     let tables = tables
         .iter()
         .map(u32::to_string)
         .collect::<Vec<_>>()
         .join(", ");
-    ServiceError::Conflict(Conflict::Key(
-        key,
-        vec![("round", round.to_string()), ("tables", tables)],
-    ))
+    ServiceError::refused_with(why, vec![("round", round.to_string()), ("tables", tables)])
 }
 
 /// Which draw of round 1: the start, or drawing round 1 again.
@@ -111,14 +109,14 @@ pub enum DrawKind {
 /// confirmation page and the action share.
 pub fn plan_draw(l: &Loaded, kind: DrawKind) -> Result<(), ServiceError> {
     if l.t.is_teams() && kind == DrawKind::Redraw {
-        return Err(ServiceError::conflict("teams.error.pairs_only"));
+        return Err(ServiceError::refused(Refusal::TeamsPairsOnly));
     }
     match (kind, l.status()) {
         (DrawKind::Start, Status::Draft) => Ok(()),
-        (DrawKind::Start, _) => Err(ServiceError::conflict("draw.error.started")),
+        (DrawKind::Start, _) => Err(ServiceError::refused(Refusal::DrawStarted)),
         (DrawKind::Redraw, Status::Running) if l.rounds.len() <= 1 => Ok(()),
-        (DrawKind::Redraw, Status::Draft) => Err(ServiceError::conflict("round.error.not_started")),
-        (DrawKind::Redraw, _) => Err(ServiceError::conflict("draw.error.too_late")),
+        (DrawKind::Redraw, Status::Draft) => Err(ServiceError::refused(Refusal::RoundNotStarted)),
+        (DrawKind::Redraw, _) => Err(ServiceError::refused(Refusal::DrawTooLate)),
     }
 }
 
@@ -158,11 +156,11 @@ pub async fn draw(
         let redraw = kind == DrawKind::Redraw;
         // A sheet entered at a table counts as a score: the draw stands.
         if redraw && crate::db::table_side::any_entry(c, tid)? {
-            return Err(ServiceError::conflict("draw.error.scores_in"));
+            return Err(ServiceError::refused(Refusal::DrawScoresIn));
         }
         match crate::db::rounds::save_draw(c, tid, &layout, &round1, &pair_ids(&l), now) {
             Ok(_) => {}
-            Err(DrawError::ScoresIn) => return Err(ServiceError::conflict("draw.error.scores_in")),
+            Err(DrawError::ScoresIn) => return Err(ServiceError::refused(Refusal::DrawScoresIn)),
             Err(DrawError::Db(e)) => return Err(e.into()),
         }
         // RULES.md §10: a registration not checked in (or withdrawn, or
@@ -224,14 +222,14 @@ pub struct RoundPlan {
 /// otherwise only ask for a reason).
 fn check_next_round(c: &mut DbConn, l: &Loaded) -> Result<RoundPlan, ServiceError> {
     if l.t.is_teams() {
-        return Err(ServiceError::conflict("teams.error.pairs_only"));
+        return Err(ServiceError::refused(Refusal::TeamsPairsOnly));
     }
     let n = l.next_round();
     let Some(layout) = l.t.layout().filter(|_| l.status() == Status::Running) else {
-        return Err(ServiceError::conflict("round.error.not_started"));
+        return Err(ServiceError::refused(Refusal::RoundNotStarted));
     };
     if u32::try_from(n).unwrap_or(u32::MAX) > l.settings.planned_rounds {
-        return Err(ServiceError::conflict("round.error.all_generated"));
+        return Err(ServiceError::refused(Refusal::RoundAllGenerated));
     }
     let missing = match l.rounds.last() {
         Some(last) => tables_without_score(c, last.id)?,
@@ -340,12 +338,12 @@ impl Asked {
                 let before = l.rounds.iter().filter(|r| r.created_at < at).count();
                 let n = i32::try_from(before).unwrap_or(i32::MAX) + 1;
                 if l.round(n).is_some() {
-                    return Err(ServiceError::conflict("round.error.already_drawn"));
+                    return Err(ServiceError::refused(Refusal::RoundAlreadyDrawn));
                 }
                 if let Some(last) = l.rounds.last() {
                     let tables = crate::db::export::round_tables(c, last.id)?;
                     if !tables.is_empty() && tables.iter().all(|(_, sheet)| sheet.is_none()) {
-                        return Err(ServiceError::conflict("round.error.last_round_unplayed"));
+                        return Err(ServiceError::refused(Refusal::RoundLastUnplayed));
                     }
                 }
                 Ok(Some(n))
@@ -387,18 +385,14 @@ async fn draw_next(
         }
         let n = l.next_round();
         if requested.is_some_and(|r| r != n) {
-            return Err(ServiceError::conflict("round.error.stale_form"));
+            return Err(ServiceError::refused(Refusal::RoundStaleForm));
         }
         let plan = check_next_round(c, &l)?;
         let layout = plan.layout.clone();
         let missing = plan.missing.clone();
         let round_no = u32::try_from(n).unwrap_or(1);
         if !missing.is_empty() && force.is_none() {
-            return Err(tables_missing(
-                "round.error.missing_sheets",
-                n - 1,
-                &missing,
-            ));
+            return Err(tables_missing(Refusal::RoundMissingSheets, n - 1, &missing));
         }
         let movement_kind = plan.movement;
         let seating = match movement_kind {
@@ -418,7 +412,7 @@ async fn draw_next(
             )?,
             // Only a team tournament's (which went to the teams' above).
             RoundMovement::RoundRobin => {
-                return Err(ServiceError::conflict("teams.error.pairs_only"))
+                return Err(ServiceError::refused(Refusal::TeamsPairsOnly))
             }
         };
         crate::db::rounds::insert_round(c, tid, movement_kind, &seating, &pair_ids(&l), now)?;

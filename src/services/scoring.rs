@@ -2,18 +2,17 @@
 //! penalties, and what the desk reads.
 
 use super::audit::{self, Action, Entry};
-use super::{lock, read, Actor, Conflict, Loaded, Need, ServiceError, SheetRejection};
+use super::{lock, read, Actor, Loaded, Need, ServiceError, SheetRejection};
 use crate::db::audit::{self as adb, AuditRow};
 use crate::db::penalties::{self as pdb, NewPenalty};
 use crate::db::scoring::{self as sdb, SaveError, SheetWrite, TablePlace};
 use crate::db::{Db, DbConn};
 use crate::i18n::{t, Lang};
-use crate::ids::PairId;
-use crate::ids::PenaltyId;
-use crate::ids::TournamentId;
+use crate::ids::{PairId, PenaltyId, TournamentId};
 use crate::rules::vp::TOTAL_VP;
 use crate::rules::{ScoreSheet, SheetReport};
 use crate::services::view::{Round, Seating};
+use crate::services::Refusal;
 use crate::tournament::penalty::{self, PenaltyKind, MAX_ADJUSTED_MP_DIFF};
 use crate::tournament::sheet_form;
 use crate::tournament::FieldProblem;
@@ -234,7 +233,7 @@ fn save(
             super::entries::record_desk_save(c, ts.seating.id, write.sheet.as_deref(), now)?;
             Ok(v)
         }
-        Err(SaveError::Conflict { .. }) => Err(ServiceError::Conflict(Conflict::SheetChanged)),
+        Err(SaveError::Conflict { .. }) => Err(ServiceError::refused(Refusal::SheetChanged)),
         Err(SaveError::Db(e)) => Err(e.into()),
     }
 }
@@ -520,10 +519,10 @@ pub async fn change_penalty(
         let withdrawn = p.withdrawn_at.is_some();
         match (change, withdrawn) {
             (PenaltyChange::Withdraw, true) => {
-                return Err(ServiceError::conflict("penalties.error.already_withdrawn"))
+                return Err(ServiceError::refused(Refusal::PenaltyAlreadyWithdrawn))
             }
             (PenaltyChange::Reinstate, false) => {
-                return Err(ServiceError::conflict("penalties.error.not_withdrawn"))
+                return Err(ServiceError::refused(Refusal::PenaltyNotWithdrawn))
             }
             _ => {}
         }

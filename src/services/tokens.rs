@@ -9,6 +9,7 @@
 
 use crate::ids::TokenId;
 use crate::ids::UserId;
+use crate::services::Refusal;
 use chrono::NaiveDateTime;
 use serde_json::json;
 
@@ -62,11 +63,11 @@ fn insert(
     now: NaiveDateTime,
 ) -> Result<NewToken, ServiceError> {
     if !user.active {
-        return Err(ServiceError::conflict("tokens.error.inactive"));
+        return Err(ServiceError::refused(Refusal::TokensInactive));
     }
     let held = tdb::list_for_user(c, user.id)?.len();
     if i64::try_from(held).unwrap_or(i64::MAX) >= MAX_PER_USER {
-        return Err(ServiceError::conflict("tokens.error.too_many"));
+        return Err(ServiceError::refused(Refusal::TokensTooMany));
     }
     let token = auth_tokens::new_token();
     let id = tdb::insert(

@@ -2,6 +2,7 @@
 
 use crate::ids::TournamentId;
 use crate::ids::UserId;
+use crate::services::Refusal;
 use serde_json::{Map, Value};
 
 use super::audit::{self, Action, Entry};
@@ -108,21 +109,17 @@ pub async fn create(
     }
     // A team tournament's rounds are round robin then Danish (its Teams
     // page): the pairs' Mitchell count follows the planned rounds.
+    let kind = match form.kind.trim() {
+        "" | "pairs" => Some(crate::tournament_file::FileKind::Pairs),
+        "teams" => Some(crate::tournament_file::FileKind::Teams),
+        _ => None,
+    };
     let mut form = form;
-    if form.kind.trim() == "teams" {
+    if kind == Some(crate::tournament_file::FileKind::Teams) {
         form.mitchell_rounds = form.planned_rounds.clone();
     }
     let settings = Settings::parse(&form, tz).map_err(ServiceError::Invalid)?;
-    let kind = match form.kind.trim() {
-        "" | "pairs" => crate::tournament_file::FileKind::Pairs,
-        "teams" => crate::tournament_file::FileKind::Teams,
-        _ => {
-            return Err(ServiceError::Invalid(vec![FieldProblem::new(
-                "kind",
-                "teams.error.kind",
-            )]))
-        }
-    };
+    let kind = kind.ok_or_else(|| ServiceError::invalid("kind", "teams.error.kind"))?;
     let clock = db.clock().clone();
     db.write(move |c| {
         let now = clock.now();
@@ -210,13 +207,13 @@ pub async fn close(
 /// the confirmation page and the action).
 fn check_close(c: &mut DbConn, l: &Loaded) -> Result<(), ServiceError> {
     if l.status() != Status::Running {
-        return Err(ServiceError::conflict("close.error.not_running"));
+        return Err(ServiceError::refused(Refusal::CloseNotRunning));
     }
     for r in &l.rounds {
         let missing = super::rounds::tables_without_score(c, r.id)?;
         if !missing.is_empty() {
             return Err(super::rounds::tables_missing(
-                "close.error.missing",
+                Refusal::CloseMissing,
                 r.number,
                 &missing,
             ));
@@ -255,7 +252,7 @@ pub async fn reopen(
         let now = clock.now();
         let l = lock(c, &actor, tid, Need::Direct)?;
         if l.status() != Status::Finished {
-            return Err(ServiceError::conflict("reopen.error.not_finished"));
+            return Err(ServiceError::refused(Refusal::ReopenNotFinished));
         }
         tdb::set_status(c, tid, Status::Running, now)?;
         audit::record(

@@ -3,6 +3,7 @@
 //! disabled or demoted, even by two administrators acting at once.
 
 use crate::ids::UserId;
+use crate::services::Refusal;
 use chrono::NaiveDateTime;
 use serde_json::{json, Value};
 
@@ -18,8 +19,8 @@ fn lock_users(c: &mut DbConn) -> Result<(), ServiceError> {
 pub(super) fn user_error(e: UserError) -> ServiceError {
     match e {
         UserError::UsernameTaken => ServiceError::invalid("username", "error.username_taken"),
-        UserError::SetupDone => ServiceError::conflict("error.setup_done"),
-        UserError::LastAdmin => ServiceError::conflict("error.last_admin"),
+        UserError::SetupDone => ServiceError::refused(Refusal::SetupDone),
+        UserError::LastAdmin => ServiceError::refused(Refusal::LastAdmin),
         UserError::NotFound => ServiceError::NotFound,
         UserError::Db(e) => e.into(),
     }

@@ -11,10 +11,37 @@ use crate::services::view::Round;
 use crate::services::Loaded;
 use crate::tournament::clock::{format_left, ClockState, Warning};
 
+/// Where the clock stands (the page's CSS class `clock-{code}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    NotStarted,
+    Running,
+    Paused,
+    Over,
+    TimeOut,
+}
+
+impl Phase {
+    pub fn code(self) -> &'static str {
+        match self {
+            Phase::NotStarted => "not_started",
+            Phase::Running => "running",
+            Phase::Paused => "paused",
+            Phase::Over => "over",
+            Phase::TimeOut => "time_out",
+        }
+    }
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
 /// What the staff clock shows.
 pub struct ClockView {
-    /// `not_started`, `running`, `paused`, `over` or `time_out`.
-    pub state: &'static str,
+    pub state: Phase,
     /// The time left, `mm:ss` (running or paused).
     pub left: String,
     /// When the time runs out (UTC, ms since the epoch), while running.
@@ -28,7 +55,7 @@ pub struct ClockView {
 impl ClockView {
     pub fn of(ctx: &PageCtx, l: &Loaded, round: &Round, now: NaiveDateTime) -> ClockView {
         let mut v = ClockView {
-            state: "not_started",
+            state: Phase::NotStarted,
             left: String::new(),
             ends_at_ms: None,
             warning: None,
@@ -42,7 +69,7 @@ impl ClockView {
                 ends_at,
                 warning,
             } => {
-                v.state = "running";
+                v.state = Phase::Running;
                 v.left = format_left(left);
                 v.ends_at_ms = Some(ends_at.and_utc().timestamp_millis());
                 v.warning = warning;
@@ -52,7 +79,7 @@ impl ClockView {
                 since,
                 warning,
             } => {
-                v.state = "paused";
+                v.state = Phase::Paused;
                 v.left = format_left(left);
                 let since = since
                     .and_utc()
@@ -62,9 +89,9 @@ impl ClockView {
                 v.paused_text = tf(ctx.lang, "states.clock.paused", &[("since", &since)]);
                 v.warning = warning;
             }
-            ClockState::Over { .. } => v.state = "over",
+            ClockState::Over { .. } => v.state = Phase::Over,
             ClockState::TimeOut { at } => {
-                v.state = "time_out";
+                v.state = Phase::TimeOut;
                 v.time_out_at = Some(at);
             }
         }
@@ -72,10 +99,10 @@ impl ClockView {
     }
 
     pub fn started(&self) -> bool {
-        self.state != "not_started"
+        self.state != Phase::NotStarted
     }
 
     pub fn open(&self) -> bool {
-        matches!(self.state, "running" | "paused" | "over")
+        matches!(self.state, Phase::Running | Phase::Paused | Phase::Over)
     }
 }

@@ -7,7 +7,8 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
 
 pub use super::error_code::ErrorCode;
-use crate::services::{Conflict, ServiceError};
+use crate::i18n::Lang;
+use crate::services::{Conflict, Refusal, ServiceError, SheetRejection};
 use crate::tournament::FieldProblem;
 
 /// What an error page says: catalog keys, filled in by `web::errors`.
@@ -86,6 +87,12 @@ impl From<ServiceError> for AppError {
             ServiceError::Conflict(c) => AppError::Conflict(c),
             ServiceError::Invalid(p) => AppError::Invalid(p),
             ServiceError::Sheet(r) => AppError::Invalid(r.problems),
+            ServiceError::Unreadable(_) => AppError::BadRequest("error.bad_request.message"),
+            ServiceError::Throttled { wait_seconds } => AppError::TooManyAttempts { wait_seconds },
+            // A twin's answer was stored first: the entry changed.
+            ServiceError::Replay => {
+                AppError::Conflict(Conflict::Refused(Refusal::EntryChanged, Vec::new()))
+            }
             ServiceError::Corrupt(what) => AppError::Corrupt(what),
             e @ ServiceError::Db(_) if e.is_unavailable() => AppError::Unavailable,
             e @ ServiceError::Db(_) => AppError::Storage(e),
@@ -150,7 +157,7 @@ impl AppError {
             AppError::TooManyAttempts { .. } => ErrorCode::TooManyAttempts,
             AppError::Busy { .. } => ErrorCode::Busy,
             AppError::BadRequest(_) => ErrorCode::BadRequest,
-            AppError::Conflict(c) => ErrorCode::Conflict(c.code().into()),
+            AppError::Conflict(c) => ErrorCode::of_conflict(c),
             AppError::Invalid(_) => ErrorCode::InvalidInput,
             AppError::Unavailable => ErrorCode::Unavailable,
             _ => ErrorCode::Internal,
@@ -191,61 +198,40 @@ impl ResponseError for AppError {
 /// a stable snake_case code (with its one status: [`ErrorCode`]), a plain
 /// message and, for invalid input, each invalid field's path with its
 /// message.
+///
+/// A service's error becomes one with `?` ([`From<ServiceError>`]): what
+/// it says is kept ([`Said`]) and put into words in the request's language
+/// when the response is made (`web::errors`).
 #[derive(Debug, thiserror::Error)]
 #[error("{}: {message}", code.code())]
 pub struct ApiError {
     pub code: ErrorCode,
     pub message: String,
     pub fields: Option<std::collections::BTreeMap<String, String>>,
+    said: Option<Said>,
 }
 
-impl ApiError {
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        ApiError {
-            code,
-            message: message.into(),
-            fields: None,
-        }
-    }
+/// What a service's error says, kept until the request's language is known.
+#[derive(Debug, Clone)]
+pub enum Said {
+    Conflict(Conflict),
+    Invalid(Vec<FieldProblem>),
+    Sheet(Box<SheetRejection>),
+}
 
-    /// 422 with a message per invalid field (path → message).
-    pub fn invalid(message: impl Into<String>, fields: Vec<(String, String)>) -> Self {
-        let mut map = std::collections::BTreeMap::new();
-        for (path, msg) in fields {
-            map.entry(path)
-                .and_modify(|m: &mut String| {
-                    m.push(' ');
-                    m.push_str(&msg);
-                })
-                .or_insert(msg);
-        }
-        ApiError {
-            code: ErrorCode::InvalidInput,
-            message: message.into(),
-            fields: Some(map),
-        }
-    }
-
-    /// Every [`ServiceError`], mapped once for the JSON API (messages in `lang`).
-    pub fn from_service(e: ServiceError, lang: crate::i18n::Lang) -> Self {
-        match e {
-            ServiceError::NotFound => {
-                ApiError::new(ErrorCode::NotFound, "no such resource, or not yours to see")
-            }
-            ServiceError::Forbidden => {
-                ApiError::new(ErrorCode::Forbidden, "your role does not allow this")
-            }
-            ServiceError::Conflict(c) => {
-                ApiError::new(ErrorCode::Conflict(c.code().into()), c.message(lang))
-            }
-            ServiceError::Invalid(problems) => ApiError::invalid(
+impl Said {
+    /// The JSON error in `lang`.
+    pub fn in_lang(&self, lang: Lang) -> ApiError {
+        match self {
+            Said::Conflict(c) => ApiError::new(ErrorCode::of_conflict(c), c.message(lang)),
+            Said::Invalid(problems) => ApiError::invalid(
                 "some fields are not valid",
                 problems
                     .iter()
                     .map(|p| (p.field.to_string(), p.message(lang)))
                     .collect(),
             ),
-            ServiceError::Sheet(r) => {
+            Said::Sheet(r) => {
                 let mut fields: Vec<(String, String)> = r
                     .problems
                     .iter()
@@ -268,14 +254,88 @@ impl ApiError {
                 e.code = ErrorCode::SheetRejected;
                 e
             }
+        }
+    }
+}
+
+impl ApiError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        ApiError {
+            code,
+            message: message.into(),
+            fields: None,
+            said: None,
+        }
+    }
+
+    /// 422 with a message per invalid field (path → message).
+    pub fn invalid(message: impl Into<String>, fields: Vec<(String, String)>) -> Self {
+        let mut map = std::collections::BTreeMap::new();
+        for (path, msg) in fields {
+            map.entry(path)
+                .and_modify(|m: &mut String| {
+                    m.push(' ');
+                    m.push_str(&msg);
+                })
+                .or_insert(msg);
+        }
+        ApiError {
+            code: ErrorCode::InvalidInput,
+            message: message.into(),
+            fields: Some(map),
+            said: None,
+        }
+    }
+
+    /// Every [`ServiceError`], mapped once for the JSON API (messages in `lang`).
+    pub fn from_service(e: ServiceError, lang: Lang) -> Self {
+        let mut out = ApiError::from(e);
+        if let Some(said) = out.said.take() {
+            out = said.in_lang(lang);
+        }
+        out
+    }
+
+    /// What a service's error says, to be put into words in the request's
+    /// language.
+    pub fn said(&self) -> Option<&Said> {
+        self.said.as_ref()
+    }
+}
+
+impl From<ServiceError> for ApiError {
+    fn from(e: ServiceError) -> Self {
+        let said = match e {
+            ServiceError::NotFound => {
+                return ApiError::new(ErrorCode::NotFound, "no such resource, or not yours to see")
+            }
+            ServiceError::Forbidden => {
+                return ApiError::new(ErrorCode::Forbidden, "your role does not allow this")
+            }
+            ServiceError::Conflict(c) => Said::Conflict(c),
+            // A twin's answer was stored first: the entry changed.
+            ServiceError::Replay => {
+                Said::Conflict(Conflict::Refused(Refusal::EntryChanged, Vec::new()))
+            }
+            ServiceError::Invalid(problems) => Said::Invalid(problems),
+            ServiceError::Sheet(r) => Said::Sheet(r),
+            ServiceError::Unreadable(i) => {
+                return ApiError::new(ErrorCode::of_rules(i.code), i.message)
+            }
+            ServiceError::Throttled { .. } => {
+                return ApiError::new(ErrorCode::TooManyAttempts, "too many attempts; wait")
+            }
             e if e.is_unavailable() => {
-                ApiError::new(ErrorCode::Unavailable, "the database is busy; try again")
+                return ApiError::new(ErrorCode::Unavailable, "the database is busy; try again")
             }
             e => {
                 tracing::error!(error = %e, "API request failed");
-                ApiError::new(ErrorCode::Internal, "something went wrong on the server")
+                return ApiError::new(ErrorCode::Internal, "something went wrong on the server");
             }
-        }
+        };
+        let mut out = said.in_lang(Lang::default());
+        out.said = Some(said);
+        out
     }
 }
 
@@ -289,9 +349,13 @@ impl ResponseError for ApiError {
         if let Some(fields) = &self.fields {
             error["fields"] = serde_json::json!(fields);
         }
-        HttpResponse::build(self.code.status())
+        let mut res = HttpResponse::build(self.code.status())
             .insert_header((header::CACHE_CONTROL, "no-store"))
-            .json(serde_json::json!({ "error": error }))
+            .json(serde_json::json!({ "error": error }));
+        if let Some(said) = &self.said {
+            res.extensions_mut().insert(said.clone());
+        }
+        res
     }
 }
 

@@ -1,12 +1,16 @@
 //! Every error the server answers, named once: its HTTP status and its
 //! stable snake_case code (the `code` of `{"error":{"code","message"}}`).
 //! JSON errors ([`super::error::ApiError`]), error pages
-//! ([`super::error::AppError`]), the table-side refusals and the
-//! framework's own errors (`web::errors`) all take their status from here.
+//! ([`super::error::AppError`]) and the framework's own errors
+//! (`web::errors`) all take their status from here. The services' refusals
+//! are not retyped here: [`ErrorCode::Refused`] carries a
+//! [`crate::services::Refusal`], whose code and status are its own.
 
 use std::borrow::Cow;
 
 use actix_web::http::StatusCode;
+
+use crate::services::{Conflict, Refusal};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ErrorCode {
@@ -24,12 +28,6 @@ pub enum ErrorCode {
     /// The form's security token is missing or wrong.
     Csrf,
     NotFound,
-    /// No table has this code.
-    TableNotFound,
-    /// The pair code does not belong to the table.
-    PairCodeWrong,
-    /// The pair that entered the sheet cannot also confirm it.
-    SamePair,
     MethodNotAllowed,
     RequestTimeout,
     PayloadTooLarge,
@@ -45,9 +43,12 @@ pub enum ErrorCode {
     /// A value the rules engine refuses, with the engine's own code
     /// (`invalid_card`, `invalid_scale`…).
     Rules(&'static str),
-    /// The state does not allow the action, with the conflict's own code
-    /// (`page_stale`, `round_closed`…).
-    Conflict(Cow<'static, str>),
+    /// A service's refusal (`page_stale`, `round_closed`, `table_not_found`…):
+    /// its code and status are the refusal's.
+    Refused(Refusal),
+    /// The movement engine's reason (409), with the engine's code
+    /// (`TOO_FEW_PAIRS`, said in lower case).
+    Movement(&'static str),
     /// No attempts left for now (the limiter).
     TooManyAttempts,
     /// Too many requests (the framework's 429).
@@ -68,8 +69,8 @@ impl ErrorCode {
         match self {
             BadRequest | InvalidJson => StatusCode::BAD_REQUEST,
             MissingToken | InvalidToken | Unauthorized => StatusCode::UNAUTHORIZED,
-            Forbidden | Csrf | PairCodeWrong | SamePair => StatusCode::FORBIDDEN,
-            NotFound | TableNotFound => StatusCode::NOT_FOUND,
+            Forbidden | Csrf => StatusCode::FORBIDDEN,
+            NotFound => StatusCode::NOT_FOUND,
             MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
@@ -77,7 +78,10 @@ impl ErrorCode {
             InvalidInput | InvalidField | SheetRejected | SheetBreaksRules | Rules(_) => {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
-            Conflict(_) => StatusCode::CONFLICT,
+            Refused(r) => {
+                StatusCode::from_u16(r.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+            }
+            Movement(_) => StatusCode::CONFLICT,
             TooManyAttempts | TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
             Busy | Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             Internal => StatusCode::INTERNAL_SERVER_ERROR,
@@ -97,9 +101,6 @@ impl ErrorCode {
             Forbidden => "forbidden",
             Csrf => "csrf",
             NotFound => "not_found",
-            TableNotFound => "table_not_found",
-            PairCodeWrong => "pair_code_wrong",
-            SamePair => "same_pair",
             MethodNotAllowed => "method_not_allowed",
             RequestTimeout => "request_timeout",
             PayloadTooLarge => "payload_too_large",
@@ -109,7 +110,8 @@ impl ErrorCode {
             SheetRejected => "sheet_rejected",
             SheetBreaksRules => "sheet_breaks_rules",
             Rules(code) => code,
-            Conflict(code) => return code.clone(),
+            Refused(r) => r.code(),
+            Movement(code) => return Cow::Owned(code.to_ascii_lowercase()),
             TooManyAttempts => "too_many_attempts",
             TooManyRequests => "too_many_requests",
             Busy => "busy",
@@ -117,6 +119,15 @@ impl ErrorCode {
             Internal => "internal",
             Http(n) => return Cow::Owned(format!("http_{n}")),
         })
+    }
+
+    /// The code of a service's conflict: its refusal, or the movement
+    /// engine's reason.
+    pub fn of_conflict(c: &Conflict) -> ErrorCode {
+        match c {
+            Conflict::Refused(r, _) => ErrorCode::Refused(*r),
+            Conflict::Movement(e) => ErrorCode::Movement(e.code()),
+        }
     }
 
     /// An error of the rules engine: unreadable JSON, or a value it refuses.
@@ -167,8 +178,13 @@ mod tests {
         );
         assert_eq!(ErrorCode::of_rules("invalid_card").code(), "invalid_card");
         assert_eq!(
-            ErrorCode::Conflict("page_stale".into()).status(),
+            ErrorCode::Refused(Refusal::Stale).status(),
             StatusCode::CONFLICT
+        );
+        assert_eq!(ErrorCode::Refused(Refusal::Stale).code(), "page_stale");
+        assert_eq!(
+            ErrorCode::Refused(Refusal::TableNotFound).status(),
+            StatusCode::NOT_FOUND
         );
     }
 }

@@ -6,11 +6,11 @@ use actix_web::dev::ServiceResponse;
 use actix_web::http::header::{self, HeaderMap};
 use actix_web::http::StatusCode;
 use actix_web::middleware::{ErrorHandlerResponse, ErrorHandlers};
-use actix_web::HttpResponse;
+use actix_web::{HttpResponse, ResponseError};
 use askama::Template;
 
 use super::context::PageCtx;
-use crate::web::error::ErrorInfo;
+use crate::web::error::{ErrorInfo, Said};
 
 #[derive(Template)]
 #[template(path = "error.html")]
@@ -49,6 +49,22 @@ fn already_rendered(headers: &HeaderMap) -> bool {
 }
 
 fn render_error<B>(res: ServiceResponse<B>) -> actix_web::Result<ErrorHandlerResponse<B>> {
+    let said = res.response().extensions().get::<Said>().cloned();
+    if let Some(said) = said {
+        // A service's error from the JSON API, said in the request's language.
+        let (req, old) = res.into_parts();
+        let mut new = said
+            .in_lang(PageCtx::from_request(&req).lang)
+            .error_response();
+        for name in [header::SET_COOKIE, header::RETRY_AFTER] {
+            for v in old.headers().get_all(&name) {
+                new.headers_mut().append(name.clone(), v.clone());
+            }
+        }
+        return Ok(ErrorHandlerResponse::Response(
+            ServiceResponse::new(req, new).map_into_right_body(),
+        ));
+    }
     if already_rendered(res.headers()) {
         return Ok(ErrorHandlerResponse::Response(res.map_into_left_body()));
     }

@@ -2,11 +2,12 @@
 //! the confirmation page, and the action, under the one precondition.
 
 use crate::ids::TournamentId;
+use crate::services::Refusal;
 
 use serde_json::Value;
 
 use super::super::audit::{self, Action, Entry};
-use super::super::{lock, Actor, Conflict, Loaded, Need, ServiceError};
+use super::super::{lock, Actor, Loaded, Need, ServiceError};
 use crate::db::tournaments::{self as tdb};
 use crate::db::{Db, DbConn};
 use crate::tournament::Status;
@@ -27,22 +28,22 @@ fn check_undo(c: &mut DbConn, l: &Loaded, n: i32) -> Result<UndoPlan, ServiceErr
     l.ensure_running()?;
     let round = l.round(n).ok_or(ServiceError::NotFound)?;
     if l.rounds.last().map(|r| r.number) != Some(n) {
-        return Err(ServiceError::Conflict(Conflict::Key(
-            "states.undo.error.not_last",
+        return Err(ServiceError::refused_with(
+            Refusal::UndoNotLast,
             vec![("round", n.to_string())],
-        )));
+        ));
     }
     let results = crate::db::rounds::round_results(c, l.t.id, round.id, n)?;
     if !results.is_empty() {
-        return Err(ServiceError::Conflict(Conflict::Key(
-            "states.undo.error.results",
+        return Err(ServiceError::refused_with(
+            Refusal::UndoResults,
             vec![
                 ("round", n.to_string()),
                 ("sheets", results.sheets.to_string()),
                 ("entries", results.entries.to_string()),
                 ("penalties", results.penalties.to_string()),
             ],
-        )));
+        ));
     }
     Ok(UndoPlan {
         back_to_draft: n == 1,

@@ -4,12 +4,9 @@
 //! the same — the engine's `rules::check` and the table-side rule that a
 //! hand ended by time-out needs time-out called in the round.
 
-use super::{view, TableSideError};
-use crate::rules::{ScoreSheet, SheetReport};
+use super::*;
 use crate::services::entries::check;
-use crate::services::Loaded;
 use crate::tournament::sheet_form::{InputProblem, SheetForm};
-use crate::tournament::FieldProblem;
 
 /// The engine's report on a sheet and the table-side refusal, if any.
 #[derive(Debug, Clone)]
@@ -28,12 +25,15 @@ impl Verdict {
 
     /// The submission's answer: the report when the sheet is taken, else
     /// the refusal (the rules first, then the time-out).
-    pub fn into_result(self) -> Result<SheetReport, TableSideError> {
+    pub fn into_result(self) -> Result<SheetReport, ServiceError> {
         if self.report.has_violations() {
-            return Err(TableSideError::Sheet(Box::new(self.report)));
+            return Err(ServiceError::Sheet(Box::new(SheetRejection {
+                report: self.report,
+                problems: Vec::new(),
+            })));
         }
         match self.time_out {
-            Some(p) => Err(TableSideError::Invalid(vec![p])),
+            Some(p) => Err(ServiceError::Invalid(vec![p])),
             None => Ok(self.report),
         }
     }

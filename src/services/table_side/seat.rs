@@ -1,14 +1,6 @@
 //! Who acts at a table: the code of a pair seated there, found after the brake, and the tournament's lock taken before the table's rows are written.
 
-use super::{round_over, table_history, TableSideError};
-use crate::db::rate_limits::Verdict;
-use crate::db::{table_side as tsdb, tournaments as tdb, Db, DbConn};
-use crate::rules::Line;
-use crate::services::view::{Pair, Round, Seating};
-use crate::services::{load_state, Loaded, ServiceError};
-use crate::tournament::Status;
-use diesel::Connection;
-use std::net::IpAddr;
+use super::*;
 
 // ---- entering and confirming ----
 
@@ -28,22 +20,22 @@ pub(super) struct Seat {
 /// it again under the tournament's lock.
 pub(super) fn seat(
     c: &mut DbConn,
-    table_code: &str,
-    pair_code: &str,
+    table_code: &TableCode,
+    pair_code: &PairCode,
     round: Option<i32>,
-) -> Result<Seat, TableSideError> {
-    let (tid, table_no) = tsdb::find_table(c, table_code)?.ok_or(TableSideError::NotFound)?;
-    let t = tdb::find(c, tid)?.ok_or(TableSideError::NotFound)?;
+) -> Result<Seat, ServiceError> {
+    let (tid, table_no) = tsdb::find_table(c, table_code.as_str())?
+        .ok_or(ServiceError::refused(Refusal::TableNotFound))?;
+    let t = tdb::find(c, tid)?.ok_or(ServiceError::refused(Refusal::TableNotFound))?;
     let l = load_state(c, t)?;
-    let pair_code: String = pair_code.chars().filter(|c| !c.is_whitespace()).collect();
     if pair_code.is_empty() {
-        return Err(TableSideError::WrongCode);
+        return Err(ServiceError::refused(Refusal::PairCodeWrong));
     }
     // A pair's own code, or in a team tournament the team's code: the
     // team's pair seated at this table (issue 25).
-    let ids: Vec<crate::ids::PairId> = match tsdb::pair_with_code(c, tid, &pair_code)? {
+    let ids: Vec<crate::ids::PairId> = match tsdb::pair_with_code(c, tid, pair_code.as_str())? {
         Some(id) => vec![id],
-        None => match crate::db::teams::team_with_code(c, tid, &pair_code)? {
+        None => match crate::db::teams::team_with_code(c, tid, pair_code.as_str())? {
             Some(team) => crate::db::teams::pairs_of_team(c, team)?,
             None => Vec::new(),
         },
@@ -59,17 +51,17 @@ pub(super) fn seat(
         None => mine.last(),
     };
     let Some((round, seating)) = found.map(|x| (*x).clone()) else {
-        return Err(TableSideError::WrongCode);
+        return Err(ServiceError::refused(Refusal::PairCodeWrong));
     };
     let (line, pair_id) = match (seating.ns_pair, seating.ew_pair) {
         (Some(p), _) if holds(Some(p)) => (Line::Ns, p),
         (_, Some(p)) => (Line::Ew, p),
-        _ => return Err(TableSideError::WrongCode),
+        _ => return Err(ServiceError::refused(Refusal::PairCodeWrong)),
     };
     let pair = l
         .pair(Some(pair_id))
         .cloned()
-        .ok_or(TableSideError::WrongCode)?;
+        .ok_or(ServiceError::refused(Refusal::PairCodeWrong))?;
     let s = Seat {
         l,
         table_no,
@@ -83,18 +75,14 @@ pub(super) fn seat(
 }
 
 /// The round still takes entries from the table.
-pub(super) fn ensure_open(s: &Seat) -> Result<(), TableSideError> {
+pub(super) fn ensure_open(s: &Seat) -> Result<(), ServiceError> {
     // A round drawn again is another round.
     let same_round = s.l.round(s.round.number).map(|r| r.id) == Some(s.round.id);
     if !same_round || round_over(&s.l, &s.round) || s.l.status() != Status::Running {
-        return Err(TableSideError::Conflict(
-            crate::services::table_side::TableConflict::RoundClosed,
-        ));
+        return Err(ServiceError::refused(Refusal::RoundClosed));
     }
     if !s.l.settings.table_entry {
-        return Err(TableSideError::Conflict(
-            crate::services::table_side::TableConflict::TableEntryOff,
-        ));
+        return Err(ServiceError::refused(Refusal::TableEntryOff));
     }
     Ok(())
 }
@@ -117,16 +105,16 @@ pub(super) enum Lock {
 /// held by `Db::write`) and re-reads what may have changed since [`seat`]
 /// read it: the status, the settings and the rounds. A round closed
 /// meanwhile rolls the write back.
-pub(super) fn relock(c: &mut DbConn, s: &mut Seat, lock: Lock) -> Result<(), TableSideError> {
+pub(super) fn relock(c: &mut DbConn, s: &mut Seat, lock: Lock) -> Result<(), ServiceError> {
     match lock {
         Lock::Revision => {
             if !tsdb::bump_revision(c, s.l.t.id)? {
-                return Err(TableSideError::NotFound);
+                return Err(ServiceError::refused(Refusal::TableNotFound));
             }
         }
         Lock::Shared => tsdb::share_lock(c, s.l.t.id)?,
     }
-    let t = tdb::find(c, s.l.t.id)?.ok_or(TableSideError::NotFound)?;
+    let t = tdb::find(c, s.l.t.id)?.ok_or(ServiceError::refused(Refusal::TableNotFound))?;
     if lock == Lock::Revision {
         // Published by `Db::write` after the commit, as `services::lock`
         // does: without it this process kept serving the public pages of
@@ -152,16 +140,15 @@ pub(super) fn relock(c: &mut DbConn, s: &mut Seat, lock: Lock) -> Result<(), Tab
 /// versions, unique keys).
 pub(super) async fn with_seat<T: Send + 'static>(
     db: &Db,
-    table_code: String,
-    pair_code: String,
+    table_code: TableCode,
+    pair_code: PairCode,
     round: Option<i32>,
     client: Option<IpAddr>,
-    f: impl FnOnce(&mut DbConn, &mut Seat) -> Result<T, TableSideError> + Send + 'static,
-) -> Result<T, TableSideError> {
-    let table_code = tsdb::normalize_code(&table_code);
+    f: impl FnOnce(&mut DbConn, &mut Seat) -> Result<T, ServiceError> + Send + 'static,
+) -> Result<T, ServiceError> {
     let key = crate::services::brakes::pair_code_key(&table_code, client);
     if let Verdict::Refused { retry_after } = db.take_attempts(vec![key.clone()]).await? {
-        return Err(TableSideError::Throttled {
+        return Err(ServiceError::Throttled {
             wait_seconds: crate::services::brakes::wait_seconds(retry_after),
         });
     }
@@ -170,7 +157,14 @@ pub(super) async fn with_seat<T: Send + 'static>(
         .await;
     let mut s = match found {
         Ok(s) => s,
-        Err(e @ (TableSideError::WrongCode | TableSideError::NotFound)) => return Err(e),
+        Err(e)
+            if matches!(
+                e.refusal(),
+                Some(Refusal::PairCodeWrong | Refusal::TableNotFound)
+            ) =>
+        {
+            return Err(e)
+        }
         Err(e) => {
             // The code was right (the round is over, entry is off): the
             // attempt goes back.
@@ -184,11 +178,9 @@ pub(super) async fn with_seat<T: Send + 'static>(
     // code's attempt goes back in the same transaction, kept when `f`
     // refuses (its own writes are undone in a savepoint).
     let limiter = db.limiter();
-    db.write(
-        move |c| -> Result<Result<T, TableSideError>, TableSideError> {
-            limiter.give_back(c, &key)?;
-            Ok(c.transaction(|c| f(c, &mut s)))
-        },
-    )
+    db.write(move |c| -> Result<Result<T, ServiceError>, ServiceError> {
+        limiter.give_back(c, &key)?;
+        Ok(c.transaction(|c| f(c, &mut s)))
+    })
     .await?
 }

@@ -2,21 +2,10 @@
 
 use super::judge::judge;
 use super::seat::{relock, with_seat, Lock, Seat};
-use super::{who, TableSideError, TableStatus};
-use crate::db::scoring::SheetWrite;
-use crate::db::table_side::EntryRow;
+use super::*;
 use crate::db::types::{EntrySide, EntryStatus};
-use crate::db::{scoring as sdb, table_side as tsdb, Db, DbConn};
-use crate::rules::api::InputError;
-use crate::rules::{Line, PerLine, ScoreSheet, SheetReport};
 use crate::services::entries::{check, parse_stored};
-use crate::services::ServiceError;
-use crate::tournament::FieldProblem;
 use chrono::NaiveDateTime;
-use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
-use std::net::IpAddr;
-use std::time::Duration;
 
 /// What an accepted entry or answer returns (and what a repeated
 /// submission gets again: it is stored under its idempotency key).
@@ -89,7 +78,7 @@ pub(super) fn idempotency_key(scope: &str, table_code: &str, key: &str) -> Strin
 }
 
 /// A client's idempotency key as typed: 8 to 100 letters, digits, `-`, `_`.
-pub fn parse_idempotency_key(text: &str) -> Result<Option<String>, TableSideError> {
+pub fn parse_idempotency_key(text: &str) -> Result<Option<String>, ServiceError> {
     let text = text.trim();
     if text.is_empty() {
         return Ok(None);
@@ -101,7 +90,7 @@ pub fn parse_idempotency_key(text: &str) -> Result<Option<String>, TableSideErro
     if ok {
         Ok(Some(text.to_string()))
     } else {
-        Err(TableSideError::Invalid(vec![FieldProblem::new(
+        Err(ServiceError::Invalid(vec![FieldProblem::new(
             "idempotency_key",
             "table.error.idempotency_key",
         )]))
@@ -116,33 +105,30 @@ pub(super) fn chrono_of(d: Duration) -> chrono::Duration {
 pub(super) const IDEMPOTENCY_KEEP: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// The first answer to a submission with this key, if it was given.
-pub(super) fn replayed(
-    c: &mut DbConn,
-    key: Option<&str>,
-) -> Result<Option<Outcome>, TableSideError> {
+pub(super) fn replayed(c: &mut DbConn, key: Option<&str>) -> Result<Option<Outcome>, ServiceError> {
     let Some(key) = key else { return Ok(None) };
     let Some(text) = tsdb::idempotent_answer(c, key)? else {
         return Ok(None);
     };
     serde_json::from_str(&text)
         .map(Some)
-        .map_err(|e| ServiceError::corrupt(format!("stored answer: {e}")).into())
+        .map_err(|e| ServiceError::corrupt(format!("stored answer: {e}")))
 }
 
 /// Keeps the answer under its key, in the transaction that made it. A
 /// concurrent twin that stored it first makes this one roll back
-/// ([`TableSideError::Replay`]): the caller then reads the twin's answer.
+/// ([`ServiceError::Replay`]): the caller then reads the twin's answer.
 pub(super) fn remember(
     c: &mut DbConn,
     key: Option<&str>,
     o: &Outcome,
     now: NaiveDateTime,
-) -> Result<(), TableSideError> {
+) -> Result<(), ServiceError> {
     let Some(key) = key else { return Ok(()) };
     let text =
         serde_json::to_string(o).map_err(|e| ServiceError::corrupt(format!("answer: {e}")))?;
     if !tsdb::remember_answer(c, key, &text, now)? {
-        return Err(TableSideError::Replay);
+        return Err(ServiceError::Replay);
     }
     tsdb::forget_answers_before(c, now - chrono_of(IDEMPOTENCY_KEEP))?;
     Ok(())
@@ -154,18 +140,14 @@ pub(super) fn remember(
 pub(super) async fn once(
     db: &Db,
     key: Option<String>,
-    run: impl std::future::Future<Output = Result<Outcome, TableSideError>>,
-) -> Result<Outcome, TableSideError> {
+    run: impl std::future::Future<Output = Result<Outcome, ServiceError>>,
+) -> Result<Outcome, ServiceError> {
     match run.await {
-        Err(TableSideError::Replay) => {
-            let key = key.ok_or(TableSideError::Conflict(
-                crate::services::table_side::TableConflict::EntryChanged,
-            ))?;
+        Err(ServiceError::Replay) => {
+            let key = key.ok_or(ServiceError::refused(Refusal::EntryChanged))?;
             db.read(move |c| replayed(c, Some(&key)))
                 .await?
-                .ok_or(TableSideError::Conflict(
-                    crate::services::table_side::TableConflict::EntryChanged,
-                ))
+                .ok_or(ServiceError::refused(Refusal::EntryChanged))
         }
         other => other,
     }
@@ -180,27 +162,24 @@ pub(super) async fn once(
 #[allow(clippy::too_many_arguments)]
 pub async fn enter_sheet(
     db: &Db,
-    table_code: String,
-    pair_code: String,
+    table_code: TableCode,
+    pair_code: PairCode,
     round: Option<i32>,
-    sheet: Result<ScoreSheet, InputError>,
+    sheet: Result<ScoreSheet, crate::rules::api::InputError>,
     idempotency_key_of_client: Option<String>,
     client: Option<IpAddr>,
-) -> Result<Outcome, TableSideError> {
+) -> Result<Outcome, ServiceError> {
     let now = db.now();
-    let key = idempotency_key_of_client
-        .map(|k| idempotency_key("sheet", &tsdb::normalize_code(&table_code), &k));
+    let key = idempotency_key_of_client.map(|k| idempotency_key("sheet", table_code.as_str(), &k));
     let k = key.clone();
     let run = with_seat(db, table_code, pair_code, round, client, move |c, s| {
         if let Some(o) = replayed(c, k.as_deref())? {
             return Ok(o);
         }
         if sdb::sheet_for(c, s.seating.id)?.is_some() {
-            return Err(TableSideError::Conflict(
-                crate::services::table_side::TableConflict::AlreadyConfirmed,
-            ));
+            return Err(ServiceError::refused(Refusal::AlreadyConfirmed));
         }
-        let sheet = sheet.map_err(TableSideError::Input)?;
+        let sheet = sheet.map_err(ServiceError::Unreadable)?;
         // The one verdict the phone's live check shows too.
         let report = judge(&s.l, s.round.time_out_at.is_some(), &sheet).into_result()?;
         relock(c, s, Lock::Shared)?;
@@ -212,9 +191,7 @@ pub async fn enter_sheet(
                 .as_ref()
                 .is_some_and(|e| e.status == EntryStatus::Confirmed)
             {
-                return Err(TableSideError::Conflict(
-                    crate::services::table_side::TableConflict::AlreadyConfirmed,
-                ));
+                return Err(ServiceError::refused(Refusal::AlreadyConfirmed));
             }
             let put = tsdb::put_entry(
                 c,
@@ -232,9 +209,7 @@ pub async fn enter_sheet(
             }
         }
         let Some((version, before)) = stored else {
-            return Err(TableSideError::Conflict(
-                crate::services::table_side::TableConflict::EntryChanged,
-            ));
+            return Err(ServiceError::refused(Refusal::EntryChanged));
         };
         let by = who(&s.pair, s.line);
         let after = json!({
@@ -297,51 +272,45 @@ pub struct Answer {
 /// `entry_version` is `entry_changed` (409) and changes nothing.
 pub async fn confirm(
     db: &Db,
-    table_code: String,
-    pair_code: String,
+    table_code: TableCode,
+    pair_code: PairCode,
     round: Option<i32>,
     answer: Answer,
     client: Option<IpAddr>,
-) -> Result<Outcome, TableSideError> {
+) -> Result<Outcome, ServiceError> {
     let now = db.now();
     let key = answer
         .idempotency_key
         .as_deref()
-        .map(|k| idempotency_key("confirm", &tsdb::normalize_code(&table_code), k));
+        .map(|k| idempotency_key("confirm", table_code.as_str(), k));
     let k = key.clone();
     let run = with_seat(db, table_code, pair_code, round, client, move |c, s| {
         if let Some(o) = replayed(c, k.as_deref())? {
             return Ok(o);
         }
         if sdb::sheet_for(c, s.seating.id)?.is_some() {
-            return Err(TableSideError::Conflict(
-                crate::services::table_side::TableConflict::AlreadyConfirmed,
-            ));
+            return Err(ServiceError::refused(Refusal::AlreadyConfirmed));
         }
         let entry = tsdb::entry_for(c, s.seating.id)?
             .filter(|e| e.status != EntryStatus::Confirmed)
-            .ok_or(TableSideError::Conflict(
-                crate::services::table_side::TableConflict::NothingEntered,
-            ))?;
+            .ok_or(ServiceError::refused(Refusal::NothingEntered))?;
         if entry.entered_by == EntrySide::from(s.line) {
-            return Err(TableSideError::SamePair);
+            return Err(ServiceError::refused(Refusal::SamePair));
         }
         let Some(agree) = answer.agree else {
-            return Err(TableSideError::Invalid(vec![FieldProblem::new(
+            return Err(ServiceError::Invalid(vec![FieldProblem::new(
                 "agree",
                 "table.error.agree_needed",
             )]));
         };
         let Some(seen) = answer.entry_version else {
-            return Err(TableSideError::Invalid(vec![FieldProblem::new(
+            return Err(ServiceError::Invalid(vec![FieldProblem::new(
                 "entry_version",
                 "table.error.entry_version_needed",
             )]));
         };
         if seen != entry.version {
-            return Err(TableSideError::Conflict(
-                crate::services::table_side::TableConflict::EntryChanged,
-            ));
+            return Err(ServiceError::refused(Refusal::EntryChanged));
         }
         let by = who(&s.pair, s.line);
         let sheet = parse_stored(
@@ -354,14 +323,17 @@ pub async fn confirm(
             String::new()
         } else {
             crate::tournament::text::clean_reason("note", &answer.note, "table.error.note_needed")
-                .map_err(|p| TableSideError::Invalid(vec![p]))?
+                .map_err(|p| ServiceError::Invalid(vec![p]))?
         };
         relock(c, s, if agree { Lock::Revision } else { Lock::Shared })?;
         let status = if agree {
             if report.has_violations() {
                 // Stored entries passed the rules; settings cannot change
                 // after the start. Never count a sheet that breaks one.
-                return Err(TableSideError::Sheet(Box::new(report)));
+                return Err(ServiceError::Sheet(Box::new(SheetRejection {
+                    report,
+                    problems: Vec::new(),
+                })));
             }
             let write = SheetWrite {
                 sheet: Some(sheet_json(&sheet)?),
@@ -374,17 +346,13 @@ pub async fn confirm(
                 note: String::new(),
             };
             if !tsdb::insert_counted_sheet(c, s.seating.id, &write, now)? {
-                return Err(TableSideError::Conflict(
-                    crate::services::table_side::TableConflict::AlreadyConfirmed,
-                ));
+                return Err(ServiceError::refused(Refusal::AlreadyConfirmed));
             }
             // Conditional on the version the pair saw: a replacement that
             // won the race rolls this confirmation back.
             let side = EntrySide::from(s.line);
             if !tsdb::decide(c, s.seating.id, seen, EntryStatus::Confirmed, side, "", now)? {
-                return Err(TableSideError::Conflict(
-                    crate::services::table_side::TableConflict::EntryChanged,
-                ));
+                return Err(ServiceError::refused(Refusal::EntryChanged));
             }
             tsdb::audit_by_pair(
                 c,
@@ -414,9 +382,7 @@ pub async fn confirm(
                 &note,
                 now,
             )? {
-                return Err(TableSideError::Conflict(
-                    crate::services::table_side::TableConflict::EntryChanged,
-                ));
+                return Err(ServiceError::refused(Refusal::EntryChanged));
             }
             tsdb::audit_by_pair(
                 c,

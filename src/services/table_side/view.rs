@@ -1,12 +1,9 @@
 //! A table as its players see it: the round it plays, the two pairs, the entry and what the engine computes of it, where each pair plays next.
 
-use super::{round_over, table_history, TableSideError, TableStatus};
+use super::*;
 use crate::db::types::{EntrySide, EntryStatus};
-use crate::db::{scoring as sdb, table_side as tsdb, tournaments as tdb, Db, DbConn};
 use crate::ids::PairId;
-use crate::rules::{Line, ScoreSheet, SheetReport};
 use crate::services::entries::{check, parse_stored};
-use crate::services::{load_state, Loaded};
 
 /// A pair at a table, as its players read it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,11 +77,12 @@ impl TableView {
 /// next), else the round of its last seating.
 pub(super) fn view_on(
     c: &mut DbConn,
-    code: &str,
+    code: &TableCode,
     round: Option<i32>,
-) -> Result<TableView, TableSideError> {
-    let (tid, table_no) = tsdb::find_table(c, code)?.ok_or(TableSideError::NotFound)?;
-    let t = tdb::find(c, tid)?.ok_or(TableSideError::NotFound)?;
+) -> Result<TableView, ServiceError> {
+    let (tid, table_no) =
+        tsdb::find_table(c, code.as_str())?.ok_or(ServiceError::refused(Refusal::TableNotFound))?;
+    let t = tdb::find(c, tid)?.ok_or(ServiceError::refused(Refusal::TableNotFound))?;
     let l = load_state(c, t)?;
     let history = table_history(c, &l, table_no)?;
     let chosen = round
@@ -92,7 +90,7 @@ pub(super) fn view_on(
         .or(history.last());
     let Some((round, seating)) = chosen.cloned() else {
         // A code made for a table that has not played yet.
-        return Err(TableSideError::NotFound);
+        return Err(ServiceError::refused(Refusal::TableNotFound));
     };
     let counted = sdb::sheet_for(c, seating.id)?;
     let entry = tsdb::entry_for(c, seating.id)?;
@@ -165,7 +163,7 @@ pub(super) fn view_on(
 }
 
 /// What the player's page and `GET /api/v1/score/{code}` show.
-pub async fn table_view(db: &Db, code: String) -> Result<TableView, TableSideError> {
+pub async fn table_view(db: &Db, code: TableCode) -> Result<TableView, ServiceError> {
     table_view_of(db, code, None).await
 }
 
@@ -173,9 +171,8 @@ pub async fn table_view(db: &Db, code: String) -> Result<TableView, TableSideErr
 /// one of the table's rounds).
 pub async fn table_view_of(
     db: &Db,
-    code: String,
+    code: TableCode,
     round: Option<i32>,
-) -> Result<TableView, TableSideError> {
-    let code = tsdb::normalize_code(&code);
+) -> Result<TableView, ServiceError> {
     db.read(move |c| view_on(c, &code, round)).await
 }

@@ -4,6 +4,7 @@ use super::{ensure_teams, load_teams, TeamsLoaded, MAX_PLAYERS, MAX_TEAM_NAME, M
 use crate::db::{teams as teamdb, Db};
 use crate::ids::{TeamId, TournamentId};
 use crate::services::audit::{Action, Entry};
+use crate::services::Refusal;
 use crate::services::{audit, lock_rows, Actor, Need, ServiceError};
 use crate::tournament::pairs::{Player, PlayerForm};
 use crate::tournament::{FieldProblem, Status};
@@ -112,7 +113,7 @@ pub async fn register(
         let t = load_teams(c, rows)?;
         ensure_teams(&t)?;
         if t.l.status() != Status::Draft {
-            return Err(ServiceError::conflict("teams.error.started"));
+            return Err(ServiceError::refused(Refusal::TeamsStarted));
         }
         if let Some((i, number)) = player_taken(&t, &players) {
             return Err(ServiceError::Invalid(vec![FieldProblem::new(
@@ -154,7 +155,7 @@ pub async fn check_in(
         ensure_teams(&t)?;
         let found = t.team(team).ok_or(ServiceError::NotFound)?;
         if t.l.status() != Status::Draft {
-            return Err(ServiceError::conflict("teams.error.started"));
+            return Err(ServiceError::refused(Refusal::TeamsStarted));
         }
         teamdb::set_checked_in(c, found.id, on)?;
         audit::record(
@@ -191,7 +192,7 @@ pub async fn withdraw(
         t.l.ensure_not_finished()?;
         let found = t.team(team).ok_or(ServiceError::NotFound)?;
         if found.withdrawn_from_round.is_some() {
-            return Err(ServiceError::conflict("teams.error.withdrawn"));
+            return Err(ServiceError::refused(Refusal::TeamsWithdrawn));
         }
         let from = t.l.next_round();
         teamdb::set_withdrawn(c, found.id, Some(from))?;
@@ -225,7 +226,7 @@ pub async fn import(
         let t = load_teams(c, rows)?;
         ensure_teams(&t)?;
         if t.l.status() != Status::Draft {
-            return Err(ServiceError::conflict("teams.error.started"));
+            return Err(ServiceError::refused(Refusal::TeamsStarted));
         }
         for line in &lines {
             if let Some((_, number)) = player_taken(&t, &line.players) {

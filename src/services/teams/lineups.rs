@@ -7,6 +7,7 @@ use crate::db::{teams as teamdb, Db, DbConn};
 use crate::ids::{PairId, TeamId, TournamentId};
 use crate::movement::teams::{check_lineup, LineUp};
 use crate::services::audit::{Action, Entry};
+use crate::services::Refusal;
 use crate::services::{audit, load_rows, lock_rows, read_rows, Actor, Need, ServiceError};
 use crate::tournament::FieldProblem;
 use serde_json::Value;
@@ -224,12 +225,12 @@ pub async fn set_lineup(
         }
         t.l.ensure_running()?;
         if t.l.rounds.last().map(|r| r.number) != Some(round) {
-            return Err(ServiceError::conflict("teams.error.lineup_round"));
+            return Err(ServiceError::refused(Refusal::TeamsLineupRound));
         }
         let seats = match_seats(c, &t, &team, round)?
-            .ok_or_else(|| ServiceError::conflict("teams.error.no_match"))?;
+            .ok_or_else(|| ServiceError::refused(Refusal::TeamsNoMatch))?;
         if seats.started {
-            return Err(ServiceError::conflict("teams.error.lineup_final"));
+            return Err(ServiceError::refused(Refusal::TeamsLineupFinal));
         }
         let lineup = parse_lineup(&form, team.players.len()).map_err(ServiceError::Invalid)?;
         let row = teamdb::list_teams(c, tid)?
@@ -315,32 +316,18 @@ pub async fn lineup_page(
     .await
 }
 
-/// Why a captain's line-up was not taken.
-#[derive(Debug)]
-pub enum CaptainRefusal {
-    /// Too many wrong codes for this team from this address: wait.
-    Throttled {
-        wait_seconds: u64,
-    },
-    Refused(ServiceError),
-}
-
-impl From<ServiceError> for CaptainRefusal {
-    fn from(e: ServiceError) -> Self {
-        CaptainRefusal::Refused(e)
-    }
-}
-
 /// A captain names the team's line-up from a phone with the team code.
 /// Every code typed counts against the team from the address before it is
 /// checked (the pair codes' brake); a right code gives its attempt back.
+/// Too many wrong codes for this team from this address:
+/// [`ServiceError::Throttled`].
 pub async fn captain_lineup(
     db: &Db,
     tid: TournamentId,
     team_number: i32,
     form: LineUpForm,
     client: Option<std::net::IpAddr>,
-) -> Result<(), CaptainRefusal> {
+) -> Result<(), ServiceError> {
     use crate::db::rate_limits::{Action as Brake, Key, Verdict};
     let address = client.map_or_else(|| "unknown".to_string(), |a| a.to_string());
     let key = Key::new(
@@ -348,7 +335,7 @@ pub async fn captain_lineup(
         &[&format!("team:{tid}:{team_number}"), &address],
     );
     if let Verdict::Refused { retry_after } = db.take_attempts(vec![key.clone()]).await? {
-        return Err(CaptainRefusal::Throttled {
+        return Err(ServiceError::Throttled {
             wait_seconds: crate::services::brakes::wait_seconds(retry_after),
         });
     }
@@ -368,11 +355,5 @@ pub async fn captain_lineup(
     if !wrong_code {
         db.give_back_attempt(key).await?;
     }
-    Ok(done?)
-}
-
-impl From<crate::db::DbError> for CaptainRefusal {
-    fn from(e: crate::db::DbError) -> Self {
-        CaptainRefusal::Refused(e.into())
-    }
+    done
 }

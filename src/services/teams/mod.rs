@@ -11,13 +11,14 @@
 //! teams'. Every write is one transaction under the tournament's lock that
 //! re-reads what it checks.
 
+use crate::services::Refusal;
 use chrono::NaiveDateTime;
 use std::collections::HashMap;
 
 use serde_json::Value;
 
 use super::audit::{self, Action, Entry};
-use super::{lock_rows, read_rows, Actor, Conflict, Loaded, Need, Rows, ServiceError};
+use super::{lock_rows, read_rows, Actor, Loaded, Need, Rows, ServiceError};
 use crate::db::teams::{self as teamdb, TeamPlayerRow, TeamRow};
 use crate::db::{Db, DbConn};
 use crate::i18n::Lang;
@@ -37,10 +38,10 @@ pub const MAX_TEAM_NAME: usize = 60;
 pub const MAX_GROUPS: u32 = 8;
 
 fn movement_conflict(e: TeamMovementError) -> ServiceError {
-    ServiceError::Conflict(Conflict::Key(
-        "teams.error.movement",
+    ServiceError::refused_with(
+        Refusal::TeamsMovement,
         vec![("reason", e.message(Lang::It))],
-    ))
+    )
 }
 
 /// A team tournament's settings beside the pairs' ones.
@@ -208,7 +209,7 @@ fn ensure_teams(t: &TeamsLoaded) -> Result<(), ServiceError> {
     if t.l.t.is_teams() {
         Ok(())
     } else {
-        Err(ServiceError::conflict("teams.error.not_teams"))
+        Err(ServiceError::refused(Refusal::TeamsNotTeams))
     }
 }
 
@@ -411,7 +412,7 @@ pub async fn save_setup(
         let t = load_teams(c, rows)?;
         ensure_teams(&t)?;
         if t.l.status() != Status::Draft {
-            return Err(ServiceError::conflict("teams.error.started"));
+            return Err(ServiceError::refused(Refusal::TeamsStarted));
         }
         write_setup(c, tid, &setup, now)?;
         audit::record(

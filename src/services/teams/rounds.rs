@@ -12,7 +12,8 @@ use crate::movement::teams::{
     team_danish_round, team_entries_from_history, Group, LineUp, TeamRoundPlan,
 };
 use crate::services::audit::{Action, Entry};
-use crate::services::{audit, read_rows, Actor, Conflict, Need, Rows, ServiceError};
+use crate::services::Refusal;
+use crate::services::{audit, read_rows, Actor, Need, Rows, ServiceError};
 use crate::tournament::Status;
 use crate::tournament_file::TeamMovementKind;
 use chrono::NaiveDateTime;
@@ -113,7 +114,7 @@ fn plan_round(
         if n <= round_robin_count(t, schedule.len()) && follows_schedule(t, &schedule) {
             let plan = schedule
                 .get(usize::try_from(n - 1).unwrap_or(usize::MAX))
-                .ok_or_else(|| ServiceError::conflict("round.error.all_generated"))?;
+                .ok_or_else(|| ServiceError::refused(Refusal::RoundAllGenerated))?;
             return Ok((TeamMovementKind::RoundRobin, drop_withdrawn(plan, &gone)));
         }
     }
@@ -121,7 +122,7 @@ fn plan_round(
     // be avoided.
     let file = team_file_on(c, t, chrono_tz::UTC)?;
     let standings = crate::standings::compute_teams_file(&file, Lang::En)
-        .map_err(|_| ServiceError::conflict("teams.error.standings"))?;
+        .map_err(|_| ServiceError::refused(Refusal::TeamsStandings))?;
     let ranking: Vec<u32> = standings
         .rows
         .iter()
@@ -263,11 +264,11 @@ pub struct StartPlan {
 
 pub fn plan_start(t: &TeamsLoaded) -> Result<StartPlan, ServiceError> {
     if t.l.status() != Status::Draft {
-        return Err(ServiceError::conflict("draw.error.started"));
+        return Err(ServiceError::refused(Refusal::DrawStarted));
     }
     let teams = t.teams.iter().filter(|x| x.drawable()).count();
     if teams < 2 {
-        return Err(ServiceError::conflict("teams.error.too_few"));
+        return Err(ServiceError::refused(Refusal::TeamsTooFew));
     }
     let matches = teams / 2;
     Ok(StartPlan {
@@ -323,7 +324,7 @@ pub(crate) fn start_locked(
         x.no_show = !drawn.contains(&x.id);
     }
     if drawn.len() < 2 {
-        return Err(ServiceError::conflict("teams.error.too_few"));
+        return Err(ServiceError::refused(Refusal::TeamsTooFew));
     }
     let groups = groups_of(&t, seed)?;
     for g in &groups {
@@ -370,16 +371,16 @@ pub(crate) fn next_round_locked(
     t.l.ensure_running()?;
     let n = t.l.next_round();
     if requested.is_some_and(|r| r != n) {
-        return Err(ServiceError::Conflict(Conflict::Stale));
+        return Err(ServiceError::refused(Refusal::Stale));
     }
     if u32::try_from(n).unwrap_or(u32::MAX) > t.l.settings.planned_rounds {
-        return Err(ServiceError::conflict("round.error.all_generated"));
+        return Err(ServiceError::refused(Refusal::RoundAllGenerated));
     }
     if let Some(last) = t.l.rounds.last() {
         let missing = crate::services::rounds::tables_without_score(c, last.id)?;
         if !missing.is_empty() {
             return Err(crate::services::rounds::tables_missing(
-                "teams.error.tables_missing",
+                Refusal::TeamsTablesMissing,
                 last.number,
                 &missing,
             ));

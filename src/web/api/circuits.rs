@@ -14,12 +14,11 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use super::body::parse_body;
-use super::reply::{done, json, service_error, Done};
+use super::reply::{done, json, Done};
 use crate::circuit::{CircuitSpec, CliCircuit, Entrant};
 use crate::services::circuits::{self as circuits, CircuitView, StageInfo};
 use crate::web::bearer::ApiActor;
 use crate::web::cache::{self, CircuitPage};
-use crate::web::context::PageCtx;
 use crate::web::error::{ApiError, AppError, ErrorCode};
 use crate::web::roles::ApiDirector;
 use crate::web::AppState;
@@ -92,11 +91,8 @@ async fn circuit_out(
     state: &AppState,
     actor: crate::services::Actor,
     id: CircuitId,
-    lang: crate::i18n::Lang,
 ) -> Result<CircuitOut, ApiError> {
-    let e = circuits::editing(&state.db, actor, id)
-        .await
-        .map_err(service_error(lang))?;
+    let e = circuits::editing(&state.db, actor, id).await?;
     Ok(CircuitOut {
         id,
         circuit: e.circuit.spec,
@@ -109,13 +105,10 @@ async fn circuit_out(
     responses((status = 200, description = "Newest first", body = Vec<CircuitSummary>)))]
 #[get("/api/v1/circuits")]
 pub async fn list_circuits(
-    ctx: PageCtx,
     state: web::Data<AppState>,
     ApiDirector(actor): ApiDirector,
 ) -> Result<HttpResponse, ApiError> {
-    let list = circuits::list(&state.db, actor)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    let list = circuits::list(&state.db, actor).await?;
     let out: Vec<CircuitSummary> = list
         .into_iter()
         .map(|c| CircuitSummary {
@@ -134,17 +127,14 @@ pub async fn list_circuits(
     responses((status = 201, description = "Created", body = CircuitOut)))]
 #[post("/api/v1/circuits")]
 pub async fn create_circuit(
-    ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
     ApiDirector(actor): ApiDirector,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let spec = spec_of(&req, body).await?;
-    let id = circuits::create(&state.db, actor, spec)
-        .await
-        .map_err(service_error(ctx.lang))?;
-    let out = circuit_out(&state, actor, id, ctx.lang).await?;
+    let id = circuits::create(&state.db, actor, spec).await?;
+    let out = circuit_out(&state, actor, id).await?;
     Ok(json(StatusCode::CREATED, &out))
 }
 
@@ -154,12 +144,11 @@ pub async fn create_circuit(
     responses((status = 200, description = "The circuit", body = CircuitOut)))]
 #[get("/api/v1/circuits/{id}")]
 pub async fn get_circuit(
-    ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
     id: web::Path<CircuitId>,
 ) -> Result<HttpResponse, ApiError> {
-    let out = circuit_out(&state, actor.0, *id, ctx.lang).await?;
+    let out = circuit_out(&state, actor.0, *id).await?;
     Ok(json(StatusCode::OK, &out))
 }
 
@@ -170,7 +159,6 @@ pub async fn get_circuit(
     responses((status = 200, description = "Saved", body = CircuitOut)))]
 #[put("/api/v1/circuits/{id}")]
 pub async fn update_circuit(
-    ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
@@ -178,10 +166,8 @@ pub async fn update_circuit(
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let spec = spec_of(&req, body).await?;
-    circuits::update(&state.db, actor.0, *id, spec)
-        .await
-        .map_err(service_error(ctx.lang))?;
-    let out = circuit_out(&state, actor.0, *id, ctx.lang).await?;
+    circuits::update(&state.db, actor.0, *id, spec).await?;
+    let out = circuit_out(&state, actor.0, *id).await?;
     Ok(json(StatusCode::OK, &out))
 }
 
@@ -191,14 +177,11 @@ pub async fn update_circuit(
     responses((status = 200, description = "Deleted", body = Done)))]
 #[delete("/api/v1/circuits/{id}")]
 pub async fn delete_circuit(
-    ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
     id: web::Path<CircuitId>,
 ) -> Result<HttpResponse, ApiError> {
-    circuits::delete(&state.db, actor.0, *id)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    circuits::delete(&state.db, actor.0, *id).await?;
     Ok(done())
 }
 
@@ -216,7 +199,6 @@ pub struct StageIn {
     responses((status = 200, description = "Added", body = CircuitOut)))]
 #[post("/api/v1/circuits/{id}/stages")]
 pub async fn add_circuit_stage(
-    ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: ApiActor,
@@ -224,10 +206,8 @@ pub async fn add_circuit_stage(
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let input: StageIn = parse_body(&req, body).await?;
-    circuits::add_stage(&state.db, actor.0, *id, input.tournament_id)
-        .await
-        .map_err(service_error(ctx.lang))?;
-    let out = circuit_out(&state, actor.0, *id, ctx.lang).await?;
+    circuits::add_stage(&state.db, actor.0, *id, input.tournament_id).await?;
+    let out = circuit_out(&state, actor.0, *id).await?;
     Ok(json(StatusCode::OK, &out))
 }
 
@@ -238,15 +218,12 @@ pub async fn add_circuit_stage(
     responses((status = 200, description = "Removed", body = Done)))]
 #[delete("/api/v1/circuits/{id}/stages/{tournament_id}")]
 pub async fn remove_circuit_stage(
-    ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
     path: web::Path<(CircuitId, crate::ids::TournamentId)>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, tid) = path.into_inner();
-    circuits::remove_stage(&state.db, actor.0, id, tid)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    circuits::remove_stage(&state.db, actor.0, id, tid).await?;
     Ok(done())
 }
 

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::body::parse_body;
-use super::reply::{json, service_error};
+use super::reply::json;
 use super::tournaments::loaded;
 use crate::services::view::Pair;
 use crate::services::{self, Need};
@@ -143,12 +143,11 @@ pub struct Imported {
     responses((status = 200, description = "By number", body = Vec<PairOut>)))]
 #[get("/api/v1/tournaments/{id}/pairs")]
 pub async fn list_pairs(
-    ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
-    let l = loaded(&state, actor.0, *id, ctx.lang).await?;
+    let l = loaded(&state, actor.0, *id).await?;
     let out: Vec<PairOut> = l.pairs.iter().map(PairOut::of).collect();
     Ok(json(StatusCode::OK, &out))
 }
@@ -161,7 +160,7 @@ async fn pair_out(
     pid: Option<crate::ids::PairId>,
     lang: crate::i18n::Lang,
 ) -> Result<HttpResponse, ApiError> {
-    let l = loaded(state, actor, tid, lang).await?;
+    let l = loaded(state, actor, tid).await?;
     let p = l
         .pairs
         .iter()
@@ -186,9 +185,7 @@ pub async fn add_pair(
 ) -> Result<HttpResponse, ApiError> {
     let input: PairIn = parse_body(&req, body).await?;
     let entry = input.entry(ctx.lang)?;
-    let number = services::pairs::register(&state.db, actor, *id, entry)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    let number = services::pairs::register(&state.db, actor, *id, entry).await?;
     let mut res = pair_out(&state, actor, *id, Some(number), None, ctx.lang).await?;
     *res.status_mut() = StatusCode::CREATED;
     Ok(res)
@@ -209,9 +206,7 @@ pub async fn import_pairs_csv(
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let input: PairsCsvIn = parse_body(&req, body).await?;
-    let l = services::tournaments::load(&state.db, actor, *id, Need::Direct)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    let l = services::tournaments::load(&state.db, actor, *id, Need::Direct).await?;
     let existing: Vec<PairEntry> = l.pairs.iter().map(Pair::entry).collect();
     let preview = crate::tournament::csv_import::preview(&input.csv, &existing).map_err(|p| {
         ApiError::invalid(
@@ -234,9 +229,7 @@ pub async fn import_pairs_csv(
             vec![("csv".into(), "no pairs".into())],
         ));
     }
-    let n = services::pairs::import(&state.db, actor, *id, entries)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    let n = services::pairs::import(&state.db, actor, *id, entries).await?;
     Ok(json(StatusCode::CREATED, &Imported { imported: n }))
 }
 
@@ -257,9 +250,7 @@ pub async fn update_pair(
     let (tid, pid) = path.into_inner();
     let input: PairIn = parse_body(&req, body).await?;
     let entry = input.entry(ctx.lang)?;
-    services::pairs::update(&state.db, actor, tid, pid, entry)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    services::pairs::update(&state.db, actor, tid, pid, entry).await?;
     pair_out(&state, actor, tid, None, Some(pid), ctx.lang).await
 }
 
@@ -280,9 +271,7 @@ pub async fn check_in_pair(
     let (tid, pid) = path.into_inner();
     let input: CheckInIn = parse_body(&req, body).await?;
     let value = matches!(input.action, CheckInAction::CheckIn);
-    services::pairs::set_checked_in(&state.db, actor, tid, pid, value)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    services::pairs::set_checked_in(&state.db, actor, tid, pid, value).await?;
     pair_out(&state, actor, tid, None, Some(pid), ctx.lang).await
 }
 
@@ -303,8 +292,6 @@ pub async fn withdraw_pair(
     let (tid, pid) = path.into_inner();
     let input: WithdrawIn = parse_body(&req, body).await?;
     let withdraw = matches!(input.action, WithdrawAction::Withdraw);
-    services::pairs::set_withdrawn(&state.db, actor, tid, pid, withdraw)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    services::pairs::set_withdrawn(&state.db, actor, tid, pid, withdraw).await?;
     pair_out(&state, actor, tid, None, Some(pid), ctx.lang).await
 }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::body::parse_body;
-use super::reply::{done, json, service_error, Done};
+use super::reply::{done, json, Done};
 use crate::services::scoring::{PenaltyChange, PenaltyForm};
 use crate::services::{self, Actor};
 use crate::web::context::PageCtx;
@@ -94,14 +94,11 @@ pub struct WithdrawPenaltyIn {
     responses((status = 200, description = "By round", body = Vec<PenaltyOut>)))]
 #[get("/api/v1/tournaments/{id}/penalties")]
 pub async fn list_penalties(
-    ctx: PageCtx,
     state: web::Data<AppState>,
     ApiStaff(actor): ApiStaff,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
-    let (l, rows) = services::scoring::penalties(&state.db, actor, *id)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    let (l, rows) = services::scoring::penalties(&state.db, actor, *id).await?;
     let out: Vec<PenaltyOut> = rows
         .into_iter()
         .map(|p| PenaltyOut {
@@ -150,9 +147,7 @@ pub async fn add_penalty(
         reason_preset: input.reason_preset.unwrap_or_default(),
         reason: input.reason.unwrap_or_default(),
     };
-    let pid = services::scoring::add_penalty(&state.db, actor, *id, form, ctx.lang)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    let pid = services::scoring::add_penalty(&state.db, actor, *id, form, ctx.lang).await?;
     Ok(json(
         StatusCode::CREATED,
         &super::tournaments::Created { id: pid.0 },
@@ -166,14 +161,13 @@ pub async fn add_penalty(
     responses((status = 200, description = "Withdrawn", body = Done)))]
 #[post("/api/v1/tournaments/{id}/penalties/{pid}/withdraw")]
 pub async fn withdraw_penalty(
-    ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
     ApiStaff(actor): ApiStaff,
     path: web::Path<(crate::ids::TournamentId, crate::ids::PenaltyId)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    change_penalty(ctx, req, state, actor, path, body, PenaltyChange::Withdraw).await
+    change_penalty(req, state, actor, path, body, PenaltyChange::Withdraw).await
 }
 
 /// Reinstates a withdrawn penalty: it counts again (a reason is required).
@@ -183,20 +177,18 @@ pub async fn withdraw_penalty(
     responses((status = 200, description = "Counts again", body = Done)))]
 #[post("/api/v1/tournaments/{id}/penalties/{pid}/reinstate")]
 pub async fn reinstate_penalty(
-    ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
     ApiStaff(actor): ApiStaff,
     path: web::Path<(crate::ids::TournamentId, crate::ids::PenaltyId)>,
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
-    change_penalty(ctx, req, state, actor, path, body, PenaltyChange::Reinstate).await
+    change_penalty(req, state, actor, path, body, PenaltyChange::Reinstate).await
 }
 
 /// Withdraws or reinstates a penalty with the reason in the body (one
 /// service call: it re-checks the penalty's state in its transaction).
 async fn change_penalty(
-    ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
     actor: Actor,
@@ -206,8 +198,6 @@ async fn change_penalty(
 ) -> Result<HttpResponse, ApiError> {
     let (tid, pid) = path.into_inner();
     let input: WithdrawPenaltyIn = parse_body(&req, body).await?;
-    services::scoring::change_penalty(&state.db, actor, tid, pid, change, input.reason)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    services::scoring::change_penalty(&state.db, actor, tid, pid, change, input.reason).await?;
     Ok(done())
 }

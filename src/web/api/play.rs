@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::body::parse_body;
-use super::reply::{done, json, service_error, Done};
+use super::reply::{done, json, Done};
 use crate::rules::ScoreSheet;
 use crate::services::clock::ClockAction;
 use crate::services::scoring::{AdjustedForm, SheetInput};
@@ -92,7 +92,6 @@ pub struct ClockIn {
 #[post("/api/v1/tournaments/{id}/rounds")]
 pub async fn next_round(
     arrived: crate::web::context::Arrived,
-    ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
     ApiDirector(actor): ApiDirector,
@@ -125,8 +124,7 @@ pub async fn next_round(
             )
             .await
         }
-    }
-    .map_err(service_error(ctx.lang))?;
+    }?;
     Ok(json(StatusCode::CREATED, &RoundMade { round: n }))
 }
 
@@ -136,18 +134,14 @@ pub async fn next_round(
     responses((status = 200, description = "The round", body = RoundOut)))]
 #[get("/api/v1/tournaments/{id}/rounds/{n}")]
 pub async fn get_round(
-    ctx: PageCtx,
     state: web::Data<AppState>,
     ApiStaff(actor): ApiStaff,
     path: web::Path<(crate::ids::TournamentId, i32)>,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n) = path.into_inner();
-    let (l, idx, _, resting) = services::rounds::seating(&state.db, actor, tid, n, Need::Referee)
-        .await
-        .map_err(service_error(ctx.lang))?;
-    let (_, rows) = services::scoring::round_tables(&state.db, actor, tid, n)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    let (l, idx, _, resting) =
+        services::rounds::seating(&state.db, actor, tid, n, Need::Referee).await?;
+    let (_, rows) = services::scoring::round_tables(&state.db, actor, tid, n).await?;
     let number = |pid: Option<crate::ids::PairId>| l.pair(pid).map(|p| p.number);
     let r = &l.rounds[idx];
     let out = RoundOut {
@@ -177,7 +171,6 @@ pub async fn get_round(
     responses((status = 200, description = "Done", body = Done)))]
 #[post("/api/v1/tournaments/{id}/rounds/{n}/clock")]
 pub async fn clock_action(
-    ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
     ApiDirector(actor): ApiDirector,
@@ -192,9 +185,7 @@ pub async fn clock_action(
         ClockActionIn::Resume => ClockAction::Resume,
         ClockActionIn::TimeOut => ClockAction::TimeOut,
     };
-    services::clock::clock(&state.db, actor, tid, n, action, None)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    services::clock::clock(&state.db, actor, tid, n, action, None).await?;
     Ok(done())
 }
 
@@ -319,11 +310,8 @@ async fn sheet_out(
     tid: TournamentId,
     n: i32,
     table: i32,
-    lang: crate::i18n::Lang,
 ) -> Result<SheetOut, ApiError> {
-    let (l, ts, _) = services::scoring::table(&state.db, actor, tid, n, table)
-        .await
-        .map_err(service_error(lang))?;
+    let (l, ts, _) = services::scoring::table(&state.db, actor, tid, n, table).await?;
     let number = |pid: Option<crate::ids::PairId>| l.pair(pid).map(|p| p.number);
     let row: Option<&Sheet> = ts.sheet.as_ref();
     let sheet = row.and_then(|r| r.sheet.clone());
@@ -356,13 +344,12 @@ async fn sheet_out(
     responses((status = 200, description = "The table and its score", body = SheetOut)))]
 #[get("/api/v1/tournaments/{id}/rounds/{n}/tables/{table}/sheet")]
 pub async fn get_sheet(
-    ctx: PageCtx,
     state: web::Data<AppState>,
     ApiStaff(actor): ApiStaff,
     path: web::Path<(crate::ids::TournamentId, i32, i32)>,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, n, table) = path.into_inner();
-    let out = sheet_out(&state, actor, tid, n, table, ctx.lang).await?;
+    let out = sheet_out(&state, actor, tid, n, table).await?;
     Ok(json(StatusCode::OK, &out))
 }
 
@@ -375,7 +362,6 @@ pub async fn get_sheet(
     responses((status = 200, description = "Saved", body = SheetOut)))]
 #[put("/api/v1/tournaments/{id}/rounds/{n}/tables/{table}/sheet")]
 pub async fn save_sheet(
-    ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
     ApiStaff(actor): ApiStaff,
@@ -391,10 +377,8 @@ pub async fn save_sheet(
         reason: input.reason,
         version: input.version,
     };
-    services::scoring::save_sheet(&state.db, actor, tid, n, table, sheet)
-        .await
-        .map_err(service_error(ctx.lang))?;
-    let out = sheet_out(&state, actor, tid, n, table, ctx.lang).await?;
+    services::scoring::save_sheet(&state.db, actor, tid, n, table, sheet).await?;
+    let out = sheet_out(&state, actor, tid, n, table).await?;
     Ok(json(StatusCode::OK, &out))
 }
 
@@ -406,7 +390,6 @@ pub async fn save_sheet(
     responses((status = 200, description = "Saved", body = SheetOut)))]
 #[put("/api/v1/tournaments/{id}/rounds/{n}/tables/{table}/adjusted")]
 pub async fn set_adjusted_score(
-    ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
     ApiStaff(actor): ApiStaff,
@@ -424,10 +407,8 @@ pub async fn set_adjusted_score(
         reason: input.reason,
         version: input.version.map(|v| v.to_string()).unwrap_or_default(),
     };
-    services::scoring::set_adjusted(&state.db, actor, tid, n, table, form)
-        .await
-        .map_err(service_error(ctx.lang))?;
-    let out = sheet_out(&state, actor, tid, n, table, ctx.lang).await?;
+    services::scoring::set_adjusted(&state.db, actor, tid, n, table, form).await?;
+    let out = sheet_out(&state, actor, tid, n, table).await?;
     Ok(json(StatusCode::OK, &out))
 }
 

@@ -8,10 +8,6 @@ use actix_web::http::StatusCode;
 use actix_web::HttpResponse;
 use utoipa::ToSchema;
 
-use crate::i18n::Lang;
-use crate::services::ServiceError;
-use crate::web::error::ApiError;
-
 /// Every error: a stable code, a message and, for invalid input, the
 /// message of each invalid field by its path.
 #[derive(Debug, serde::Serialize, ToSchema)]
@@ -49,9 +45,4 @@ pub fn json<T: serde::Serialize>(status: StatusCode, body: &T) -> HttpResponse {
     HttpResponse::build(status)
         .insert_header((header::CACHE_CONTROL, HeaderValue::from_static("no-store")))
         .json(body)
-}
-
-/// Maps a service's error in the caller's language.
-pub fn service_error(lang: Lang) -> impl Fn(ServiceError) -> ApiError {
-    move |e| ApiError::from_service(e, lang)
 }

@@ -22,8 +22,8 @@ use crate::rules::{Line, PerLine, RuleProfile, ScoreSheet, SheetMode, SheetRepor
 use crate::services::table_side::submit::{self as ts_submit, Answer, Outcome};
 use crate::services::table_side::view::SeatedPair;
 use crate::services::table_side::view::{self as ts_view, TableView};
-use crate::services::table_side::{TableConflict, TableSideError, TableStatus};
-use crate::services::ServiceError;
+use crate::services::table_side::{PairCode, TableCode, TableStatus};
+use crate::services::{Refusal, ServiceError};
 use crate::tournament::sheet_form::{score_card, SheetForm};
 use crate::web::client::client_ip;
 use crate::web::context::{web_query_value, FieldErrors, PageCtx};
@@ -41,45 +41,48 @@ fn json_reply(status: StatusCode, body: Value) -> HttpResponse {
     res
 }
 
-fn violations(report: &SheetReport, lang: Lang) -> Value {
+/// The violations of a refused sheet, as `checkSheet` lists them.
+fn violations(e: &ServiceError, lang: Lang) -> Value {
+    let ServiceError::Sheet(r) = e else {
+        return Value::Null;
+    };
     let out =
-        CheckSheetOutput::from_report(report.clone(), RuleProfile::default_profile(), 0, lang);
+        CheckSheetOutput::from_report(r.report.clone(), RuleProfile::default_profile(), 0, lang);
     serde_json::to_value(&out.violations).unwrap_or(Value::Null)
 }
 
-/// A refusal as `{"error":{"code","message",…}}`, in the request's language.
-/// The code of a table-side refusal (and so its one status).
-fn error_code(e: &TableSideError) -> ErrorCode {
+/// The code of a table-side error (and so its one status): the table
+/// side's dialect of the API's errors (a missing table, an invalid field,
+/// a sheet with its violations).
+fn error_code(e: &ServiceError) -> ErrorCode {
     match e {
-        TableSideError::NotFound | TableSideError::Service(ServiceError::NotFound) => {
-            ErrorCode::TableNotFound
-        }
-        TableSideError::WrongCode => ErrorCode::PairCodeWrong,
-        TableSideError::SamePair => ErrorCode::SamePair,
-        TableSideError::Throttled { .. } => ErrorCode::TooManyAttempts,
-        TableSideError::Conflict(c) => ErrorCode::Conflict(c.code().into()),
+        ServiceError::NotFound => ErrorCode::Refused(Refusal::TableNotFound),
+        ServiceError::Throttled { .. } => ErrorCode::TooManyAttempts,
+        ServiceError::Conflict(c) => ErrorCode::of_conflict(c),
         // A concurrent twin stored its answer first: the entry changed.
-        TableSideError::Replay => ErrorCode::Conflict(TableConflict::EntryChanged.code().into()),
-        TableSideError::Sheet(_) => ErrorCode::SheetBreaksRules,
-        TableSideError::Input(i) => ErrorCode::of_rules(i.code),
-        TableSideError::Invalid(_) => ErrorCode::InvalidField,
-        TableSideError::Service(_) => ErrorCode::Internal,
+        ServiceError::Replay => ErrorCode::Refused(Refusal::EntryChanged),
+        ServiceError::Sheet(_) => ErrorCode::SheetBreaksRules,
+        ServiceError::Unreadable(i) => ErrorCode::of_rules(i.code),
+        ServiceError::Invalid(_) => ErrorCode::InvalidField,
+        _ => ErrorCode::Internal,
     }
 }
 
-fn api_error(e: TableSideError, lang: Lang) -> HttpResponse {
+/// A table-side refusal as `{"error":{"code","message",…}}`, in the
+/// request's language.
+fn api_error(e: ServiceError, lang: Lang) -> HttpResponse {
     let code = error_code(&e);
     let status = code.status();
     let mut error = Map::new();
     error.insert("code".into(), Value::from(code.code().into_owned()));
     let message = match &e {
-        TableSideError::Sheet(report) => {
-            let v = violations(report, lang);
+        ServiceError::Sheet(_) => {
+            let v = violations(&e, lang);
             error.insert("violations".into(), v);
-            t(lang, e.message_key()).to_string()
+            t(lang, "table.error.sheet").to_string()
         }
-        TableSideError::Input(i) => i.message.clone(),
-        TableSideError::Invalid(problems) => {
+        ServiceError::Unreadable(i) => i.message.clone(),
+        ServiceError::Invalid(problems) => {
             let fields: Map<String, Value> = problems
                 .iter()
                 .map(|p| (p.field.to_string(), Value::from(p.message(lang))))
@@ -91,25 +94,24 @@ fn api_error(e: TableSideError, lang: Lang) -> HttpResponse {
                 .collect::<Vec<_>>()
                 .join(" ")
         }
-        TableSideError::Service(ServiceError::NotFound) => {
-            t(lang, "table.error.not_found").to_string()
-        }
-        TableSideError::Replay => t(lang, "table.error.entry_changed").to_string(),
-        TableSideError::Service(s) => {
+        ServiceError::NotFound => t(lang, Refusal::TableNotFound.key()).to_string(),
+        ServiceError::Replay => t(lang, Refusal::EntryChanged.key()).to_string(),
+        ServiceError::Throttled { .. } => t(lang, "table.error.throttled").to_string(),
+        ServiceError::Conflict(c) => c.message(lang),
+        s => {
             tracing::error!(error = %s, "table-side request failed");
             t(lang, "error.internal.message").to_string()
         }
-        _ => t(lang, e.message_key()).to_string(),
     };
     error.insert("message".into(), Value::from(message));
     let mut body = json!({ "error": Value::Object(error) });
-    if let (TableSideError::Sheet(report), Some(m)) = (&e, body.as_object_mut()) {
-        m.insert("violations".into(), violations(report, lang));
-        m.insert("totals".into(), json!(report.totals));
-        m.insert("vp".into(), json!(report.vp));
+    if let (ServiceError::Sheet(r), Some(m)) = (&e, body.as_object_mut()) {
+        m.insert("violations".into(), violations(&e, lang));
+        m.insert("totals".into(), json!(r.report.totals));
+        m.insert("vp".into(), json!(r.report.vp));
     }
     let mut res = json_reply(status, body);
-    if let TableSideError::Throttled { wait_seconds } = e {
+    if let ServiceError::Throttled { wait_seconds } = e {
         if let Ok(v) = HeaderValue::from_str(&wait_seconds.to_string()) {
             res.headers_mut().insert(header::RETRY_AFTER, v);
         }
@@ -201,11 +203,8 @@ pub async fn api_view(
     state: web::Data<AppState>,
     path: web::Path<String>,
 ) -> HttpResponse {
-    match ts_view::table_view(&state.db, path.into_inner()).await {
-        Ok(v) if !v.table_entry() => api_error(
-            TableSideError::Conflict(crate::services::table_side::TableConflict::TableEntryOff),
-            ctx.lang,
-        ),
+    match ts_view::table_view(&state.db, TableCode::parse(&path)).await {
+        Ok(v) if !v.table_entry() => api_error(Refusal::TableEntryOff.into(), ctx.lang),
         Ok(v) => json_reply(StatusCode::OK, json!(view_out(&v))),
         Err(e) => api_error(e, ctx.lang),
     }
@@ -246,7 +245,7 @@ pub struct ScoreBody {
 
 /// The submission's idempotency key: the `Idempotency-Key` header, else
 /// the body's `idempotency_key`.
-fn idempotency_of(req: &HttpRequest, body: &ScoreBody) -> Result<Option<String>, TableSideError> {
+fn idempotency_of(req: &HttpRequest, body: &ScoreBody) -> Result<Option<String>, ServiceError> {
     let header = req
         .headers()
         .get("idempotency-key")
@@ -262,14 +261,14 @@ fn code_text(v: &Value) -> String {
     }
 }
 
-fn read_body(body: &Bytes, lang: Lang) -> Result<ScoreBody, TableSideError> {
+fn read_body(body: &Bytes, lang: Lang) -> Result<ScoreBody, ServiceError> {
     let text = std::str::from_utf8(body).map_err(|_| {
-        TableSideError::Input(InputError {
+        ServiceError::Unreadable(InputError {
             code: "invalid_json",
             message: t(lang, "error.bad_request.message").to_string(),
         })
     })?;
-    parse_json::<ScoreBody>(text, lang).map_err(TableSideError::Input)
+    parse_json::<ScoreBody>(text, lang).map_err(ServiceError::Unreadable)
 }
 
 /// The sheet of a body: the body of `POST /api/v1/rules/check-sheet`
@@ -326,9 +325,14 @@ fn outcome_out(o: &Outcome) -> TableOutcomeOut {
 }
 
 /// An unreadable body: 404 when the table does not exist either.
-async fn unreadable(state: &AppState, code: String, e: TableSideError, lang: Lang) -> HttpResponse {
+async fn unreadable(
+    state: &AppState,
+    code: TableCode,
+    e: ServiceError,
+    lang: Lang,
+) -> HttpResponse {
     match ts_view::table_view(&state.db, code).await {
-        Err(TableSideError::NotFound) => api_error(TableSideError::NotFound, lang),
+        Err(nf) if nf.refusal() == Some(Refusal::TableNotFound) => api_error(nf, lang),
         _ => api_error(e, lang),
     }
 }
@@ -353,7 +357,7 @@ pub async fn api_sheet(
     path: web::Path<String>,
     body: Bytes,
 ) -> HttpResponse {
-    let code = path.into_inner();
+    let code = TableCode::parse(&path);
     let body = match read_body(&body, ctx.lang) {
         Ok(b) => b,
         Err(e) => return unreadable(&state, code, e, ctx.lang).await,
@@ -375,7 +379,7 @@ pub async fn api_sheet(
     let result = ts_submit::enter_sheet(
         &state.db,
         code,
-        code_text(&body.pair_code),
+        PairCode::parse(&code_text(&body.pair_code)),
         body.round,
         sheet,
         key,
@@ -408,7 +412,7 @@ pub async fn api_confirm(
     path: web::Path<String>,
     body: Bytes,
 ) -> HttpResponse {
-    let code = path.into_inner();
+    let code = TableCode::parse(&path);
     let body = match read_body(&body, ctx.lang) {
         Ok(b) => b,
         Err(e) => return unreadable(&state, code, e, ctx.lang).await,
@@ -426,7 +430,7 @@ pub async fn api_confirm(
     let result = ts_submit::confirm(
         &state.db,
         code,
-        code_text(&body.pair_code),
+        PairCode::parse(&code_text(&body.pair_code)),
         body.round,
         answer,
         crate::web::client::client_addr(&req, state.settings.trust_forwarded_for),

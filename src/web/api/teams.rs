@@ -12,9 +12,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::body::parse_body;
-use super::reply::{done, json, service_error};
+use super::reply::{done, json};
 use crate::ids::{TeamId, TournamentId};
-use crate::services::teams::{self as teams, CaptainRefusal, LineUpBy, LineUpForm, Team};
+use crate::services::teams::{self as teams, LineUpBy, LineUpForm, Team};
 use crate::services::ServiceError;
 use crate::tournament::pairs::PlayerForm;
 use crate::web::bearer::ApiActor;
@@ -154,13 +154,10 @@ async fn teams_out(
     state: &AppState,
     actor: crate::services::Actor,
     tid: TournamentId,
-    lang: crate::i18n::Lang,
 ) -> Result<Vec<TeamOut>, ApiError> {
     // The codes are the directors' (as the pair codes): a referee reads
     // the teams without them.
-    let (t, directs) = teams::load_directing(&state.db, actor, tid)
-        .await
-        .map_err(service_error(lang))?;
+    let (t, directs) = teams::load_directing(&state.db, actor, tid).await?;
     Ok(t.teams
         .iter()
         .map(TeamOut::of)
@@ -179,12 +176,11 @@ async fn teams_out(
     responses((status = 200, description = "By number", body = Vec<TeamOut>)))]
 #[get("/api/v1/tournaments/{id}/teams")]
 pub async fn list_teams(
-    ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
     id: web::Path<TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
-    let out = teams_out(&state, actor.0, *id, ctx.lang).await?;
+    let out = teams_out(&state, actor.0, *id).await?;
     Ok(json(StatusCode::OK, &out))
 }
 
@@ -216,10 +212,8 @@ pub async fn add_team(
             })
             .collect(),
     };
-    let number = teams::register(&state.db, actor, *id, form)
-        .await
-        .map_err(service_error(ctx.lang))?;
-    let out = teams_out(&state, actor, *id, ctx.lang).await?;
+    let number = teams::register(&state.db, actor, *id, form).await?;
+    let out = teams_out(&state, actor, *id).await?;
     let team = out
         .into_iter()
         .find(|t| t.number == number)
@@ -234,7 +228,6 @@ pub async fn add_team(
     responses((status = 200, description = "Done", body = super::reply::Done)))]
 #[post("/api/v1/tournaments/{id}/teams/{team}/checkin")]
 pub async fn check_in_team(
-    ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
     ApiDirector(actor): ApiDirector,
@@ -243,9 +236,7 @@ pub async fn check_in_team(
 ) -> Result<HttpResponse, ApiError> {
     let (tid, team) = path.into_inner();
     let input: TeamCheckInIn = parse_body(&req, body).await?;
-    teams::check_in(&state.db, actor, tid, team, input.checked_in)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    teams::check_in(&state.db, actor, tid, team, input.checked_in).await?;
     Ok(done())
 }
 
@@ -255,15 +246,12 @@ pub async fn check_in_team(
     responses((status = 200, description = "Done", body = super::reply::Done)))]
 #[post("/api/v1/tournaments/{id}/teams/{team}/withdraw")]
 pub async fn withdraw_team(
-    ctx: PageCtx,
     state: web::Data<AppState>,
     ApiDirector(actor): ApiDirector,
     path: web::Path<(TournamentId, TeamId)>,
 ) -> Result<HttpResponse, ApiError> {
     let (tid, team) = path.into_inner();
-    teams::withdraw(&state.db, actor, tid, team)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    teams::withdraw(&state.db, actor, tid, team).await?;
     Ok(done())
 }
 
@@ -274,7 +262,6 @@ pub async fn withdraw_team(
     responses((status = 200, description = "Saved", body = super::reply::Done)))]
 #[put("/api/v1/tournaments/{id}/team-settings")]
 pub async fn update_team_settings(
-    ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
     ApiDirector(actor): ApiDirector,
@@ -296,9 +283,7 @@ pub async fn update_team_settings(
         groups: opt(input.groups),
         round_robin_rounds: opt(input.round_robin_rounds),
     };
-    teams::save_setup(&state.db, actor, *id, form)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    teams::save_setup(&state.db, actor, *id, form).await?;
     Ok(done())
 }
 
@@ -310,7 +295,6 @@ pub async fn update_team_settings(
     responses((status = 200, description = "Seated", body = super::reply::Done)))]
 #[put("/api/v1/tournaments/{id}/teams/{number}/lineup")]
 pub async fn set_lineup(
-    ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
     ApiStaff(actor): ApiStaff,
@@ -327,8 +311,7 @@ pub async fn set_lineup(
         input.round,
         input.form(),
     )
-    .await
-    .map_err(service_error(ctx.lang))?;
+    .await?;
     Ok(done())
 }
 
@@ -341,7 +324,6 @@ pub async fn set_lineup(
     responses((status = 200, description = "Seated", body = super::reply::Done)))]
 #[post("/api/v1/tournaments/{id}/teams/{number}/lineup")]
 pub async fn submit_lineup(
-    ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
     path: web::Path<(TournamentId, i32)>,
@@ -352,7 +334,7 @@ pub async fn submit_lineup(
     let client = crate::web::client::client_addr(&req, state.settings.trust_forwarded_for);
     match teams::captain_lineup(&state.db, tid, number, input.form(), client).await {
         Ok(()) => Ok(done()),
-        Err(CaptainRefusal::Throttled { wait_seconds }) => {
+        Err(ServiceError::Throttled { wait_seconds }) => {
             use actix_web::ResponseError;
             let mut res = ApiError::new(
                 ErrorCode::TooManyAttempts,
@@ -366,7 +348,7 @@ pub async fn submit_lineup(
             }
             Ok(res)
         }
-        Err(CaptainRefusal::Refused(e)) => Err(ApiError::from_service(e, ctx.lang)),
+        Err(e) => Err(e.into()),
     }
 }
 

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::body::parse_body;
-use super::reply::{done, json, service_error, Done};
+use super::reply::{done, json, Done};
 use crate::services::rounds::DrawKind;
 use crate::services::{self, Loaded, Need};
 use crate::tournament::settings::{format_payout, scale_text, Settings, SettingsForm};
@@ -324,11 +324,10 @@ pub(super) async fn loaded(
     state: &AppState,
     actor: crate::services::Actor,
     tid: TournamentId,
-    lang: crate::i18n::Lang,
 ) -> Result<Loaded, ApiError> {
     services::tournaments::load(&state.db, actor, tid, Need::Referee)
         .await
-        .map_err(service_error(lang))
+        .map_err(ApiError::from)
 }
 
 /// The tournaments the caller works on.
@@ -336,13 +335,10 @@ pub(super) async fn loaded(
     responses((status = 200, description = "Newest first", body = Vec<TournamentSummary>)))]
 #[get("/api/v1/tournaments")]
 pub async fn list_tournaments(
-    ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
 ) -> Result<HttpResponse, ApiError> {
-    let list = services::tournaments::list(&state.db, actor.0)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    let list = services::tournaments::list(&state.db, actor.0).await?;
     let out: Vec<TournamentSummary> = list
         .into_iter()
         .map(|t| TournamentSummary {
@@ -362,7 +358,6 @@ pub async fn list_tournaments(
     responses((status = 201, description = "Created", body = TournamentOut)))]
 #[post("/api/v1/tournaments")]
 pub async fn create_tournament(
-    ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
     ApiDirector(actor): ApiDirector,
@@ -370,10 +365,8 @@ pub async fn create_tournament(
 ) -> Result<HttpResponse, ApiError> {
     let input: TournamentIn = parse_body(&req, body).await?;
     let tz = state.settings.timezone;
-    let id = services::tournaments::create(&state.db, actor, input.form(), tz)
-        .await
-        .map_err(service_error(ctx.lang))?;
-    let l = loaded(&state, actor, id, ctx.lang).await?;
+    let id = services::tournaments::create(&state.db, actor, input.form(), tz).await?;
+    let l = loaded(&state, actor, id).await?;
     Ok(json(StatusCode::CREATED, &TournamentOut::of(&l, tz)))
 }
 
@@ -383,12 +376,11 @@ pub async fn create_tournament(
     responses((status = 200, description = "The tournament", body = TournamentOut)))]
 #[get("/api/v1/tournaments/{id}")]
 pub async fn get_tournament(
-    ctx: PageCtx,
     state: web::Data<AppState>,
     actor: ApiActor,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
-    let l = loaded(&state, actor.0, *id, ctx.lang).await?;
+    let l = loaded(&state, actor.0, *id).await?;
     Ok(json(
         StatusCode::OK,
         &TournamentOut::of(&l, state.settings.timezone),
@@ -402,7 +394,6 @@ pub async fn get_tournament(
     responses((status = 200, description = "Saved", body = TournamentOut)))]
 #[put("/api/v1/tournaments/{id}")]
 pub async fn update_tournament(
-    ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
     ApiDirector(actor): ApiDirector,
@@ -411,10 +402,8 @@ pub async fn update_tournament(
 ) -> Result<HttpResponse, ApiError> {
     let input: TournamentIn = parse_body(&req, body).await?;
     let tz = state.settings.timezone;
-    services::tournaments::update_settings(&state.db, actor, *id, input.form(), tz)
-        .await
-        .map_err(service_error(ctx.lang))?;
-    let l = loaded(&state, actor, *id, ctx.lang).await?;
+    services::tournaments::update_settings(&state.db, actor, *id, input.form(), tz).await?;
+    let l = loaded(&state, actor, *id).await?;
     Ok(json(StatusCode::OK, &TournamentOut::of(&l, tz)))
 }
 
@@ -424,14 +413,11 @@ pub async fn update_tournament(
     responses((status = 200, description = "Closed", body = Done)))]
 #[post("/api/v1/tournaments/{id}/close")]
 pub async fn close_tournament(
-    ctx: PageCtx,
     state: web::Data<AppState>,
     ApiDirector(actor): ApiDirector,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
-    services::tournaments::close(&state.db, actor, *id, None)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    services::tournaments::close(&state.db, actor, *id, None).await?;
     Ok(done())
 }
 
@@ -442,7 +428,6 @@ pub async fn close_tournament(
     responses((status = 200, description = "Running again", body = Done)))]
 #[post("/api/v1/tournaments/{id}/reopen")]
 pub async fn reopen_tournament(
-    ctx: PageCtx,
     req: HttpRequest,
     state: web::Data<AppState>,
     ApiDirector(actor): ApiDirector,
@@ -450,9 +435,7 @@ pub async fn reopen_tournament(
     body: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     let input: ReasonIn = parse_body(&req, body).await?;
-    services::tournaments::reopen(&state.db, actor, *id, input.reason)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    services::tournaments::reopen(&state.db, actor, *id, input.reason).await?;
     Ok(done())
 }
 
@@ -465,14 +448,11 @@ pub async fn reopen_tournament(
         (status = 409, description = "Already started (`started`)", body = super::reply::ErrorBody)))]
 #[post("/api/v1/tournaments/{id}/start")]
 pub async fn start_tournament(
-    ctx: PageCtx,
     state: web::Data<AppState>,
     ApiDirector(actor): ApiDirector,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
-    services::rounds::draw(&state.db, actor, *id, DrawKind::Start, None)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    services::rounds::draw(&state.db, actor, *id, DrawKind::Start, None).await?;
     Ok(done())
 }
 
@@ -484,14 +464,11 @@ pub async fn start_tournament(
         (status = 409, description = "Not running, or round 1 has results or later rounds", body = super::reply::ErrorBody)))]
 #[post("/api/v1/tournaments/{id}/redraw")]
 pub async fn redraw_tournament(
-    ctx: PageCtx,
     state: web::Data<AppState>,
     ApiDirector(actor): ApiDirector,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
-    services::rounds::draw(&state.db, actor, *id, DrawKind::Redraw, None)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    services::rounds::draw(&state.db, actor, *id, DrawKind::Redraw, None).await?;
     Ok(done())
 }
 
@@ -506,9 +483,7 @@ pub async fn export_tournament(
     ApiDirector(actor): ApiDirector,
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
-    let file = services::files::export_any(&state.db, actor, *id, state.settings.timezone)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    let file = services::files::export_any(&state.db, actor, *id, state.settings.timezone).await?;
     let body = file.to_json().map_err(|e| {
         ApiError::from_service(
             crate::services::ServiceError::corrupt(format!("tournament {id}: export: {e}")),
@@ -559,8 +534,7 @@ pub async fn import_tournament(
         };
         ApiError::invalid("the file does not add up", fields)
     })?;
-    let id = services::files::import_any(&state.db, actor, None, file, state.settings.timezone)
-        .await
-        .map_err(service_error(ctx.lang))?;
+    let id =
+        services::files::import_any(&state.db, actor, None, file, state.settings.timezone).await?;
     Ok(json(StatusCode::CREATED, &Created { id: id.0 }))
 }

@@ -7,6 +7,7 @@ use crate::i18n::{t, tf, Lang};
 use crate::ids::TournamentId;
 use crate::services;
 use crate::services::view::{Pair, Round, Seating, Sheet};
+use crate::services::Refusal;
 use crate::services::{Conflict, Loaded, ServiceError};
 use crate::web::context::PageCtx;
 use crate::web::error::AppError;
@@ -227,7 +228,7 @@ pub async fn confirm_entry(
         Ok(()) => Ok(see_other(&format!(
             "/desk/t/{tid}/rounds/{n}?done=sheet_saved#table-{table_no}"
         ))),
-        Err(ServiceError::Conflict(Conflict::SheetChanged)) => {
+        Err(ServiceError::Conflict(Conflict::Refused(Refusal::SheetChanged, _))) => {
             sheet_again(
                 &ctx,
                 &state,

@@ -8,6 +8,7 @@ use crate::rules::{SheetMode, SheetReport};
 use crate::services;
 use crate::services::scoring::{AdjustedForm, SheetInput};
 use crate::services::view::{Seating, Sheet};
+use crate::services::Refusal;
 use crate::services::{Actor, Conflict, ServiceError};
 use crate::tournament::sheet_form::SheetForm;
 use crate::tournament::FieldProblem;
@@ -262,7 +263,7 @@ pub(super) async fn sheet_refused(
             problems.as_slice(),
             StatusCode::UNPROCESSABLE_ENTITY,
         ),
-        ServiceError::Conflict(Conflict::SheetChanged) => {
+        ServiceError::Conflict(Conflict::Refused(Refusal::SheetChanged, _)) => {
             (None, None, &[][..], StatusCode::CONFLICT)
         }
         _ => return Err(e.into()),

@@ -6,7 +6,9 @@ use crate::i18n::tf;
 use crate::ids::TournamentId;
 use crate::services;
 use crate::services::clock::TimeOutBlocked;
+use crate::services::Refusal;
 use crate::services::{Conflict, ServiceError};
+use crate::web::clock::Phase;
 use crate::web::context::PageCtx;
 use crate::web::error::AppError;
 use crate::web::roles::Director;
@@ -64,10 +66,11 @@ pub(super) async fn time_out_page(
     page.lines.push(ctx.t("states.time_out.sheets").to_string());
     page.lines.push(ctx.t("states.time_out.final").to_string());
     match clock.state {
-        "running" => page
-            .warnings
-            .push(tf(lang, "states.time_out.left", &[("left", &clock.left)])),
-        "paused" => {
+        Phase::Running => {
+            page.warnings
+                .push(tf(lang, "states.time_out.left", &[("left", &clock.left)]))
+        }
+        Phase::Paused => {
             page.warnings
                 .push(tf(lang, "states.time_out.left", &[("left", &clock.left)]));
             page.warnings
@@ -119,7 +122,7 @@ pub async fn clock(
     let seen = form.revision.trim().parse().ok();
     match services::clock::clock(&state.db, actor, tid, n, action, seen).await {
         Ok(()) => {}
-        Err(ServiceError::Conflict(Conflict::Stale)) => {
+        Err(ServiceError::Conflict(Conflict::Refused(Refusal::Stale, _))) => {
             return time_out_page(&ctx, &state, (tid, n), &form, true).await;
         }
         Err(e) => return Err(e.into()),

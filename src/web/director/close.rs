@@ -5,6 +5,7 @@ use crate::auth::Role;
 use crate::i18n::tf;
 use crate::ids::TournamentId;
 use crate::services;
+use crate::services::Refusal;
 use crate::services::{Conflict, ServiceError};
 use crate::web::context::PageCtx;
 use crate::web::error::AppError;
@@ -66,7 +67,9 @@ pub async fn close(
         return Ok(see_other(&format!("/director/t/{tid}/confirm-close")));
     }
     match services::tournaments::close(&state.db, actor, tid, form.seen()).await {
-        Err(ServiceError::Conflict(Conflict::Stale)) => close_page(&ctx, &state, tid, true).await,
+        Err(ServiceError::Conflict(Conflict::Refused(Refusal::Stale, _))) => {
+            close_page(&ctx, &state, tid, true).await
+        }
         Ok(()) => {
             tracing::info!(tournament_id = tid.0, "tournament closed");
             Ok(see_other(&format!(

@@ -3,6 +3,7 @@
 use super::{load, refused};
 use crate::services;
 use crate::services::view::{Pair, Tournament};
+use crate::services::Refusal;
 use crate::services::ServiceError;
 use crate::tournament::csv_import::Preview;
 use crate::tournament::pairs::PairEntry;
@@ -66,7 +67,7 @@ pub async fn import(
             &state,
             actor,
             tid,
-            ServiceError::conflict("import.error.started"),
+            ServiceError::refused(Refusal::ImportStarted),
         )
         .await;
     }

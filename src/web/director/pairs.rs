@@ -5,6 +5,7 @@ use crate::ids::PairId;
 use crate::ids::TournamentId;
 use crate::services;
 use crate::services::view::{Pair, Tournament};
+use crate::services::Refusal;
 use crate::services::{Actor, ServiceError};
 use crate::tournament::pairs::{PairEntry, PairForm};
 use crate::tournament::{FieldProblem, Status};
@@ -265,7 +266,7 @@ pub async fn delete_pair_confirm(
             &state,
             actor,
             tid,
-            ServiceError::conflict("entries.error.started"),
+            ServiceError::refused(Refusal::EntriesStarted),
         )
         .await;
     }

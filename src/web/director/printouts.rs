@@ -3,6 +3,7 @@
 use super::{load, refused};
 use crate::ids::TournamentId;
 use crate::services::view::{Pair, Round, Seating};
+use crate::services::Refusal;
 use crate::services::{Actor, Loaded, Need, ServiceError};
 use crate::web::context::PageCtx;
 use crate::web::error::AppError;
@@ -257,7 +258,7 @@ pub async fn movement_cards(
             &state,
             actor,
             tid,
-            ServiceError::conflict("round.error.not_started"),
+            ServiceError::refused(Refusal::RoundNotStarted),
         )
         .await;
     };

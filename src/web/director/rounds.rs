@@ -6,6 +6,7 @@ use crate::i18n::tf;
 use crate::ids::TournamentId;
 use crate::services;
 use crate::services::rounds::DrawKind;
+use crate::services::Refusal;
 use crate::services::{Conflict, ServiceError};
 use crate::web::context::PageCtx;
 use crate::web::error::AppError;
@@ -196,7 +197,7 @@ pub(super) async fn draw_action(
         Ok(()) => Ok(see_other(&format!(
             "/director/t/{tid}/rounds/1?done=round_drawn"
         ))),
-        Err(ServiceError::Conflict(Conflict::Stale)) => {
+        Err(ServiceError::Conflict(Conflict::Refused(Refusal::Stale, _))) => {
             draw_page(ctx, state, tid, kind, true).await
         }
         Err(e) => refused(ctx, state, actor, tid, e).await,
@@ -308,7 +309,7 @@ pub async fn next_round(
         Ok(n) => Ok(see_other(&format!(
             "/director/t/{tid}/rounds/{n}?done=round_generated"
         ))),
-        Err(ServiceError::Conflict(Conflict::Stale)) => {
+        Err(ServiceError::Conflict(Conflict::Refused(Refusal::Stale, _))) => {
             round_page(&ctx, &state, tid, &form, true).await
         }
         Err(e) => refused(&ctx, &state, actor, tid, e).await,
@@ -380,7 +381,7 @@ pub async fn undo_round(
         )));
     }
     match services::rounds::undo_round(&state.db, actor, tid, n, form.seen()).await {
-        Err(ServiceError::Conflict(Conflict::Stale)) => {
+        Err(ServiceError::Conflict(Conflict::Refused(Refusal::Stale, _))) => {
             undo_page(&ctx, &state, (tid, n), true).await
         }
         Ok(0) => Ok(see_other(&format!("/director/t/{tid}?done=start_undone"))),

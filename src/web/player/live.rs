@@ -13,7 +13,8 @@ use crate::i18n::{t, Lang};
 use crate::rules::{Line, PerLine};
 use crate::services::table_side::judge::judge_form;
 use crate::services::table_side::view::{self as ts_view, TableView};
-use crate::services::table_side::TableSideError;
+use crate::services::table_side::TableCode;
+use crate::services::{Refusal, ServiceError};
 use crate::tournament::sheet_form::SheetForm;
 use crate::web::context::PageCtx;
 use crate::web::error::AppError;
@@ -166,11 +167,12 @@ fn capital(s: &str) -> String {
     }
 }
 
-pub fn view_error(e: TableSideError) -> AppError {
-    match e {
-        TableSideError::NotFound => AppError::NotFound,
-        TableSideError::Service(s) => s.into(),
-        other => AppError::Internal(anyhow::anyhow!("{other}")),
+/// A table-side error as a page: a table that does not exist is the
+/// plain not-found page.
+pub fn view_error(e: ServiceError) -> AppError {
+    match e.refusal() {
+        Some(Refusal::TableNotFound) => AppError::NotFound,
+        _ => e.into(),
     }
 }
 
@@ -182,7 +184,7 @@ pub async fn page_preview(
     path: web::Path<String>,
     query: web::Query<Vec<(String, String)>>,
 ) -> Result<HttpResponse, AppError> {
-    let v = ts_view::table_view(&state.db, path.into_inner())
+    let v = ts_view::table_view(&state.db, TableCode::parse(&path))
         .await
         .map_err(view_error)?;
     let form = SheetForm::from_pairs(query.into_inner());

@@ -22,7 +22,8 @@ use crate::rules::{Line, RuleProfile, ScoreSheet, SheetMode, SheetReport};
 use crate::services::table_side::submit::{self as ts_submit, Answer, Outcome};
 use crate::services::table_side::view::SeatedPair;
 use crate::services::table_side::view::{self as ts_view, TableView};
-use crate::services::table_side::{TableSideError, TableStatus};
+use crate::services::table_side::{PairCode, TableCode, TableStatus};
+use crate::services::{Refusal, ServiceError};
 use crate::tournament::sheet_form::{score_card, SheetForm};
 use crate::web::context::{web_query_value, FieldErrors, PageCtx};
 use crate::web::doors::client_ip;
@@ -324,7 +325,7 @@ pub async fn page_view(
     path: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
     let round = web_query_value(req.query_string(), "round").and_then(|r| r.parse().ok());
-    let v = ts_view::table_view_of(&state.db, path.into_inner(), round)
+    let v = ts_view::table_view_of(&state.db, TableCode::parse(&path), round)
         .await
         .map_err(view_error)?;
     if !v.table_entry() {
@@ -353,8 +354,8 @@ pub async fn page_view(
 async fn refused(
     ctx: &PageCtx,
     state: &AppState,
-    code: String,
-    e: TableSideError,
+    code: TableCode,
+    e: ServiceError,
     mut x: Extras,
     code_field: &'static str,
 ) -> Result<HttpResponse, AppError> {
@@ -367,12 +368,7 @@ async fn refused(
     let lang = ctx.lang;
     x.finals = finals::finals(state, lang, &v).await?;
     let status = match &e {
-        TableSideError::NotFound => return Err(AppError::NotFound),
-        TableSideError::WrongCode | TableSideError::SamePair => {
-            x.field_errors.add(code_field, t(lang, e.message_key()));
-            StatusCode::FORBIDDEN
-        }
-        TableSideError::Throttled { wait_seconds } => {
+        ServiceError::Throttled { wait_seconds } => {
             x.message = Some(tf(
                 lang,
                 "table.error.throttled_wait",
@@ -386,28 +382,33 @@ async fn refused(
             }
             return Ok(res);
         }
-        TableSideError::Conflict(crate::services::table_side::TableConflict::EntryChanged)
-            if code_field == "answer_code" =>
-        {
+        ServiceError::Conflict(c) => match c.refusal() {
+            Some(Refusal::TableNotFound) => return Err(AppError::NotFound),
+            Some(r @ (Refusal::PairCodeWrong | Refusal::SamePair)) => {
+                x.field_errors.add(code_field, t(lang, r.key()));
+                StatusCode::FORBIDDEN
+            }
             // The entry changed since this pair read it: the page again
             // with the new entry to read, nothing confirmed.
-            x.message = Some(t(lang, "table.error.entry_changed_read_again").to_string());
-            StatusCode::CONFLICT
-        }
-        TableSideError::Conflict(_) => {
-            x.message = Some(t(lang, e.message_key()).to_string());
-            StatusCode::CONFLICT
-        }
-        TableSideError::Sheet(report) => {
-            x.message = Some(t(lang, e.message_key()).to_string());
-            x.report = Some((**report).clone());
+            Some(Refusal::EntryChanged) if code_field == "answer_code" => {
+                x.message = Some(t(lang, "table.error.entry_changed_read_again").to_string());
+                StatusCode::CONFLICT
+            }
+            _ => {
+                x.message = Some(c.message(lang));
+                StatusCode::CONFLICT
+            }
+        },
+        ServiceError::Sheet(r) => {
+            x.message = Some(t(lang, "table.error.sheet").to_string());
+            x.report = Some(r.report.clone());
             StatusCode::UNPROCESSABLE_ENTITY
         }
-        TableSideError::Input(_) => {
+        ServiceError::Unreadable(_) => {
             x.message = Some(t(lang, "table.error.sheet").to_string());
             StatusCode::UNPROCESSABLE_ENTITY
         }
-        TableSideError::Invalid(problems) => {
+        ServiceError::Invalid(problems) => {
             for p in problems {
                 if p.field.starts_with('h') {
                     x.problems.push((p.field.to_string(), p.message(lang)));
@@ -417,7 +418,7 @@ async fn refused(
             }
             StatusCode::UNPROCESSABLE_ENTITY
         }
-        TableSideError::Replay | TableSideError::Service(_) => return Err(view_error(e)),
+        _ => return Err(view_error(e)),
     };
     page(ctx, &v, status, x)
 }
@@ -432,7 +433,7 @@ pub async fn page_sheet(
     path: web::Path<String>,
     body: web::Form<Vec<(String, String)>>,
 ) -> Result<HttpResponse, AppError> {
-    let code = path.into_inner();
+    let code = TableCode::parse(&path);
     let form = SheetForm::from_pairs(body.into_inner());
     let v = ts_view::table_view(&state.db, code.clone())
         .await
@@ -458,7 +459,7 @@ pub async fn page_sheet(
             ts_submit::enter_sheet(
                 &state.db,
                 code.clone(),
-                form.get("pair_code").to_string(),
+                PairCode::parse(form.get("pair_code")),
                 form.get("round").trim().parse().ok(),
                 sheet,
                 key,
@@ -491,7 +492,7 @@ pub async fn page_confirm(
     path: web::Path<String>,
     body: web::Form<Vec<(String, String)>>,
 ) -> Result<HttpResponse, AppError> {
-    let code = path.into_inner();
+    let code = TableCode::parse(&path);
     let form = SheetForm::from_pairs(body.into_inner());
     let agree = match form.get("agree") {
         "yes" | "true" | "on" => Some(true),
@@ -510,7 +511,7 @@ pub async fn page_confirm(
             ts_submit::confirm(
                 &state.db,
                 code.clone(),
-                answer_code.clone(),
+                PairCode::parse(&answer_code),
                 form.get("round").trim().parse().ok(),
                 answer,
                 crate::web::client::client_addr(&req, state.settings.trust_forwarded_for),
@@ -524,7 +525,7 @@ pub async fn page_confirm(
         // drawn it shows where each pair goes).
         Ok(o) => Ok(see_other(&format!(
             "/s/{}?ok={}&round={}",
-            crate::services::table_side::normalize_code(&code),
+            code,
             o.status.code(),
             o.round
         ))),

@@ -9,7 +9,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 
 use crate::ids::TournamentId;
-use crate::services::teams::{self as teams, CaptainRefusal, LineUpForm, TeamView};
+use crate::services::teams::{self as teams, LineUpForm, TeamView};
 use crate::services::ServiceError;
 use crate::standings::{MatchOutcome, TeamCard, TeamRow};
 use crate::tournament_file::TeamFile;
@@ -430,17 +430,14 @@ pub async fn save_lineup(
         Ok(()) => Ok(crate::web::see_other(&format!(
             "/t/{tid}/teams/{n}/lineup?done=saved"
         ))),
-        Err(CaptainRefusal::Throttled { wait_seconds }) => {
-            Err(AppError::TooManyAttempts { wait_seconds })
-        }
-        Err(CaptainRefusal::Refused(ServiceError::Invalid(problems))) => {
+        Err(ServiceError::Invalid(problems)) => {
             let mut errors = FieldErrors::default();
             for p in &problems {
                 errors.add(p.field, p.message(ctx.lang));
             }
             again(errors, None, StatusCode::UNPROCESSABLE_ENTITY).await
         }
-        Err(CaptainRefusal::Refused(ServiceError::Conflict(c))) => {
+        Err(ServiceError::Conflict(c)) => {
             again(
                 FieldErrors::default(),
                 Some(c.message(ctx.lang)),
@@ -448,7 +445,7 @@ pub async fn save_lineup(
             )
             .await
         }
-        Err(CaptainRefusal::Refused(e)) => Err(e.into()),
+        Err(e) => Err(e.into()),
     }
 }
 

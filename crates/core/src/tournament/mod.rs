@@ -3,6 +3,7 @@
 //! validate"), with every problem tied to its field and a catalog key.
 
 pub mod clock;
+pub mod codes;
 pub mod csv_export;
 pub mod csv_import;
 pub mod money;
