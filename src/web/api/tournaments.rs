@@ -472,10 +472,19 @@ pub async fn redraw_tournament(
     Ok(done())
 }
 
+/// The exported file of either kind of tournament (for the document: the
+/// handler writes the file itself).
+#[derive(serde::Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum ExportDoc {
+    Pairs(crate::tournament_file::TournamentFile),
+    Teams(crate::tournament_file::TeamTournamentFile),
+}
+
 /// The whole tournament as a tournament file (FORMAT.md).
 #[utoipa::path(tag = "tournaments", operation_id = "exportTournament", security(("bearer" = [])),
     params(("id" = i64, Path, description = "Tournament id")),
-    responses((status = 200, description = "The tournament file (FORMAT.md)", body = crate::tournament_file::TournamentFile)))]
+    responses((status = 200, description = "The tournament file (FORMAT.md): a pairs tournament's, or a team tournament's (`kind` `teams`)", body = ExportDoc)))]
 #[get("/api/v1/tournaments/{id}/export")]
 pub async fn export_tournament(
     ctx: PageCtx,
