@@ -32,6 +32,8 @@ fn movement_kind(m: RoundMovement) -> MovementKind {
         RoundMovement::Mitchell => MovementKind::Mitchell,
         RoundMovement::Danish => MovementKind::Danish,
         RoundMovement::DanishModified => MovementKind::DanishModified,
+        RoundMovement::DanishGroups => MovementKind::DanishGroups,
+        RoundMovement::DanishGroupsModified => MovementKind::DanishGroupsModified,
         // Only in a team tournament, whose file writes its own movements
         // (`services::teams`): the pairs view of its rows never shows it.
         RoundMovement::RoundRobin => MovementKind::Mitchell,

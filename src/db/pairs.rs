@@ -40,6 +40,8 @@ pub struct PairRow {
     pub team_id: Option<crate::ids::TeamId>,
     pub team_p1: Option<i32>,
     pub team_p2: Option<i32>,
+    /// The pair's group once the field is cut (RULES.md §13).
+    pub group_label: Option<String>,
 }
 
 impl PairRow {

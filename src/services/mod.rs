@@ -214,6 +214,10 @@ impl Loaded {
     pub fn pair(&self, id: Option<PairId>) -> Option<&view::Pair> {
         id.and_then(|id| self.pairs.iter().find(|p| p.id == id))
     }
+    /// Whether the field is cut into groups (a round in groups is seated).
+    pub fn cut_made(&self) -> bool {
+        self.rounds.iter().any(|r| r.movement.in_groups())
+    }
     pub fn next_round(&self) -> i32 {
         i32::try_from(self.rounds.len()).unwrap_or(i32::MAX) + 1
     }

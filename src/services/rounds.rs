@@ -410,6 +410,9 @@ async fn draw_next(
                 movement_kind == RoundMovement::DanishModified,
                 tz,
             )?,
+            RoundMovement::DanishGroups | RoundMovement::DanishGroupsModified => {
+                return Err(ServiceError::refused(Refusal::TeamsPairsOnly))
+            }
             // Only a team tournament's (which went to the teams' above).
             RoundMovement::RoundRobin => {
                 return Err(ServiceError::refused(Refusal::TeamsPairsOnly))

@@ -24,6 +24,7 @@ pub mod exports;
 pub mod lineups;
 pub mod pairs;
 pub mod people;
+pub mod plan;
 pub mod printouts;
 pub mod rounds;
 pub mod staff;
@@ -80,6 +81,9 @@ struct TournamentPage<'a> {
     to_check_in: usize,
     /// Accounts the staff form offers (username, role).
     candidates: Vec<(String, Role)>,
+    /// The plan in phases, in words, and the level's warnings.
+    phases: Vec<String>,
+    warnings: Vec<String>,
 }
 
 /// The director's page of a tournament, with an error if one is given.
@@ -116,6 +120,8 @@ async fn tournament_page(
             staff,
             staff_error,
             missing,
+            phases: plan::plan_words(ctx, &l.settings),
+            warnings: plan::level_warnings(ctx, &l.settings),
         },
         status,
     )

@@ -16,6 +16,10 @@ pub enum MovementKind {
     Mitchell,
     Danish,
     DanishModified,
+    /// Danish in groups (RULES.md §13), pure.
+    DanishGroups,
+    /// Danish in groups, modified.
+    DanishGroupsModified,
 }
 
 entrant_file! {
