@@ -21,6 +21,7 @@ pub const MAX_GROUPS: usize = 26;
 
 /// How the groups are made (the file's `group_plan`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum GroupPlan {
     /// The tables of each group, A first.

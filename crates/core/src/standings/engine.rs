@@ -4,6 +4,7 @@
 //! and the prizes are computed here.
 
 use super::kind::{Acc, Field, Kind, Ledger, PenaltyRef, RoundCard};
+use super::groups::{group_prizes, in_groups};
 use super::prizes::prizes;
 use super::{Card, CardPenalty, Row, Standings, StandingsError, TieBreak};
 use crate::i18n::{tf, Lang};
@@ -35,9 +36,15 @@ pub fn compute<K: Kind>(valid: &K::Valid<'_>, lang: Lang) -> Result<Standings<K>
         mismatches,
         ..
     } = ledger;
-    let rows = rank(&field, &acc, &cards, lang);
+    let mut rows = rank(&field, &acc, &cards, lang);
+    if !field.groups.is_empty() {
+        rows = in_groups(&rows, &field.groups, &cards, lang);
+    }
     let entries = u32::try_from(rows.len()).unwrap_or(u32::MAX);
-    let (pool, organiser_fee, scheme, prizes) = prizes(&field, &rows)?;
+    let (pool, organiser_fee, scheme, prizes) = match field.group_prizes {
+        Some(shares) if !field.groups.is_empty() => group_prizes(&field, &rows, shares)?,
+        _ => prizes(&field, &rows)?,
+    };
     let card_index = cards
         .iter()
         .enumerate()
@@ -299,15 +306,27 @@ fn rank<K: Kind>(field: &Field<'_>, acc: &[Acc], cards: &[Card<K>], lang: Lang) 
                 penalty_vp: s.penalty_vp,
                 withdrawn: e.withdrawn,
                 tie_break: None,
+                group: None,
+                group_place: None,
                 kind: PhantomData,
             }
         })
         .collect();
+    order_rows(&rows, cards, lang)
+}
+
+/// `rows` in the order of RULES.md §5 among themselves, each with its
+/// place (1, 2, 2, 4… within `rows`) and the head-to-head of exactly two
+/// of them still tied: the whole field, or one group (RULES.md §13).
+pub(crate) fn order_rows<K: Kind>(rows: &[Row<K>], cards: &[Card<K>], lang: Lang) -> Vec<Row<K>> {
     let keys: Vec<(u32, (i64, i64, i64))> = rows
         .iter()
         .map(|r| (r.number, (r.vp, r.mp_diff, r.mp)))
         .collect();
-    let h2h = |a: usize, b: usize| head_to_head(cards, a, rows.get(b)?.number);
+    let card_of = |number: u32| cards.iter().position(|c| c.number == number);
+    let h2h = |a: usize, b: usize| {
+        head_to_head(cards, card_of(rows.get(a)?.number)?, rows.get(b)?.number)
+    };
     order_entries(&keys, h2h)
         .into_iter()
         .filter_map(|(k, place, tie)| {
