@@ -128,10 +128,14 @@ fn head_to_head_decides_two_tied_pairs_of_a_group() {
     f.rounds[0].tables[2].sheet = Some(simple_sheet(0, 550, 3));
     f.rounds[1].tables[0].sheet = Some(simple_sheet(700, 600, 3));
     let s = compute_file(&f, Lang::En).unwrap();
-    let top: Vec<_> = places(&s).into_iter().take(2).collect();
+    let top: Vec<_> = places(&s).into_iter().take(3).collect();
     assert_eq!(
         top,
-        vec![(1, 1, Some("A"), Some(1), 24), (2, 6, Some("A"), Some(2), 24)]
+        vec![
+            (1, 4, Some("A"), Some(1), 25),
+            (2, 1, Some("A"), Some(2), 24),
+            (3, 6, Some("A"), Some(3), 24)
+        ]
     );
     let tie = s.row(1).unwrap().tie_break.as_ref().unwrap();
     assert_eq!((tie.other, tie.vp_for, tie.vp_against, tie.won), (6, 11, 9, true));
@@ -250,5 +254,25 @@ fn a_scheme_longer_than_its_group_is_scaled() {
     assert_eq!(
         b,
         vec![(2, 5, Some("B"), d("14.00")), (5, 6, Some("B"), d("8.40"))]
+    );
+}
+
+#[test]
+fn the_cli_adds_group_and_group_place_to_rows_and_group_to_prizes() {
+    let f = with_group_prizes(two_groups());
+    let text = crate::tournament_file::to_json(&f).unwrap();
+    let (code, out, err) = run_cli(&text, Lang::En);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["standings"][4],
+        serde_json::json!({"place": 5, "pair": 2, "vp": 22, "mp_diff": 500, "mp": 1500,
+                           "played": 2, "byes": 0, "group": "B", "group_place": 1})
+    );
+    assert_eq!(v["standings"][6]["group"], serde_json::Value::Null);
+    assert!(v["standings"][6].get("group").is_none());
+    assert_eq!(
+        v["prizes"][3],
+        serde_json::json!({"pair": 2, "place": 5, "amount": "22.40", "group": "B"})
     );
 }
