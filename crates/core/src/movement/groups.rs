@@ -14,6 +14,7 @@
 //! - A group seats ⌊entrants / 2⌋ tables; tables are numbered group after
 //!   group (A's first), see [`first_tables`].
 
+use super::error::{catalog_message, params};
 use serde::{Deserialize, Serialize};
 
 /// Most groups: one letter each.
@@ -56,6 +57,16 @@ impl GroupPlanError {
             GroupPlanError::EmptyGroup { .. } => "EMPTY_GROUP",
             GroupPlanError::TooFewEntrants { .. } => "TOO_FEW_ENTRANTS_FOR_GROUPS",
         }
+    }
+
+    /// The message in `lang` (`movement.group_error.<CODE>`).
+    pub fn message(&self, lang: crate::i18n::Lang) -> String {
+        let params: Vec<(&'static str, String)> = match self {
+            GroupPlanError::GroupsOutOfRange { groups, max } => params!(groups, max),
+            GroupPlanError::EmptyGroup { group } => params!(group),
+            GroupPlanError::TooFewEntrants { entrants, taken } => params!(entrants, taken),
+        };
+        catalog_message(lang, &format!("movement.group_error.{}", self.code()), &params)
     }
 }
 
