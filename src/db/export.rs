@@ -438,6 +438,7 @@ pub fn load_file_of(
             };
             let k = known.get(&s.id);
             round.tables.push(TableFile {
+                group: None,
                 table: u32::try_from(s.table_no).unwrap_or(0),
                 ns,
                 ew,

@@ -62,7 +62,9 @@
 mod cli;
 pub mod engine;
 mod error;
+pub mod groups;
 pub mod kind;
+mod order;
 pub mod pairs;
 pub mod prizes;
 #[cfg(feature = "openapi")]
@@ -70,6 +72,8 @@ mod schema;
 pub mod teams;
 mod types;
 
+#[cfg(test)]
+mod groups_tests;
 #[cfg(test)]
 mod invariants;
 #[cfg(test)]
@@ -85,7 +89,8 @@ mod tests;
 
 pub use cli::{run_cli, CliPrize, CliRow, CliStandings};
 pub use error::{BrokenSheet, StandingsError};
-pub use kind::{Kind, Ledger, RoundCard};
+pub use groups::{group_pools, in_groups};
+pub use kind::{GroupRef, Kind, Ledger, RoundCard};
 pub use pairs::{CardRound, Pair};
 pub use prizes::split_evenly;
 pub use teams::{

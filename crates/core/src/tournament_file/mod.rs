@@ -55,6 +55,7 @@
 
 #[doc(hidden)]
 pub mod fixtures;
+mod groups;
 mod pairs;
 mod parse;
 mod pieces;
@@ -65,6 +66,7 @@ mod validate;
 #[cfg(test)]
 mod tests;
 
+pub use groups::{GroupFile, GroupPrizeFile};
 pub use pairs::{MovementKind, PairFile, PenaltyFile, RoundFile, TableFile, TournamentFile};
 pub(crate) use parse::from_json;
 pub use parse::{

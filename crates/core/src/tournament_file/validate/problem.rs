@@ -72,10 +72,25 @@ pub enum ProblemCode {
     PenaltyTeamUnknown,
     PenaltyTeamTableMismatch,
     PenaltyTableMissing,
+    GroupPlanInvalid,
+    GroupPlanMissing,
+    GroupNameInvalid,
+    GroupNoPairs,
+    GroupPairTwice,
+    GroupsMissing,
+    TableGroupMissing,
+    TableGroupUnknown,
+    TableGroupMismatch,
+    GroupPrizeMissing,
+    GroupPrizeUnknown,
+    GroupPrizeDuplicate,
+    GroupShareOutOfRange,
+    GroupSharesNotHundred,
+    GroupSchemeInvalid,
 }
 
 impl ProblemCode {
-    pub const ALL: [ProblemCode; 62] = [
+    pub const ALL: [ProblemCode; 77] = [
         ProblemCode::NameEmpty,
         ProblemCode::TextTooLong,
         ProblemCode::OutOfRange,
@@ -138,6 +153,21 @@ impl ProblemCode {
         ProblemCode::PenaltyTeamUnknown,
         ProblemCode::PenaltyTeamTableMismatch,
         ProblemCode::PenaltyTableMissing,
+        ProblemCode::GroupPlanInvalid,
+        ProblemCode::GroupPlanMissing,
+        ProblemCode::GroupNameInvalid,
+        ProblemCode::GroupNoPairs,
+        ProblemCode::GroupPairTwice,
+        ProblemCode::GroupsMissing,
+        ProblemCode::TableGroupMissing,
+        ProblemCode::TableGroupUnknown,
+        ProblemCode::TableGroupMismatch,
+        ProblemCode::GroupPrizeMissing,
+        ProblemCode::GroupPrizeUnknown,
+        ProblemCode::GroupPrizeDuplicate,
+        ProblemCode::GroupShareOutOfRange,
+        ProblemCode::GroupSharesNotHundred,
+        ProblemCode::GroupSchemeInvalid,
     ];
 
     /// The stable snake_case code (`pair_seated_twice`…).
@@ -205,6 +235,21 @@ impl ProblemCode {
             ProblemCode::PenaltyTeamUnknown => "penalty_team_unknown",
             ProblemCode::PenaltyTeamTableMismatch => "penalty_team_table_mismatch",
             ProblemCode::PenaltyTableMissing => "penalty_table_missing",
+            ProblemCode::GroupPlanInvalid => "group_plan_invalid",
+            ProblemCode::GroupPlanMissing => "group_plan_missing",
+            ProblemCode::GroupNameInvalid => "group_name_invalid",
+            ProblemCode::GroupNoPairs => "group_no_pairs",
+            ProblemCode::GroupPairTwice => "group_pair_twice",
+            ProblemCode::GroupsMissing => "groups_missing",
+            ProblemCode::TableGroupMissing => "table_group_missing",
+            ProblemCode::TableGroupUnknown => "table_group_unknown",
+            ProblemCode::TableGroupMismatch => "table_group_mismatch",
+            ProblemCode::GroupPrizeMissing => "group_prize_missing",
+            ProblemCode::GroupPrizeUnknown => "group_prize_unknown",
+            ProblemCode::GroupPrizeDuplicate => "group_prize_duplicate",
+            ProblemCode::GroupShareOutOfRange => "group_share_out_of_range",
+            ProblemCode::GroupSharesNotHundred => "group_shares_not_hundred",
+            ProblemCode::GroupSchemeInvalid => "group_scheme_invalid",
         }
     }
 
