@@ -381,6 +381,26 @@ def main():
                 {"pair_code": ew, "agree": True},
                 prepare={"enter": {"pair_code": ns, "round": 2, "sheet": sheet}})
 
+    # rules: the engine's pure computations, on bodies it takes
+    R = "/api/v1/rules"
+    for i, sheet in enumerate(sheets[:6]):
+        aim(f"POST {R}/check-sheet", body={"profile": ["codice", "classic"][i % 2],
+                                           "hands_per_round": 3, **sheet})
+    for cards in (["5H", "6H", "7H"], ["KS", "KH", "KD"], ["3C", "4C", "5C", "6C", "7C", "8C", "9C"],
+                  ["2D", "5H", "6H", "7H"], ["QS", "QH", "QD", "QC", "QS", "QH", "QD"]):
+        aim(f"POST {R}/meld", body={"cards": cards})
+    for difference, hands in ((0, 3), (215, 3), (-1400, 4), (90, 3)):
+        aim(f"POST {R}/vp", body={"difference": difference, "hands": hands})
+    for cards in (["AS", "7H", "KD", "2C"], ["3H", "3D", "9S", "JC"], ["KS", "QS", "JS", "10S"]):
+        aim(f"POST {R}/seat-draw", body={"cards": cards})
+    for entries, scheme in ((20, ["50", "30", "20"]), (8, ["100"]), (45, ["40", "25", "15", "12", "8"])):
+        aim(f"POST {R}/prizes", body={"entries": entries, "entry_fee": "10",
+                                      "prize_share_percent": "70", "scheme": scheme})
+    aim(f"POST {R}/prizes", body={"entries": 30, "entry_fee": "15.50", "prize_share_percent": "65",
+                                  "guaranteed_pool": "200",
+                                  "payout": [{"min_entries": 1, "scheme": ["100"]},
+                                             {"min_entries": 12, "scheme": ["50", "30", "20"]}]})
+
     seed = {
         "aims": aims,
         "protected": {"tournament": sorted(set(everything)),
