@@ -387,15 +387,7 @@ fn serve_takes_its_flags_after_the_subcommand() {
 #[tokio::test]
 async fn every_documented_rules_example_is_answered_200() {
     let app = spawn_app().await;
-    let doc: Value = app
-        .client
-        .get(app.url("/api/openapi.json"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let doc: Value = app.get("/api/openapi.json").await.json().await.unwrap();
     let mut checked = 0;
     for (path, item) in doc["paths"].as_object().unwrap() {
         if !path.starts_with("/api/v1/rules/") {
