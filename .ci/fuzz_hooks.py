@@ -42,7 +42,7 @@ def _key(operation):
     return f"{operation.method.upper()} {operation.path}"
 
 
-# Letters only: names are refused with digits.
+# Letters only: plausible names for players and teams.
 _word = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=4, max_size=10).map(str.title)
 
 
