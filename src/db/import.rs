@@ -46,6 +46,21 @@ pub(super) fn settings_of(
         .movements
         .as_ref()
         .is_some_and(|m| m.contains(&MovementKind::Danish));
+    // The plan's last rounds in groups, and how the groups are made.
+    let in_groups: Vec<MovementKind> = file
+        .movements
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|m| m.in_groups())
+        .collect();
+    let group_rounds = in_groups.len();
+    let group_modified = !in_groups.contains(&MovementKind::DanishGroups);
+    let (group_count, group_tables) = file
+        .group_plan
+        .as_ref()
+        .map(crate::tournament::plan::group_plan_fields)
+        .unwrap_or_default();
     let planned = file
         .planned_rounds
         .unwrap_or(u32::try_from(file.rounds.len()).unwrap_or(1))
@@ -102,12 +117,31 @@ pub(super) fn settings_of(
         // Not in the file: the default (on).
         table_entry: String::new(),
         // The file's club separation is read with its plan (issue 34): off.
-        separate_clubs: String::new(),
-        group_rounds: String::new(),
-        group_form: String::new(),
-        group_count: String::new(),
-        group_tables: String::new(),
-        group_prizes: String::new(),
+        separate_clubs: if file.separate_clubs == Some(true) {
+            "on".into()
+        } else {
+            String::new()
+        },
+        group_rounds: group_rounds.to_string(),
+        group_form: if group_modified { "modified" } else { "pure" }.into(),
+        group_count,
+        group_tables,
+        group_prizes: file
+            .group_prizes
+            .iter()
+            .flatten()
+            .map(|g| {
+                let scheme: Vec<String> =
+                    g.scheme.iter().map(|p| p.normalize().to_string()).collect();
+                format!(
+                    "{} {}: {}",
+                    g.group,
+                    g.share_percent.normalize(),
+                    scheme.join(" ")
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
         level: String::new(),
         sheet_mode: file
             .sheet_mode
@@ -173,10 +207,21 @@ pub fn import_file(
             super::people::link_pair(conn, id, now)?;
             id_of.insert(p.number, id);
         }
+        // The groups as cut are taken as they are (FORMAT.md).
+        for g in file.groups.iter().flatten() {
+            let ids: Vec<PairId> = g
+                .pairs
+                .iter()
+                .filter_map(|n| id_of.get(n).copied())
+                .collect();
+            super::pairs::set_group(conn, tid, &ids, Some(&g.name))?;
+        }
         for r in &file.rounds {
             let movement = match r.movement {
                 Some(MovementKind::Danish) => RoundMovement::Danish,
                 Some(MovementKind::DanishModified) => RoundMovement::DanishModified,
+                Some(MovementKind::DanishGroups) => RoundMovement::DanishGroups,
+                Some(MovementKind::DanishGroupsModified) => RoundMovement::DanishGroupsModified,
                 _ => RoundMovement::Mitchell,
             };
             let round_no = i32::try_from(r.number).unwrap_or(i32::MAX);

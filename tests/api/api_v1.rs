@@ -166,7 +166,7 @@ fn bin() -> String {
 }
 
 /// `burraco-td standings` on a file.
-fn cli_standings(file: &str) -> Value {
+pub(crate) fn cli_standings(file: &str) -> Value {
     let mut child = Command::new(bin())
         .args(["standings"])
         .env("LANG", "en_GB.UTF-8")

@@ -243,3 +243,51 @@ async fn the_level_warns_without_refusing() {
     let page = dora.get_html(&short).await;
     assert!(page.contains("6 turni da 3 smazzate o 5 da 4"), "{page}");
 }
+
+#[tokio::test]
+async fn a_grouped_file_reads_back_the_same_through_the_cli_and_an_import() {
+    let (app, dora) = with_director().await;
+    let t = national(&app, 4).await;
+    let file = json_of(&dora, &format!("{t}/export.json")).await;
+    let api = json_of(
+        &dora,
+        &format!("/api/v1/tournaments/{}/standings", tid_of(&t)),
+    )
+    .await;
+    // `burraco-td standings` on the exported file: the same groups and
+    // group places as the server's.
+    let cli = crate::api_v1::cli_standings(&file.to_string());
+    let key = |rows: &Value| -> Vec<(u64, String, u64)> {
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["pair"].as_u64().unwrap(),
+                    r["group"].as_str().unwrap_or("").to_string(),
+                    r["group_place"].as_u64().unwrap_or(0),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(key(&cli["standings"]), key(&api["rows"]));
+    assert!(key(&api["rows"]).iter().all(|(_, g, _)| !g.is_empty()));
+    // Imported back: the same plan, groups and standings.
+    let parsed: burraco_td::tournament_file::TournamentFile =
+        serde_json::from_value(file.clone()).unwrap();
+    let id = burraco_td::services::files::import(
+        &app.handle,
+        crate::builders::admin(),
+        Some("dora".into()),
+        parsed,
+        chrono_tz::Europe::Rome,
+    )
+    .await
+    .expect("import");
+    let again = json_of(&dora, &format!("/director/t/{}/export.json", id.0)).await;
+    for field in ["groups", "group_plan", "group_prizes", "movements"] {
+        assert_eq!(again[field], file[field], "{field}");
+    }
+    let back = json_of(&dora, &format!("/api/v1/tournaments/{}/standings", id.0)).await;
+    assert_eq!(key(&back["rows"]), key(&api["rows"]));
+}
