@@ -139,6 +139,13 @@ async fn a_plan_with_groups_ends_in_group_standings_and_prizes() {
         .await;
     assert!(public.contains("id=\"group-A\""), "{public}");
     assert!(public.contains("id=\"group-B\""), "{public}");
+    // The prize list per group: "Girone A · 5 tavoli · …".
+    let list = app
+        .another_browser()
+        .get_html(&format!("/t/{}/prizes", tid_of(&t)))
+        .await;
+    assert!(list.contains("id=\"prizes-A\""), "{list}");
+    assert!(list.contains("Girone B · 5 tavoli · "), "{list}");
 }
 
 #[tokio::test]

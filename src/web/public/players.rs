@@ -208,6 +208,9 @@ struct PrizeLine {
     pair: Option<u32>,
     amount: Decimal,
     per_player: Option<[Decimal; 2]>,
+    /// On the first line of a group's prizes (RULES.md §13): "Girone A ·
+    /// 7 tavoli · 250,00 €".
+    group_head: Option<(String, String)>,
 }
 
 #[derive(Template)]
@@ -237,6 +240,23 @@ impl PrizesPage<'_> {
     }
 }
 
+/// A group's heading on the prize list: its letter, its tables and what
+/// its prizes pay in all.
+fn group_heading(ctx: &PageCtx, st: &crate::standings::Standings, group: &str) -> String {
+    let pairs = st.rows.iter().filter(|r| r.group.as_deref() == Some(group)).count();
+    let pool: Decimal = st
+        .prizes
+        .iter()
+        .filter(|p| p.group.as_deref() == Some(group))
+        .map(|p| p.amount)
+        .sum();
+    crate::i18n::tf(
+        ctx.lang,
+        "groups.prizes.heading",
+        &[("group", &group), ("tables", &(pairs / 2)), ("pool", &money(ctx.lang, pool))],
+    )
+}
+
 /// `GET /t/{id}/prizes`: places, pairs and amounts; provisional until the
 /// director closes the tournament; before any result only what each place
 /// pays. A scheme wider than the field pays the places that exist (RULES.md §10).
@@ -260,11 +280,17 @@ pub async fn prizes(
                 )),
                 st.prizes
                     .iter()
-                    .map(|p| PrizeLine {
+                    .enumerate()
+                    .map(|(i, p)| PrizeLine {
                         place: p.place,
                         pair: Some(p.number),
                         amount: p.amount,
                         per_player: Some(p.per_player),
+                        group_head: p
+                            .group
+                            .as_ref()
+                            .filter(|g| i == 0 || st.prizes[i - 1].group.as_ref() != Some(*g))
+                            .map(|g| (g.clone(), group_heading(ctx, st, g))),
                     })
                     .collect(),
             ),
@@ -285,6 +311,7 @@ pub async fn prizes(
                         pair: None,
                         amount,
                         per_player: None,
+                        group_head: None,
                     })
                     .collect();
                 let facts =
