@@ -104,6 +104,13 @@ async fn the_cut_is_shown_before_it_is_made_and_made_once() {
         assert!(members.contains(&table["ns"].as_u64().unwrap()));
         assert!(members.contains(&table["ew"].as_u64().unwrap()));
     }
+    // The desk, the round's printout and the table cards name the groups.
+    let desk = dora.get_html(&format!("/desk/t/{}/rounds/4", tid_of(&t))).await;
+    assert_eq!(desk.matches("class=\"group-badge\"").count(), 10, "{desk}");
+    let printout = dora.get_html(&format!("{t}/rounds/4")).await;
+    assert!(printout.contains("<td class=\"group-cell\">B</td>"), "{printout}");
+    let cards = dora.get_html(&format!("{t}/rounds/4/cards")).await;
+    assert!(cards.contains("<strong class=\"tc-group\">A</strong>"), "{cards}");
     // The plan's group fields are locked once cut: a change is not saved.
     let edit = dora.get_html(&format!("{t}/edit")).await;
     assert!(edit.contains("name=\"group_count\" value=\"2\""), "{edit}");
