@@ -173,6 +173,9 @@ pub struct PublicStandings {
     pub prizes_provisional: bool,
     /// The penalties that count, round by round.
     pub penalties: Vec<PublicPenalty>,
+    /// The groups as cut (RULES.md §13), A first; absent before the cut.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<crate::tournament_file::GroupFile>,
 }
 
 impl PublicStandings {
@@ -229,6 +232,11 @@ impl PublicStandings {
             prizes,
             prizes_provisional: !s.finished(),
             penalties,
+            groups: s
+                .file
+                .as_ref()
+                .and_then(|f| f.groups.clone())
+                .unwrap_or_default(),
         }
     }
 }

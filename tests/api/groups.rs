@@ -89,6 +89,10 @@ async fn the_cut_is_shown_before_it_is_made_and_made_once() {
     )
     .await;
     let rows = standings["rows"].as_array().unwrap();
+    assert_eq!(
+        standings["groups"], file["groups"],
+        "the API gives the groups"
+    );
     let a: Vec<u64> = groups[0].1.clone();
     for row in rows.iter().filter(|r| r["group"] == "A") {
         assert!(a.contains(&row["pair"].as_u64().unwrap()));
@@ -105,12 +109,20 @@ async fn the_cut_is_shown_before_it_is_made_and_made_once() {
         assert!(members.contains(&table["ew"].as_u64().unwrap()));
     }
     // The desk, the round's printout and the table cards name the groups.
-    let desk = dora.get_html(&format!("/desk/t/{}/rounds/4", tid_of(&t))).await;
+    let desk = dora
+        .get_html(&format!("/desk/t/{}/rounds/4", tid_of(&t)))
+        .await;
     assert_eq!(desk.matches("class=\"group-badge\"").count(), 10, "{desk}");
     let printout = dora.get_html(&format!("{t}/rounds/4")).await;
-    assert!(printout.contains("<td class=\"group-cell\">B</td>"), "{printout}");
+    assert!(
+        printout.contains("<td class=\"group-cell\">B</td>"),
+        "{printout}"
+    );
     let cards = dora.get_html(&format!("{t}/rounds/4/cards")).await;
-    assert!(cards.contains("<strong class=\"tc-group\">A</strong>"), "{cards}");
+    assert!(
+        cards.contains("<strong class=\"tc-group\">A</strong>"),
+        "{cards}"
+    );
     // The plan's group fields are locked once cut: a change is not saved.
     let edit = dora.get_html(&format!("{t}/edit")).await;
     assert!(edit.contains("name=\"group_count\" value=\"2\""), "{edit}");
@@ -304,4 +316,98 @@ async fn a_grouped_file_reads_back_the_same_through_the_cli_and_an_import() {
     }
     let back = json_of(&dora, &format!("/api/v1/tournaments/{}/standings", id.0)).await;
     assert_eq!(key(&back["rows"]), key(&api["rows"]));
+}
+
+#[tokio::test]
+async fn a_hundred_pair_national_through_its_whole_plan() {
+    let (app, dora) = with_director().await;
+    // The national formula: 6 Mitchell, 2 Danish over the whole field, 3
+    // Danish in groups of 15, 17 and (the rest) 18 tables.
+    let t = app
+        .tournament("Nazionale a 100 coppie")
+        .with(&[
+            ("planned_rounds", "11"),
+            ("mitchell_rounds", "6"),
+            ("group_rounds", "3"),
+            ("group_tables", "15, 17, 18"),
+            (
+                "group_prizes",
+                "A 50: 40 30 20 10\nB 30: 50 30 20\nC 20: 60 40",
+            ),
+            ("level", "national"),
+            ("payout", "1: 100"),
+        ])
+        .pairs(100)
+        .played(11)
+        .build()
+        .await
+        .path;
+    let file = json_of(&dora, &format!("{t}/export.json")).await;
+    let groups = groups_of(&file);
+    let sizes: Vec<usize> = groups.iter().map(|g| g.1.len()).collect();
+    assert_eq!(sizes, vec![30, 34, 36]);
+    let rounds = file["rounds"].as_array().unwrap();
+    assert_eq!(rounds.len(), 11);
+    for (i, r) in rounds.iter().enumerate() {
+        let expected = match i {
+            0..=5 => "mitchell",
+            6 | 7 => "danish_modified",
+            _ => "danish_groups_modified",
+        };
+        assert_eq!(r["movement"], expected, "round {}", i + 1);
+        if i >= 8 {
+            // Tables 1–15 group A, 16–32 B, 33–50 C; both pairs of a table
+            // in its group, and no pair twice.
+            let mut seen = std::collections::HashSet::new();
+            for table in r["tables"].as_array().unwrap() {
+                let n = table["table"].as_u64().unwrap();
+                let group = match n {
+                    1..=15 => "A",
+                    16..=32 => "B",
+                    _ => "C",
+                };
+                assert_eq!(table["group"], group, "round {} table {n}", i + 1);
+                let members = &groups.iter().find(|g| g.0 == group).unwrap().1;
+                for line in ["ns", "ew"] {
+                    let p = table[line].as_u64().unwrap();
+                    assert!(members.contains(&p), "round {} table {n}", i + 1);
+                    assert!(seen.insert(p), "pair {p} seated twice");
+                }
+            }
+        }
+    }
+    let st = json_of(
+        &dora,
+        &format!("/api/v1/tournaments/{}/standings", tid_of(&t)),
+    )
+    .await;
+    let rows = st["rows"].as_array().unwrap();
+    let order: Vec<&str> = rows.iter().map(|r| r["group"].as_str().unwrap()).collect();
+    assert_eq!(order.iter().filter(|g| **g == "A").count(), 30);
+    assert!(order.windows(2).all(|w| w[0] <= w[1]), "A, then B, then C");
+    // The group pools add up to the pool, to the cent.
+    let pool: rust_decimal::Decimal = st["prizes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            p["amount"]
+                .as_str()
+                .unwrap()
+                .parse::<rust_decimal::Decimal>()
+                .unwrap()
+        })
+        .sum();
+    let expected: rust_decimal::Decimal = "1400.00".parse().unwrap(); // 100 × 20 € × 70 %
+    assert_eq!(pool, expected);
+    for g in ["A", "B", "C"] {
+        assert!(
+            st["prizes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|p| p["group"] == g),
+            "{g}"
+        );
+    }
 }

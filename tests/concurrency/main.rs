@@ -30,6 +30,7 @@ mod support;
 mod circuits;
 mod confirm;
 mod doors;
+mod groups;
 mod holes;
 mod ownership;
 mod processes;

@@ -243,7 +243,11 @@ impl PrizesPage<'_> {
 /// A group's heading on the prize list: its letter, its tables and what
 /// its prizes pay in all.
 fn group_heading(ctx: &PageCtx, st: &crate::standings::Standings, group: &str) -> String {
-    let pairs = st.rows.iter().filter(|r| r.group.as_deref() == Some(group)).count();
+    let pairs = st
+        .rows
+        .iter()
+        .filter(|r| r.group.as_deref() == Some(group))
+        .count();
     let pool: Decimal = st
         .prizes
         .iter()
@@ -253,7 +257,11 @@ fn group_heading(ctx: &PageCtx, st: &crate::standings::Standings, group: &str) -
     crate::i18n::tf(
         ctx.lang,
         "groups.prizes.heading",
-        &[("group", &group), ("tables", &(pairs / 2)), ("pool", &money(ctx.lang, pool))],
+        &[
+            ("group", &group),
+            ("tables", &(pairs / 2)),
+            ("pool", &money(ctx.lang, pool)),
+        ],
     )
 }
 

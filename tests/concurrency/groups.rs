@@ -1,0 +1,90 @@
+//! The first round in groups (RULES.md §13) raced: many `nextRound` calls
+//! at once, on PostgreSQL spread over two instances, draw one round and
+//! make one cut.
+
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+use crate::helpers::{TestDb, ADMIN, ADMIN_PW};
+use crate::races::backend;
+use crate::support::*;
+
+const START: Duration = Duration::from_secs(30);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_cut_raced_by_many_calls_is_made_once() {
+    const N: usize = 12;
+    let db = TestDb::new();
+    create_admin_cli(&db.url(), ADMIN, ADMIN_PW);
+    create_user_cli(&db.url(), "director", "dora", DIRECTOR_PW);
+    let token = create_token_cli(&db.url(), "dora");
+    let n = if db.is_postgres() { 2 } else { 1 };
+    let mut servers: Vec<Server> = (0..n).map(|_| Server::start_with(&db.url(), &[])).collect();
+    for s in &mut servers {
+        assert!(s.wait_healthy(START).await, "{}", s.output());
+    }
+    let bases: Vec<String> = servers.iter().map(|s| s.address.clone()).collect();
+    let dora = Staff::login(&bases[0], "dora", DIRECTOR_PW).await;
+    // 24 pairs, 5 rounds: 2 Mitchell, 1 Danish, 2 in groups of 6 tables;
+    // 3 rounds played, so the next round makes the cut.
+    let tid = TournamentBuilder::new(&db_of(&db.url()), "Gironi contesi")
+        .owner("dora")
+        .with(&[
+            ("planned_rounds", "5"),
+            ("mitchell_rounds", "2"),
+            ("group_rounds", "2"),
+            ("group_tables", "6, 6"),
+        ])
+        .pairs(24)
+        .played(3)
+        .build()
+        .await
+        .tid;
+    let client = client();
+    let clock = Instant::now();
+    let jobs: Vec<_> = (0..N)
+        .map(|i| {
+            let (client, token) = (client.clone(), token.clone());
+            let url = format!("{}/api/v1/tournaments/{tid}/rounds", bases[i % bases.len()]);
+            async move {
+                let res = client
+                    .post(url)
+                    .bearer_auth(token)
+                    .json(&json!({"round": 4}))
+                    .send()
+                    .await;
+                answer_of(res, clock).await
+            }
+        })
+        .collect();
+    let answers = all_at_once(jobs).await;
+    let t = Tally::of(&answers);
+    let file = export(&dora, tid).await;
+    println!(
+        "{N} concurrent nextRound making the cut [{}, {n} instance(s)]: answers {t}",
+        backend(&db)
+    );
+    assert_eq!(t.count_5xx(), 0, "{t}");
+    assert_eq!(t.count(201), N, "round 4 named: every call answers it: {t}");
+    assert_eq!(rounds_of(&file).len(), 4, "one round drawn");
+    let groups = file["groups"].as_array().expect("the cut is made");
+    assert_eq!(groups.len(), 2);
+    let mut all: Vec<u64> = groups
+        .iter()
+        .flat_map(|g| {
+            g["pairs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_u64().unwrap())
+        })
+        .collect();
+    all.sort_unstable();
+    assert_eq!(
+        all,
+        (1..=24).collect::<Vec<u64>>(),
+        "every pair in one group, once"
+    );
+    let round4 = &rounds_of(&file)[3];
+    assert_eq!(round4["tables"].as_array().unwrap().len(), 12);
+}
