@@ -6,6 +6,7 @@
 mod browser;
 mod circuits;
 mod entries;
+mod groups;
 mod hall;
 #[path = "../api/peek.rs"]
 mod peek;
