@@ -16,6 +16,8 @@ mod players;
 mod qr_read;
 mod referee;
 mod setup;
+#[path = "../api/shared.rs"]
+mod shared;
 mod states;
 mod teams;
 mod tokens;
@@ -87,13 +89,6 @@ struct Expected {
     vp: i64,
     mp_diff: i64,
     mp: i64,
-}
-
-async fn login(p: &Page<'_>, user: &str, pw: &str) {
-    p.go("/login").await;
-    p.fill("#username", user).await;
-    p.fill("#password", pw).await;
-    p.submit("form[action='/login'] button[type=submit]").await;
 }
 
 async fn logout(p: &Page<'_>) {
@@ -355,7 +350,7 @@ async fn scenario(p: &Page<'_>) {
     logout(p).await;
 
     // ---- the director sets up the tournament ----
-    login(p, "dora", DORA_PW).await;
+    p.login("dora", DORA_PW).await;
     p.go("/director/tournaments/new").await;
     p.fill("#name", "Torneo del venerdì").await;
     p.fill("#venue", "Circolo del Sole").await;
@@ -650,7 +645,7 @@ async fn scenario(p: &Page<'_>) {
         if round == 2 {
             // ---- the referee records a penalty ----
             logout(p).await;
-            login(p, "rita", RITA_PW).await;
+            p.login("rita", RITA_PW).await;
             p.go("/director/t/1").await;
             assert!(
                 p.html().await.contains("Accesso negato"),
@@ -685,7 +680,7 @@ async fn scenario(p: &Page<'_>) {
             p.shot("13c-audit").await;
             expected.get_mut(&2).expect("pair 2").vp -= 1;
             logout(p).await;
-            login(p, "dora", DORA_PW).await;
+            p.login("dora", DORA_PW).await;
         }
     }
 

@@ -5,7 +5,6 @@
 //! tournament's suit order, the redraw step). Screenshots at 1280 and 360 px.
 
 use burraco_td::auth::Role;
-use burraco_td::services::{self, Need};
 
 use crate::browser::{start_driver, start_server, Page};
 use crate::setup;
@@ -27,15 +26,9 @@ async fn a_referees_evening() {
         true,
     )
     .await;
-    services::tournaments::add_staff(db, dora, tid, "rita".into(), Role::Referee)
-        .await
-        .expect("staff");
-    services::rounds::draw(db, dora, tid, services::rounds::DrawKind::Start, None)
-        .await
-        .expect("draw");
-    let (l, _, tables, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)
-        .await
-        .unwrap();
+    setup::referee(db, dora, tid).await;
+    setup::draw(db, dora, tid).await;
+    let (l, tables) = setup::seating(db, dora, tid, 1).await;
     let table = tables[0].table_no;
     let ns = l.pair(tables[0].ns_pair).unwrap().clone();
     setup::save_sheet(db, dora, tid, 1, table, 1090, 700).await;
@@ -46,10 +39,7 @@ async fn a_referees_evening() {
         base: &server.base,
     };
     let run = async {
-        p.go("/login").await;
-        p.fill("#username", "rita").await;
-        p.fill("#password", RITA_PW).await;
-        p.submit("form[action='/login'] button[type=submit]").await;
+        p.login("rita", RITA_PW).await;
         // Home: the tournament with its desk, penalties, audit and seat draw.
         p.go("/").await;
         let home = p.html().await;

@@ -29,10 +29,7 @@ async fn a_referee_creates_uses_and_revokes_an_api_token() {
         base: &server.base,
     };
     let run = async {
-        p.go("/login").await;
-        p.fill("#username", "rita").await;
-        p.fill("#password", RITA_PW).await;
-        p.submit("form[action='/login'] button").await;
+        p.login("rita", RITA_PW).await;
 
         // From the navigation, without JavaScript-only controls.
         p.submit("nav a[href='/account']").await;
