@@ -430,53 +430,43 @@ async fn circuits_over_the_api() {
     .unwrap();
     let client = crate::helpers::new_client();
     let url = |p: &str| format!("{}{}", app.address, p);
+    // A POST with the token: its status and its JSON (null if none).
+    let post = |path: String, body: Value| {
+        let req = client.post(url(&path)).bearer_auth(&token).json(&body);
+        async move {
+            let res = req.send().await.unwrap();
+            (
+                res.status().as_u16(),
+                res.json::<Value>().await.unwrap_or(Value::Null),
+            )
+        }
+    };
 
     // Every problem by its path in the circuit document.
-    let res = client
-        .post(url("/api/v1/circuits"))
-        .bearer_auth(&token)
-        .json(&json!({"name": "", "points": {"method": "table", "table": [25, -1]}, "best_of": 0}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status().as_u16(), 422);
-    let e: Value = res.json().await.unwrap();
+    let bad = json!({"name": "", "points": {"method": "table", "table": [25, -1]}, "best_of": 0});
+    let (status, e) = post("/api/v1/circuits".into(), bad).await;
+    assert_eq!(status, 422);
     assert_eq!(e["error"]["code"], "invalid_input");
     for path in ["name", "points.table[1]", "best_of"] {
         assert!(e["error"]["fields"].get(path).is_some(), "{path}: {e}");
     }
 
     // Create (as pairs), add both stages, read the public standings.
-    let res = client
-        .post(url("/api/v1/circuits"))
-        .bearer_auth(&token)
-        .json(&json!({"name": "Coppie 2026", "rank": "pair", "points": {"method": "vp"}}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status().as_u16(), 201);
-    let c: Value = res.json().await.unwrap();
+    let pairs = json!({"name": "Coppie 2026", "rank": "pair", "points": {"method": "vp"}});
+    let (status, c) = post("/api/v1/circuits".into(), pairs).await;
+    assert_eq!(status, 201);
     let id = c["id"].as_i64().unwrap();
     assert_eq!(c["circuit"]["format"], "burraco-td/circuit@1");
     for tid in &tids {
-        let res = client
-            .post(url(&format!("/api/v1/circuits/{id}/stages")))
-            .bearer_auth(&token)
-            .json(&json!({"tournament_id": tid}))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(res.status().as_u16(), 200);
+        let stage = json!({"tournament_id": tid});
+        assert_eq!(
+            post(format!("/api/v1/circuits/{id}/stages"), stage).await.0,
+            200
+        );
     }
-    let res = client
-        .post(url(&format!("/api/v1/circuits/{id}/stages")))
-        .bearer_auth(&token)
-        .json(&json!({"tournament_id": tids[0]}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status().as_u16(), 409);
-    let e: Value = res.json().await.unwrap();
+    let again = json!({"tournament_id": tids[0]});
+    let (status, e) = post(format!("/api/v1/circuits/{id}/stages"), again).await;
+    assert_eq!(status, 409);
     assert_eq!(e["error"]["code"], "stage_already");
     let v: Value =
         crate::helpers::json_of(client.get(url(&format!("/api/v1/circuits/{id}/standings")))).await;
@@ -503,14 +493,12 @@ async fn circuits_over_the_api() {
     .await;
     assert_eq!(c["stages"][0]["tournament_id"], tids[1]);
     assert_eq!(c["stages"][0]["number"], 1);
+    let status_of = |path: String| {
+        let req = client.get(url(&path));
+        async move { req.send().await.unwrap().status().as_u16() }
+    };
     assert_eq!(
-        client
-            .get(url("/api/v1/circuits/999999/standings"))
-            .send()
-            .await
-            .unwrap()
-            .status()
-            .as_u16(),
+        status_of("/api/v1/circuits/999999/standings".into()).await,
         404
     );
     // Deleting: the circuit goes, its tournaments stay and stop naming it.
@@ -528,13 +516,7 @@ async fn circuits_over_the_api() {
         .unwrap();
     assert_eq!(res.status().as_u16(), 200);
     assert_eq!(
-        client
-            .get(url(&format!("/api/v1/circuits/{id}/standings")))
-            .send()
-            .await
-            .unwrap()
-            .status()
-            .as_u16(),
+        status_of(format!("/api/v1/circuits/{id}/standings")).await,
         404
     );
     let t = crate::helpers::text_of(client.get(url(&format!("/t/{}", tids[1])))).await;

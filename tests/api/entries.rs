@@ -58,7 +58,7 @@ async fn register_again(b: &Browser, t: &str, i: usize) -> reqwest::Response {
     let (s1, s2) = (format!("Rossi{i}"), format!("Bianchi{i}"));
     let (c1, c2) = (format!("T{i}A"), format!("T{i}B"));
     b.add_pair(
-        &t,
+        t,
         &[
             ("p1_surname", &s1),
             ("p1_name", "Maria"),

@@ -13,7 +13,7 @@ use crate::tournaments::{edit_through_the_form, new_through_the_form, with_direc
 async fn register(b: &Browser, t: &str, p1: [&str; 4], p2: [&str; 4]) {
     let res = b
         .add_pair(
-            &t,
+            t,
             &[
                 ("p1_surname", p1[0]),
                 ("p1_name", p1[1]),

@@ -218,6 +218,30 @@ impl Page<'_> {
             .unwrap_or_else(|e| panic!("click {css}: {e}"));
     }
 
+    /// Clicks `css` (a new page), checks that the page says `text`, and
+    /// takes its screenshot `shot`.
+    pub async fn submit_sees(&self, css: &str, text: &str, shot: &str) {
+        self.submit(css).await;
+        let html = self.html().await;
+        assert!(html.contains(text), "after {css}: no {text:?} in {html}");
+        self.shot(shot).await;
+    }
+
+    /// Fills the penalty form's pair, round, kind and amount.
+    pub async fn penalty_form(&self, pair: &str, round: &str, kind: &str, amount: &str) {
+        self.select("#pair", pair).await;
+        self.select("#round", round).await;
+        self.select("#kind", kind).await;
+        self.fill("#amount", amount).await;
+    }
+
+    /// Saves the penalty form (the desk says so) and takes the screenshot
+    /// `shot`.
+    pub async fn save_penalty(&self, shot: &str) {
+        let save = "form[action$='/penalties'] button[type=submit]";
+        self.submit_sees(save, "Penalità registrata", shot).await;
+    }
+
     /// Logs `user` in through the login form.
     pub async fn login(&self, user: &str, pw: &str) {
         self.go("/login").await;

@@ -52,16 +52,10 @@ async fn a_referees_evening() {
         // A penalty of 100 MP to the NS pair of the scored table.
         let pen = format!("/desk/t/{tid}/penalties");
         p.go(&pen).await;
-        p.select("#pair", &ns.id.to_string()).await;
-        p.select("#round", "1").await;
-        p.select("#kind", "mp").await;
-        p.fill("#amount", "100").await;
+        p.penalty_form(&ns.id.to_string(), "1", "mp", "100").await;
         p.fill("#reason", "parla al compagno durante il gioco")
             .await;
-        p.submit("form[action$='/penalties'] button[type=submit]")
-            .await;
-        assert!(p.html().await.contains("Penalità registrata"));
-        p.shot("72-referee-penalty-given").await;
+        p.save_penalty("72-referee-penalty-given").await;
         // The table's sheet says what counts after the penalty, and why.
         p.go(&format!("/desk/t/{tid}/rounds/1/tables/{table}"))
             .await;

@@ -110,9 +110,12 @@ async fn confirmations_clock_and_a_closed_tournament_reopened() {
         p.go(&format!("{home}/rounds/1")).await;
         p.submit("#clock form button").await;
         assert!(p.html().await.contains("clock-box clock-running"));
-        p.submit("#clock form button").await;
-        assert!(p.html().await.contains("clock-box clock-paused"));
-        p.shot("44-clock-paused").await;
+        p.submit_sees(
+            "#clock form button",
+            "clock-box clock-paused",
+            "44-clock-paused",
+        )
+        .await;
         p.submit("#clock form button").await;
         assert!(p.html().await.contains("clock-box clock-running"));
         // 31 minutes later: the 10-minute warning, right on a plain reload.
@@ -127,9 +130,12 @@ async fn confirmations_clock_and_a_closed_tournament_reopened() {
         assert!(p.html().await.contains("warn-five"));
         p.shot("46-desk-clock-warning-five").await;
         // Time-out asks first.
-        p.submit("a[href*='/confirm-time-out']").await;
-        assert!(p.html().await.contains("restano ancora"));
-        p.shot("47-confirm-time-out").await;
+        p.submit_sees(
+            "a[href*='/confirm-time-out']",
+            "restano ancora",
+            "47-confirm-time-out",
+        )
+        .await;
         p.submit("form[action$='/clock'] button[type=submit]").await;
         assert!(p.html().await.contains("clock-box clock-time_out"));
 

@@ -70,9 +70,12 @@ async fn a_referee_creates_uses_and_revokes_an_api_token() {
         assert!(!html.contains("Non hai token API"));
         p.shot("tokens-02-list").await;
 
-        p.submit("form[action$='/revoke'] button").await;
-        assert!(p.html().await.contains("Il token è revocato"));
-        p.shot("tokens-03-revoked").await;
+        p.submit_sees(
+            "form[action$='/revoke'] button",
+            "Il token è revocato",
+            "tokens-03-revoked",
+        )
+        .await;
         let status = reqwest::Client::new()
             .get(format!("{}/api/v1/me", server.base))
             .bearer_auth(&token)

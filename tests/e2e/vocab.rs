@@ -143,9 +143,12 @@ async fn every_staff_page_at_360_px() {
         p.go("/admin/users").await;
         p.shot("vocab-12-admin-users").await;
         // A user's page: role, password reset and her API tokens (issue 32).
-        p.submit("a[href^='/admin/users/']").await;
-        assert!(p.html().await.contains("id=\"tokens\""));
-        p.shot("vocab-13-admin-user").await;
+        p.submit_sees(
+            "a[href^='/admin/users/']",
+            "id=\"tokens\"",
+            "vocab-13-admin-user",
+        )
+        .await;
         // One's own account: API tokens and the password change.
         p.go("/account").await;
         assert!(p.html().await.contains("id=\"change-password\""));
