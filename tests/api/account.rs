@@ -36,17 +36,7 @@ async fn a_fresh_installation_leads_to_the_one_time_setup() {
 #[tokio::test]
 async fn setup_refuses_bad_input_with_messages_next_to_the_fields() {
     let app = spawn_app().await;
-    let res = app
-        .submit(
-            "/setup",
-            "/setup",
-            &[
-                ("username", "a b"),
-                ("password", "short"),
-                ("password2", "short"),
-            ],
-        )
-        .await;
+    let res = app.setup_form("a b", "short", "short").await;
     assert_eq!(res.status().as_u16(), 422);
     let html = res.text().await.unwrap();
     assert!(
@@ -55,15 +45,7 @@ async fn setup_refuses_bad_input_with_messages_next_to_the_fields() {
     );
     assert!(html.contains("La password deve avere almeno 10 caratteri"));
     let res = app
-        .submit(
-            "/setup",
-            "/setup",
-            &[
-                ("username", "anna"),
-                ("password", "long enough 1"),
-                ("password2", "long enough 2"),
-            ],
-        )
+        .setup_form("anna", "long enough 1", "long enough 2")
         .await;
     assert_eq!(res.status().as_u16(), 422);
     assert!(res
@@ -84,19 +66,15 @@ async fn login_and_logout() {
     let app = spawn_app().await;
     app.setup_admin().await;
     app.logout().await;
-    assert_eq!(
-        app.get("/admin/users").await.status().as_u16(),
-        303,
-        "logged out"
-    );
+    assert_eq!(app.get_status("/admin/users").await, 303, "logged out");
 
     let res = app.login("ADMIN", ADMIN_PW).await;
     assert_eq!(res.status().as_u16(), 303, "usernames are case-insensitive");
     assert_eq!(location(&res), "/admin/users");
-    assert_eq!(app.get("/admin/users").await.status().as_u16(), 200);
+    assert_eq!(app.get_status("/admin/users").await, 200);
 
     app.logout().await;
-    assert_eq!(app.get("/admin/users").await.status().as_u16(), 303);
+    assert_eq!(app.get_status("/admin/users").await, 303);
 }
 
 #[tokio::test]
@@ -115,7 +93,7 @@ async fn wrong_password_and_unknown_user_get_the_same_answer() {
         .await
         .unwrap()
         .contains("Nome utente o password errati"));
-    assert_eq!(app.get("/admin/users").await.status().as_u16(), 303);
+    assert_eq!(app.get_status("/admin/users").await, 303);
 }
 
 #[tokio::test]
@@ -143,17 +121,7 @@ fn session_ids(app: &crate::helpers::TestApp) -> Vec<String> {
 async fn session_cookie_is_httponly_and_samesite_lax() {
     let app = spawn_app().await;
     let token = csrf_in(&app.get_html("/setup").await);
-    let res = app
-        .post_raw(
-            "/setup",
-            &[
-                ("username", ADMIN),
-                ("password", ADMIN_PW),
-                ("password2", ADMIN_PW),
-                ("csrf_token", &token),
-            ],
-        )
-        .await;
+    let res = crate::csrf::raw_setup(&app, Some(&token)).await;
     let cookie = res
         .headers()
         .get_all("set-cookie")
@@ -223,13 +191,7 @@ async fn the_language_follows_the_switch_and_accept_language() {
     assert!(html.contains("<html lang=\"en\">"));
     assert!(html.contains("Staff accounts"));
     let other = app.another_browser();
-    let res = other
-        .client
-        .get(other.url("/login"))
-        .header("accept-language", "en-US,en;q=0.8")
-        .send()
-        .await
-        .unwrap();
+    let res = crate::helpers::get_in(&other.client, other.url("/login"), "en-US,en;q=0.8").await;
     assert!(res.text().await.unwrap().contains("Staff login"));
 }
 
@@ -240,7 +202,7 @@ async fn an_idle_session_expires() {
     })
     .await;
     app.setup_admin().await;
-    assert_eq!(app.get("/admin/users").await.status().as_u16(), 200);
+    assert_eq!(app.get_status("/admin/users").await, 200);
     // Time passes on the server's clock (no sleep).
     app.clock().advance(std::time::Duration::from_secs(2));
     // Another login sweeps the idle session away, even untouched.
@@ -293,7 +255,7 @@ async fn an_attacker_cannot_lock_the_administrator_out() {
         // The administrator, from her own address, gets in at once.
         let res = admin.login(ADMIN, ADMIN_PW).await;
         assert_eq!(res.status().as_u16(), 303, "the right password gets in");
-        assert_eq!(admin.get("/admin/users").await.status().as_u16(), 200);
+        assert_eq!(admin.get_status("/admin/users").await, 200);
         admin.logout().await;
     }
     // Her own typo does not reset the attacker's brake, nor lock her out.
@@ -401,7 +363,7 @@ async fn rate_limit_rows_are_hashed_and_stay_bounded() {
 async fn a_session_ends_at_its_absolute_lifetime_even_if_active() {
     let app = spawn_app().await;
     app.setup_admin().await;
-    assert_eq!(app.get("/admin/users").await.status().as_u16(), 200);
+    assert_eq!(app.get_status("/admin/users").await, 200);
     let now = app.clock().now();
     // Logged in 13 hours ago, active a moment ago.
     crate::peek::set_session_times(&app, now - chrono::Duration::hours(13), now);
@@ -410,7 +372,7 @@ async fn a_session_ends_at_its_absolute_lifetime_even_if_active() {
     assert!(session_ids(&app).is_empty(), "the session is deleted");
     // A fresh login starts a new 12-hour session.
     assert_eq!(app.login(ADMIN, ADMIN_PW).await.status().as_u16(), 303);
-    assert_eq!(app.get("/admin/users").await.status().as_u16(), 200);
+    assert_eq!(app.get_status("/admin/users").await, 200);
 }
 
 #[tokio::test]
@@ -420,13 +382,7 @@ async fn common_passwords_are_refused_at_setup() {
         ("Password123", "Questa password è troppo comune"),
         ("short", "La password deve avere almeno 10 caratteri"),
     ] {
-        let res = app
-            .submit(
-                "/setup",
-                "/setup",
-                &[("username", "anna"), ("password", pw), ("password2", pw)],
-            )
-            .await;
+        let res = app.setup_form("anna", pw, pw).await;
         assert_eq!(res.status().as_u16(), 422);
         let html = res.text().await.unwrap();
         assert!(html.contains(message), "{html}");

@@ -17,16 +17,10 @@ async fn the_admin_creates_disables_and_resets_accounts() {
         dora.login("dora", "director pass").await.status().as_u16(),
         303
     );
-    assert_eq!(dora.get("/").await.status().as_u16(), 200);
+    assert_eq!(dora.get_status("/").await, 200);
 
     // Disabling ends her session and her logins.
-    let res = app
-        .submit(
-            "/admin/users/2",
-            "/admin/users/2/active",
-            &[("active", "false")],
-        )
-        .await;
+    let res = app.user_action(2, "active", &[("active", "false")]).await;
     assert_eq!(location(&res), "/admin/users?done=user_disabled");
     let html = dora.get_html("/").await;
     assert!(!html.contains("dora"), "session ended");
@@ -36,16 +30,11 @@ async fn the_admin_creates_disables_and_resets_accounts() {
     );
 
     // Enable again and reset her password.
-    app.submit(
-        "/admin/users/2",
-        "/admin/users/2/active",
-        &[("active", "true")],
-    )
-    .await;
+    app.user_action(2, "active", &[("active", "true")]).await;
     let res = app
-        .submit(
-            "/admin/users/2",
-            "/admin/users/2/password",
+        .user_action(
+            2,
+            "password",
             &[
                 ("password", "brand new pass"),
                 ("password2", "brand new pass"),
@@ -68,31 +57,11 @@ async fn bad_account_input_is_refused_next_to_the_field() {
     let app = spawn_app().await;
     app.setup_admin().await;
     let res = app
-        .submit(
-            "/admin/users",
-            "/admin/users",
-            &[
-                ("username", ADMIN),
-                ("role", "director"),
-                ("password", "long enough"),
-                ("password2", "long enough"),
-            ],
-        )
+        .user_form(ADMIN, "director", "long enough", "long enough")
         .await;
     assert_eq!(res.status().as_u16(), 422);
     assert!(res.text().await.unwrap().contains("già in uso"));
-    let res = app
-        .submit(
-            "/admin/users",
-            "/admin/users",
-            &[
-                ("username", "x"),
-                ("role", "king"),
-                ("password", "a"),
-                ("password2", "b"),
-            ],
-        )
-        .await;
+    let res = app.user_form("x", "king", "a", "b").await;
     assert_eq!(res.status().as_u16(), 422);
     let html = res.text().await.unwrap();
     assert!(html.contains("Scegli un ruolo"));
@@ -109,33 +78,15 @@ async fn bad_account_input_is_refused_next_to_the_field() {
 async fn the_last_admin_cannot_be_disabled_or_demoted() {
     let app = spawn_app().await;
     app.setup_admin().await;
-    let res = app
-        .submit(
-            "/admin/users/1",
-            "/admin/users/1/active",
-            &[("active", "false")],
-        )
-        .await;
+    let res = app.user_action(1, "active", &[("active", "false")]).await;
     assert_eq!(res.status().as_u16(), 422);
     assert!(res.text().await.unwrap().contains("ultimo amministratore"));
-    let res = app
-        .submit(
-            "/admin/users/1",
-            "/admin/users/1/role",
-            &[("role", "director")],
-        )
-        .await;
+    let res = app.user_action(1, "role", &[("role", "director")]).await;
     assert_eq!(res.status().as_u16(), 422);
     // With a second admin, the first may step down.
     app.create_user("second", "admin", "second admin pass")
         .await;
-    let res = app
-        .submit(
-            "/admin/users/1",
-            "/admin/users/1/role",
-            &[("role", "director")],
-        )
-        .await;
+    let res = app.user_action(1, "role", &[("role", "director")]).await;
     assert_eq!(location(&res), "/admin/users?done=role_changed");
     let _ = ADMIN_PW;
 }
@@ -148,18 +99,7 @@ async fn the_admin_cannot_set_short_or_common_passwords() {
         ("qwertyuiop", "Questa password è troppo comune"),
         ("short", "La password deve avere almeno 10 caratteri"),
     ] {
-        let res = app
-            .submit(
-                "/admin/users",
-                "/admin/users",
-                &[
-                    ("username", "dora"),
-                    ("role", "director"),
-                    ("password", pw),
-                    ("password2", pw),
-                ],
-            )
-            .await;
+        let res = app.user_form("dora", "director", pw, pw).await;
         assert_eq!(res.status().as_u16(), 422, "create with {pw}");
         assert!(res.text().await.unwrap().contains(message));
     }
@@ -169,11 +109,7 @@ async fn the_admin_cannot_set_short_or_common_passwords() {
         ("short", "La password deve avere almeno 10 caratteri"),
     ] {
         let res = app
-            .submit(
-                "/admin/users/2",
-                "/admin/users/2/password",
-                &[("password", pw), ("password2", pw)],
-            )
+            .user_action(2, "password", &[("password", pw), ("password2", pw)])
             .await;
         assert_eq!(res.status().as_u16(), 422, "reset to {pw}");
         assert!(res.text().await.unwrap().contains(message));

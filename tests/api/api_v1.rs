@@ -2,13 +2,13 @@
 //! the error shapes, the role checks, the public cached documents and the
 //! generated OpenAPI document.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 use crate::helpers::{spawn_app, TestApp};
+use crate::table_side::sheet;
 
 /// A staff member's API client.
 struct Api {
@@ -49,6 +49,29 @@ impl Api {
             base: app.address.clone(),
             token: Some(String::from_utf8(out.stdout).unwrap().trim().to_string()),
         }
+    }
+
+    /// POSTs `body`, expects `status` (see [`ok`]): the answer's body.
+    async fn post_ok(&self, path: &str, body: Value, status: u16) -> Value {
+        ok(&self.post(path, body).await, status).clone()
+    }
+
+    /// GETs `path`, expects `status` (see [`ok`]): the answer's body.
+    async fn get_ok(&self, path: &str, status: u16) -> Value {
+        ok(&self.get(path).await, status).clone()
+    }
+
+    /// PUTs `body`, expects `status` (see [`ok`]): the answer's body.
+    async fn put_ok(&self, path: &str, body: Value, status: u16) -> Value {
+        ok(&self.put(path, body).await, status).clone()
+    }
+
+    /// A new tournament from [`settings`]: its id.
+    async fn create(&self, name: &str, rounds: u32, mitchell: u32) -> i64 {
+        let created = self
+            .post_ok("/api/v1/tournaments", settings(name, rounds, mitchell), 201)
+            .await;
+        created["id"].as_i64().unwrap()
     }
 
     async fn send(&self, method: reqwest::Method, path: &str, body: Option<&Value>) -> Reply {
@@ -132,6 +155,12 @@ fn error_code(r: &Reply, status: u16) -> String {
     e["code"].as_str().expect("a code").to_string()
 }
 
+/// The reply is the error `code` with `status`, in the one JSON shape.
+#[track_caller]
+fn assert_error(r: &Reply, status: u16, code: &str) {
+    assert_eq!(error_code(r, status), code);
+}
+
 fn settings(name: &str, rounds: u32, mitchell: u32) -> Value {
     json!({
         "name": name, "date": "2026-11-23", "start_time": "20:30", "venue": "Circolo",
@@ -139,16 +168,6 @@ fn settings(name: &str, rounds: u32, mitchell: u32) -> Value {
         "mitchell_rounds": mitchell, "mitchell_advance": 1, "entry_fee": "10.00",
         "prize_share_percent": "70", "payout": [{"min_entries": 1, "percents": ["60", "40"]}]
     })
-}
-
-/// A valid 3-hand sheet: NS closes each hand with one clean burraco.
-fn sheet(ns: i64, ew: i64) -> Value {
-    let hand = json!({
-        "end": "closure",
-        "ns": {"clean": 1, "melded_points": ns, "closed": true, "took_pozzetto": true},
-        "ew": {"melded_points": ew, "hand_points": 20, "took_pozzetto": true},
-    });
-    json!({"hands": [hand, hand, hand]})
 }
 
 fn csv(pairs: usize) -> String {
@@ -161,33 +180,15 @@ fn csv(pairs: usize) -> String {
 
 /// The binary: BURRACO_TD_BIN names another build of it (a target
 /// directory shared by several checkouts may hold somebody else's).
-fn bin() -> String {
+pub fn bin() -> String {
     std::env::var("BURRACO_TD_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_burraco-td").to_string())
 }
 
 /// `burraco-td standings` on a file.
 pub(crate) fn cli_standings(file: &str) -> Value {
-    let mut child = Command::new(bin())
-        .args(["standings"])
-        .env("LANG", "en_GB.UTF-8")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(file.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("CLI prints JSON")
+    let (code, stdout, stderr) = crate::rules_api::cli(&["standings"], Some(file));
+    assert_eq!(code, 0, "{stderr}");
+    serde_json::from_str(&stdout).expect("CLI prints JSON")
 }
 
 /// An app with an admin, a director (dora) and a referee (remo).
@@ -236,7 +237,7 @@ async fn a_whole_tournament_through_the_api_alone() {
             .await;
         assert_eq!(ok(&r, 201)["number"], i);
     }
-    let pairs = ok(&dora.get(&format!("{base}/pairs")).await, 200).clone();
+    let pairs = dora.get_ok(&format!("{base}/pairs"), 200).await;
     let pairs = pairs.as_array().unwrap();
     assert_eq!(pairs.len(), 8);
     let first = pairs[0]["id"].as_i64().unwrap();
@@ -258,7 +259,7 @@ async fn a_whole_tournament_through_the_api_alone() {
     }
 
     // Start: round 1 drawn.
-    ok(&dora.post(&format!("{base}/start"), json!({})).await, 200);
+    dora.post_ok(&format!("{base}/start"), json!({}), 200).await;
     let mut penalty_pair = 0;
     for round in 1..=3 {
         if round > 1 {
@@ -267,26 +268,23 @@ async fn a_whole_tournament_through_the_api_alone() {
                 .await;
             assert_eq!(ok(&r, 201)["round"], round);
         }
-        ok(
-            &dora
-                .post(
-                    &format!("{base}/rounds/{round}/clock"),
-                    json!({"action": "start"}),
-                )
-                .await,
+        dora.post_ok(
+            &format!("{base}/rounds/{round}/clock"),
+            json!({"action": "start"}),
             200,
-        );
+        )
+        .await;
         if round == 1 {
             // An interruption at the tables: pause (a second click changes
             // nothing, as on the web page), resume; an unknown action is a 422.
             let clock = format!("{base}/rounds/{round}/clock");
-            ok(&dora.post(&clock, json!({"action": "pause"})).await, 200);
-            ok(&dora.post(&clock, json!({"action": "pause"})).await, 200);
-            ok(&dora.post(&clock, json!({"action": "resume"})).await, 200);
+            dora.post_ok(&clock, json!({"action": "pause"}), 200).await;
+            dora.post_ok(&clock, json!({"action": "pause"}), 200).await;
+            dora.post_ok(&clock, json!({"action": "resume"}), 200).await;
             let bad = dora.post(&clock, json!({"action": "stop"})).await;
             assert_eq!(bad.status.as_u16(), 422, "{:?}", bad.body);
         }
-        let r = ok(&dora.get(&format!("{base}/rounds/{round}")).await, 200).clone();
+        let r = dora.get_ok(&format!("{base}/rounds/{round}"), 200).await;
         let tables = r["tables"].as_array().unwrap();
         assert_eq!(tables.len(), 4);
         for (i, table) in tables.iter().enumerate() {
@@ -301,7 +299,7 @@ async fn a_whole_tournament_through_the_api_alone() {
             let s = ok(&s, 200);
             assert_eq!(s["version"], 1);
             assert!(s["ns_vp"].as_i64().unwrap() >= s["ew_vp"].as_i64().unwrap());
-            let back = ok(&dora.get(&path).await, 200).clone();
+            let back = dora.get_ok(&path, 200).await;
             assert_eq!(back["sheet"]["hands"].as_array().unwrap().len(), 3);
         }
         if round == 1 {
@@ -336,14 +334,14 @@ async fn a_whole_tournament_through_the_api_alone() {
         )
         .await;
     ok(&r, 200);
-    let list = ok(&dora.get(&format!("{base}/penalties")).await, 200).clone();
+    let list = dora.get_ok(&format!("{base}/penalties"), 200).await;
     let list = list.as_array().unwrap();
     assert_eq!(list.len(), 2);
     assert_eq!(list.iter().filter(|p| p["withdrawn"] == true).count(), 1);
 
     // The public standings equal the CLI's on the exported file.
     let public = Api::anonymous(&app);
-    let st = ok(&public.get(&format!("{base}/standings")).await, 200).clone();
+    let st = public.get_ok(&format!("{base}/standings"), 200).await;
     let export = dora.get(&format!("{base}/export")).await;
     let file = ok(&export, 200).clone();
     let cli = cli_standings(&file.to_string());
@@ -360,12 +358,12 @@ async fn a_whole_tournament_through_the_api_alone() {
     assert_eq!(penalised["penalty_vp"], 1, "{penalised}");
 
     // Close; the tournament is final.
-    ok(&dora.post(&format!("{base}/close"), json!({})).await, 200);
-    let t = ok(&dora.get(&base).await, 200).clone();
+    dora.post_ok(&format!("{base}/close"), json!({}), 200).await;
+    let t = dora.get_ok(&base, 200).await;
     assert_eq!(t["status"], "finished");
     let code = error_code(&dora.post(&format!("{base}/close"), json!({})).await, 409);
     assert_eq!(code, "not_running");
-    let st = ok(&public.get(&format!("{base}/standings")).await, 200).clone();
+    let st = public.get_ok(&format!("{base}/standings"), 200).await;
     assert_eq!(st["status"], "finished");
 }
 
@@ -375,24 +373,22 @@ async fn errors_have_one_json_shape() {
     let anon = Api::anonymous(&app);
 
     // 401 without a token.
-    assert_eq!(
-        error_code(&anon.get("/api/v1/tournaments").await, 401),
-        "missing_token"
-    );
+    assert_error(&anon.get("/api/v1/tournaments").await, 401, "missing_token");
     let r = anon.post("/api/v1/tournaments", settings("x", 3, 2)).await;
-    assert_eq!(error_code(&r, 401), "missing_token");
+    assert_error(&r, 401, "missing_token");
     let mut wrong = Api::anonymous(&app);
     wrong.token = Some("btd_not-a-real-token".into());
-    assert_eq!(
-        error_code(&wrong.get("/api/v1/tournaments").await, 401),
-        "invalid_token"
+    assert_error(
+        &wrong.get("/api/v1/tournaments").await,
+        401,
+        "invalid_token",
     );
 
     // 422: an empty body names every missing field together.
     let r = dora
         .raw("/api/v1/tournaments", "application/json", Vec::new())
         .await;
-    assert_eq!(error_code(&r, 422), "invalid_input");
+    assert_error(&r, 422, "invalid_input");
     let fields = r.body["error"]["fields"].as_object().unwrap();
     for f in [
         "name",
@@ -414,7 +410,7 @@ async fn errors_have_one_json_shape() {
     bad["planned_rounds"] = json!("four");
     bad["payout"][0]["min_entries"] = json!(-1);
     let r = dora.post("/api/v1/tournaments", bad).await;
-    assert_eq!(error_code(&r, 422), "invalid_input");
+    assert_error(&r, 422, "invalid_input");
     let fields = r.body["error"]["fields"].as_object().unwrap();
     assert!(fields.contains_key("planned_rounds"), "{fields:?}");
     assert!(fields.contains_key("payout[0].min_entries"), "{fields:?}");
@@ -423,7 +419,7 @@ async fn errors_have_one_json_shape() {
     bad["mitchell_rounds"] = json!(9);
     bad["date"] = json!("yesterday");
     let r = dora.post("/api/v1/tournaments", bad).await;
-    assert_eq!(error_code(&r, 422), "invalid_input");
+    assert_error(&r, 422, "invalid_input");
     let fields = r.body["error"]["fields"].as_object().unwrap();
     assert!(
         fields.contains_key("mitchell_rounds") && fields.contains_key("date"),
@@ -438,11 +434,11 @@ async fn errors_have_one_json_shape() {
             b"{\"name\":".to_vec(),
         )
         .await;
-    assert_eq!(error_code(&r, 400), "invalid_json");
+    assert_error(&r, 400, "invalid_json");
     let r = dora
         .raw("/api/v1/tournaments", "text/plain", b"{}".to_vec())
         .await;
-    assert_eq!(error_code(&r, 415), "unsupported_media_type");
+    assert_error(&r, 415, "unsupported_media_type");
     let big = vec![b' '; 3 * 1024 * 1024];
     let r = dora
         .raw("/api/v1/tournaments", "application/json", big)
@@ -451,66 +447,37 @@ async fn errors_have_one_json_shape() {
     assert!(r.body["error"]["code"].is_string());
 
     // 404: nothing there, not a number, not yours.
-    assert_eq!(
-        error_code(&dora.get("/api/v1/tournaments/999999").await, 404),
-        "not_found"
+    assert_error(
+        &dora.get("/api/v1/tournaments/999999").await,
+        404,
+        "not_found",
     );
-    assert_eq!(
-        error_code(&dora.get("/api/v1/tournaments/abc").await, 404),
-        "not_found"
-    );
-    assert_eq!(
-        error_code(
-            &dora
-                .get("/api/v1/tournaments/99999999999999999999999")
-                .await,
-            404
-        ),
-        "not_found"
-    );
-    let t = ok(
+    assert_error(&dora.get("/api/v1/tournaments/abc").await, 404, "not_found");
+    assert_error(
         &dora
-            .post("/api/v1/tournaments", settings("Mine", 3, 2))
+            .get("/api/v1/tournaments/99999999999999999999999")
             .await,
-        201,
-    )["id"]
-        .as_i64()
-        .unwrap();
-    assert_eq!(
-        error_code(&remo.get(&format!("/api/v1/tournaments/{t}")).await, 404),
-        "not_found"
+        404,
+        "not_found",
     );
+    let t = dora.create("Mine", 3, 2).await;
+    let (mine, close) = (
+        format!("/api/v1/tournaments/{t}"),
+        format!("/api/v1/tournaments/{t}/close"),
+    );
+    assert_error(&remo.get(&mine).await, 404, "not_found");
 
     // 403: a referee cannot direct, whatever the tournament.
-    assert_eq!(
-        error_code(
-            &remo
-                .post(&format!("/api/v1/tournaments/{t}/close"), json!({}))
-                .await,
-            403
-        ),
-        "forbidden"
-    );
-    assert_eq!(
-        error_code(
-            &remo
-                .post("/api/v1/tournaments", settings("Nope", 3, 2))
-                .await,
-            403
-        ),
-        "forbidden"
+    assert_error(&remo.post(&close, json!({})).await, 403, "forbidden");
+    let nope = settings("Nope", 3, 2);
+    assert_error(
+        &remo.post("/api/v1/tournaments", nope).await,
+        403,
+        "forbidden",
     );
 
     // 409: a draft cannot be closed, nor its clock started.
-    assert_eq!(
-        error_code(
-            &dora
-                .post(&format!("/api/v1/tournaments/{t}/close"), json!({}))
-                .await,
-            409
-        ),
-        "not_running"
-    );
+    assert_error(&dora.post(&close, json!({})).await, 409, "not_running");
     // A bad enum value is 422 with its field.
     let r = dora
         .post(
@@ -518,51 +485,38 @@ async fn errors_have_one_json_shape() {
             json!({"action": "explode"}),
         )
         .await;
-    assert_eq!(error_code(&r, 422), "invalid_input");
+    assert_error(&r, 422, "invalid_input");
     assert!(r.body["error"]["fields"]["action"].is_string());
 
     // 405 for a known path with another method, in JSON.
     let r = dora
         .send(reqwest::Method::DELETE, "/api/v1/tournaments", None)
         .await;
-    assert_eq!(error_code(&r, 405), "method_not_allowed");
+    assert_error(&r, 405, "method_not_allowed");
     assert!(r.headers["allow"].to_str().unwrap().contains("POST"));
 }
 
 #[tokio::test]
 async fn standings_and_pair_cards_are_public_and_cached() {
     let (app, dora, _) = staffed().await;
-    let t = ok(
-        &dora
-            .post("/api/v1/tournaments", settings("Pubblico", 3, 2))
-            .await,
-        201,
-    )["id"]
-        .as_i64()
-        .unwrap();
+    let t = dora.create("Pubblico", 3, 2).await;
     let base = format!("/api/v1/tournaments/{t}");
-    ok(
-        &dora
-            .post(&format!("{base}/pairs/import"), json!({"csv": csv(4)}))
-            .await,
-        201,
-    );
-    for p in ok(&dora.get(&format!("{base}/pairs")).await, 200)
-        .clone()
+    dora.post_ok(&format!("{base}/pairs/import"), json!({"csv": csv(4)}), 201)
+        .await;
+    for p in dora
+        .get_ok(&format!("{base}/pairs"), 200)
+        .await
         .as_array()
         .unwrap()
     {
-        ok(
-            &dora
-                .post(
-                    &format!("{base}/pairs/{}/checkin", p["id"]),
-                    json!({"action": "check_in"}),
-                )
-                .await,
+        dora.post_ok(
+            &format!("{base}/pairs/{}/checkin", p["id"]),
+            json!({"action": "check_in"}),
             200,
-        );
+        )
+        .await;
     }
-    ok(&dora.post(&format!("{base}/start"), json!({})).await, 200);
+    dora.post_ok(&format!("{base}/start"), json!({}), 200).await;
 
     let anon = Api::anonymous(&app);
     for path in [format!("{base}/standings"), format!("{base}/pairs/1/card")] {
@@ -583,16 +537,15 @@ async fn standings_and_pair_cards_are_public_and_cached() {
     let card = anon.get(&format!("{base}/pairs/1/card")).await;
     assert_eq!(card.body["pair"], 1);
     assert!(card.body["card"]["rounds"].is_array());
-    assert_eq!(
-        error_code(&anon.get(&format!("{base}/pairs/99/card")).await, 404),
-        "not_found"
+    assert_error(
+        &anon.get(&format!("{base}/pairs/99/card")).await,
+        404,
+        "not_found",
     );
-    assert_eq!(
-        error_code(
-            &anon.get("/api/v1/tournaments/424242/pairs/1/card").await,
-            404
-        ),
-        "not_found"
+    assert_error(
+        &anon.get("/api/v1/tournaments/424242/pairs/1/card").await,
+        404,
+        "not_found",
     );
 }
 
@@ -762,42 +715,28 @@ async fn the_openapi_document_describes_every_operation() {
 async fn settings_withdrawals_adjusted_scores_reopen_and_import() {
     let (app, dora, remo) = staffed().await;
     let admin = Api::as_user(&app, crate::helpers::ADMIN);
-    let tid = ok(
-        &dora
-            .post("/api/v1/tournaments", settings("Martedì", 2, 1))
-            .await,
-        201,
-    )["id"]
-        .as_i64()
-        .unwrap();
+    let tid = dora.create("Martedì", 2, 1).await;
     let base = format!("/api/v1/tournaments/{tid}");
 
     // Settings: saved whole, read back.
     let mut s = settings("Martedì sera", 2, 1);
     s["venue"] = json!("Bar Sport");
-    let t = ok(&dora.put(&base, s).await, 200).clone();
+    let t = dora.put_ok(&base, s, 200).await;
     assert_eq!(t["settings"]["name"], "Martedì sera");
     assert_eq!(t["settings"]["venue"], "Bar Sport");
 
     // Six pairs; one withdrawn before the draw, reinstated, withdrawn again.
-    ok(
-        &dora
-            .post(&format!("{base}/pairs/import"), json!({"csv": csv(6)}))
-            .await,
-        201,
-    );
-    let pairs = ok(&dora.get(&format!("{base}/pairs")).await, 200).clone();
+    dora.post_ok(&format!("{base}/pairs/import"), json!({"csv": csv(6)}), 201)
+        .await;
+    let pairs = dora.get_ok(&format!("{base}/pairs"), 200).await;
     let pairs = pairs.as_array().unwrap().clone();
     for p in &pairs {
-        ok(
-            &dora
-                .post(
-                    &format!("{base}/pairs/{}/checkin", p["id"]),
-                    json!({"action": "check_in"}),
-                )
-                .await,
+        dora.post_ok(
+            &format!("{base}/pairs/{}/checkin", p["id"]),
+            json!({"action": "check_in"}),
             200,
-        );
+        )
+        .await;
     }
     let last = pairs[5]["id"].as_i64().unwrap();
     let w = format!("{base}/pairs/{last}/withdraw");
@@ -805,37 +744,31 @@ async fn settings_withdrawals_adjusted_scores_reopen_and_import() {
     assert_eq!(ok(&r, 200)["withdrawn_from_round"], 1);
     let r = dora.post(&w, json!({"action": "reinstate"})).await;
     assert!(ok(&r, 200)["withdrawn_from_round"].is_null());
-    ok(&dora.post(&w, json!({"action": "withdraw"})).await, 200);
+    dora.post_ok(&w, json!({"action": "withdraw"}), 200).await;
     // A pair of another tournament's id does not exist here.
-    assert_eq!(
-        error_code(
-            &dora
-                .post(
-                    &format!("{base}/pairs/999999/withdraw"),
-                    json!({"action": "withdraw"})
-                )
-                .await,
-            404
-        ),
-        "not_found"
+    assert_error(
+        &dora
+            .post(
+                &format!("{base}/pairs/999999/withdraw"),
+                json!({"action": "withdraw"}),
+            )
+            .await,
+        404,
+        "not_found",
     );
 
-    ok(&dora.post(&format!("{base}/start"), json!({})).await, 200);
+    dora.post_ok(&format!("{base}/start"), json!({}), 200).await;
     // The game-shaping settings are kept once started.
     let mut s = settings("Martedì sera", 5, 1);
     s["venue"] = json!("Bar Sport");
-    let t = ok(&dora.put(&base, s).await, 200).clone();
+    let t = dora.put_ok(&base, s, 200).await;
     assert_eq!(t["settings"]["planned_rounds"], 2);
     assert_eq!(t["status"], "running");
 
     for round in 1..=2 {
         if round == 2 {
-            ok(
-                &dora
-                    .post(&format!("{base}/rounds"), json!({"round": 2}))
-                    .await,
-                201,
-            );
+            dora.post_ok(&format!("{base}/rounds"), json!({"round": 2}), 201)
+                .await;
             // The same request again returns the same round.
             let again = dora
                 .post(&format!("{base}/rounds"), json!({"round": 2}))
@@ -843,11 +776,12 @@ async fn settings_withdrawals_adjusted_scores_reopen_and_import() {
             assert_eq!(ok(&again, 201)["round"], 2);
         }
         // Not the referee's tournament: it does not exist for them.
-        assert_eq!(
-            error_code(&remo.get(&format!("{base}/rounds/{round}")).await, 404),
-            "not_found"
+        assert_error(
+            &remo.get(&format!("{base}/rounds/{round}")).await,
+            404,
+            "not_found",
         );
-        let r = ok(&dora.get(&format!("{base}/rounds/{round}")).await, 200).clone();
+        let r = dora.get_ok(&format!("{base}/rounds/{round}"), 200).await;
         let tables = r["tables"].as_array().unwrap();
         // Five pairs: two tables and a bye.
         assert_eq!(tables.len(), 2, "{r}");
@@ -872,22 +806,20 @@ async fn settings_withdrawals_adjusted_scores_reopen_and_import() {
             bad["hands"][0]["ns"]["melded_points"] = json!(103);
             let path = format!("{base}/rounds/{round}/tables/{no}/sheet");
             let r = dora.put(&path, json!({"sheet": bad})).await;
-            assert_eq!(error_code(&r, 422), "sheet_rejected");
+            assert_error(&r, 422, "sheet_rejected");
             let fields = r.body["error"]["fields"].as_object().unwrap();
             assert!(
                 fields.keys().any(|k| k.starts_with("sheet.hands[0]")),
                 "the broken rule under its hand: {fields:?}"
             );
-            assert!(ok(&dora.get(&path).await, 200)["version"].is_null());
-            ok(
-                &dora.put(&path, json!({"sheet": sheet(100, 40)})).await,
-                200,
-            );
+            assert!(dora.get_ok(&path, 200).await["version"].is_null());
+            dora.put_ok(&path, json!({"sheet": sheet(100, 40)}), 200)
+                .await;
             // A correction needs the version read and a reason.
             let r = dora
                 .put(&path, json!({"sheet": sheet(120, 40), "version": 1}))
                 .await;
-            assert_eq!(error_code(&r, 422), "sheet_rejected");
+            assert_error(&r, 422, "sheet_rejected");
             let r = dora
                 .put(
                     &path,
@@ -902,10 +834,10 @@ async fn settings_withdrawals_adjusted_scores_reopen_and_import() {
                     json!({"sheet": sheet(140, 40), "version": 1, "reason": "again"}),
                 )
                 .await;
-            assert_eq!(error_code(&r, 409), "sheet_changed");
+            assert_error(&r, 409, "sheet_changed");
         }
     }
-    ok(&dora.post(&format!("{base}/close"), json!({})).await, 200);
+    dora.post_ok(&format!("{base}/close"), json!({}), 200).await;
     // Closed: changes are conflicts.
     let r = dora
         .post(
@@ -913,47 +845,41 @@ async fn settings_withdrawals_adjusted_scores_reopen_and_import() {
             json!({"p1_surname": "A", "p1_name": "B", "p2_surname": "C", "p2_name": "D"}),
         )
         .await;
-    assert_eq!(error_code(&r, 409), "finished");
+    assert_error(&r, 409, "finished");
     // Reopen needs a reason; then it runs again and closes again.
     let r = dora
         .post(&format!("{base}/reopen"), json!({"reason": ""}))
         .await;
-    assert_eq!(error_code(&r, 422), "invalid_input");
-    ok(
-        &dora
-            .post(&format!("{base}/reopen"), json!({"reason": "wrong sheet"}))
-            .await,
+    assert_error(&r, 422, "invalid_input");
+    dora.post_ok(
+        &format!("{base}/reopen"),
+        json!({"reason": "wrong sheet"}),
         200,
-    );
-    assert_eq!(ok(&dora.get(&base).await, 200)["status"], "running");
-    ok(&dora.post(&format!("{base}/close"), json!({})).await, 200);
+    )
+    .await;
+    assert_eq!(dora.get_ok(&base, 200).await["status"], "running");
+    dora.post_ok(&format!("{base}/close"), json!({}), 200).await;
 
     // The exported file imports as a new tournament (administrators only),
     // with the same standings.
-    let file = ok(&dora.get(&format!("{base}/export")).await, 200).clone();
-    assert_eq!(
-        error_code(
-            &dora.post("/api/v1/tournaments/import", file.clone()).await,
-            403
-        ),
-        "forbidden"
+    let file = dora.get_ok(&format!("{base}/export"), 200).await;
+    assert_error(
+        &dora.post("/api/v1/tournaments/import", file.clone()).await,
+        403,
+        "forbidden",
     );
     let r = admin.post("/api/v1/tournaments/import", file).await;
     let copy = ok(&r, 201)["id"].as_i64().unwrap();
     let anon = Api::anonymous(&app);
-    let a = ok(&anon.get(&format!("{base}/standings")).await, 200).clone();
-    let b = ok(
-        &anon
-            .get(&format!("/api/v1/tournaments/{copy}/standings"))
-            .await,
-        200,
-    )
-    .clone();
+    let a = anon.get_ok(&format!("{base}/standings"), 200).await;
+    let b = anon
+        .get_ok(&format!("/api/v1/tournaments/{copy}/standings"), 200)
+        .await;
     assert_eq!(a["rows"], b["rows"]);
     let r = admin
         .post("/api/v1/tournaments/import", json!({"name": "not a file"}))
         .await;
-    assert_eq!(error_code(&r, 422), "invalid_input");
+    assert_error(&r, 422, "invalid_input");
 }
 
 /// A team tournament through the API alone (issue 25): created as teams,
@@ -966,7 +892,7 @@ async fn a_team_tournament_through_the_api() {
     let (app, dora, remo) = staffed().await;
     let mut body = settings("Squadre via API", 3, 3);
     body["kind"] = json!("teams");
-    let tid = ok(&dora.post("/api/v1/tournaments", body).await, 201)["id"]
+    let tid = dora.post_ok("/api/v1/tournaments", body, 201).await["id"]
         .as_i64()
         .unwrap();
     let got = dora.get(&format!("/api/v1/tournaments/{tid}")).await;
@@ -978,17 +904,14 @@ async fn a_team_tournament_through_the_api() {
             json!({"scoring": "scale", "scale": [1, 2, 3, 4, 5, 6, 7, 8, 9]}),
         )
         .await;
-    assert_eq!(error_code(&r, 422), "invalid_input");
+    assert_error(&r, 422, "invalid_input");
     assert!(r.body["error"]["fields"]["scale"].is_string(), "{}", r.body);
-    ok(
-        &dora
-            .put(
-                &format!("/api/v1/tournaments/{tid}/team-settings"),
-                json!({"scoring": "tables", "groups": 1}),
-            )
-            .await,
+    dora.put_ok(
+        &format!("/api/v1/tournaments/{tid}/team-settings"),
+        json!({"scoring": "tables", "groups": 1}),
         200,
-    );
+    )
+    .await;
     for name in ["Sole", "Luna", "Mare", "Vento"] {
         let players: Vec<Value> = ["a", "b", "c", "d"]
             .iter()
@@ -1009,7 +932,7 @@ async fn a_team_tournament_through_the_api() {
             json!({"name": "Tre", "players": [{"surname": "A", "name": "B"}, {"surname": "C", "name": "D"}, {"surname": "E", "name": "F"}]}),
         )
         .await;
-    assert_eq!(error_code(&r, 422), "invalid_input");
+    assert_error(&r, 422, "invalid_input");
     assert!(
         r.body["error"]["fields"]["p4_surname"].is_string(),
         "{}",
@@ -1022,35 +945,24 @@ async fn a_team_tournament_through_the_api() {
             json!({"name": "X", "players": []}),
         )
         .await;
-    assert_eq!(error_code(&r, 403), "forbidden");
-    let teams = ok(
-        &dora.get(&format!("/api/v1/tournaments/{tid}/teams")).await,
-        200,
-    )
-    .clone();
+    assert_error(&r, 403, "forbidden");
+    let teams = dora
+        .get_ok(&format!("/api/v1/tournaments/{tid}/teams"), 200)
+        .await;
     for t in teams.as_array().unwrap() {
         let id = t["id"].as_i64().unwrap();
-        ok(
-            &dora
-                .post(
-                    &format!("/api/v1/tournaments/{tid}/teams/{id}/checkin"),
-                    json!({"checked_in": true}),
-                )
-                .await,
+        dora.post_ok(
+            &format!("/api/v1/tournaments/{tid}/teams/{id}/checkin"),
+            json!({"checked_in": true}),
             200,
-        );
+        )
+        .await;
     }
-    ok(
-        &dora
-            .post(&format!("/api/v1/tournaments/{tid}/start"), json!({}))
-            .await,
-        200,
-    );
-    let teams = ok(
-        &dora.get(&format!("/api/v1/tournaments/{tid}/teams")).await,
-        200,
-    )
-    .clone();
+    dora.post_ok(&format!("/api/v1/tournaments/{tid}/start"), json!({}), 200)
+        .await;
+    let teams = dora
+        .get_ok(&format!("/api/v1/tournaments/{tid}/teams"), 200)
+        .await;
     let code = |n: i64| -> String {
         teams
             .as_array()
@@ -1062,20 +974,18 @@ async fn a_team_tournament_through_the_api() {
             .unwrap()
             .to_string()
     };
+    let lineup = |team: u32| format!("/api/v1/tournaments/{tid}/teams/{team}/lineup");
     // Staff seat team 1's line-up; the captain of team 2 seats hers.
-    ok(
-        &dora
-            .put(
-                &format!("/api/v1/tournaments/{tid}/teams/1/lineup"),
-                json!({"round": 1, "pairs": [[0, 2], [1, 3]]}),
-            )
-            .await,
+    dora.put_ok(
+        &lineup(1),
+        json!({"round": 1, "pairs": [[0, 2], [1, 3]]}),
         200,
-    );
+    )
+    .await;
     let anon = Api::anonymous(&app);
     let r = anon
         .post(
-            &format!("/api/v1/tournaments/{tid}/teams/2/lineup"),
+            &lineup(2),
             json!({"round": 1, "pairs": [[0, 3], [1, 2]], "code": code(2)}),
         )
         .await;
@@ -1083,82 +993,66 @@ async fn a_team_tournament_through_the_api() {
     // Twice the same player: refused.
     let r = anon
         .post(
-            &format!("/api/v1/tournaments/{tid}/teams/2/lineup"),
+            &lineup(2),
             json!({"round": 1, "pairs": [[0, 0], [1, 2]], "code": code(2)}),
         )
         .await;
-    assert_eq!(error_code(&r, 422), "invalid_input");
+    assert_error(&r, 422, "invalid_input");
     // Wrong codes for team 3 from one address: ten refused as wrong, then
     // the brake, even for the right code.
     for _ in 0..10 {
         let r = anon
             .post(
-                &format!("/api/v1/tournaments/{tid}/teams/3/lineup"),
+                &lineup(3),
                 json!({"round": 1, "pairs": [[0, 1], [2, 3]], "code": "000000"}),
             )
             .await;
-        assert_eq!(error_code(&r, 422), "invalid_input");
+        assert_error(&r, 422, "invalid_input");
     }
     let r = anon
         .post(
-            &format!("/api/v1/tournaments/{tid}/teams/3/lineup"),
+            &lineup(3),
             json!({"round": 1, "pairs": [[0, 1], [2, 3]], "code": code(3)}),
         )
         .await;
-    assert_eq!(error_code(&r, 429), "too_many_attempts");
+    assert_error(&r, 429, "too_many_attempts");
     assert!(r.headers.get("retry-after").is_some());
 
     // A referee of the tournament reads the teams, never their codes.
     app.assign(&format!("/director/t/{tid}"), "remo", "referee")
         .await;
-    let seen = ok(
-        &remo.get(&format!("/api/v1/tournaments/{tid}/teams")).await,
-        200,
-    )
-    .clone();
+    let seen = remo
+        .get_ok(&format!("/api/v1/tournaments/{tid}/teams"), 200)
+        .await;
     assert_eq!(seen.as_array().unwrap().len(), 4);
     assert!(
         seen.as_array().unwrap().iter().all(|t| t["code"].is_null()),
         "{seen}"
     );
     // Every table's sheet from the desk (the pairs' operation).
-    let round = ok(
-        &dora
-            .get(&format!("/api/v1/tournaments/{tid}/rounds/1"))
-            .await,
-        200,
-    )
-    .clone();
+    let round = dora
+        .get_ok(&format!("/api/v1/tournaments/{tid}/rounds/1"), 200)
+        .await;
     let tables = round["tables"].as_array().unwrap().clone();
     assert_eq!(tables.len(), 4, "two matches on two tables each");
     for (i, t) in tables.iter().enumerate() {
         let n = t["table"].as_i64().unwrap();
-        ok(
-            &dora
-                .put(
-                    &format!("/api/v1/tournaments/{tid}/rounds/1/tables/{n}/sheet"),
-                    json!({"sheet": sheet(100 + 50 * i as i64, 80)}),
-                )
-                .await,
+        dora.put_ok(
+            &format!("/api/v1/tournaments/{tid}/rounds/1/tables/{n}/sheet"),
+            json!({"sheet": sheet(100 + 50 * i as i64, 80)}),
             200,
-        );
+        )
+        .await;
     }
     // Line-ups are final now.
     let r = dora
-        .put(
-            &format!("/api/v1/tournaments/{tid}/teams/1/lineup"),
-            json!({"round": 1, "pairs": [[0, 1], [2, 3]]}),
-        )
+        .put(&lineup(1), json!({"round": 1, "pairs": [[0, 1], [2, 3]]}))
         .await;
-    assert_eq!(error_code(&r, 409), "lineup_final");
+    assert_error(&r, 409, "lineup_final");
 
-    let st = ok(
-        &anon
-            .get(&format!("/api/v1/tournaments/{tid}/standings"))
-            .await,
-        200,
-    )
-    .clone();
+    let st = anon
+        .get_ok(&format!("/api/v1/tournaments/{tid}/standings"), 200)
+        .await;
     assert_eq!(st["kind"], "teams");
     let rows = st["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 4);
@@ -1172,32 +1066,24 @@ async fn a_team_tournament_through_the_api() {
             (&b["team"], &b["vp"], &b["mp_diff"])
         );
     }
-    let card = ok(
-        &anon
-            .get(&format!("/api/v1/tournaments/{tid}/teams/1/card"))
-            .await,
-        200,
-    )
-    .clone();
+    let card = anon
+        .get_ok(&format!("/api/v1/tournaments/{tid}/teams/1/card"), 200)
+        .await;
     assert_eq!(card["rounds"][0]["tables"][0]["players"], json!([0, 2]));
     assert_eq!(card["rounds"][0]["outcome"], "played");
     // A pairs document of a team tournament does not exist.
     let r = anon
         .get(&format!("/api/v1/tournaments/{tid}/pairs/1/card"))
         .await;
-    assert_eq!(error_code(&r, 404), "not_found");
+    assert_error(&r, 404, "not_found");
     // Round 2: the round robin goes on.
     let r = dora
         .post(&format!("/api/v1/tournaments/{tid}/rounds"), json!({}))
         .await;
     assert_eq!(ok(&r, 201)["round"], 2);
-    let round2 = ok(
-        &dora
-            .get(&format!("/api/v1/tournaments/{tid}/rounds/2"))
-            .await,
-        200,
-    )
-    .clone();
+    let round2 = dora
+        .get_ok(&format!("/api/v1/tournaments/{tid}/rounds/2"), 200)
+        .await;
     assert_eq!(round2["tables"].as_array().unwrap().len(), 4);
 }
 
@@ -1228,7 +1114,7 @@ async fn cards_are_read_trimmed_everywhere() {
         .post(&format!("{base}/pairs/import"), json!({"csv": csv}))
         .await;
     assert_eq!(ok(&r, 201)["imported"], 1);
-    let pairs = ok(&dora.get(&format!("{base}/pairs")).await, 200).clone();
+    let pairs = dora.get_ok(&format!("{base}/pairs"), 200).await;
     let cards: Vec<&str> = pairs
         .as_array()
         .unwrap()
@@ -1238,16 +1124,12 @@ async fn cards_are_read_trimmed_everywhere() {
         .collect();
     assert_eq!(cards, ["FB100037", "FB100038", "FB100039", "FB100040"]);
     // A tournament file whose card has spaces around it imports, trimmed.
-    let mut file = ok(&dora.get(&format!("{base}/export")).await, 200).clone();
+    let mut file = dora.get_ok(&format!("{base}/export"), 200).await;
     file["pairs"][0]["players"][0]["card"] = json!(" FB100037 ");
     let r = admin.post("/api/v1/tournaments/import", file).await;
     let copy = ok(&r, 201)["id"].as_i64().unwrap();
-    let back = ok(
-        &admin
-            .get(&format!("/api/v1/tournaments/{copy}/export"))
-            .await,
-        200,
-    )
-    .clone();
+    let back = admin
+        .get_ok(&format!("/api/v1/tournaments/{copy}/export"), 200)
+        .await;
     assert_eq!(back["pairs"][0]["players"][0]["card"], "FB100037");
 }

@@ -79,8 +79,8 @@ pub fn pairs_csv(n: usize) -> String {
 }
 
 /// One hand where NS closes with one clean burraco (both took the
-/// pozzetto): NS = melded + 300, EW = melded − 20.
-fn closing_hand(h: usize, ns: i64, ew: i64) -> Vec<(String, String)> {
+/// pozzetto): NS = melded + 300, EW = melded − in hand.
+pub fn closing_hand(h: usize, ns: i64, ew: i64, ew_in_hand: i64) -> Vec<(String, String)> {
     vec![
         (format!("h{h}_end"), "closure".into()),
         (format!("h{h}_closed"), "ns".into()),
@@ -88,9 +88,14 @@ fn closing_hand(h: usize, ns: i64, ew: i64) -> Vec<(String, String)> {
         (format!("h{h}_ns_melded_points"), ns.to_string()),
         (format!("h{h}_ns_pozzetto"), "on".into()),
         (format!("h{h}_ew_melded_points"), ew.to_string()),
-        (format!("h{h}_ew_hand_points"), "20".into()),
+        (format!("h{h}_ew_hand_points"), ew_in_hand.to_string()),
         (format!("h{h}_ew_pozzetto"), "on".into()),
     ]
+}
+
+/// A whole 3-hand sheet (NS = 3 × (ns + 300), EW = 3 × (ew − 20)).
+pub fn sheet(ns: i64, ew: i64) -> Vec<(String, String)> {
+    (1..=3).flat_map(|h| closing_hand(h, ns, ew, 20)).collect()
 }
 
 /// A penalty to record: pair number, round, kind (`warning`, `vp`, `mp`),
@@ -409,7 +414,9 @@ async fn save_round(
         .await
         .unwrap_or_else(|e| panic!("round {n}: {e:?}"));
     let hands = l.settings.hands_per_round as usize;
-    let fields = (1..=hands).flat_map(|h| closing_hand(h, ns, ew)).collect();
+    let fields = (1..=hands)
+        .flat_map(|h| closing_hand(h, ns, ew, 20))
+        .collect();
     let sheet = burraco_td::tournament::sheet_form::SheetForm::from_pairs(fields)
         .parse(hands, l.settings.profile)
         .expect("a sheet");

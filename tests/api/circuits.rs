@@ -13,7 +13,8 @@ use burraco_td::tournament_file::fixtures::sample_tournament;
 use burraco_td::tournament_file::{Player, Status, TournamentFile};
 use serde_json::{json, Value};
 
-use crate::helpers::{location, spawn_app, Browser, TestApp, ADMIN};
+use crate::helpers::{spawn_app, Browser, TestApp, ADMIN};
+use crate::shared::player;
 
 const CIRCUIT_FORM: &[(&str, &str)] = &[
     ("name", "Circuito d'inverno"),
@@ -35,15 +36,6 @@ fn form_spec() -> CircuitSpec {
     .unwrap()
 }
 
-fn player(surname: &str, name: &str, card: Option<&str>) -> Player {
-    Player {
-        surname: surname.into(),
-        name: name.into(),
-        card: card.map(str::to_string),
-        club: None,
-    }
-}
-
 /// A stage: a generated tournament of 8 pairs and 3 rounds, pair 1 played
 /// by the given two people.
 fn stage_file(seed: u64, finished: bool, a: Player, b: Player) -> TournamentFile {
@@ -58,17 +50,11 @@ fn stage_file(seed: u64, finished: bool, a: Player, b: Player) -> TournamentFile
     f
 }
 
-/// The id of an account, read through the data layer.
-async fn user_id(app: &TestApp, username: &'static str) -> burraco_td::ids::UserId {
-    app.handle
-        .read(move |c| {
-            burraco_td::db::users::find_by_username(c, username)
-                .map_err(burraco_td::db::DbError::from)
-        })
+/// The id of an account, read through the services.
+pub async fn user_id(app: &TestApp, username: &str) -> burraco_td::ids::UserId {
+    crate::builders::actor_of(&app.handle, username)
         .await
-        .unwrap()
-        .unwrap()
-        .id
+        .user_id
 }
 
 async fn admin(app: &TestApp) -> Actor {
@@ -110,18 +96,9 @@ async fn director(app: &TestApp) -> Browser {
 
 /// Creates the circuit through the form and adds the stages in order.
 async fn make_circuit(dora: &Browser, stages: &[i64]) -> i64 {
-    let res = dora
-        .submit("/director/circuits", "/director/circuits", CIRCUIT_FORM)
-        .await;
+    let res = dora.circuit_form(CIRCUIT_FORM).await;
     assert_eq!(res.status().as_u16(), 303);
-    let to = location(&res);
-    let id: i64 = to
-        .trim_start_matches("/director/circuits/")
-        .split('?')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let id = crate::helpers::circuit_id_of(&res);
     let page = format!("/director/circuits/{id}");
     for tid in stages {
         let res = dora
@@ -136,20 +113,29 @@ async fn make_circuit(dora: &Browser, stages: &[i64]) -> i64 {
     id
 }
 
-/// A season: the stages (seed, finished, pair 1's two people) imported for
-/// dora, and the circuit made of them through the forms.
+/// A season on a new app: the stages (seed, finished, pair 1's two
+/// people) imported for the director dora, and the circuit made of them
+/// through the forms: (app, dora, files, their tournaments, the circuit).
 async fn season(
-    app: &TestApp,
-    dora: &Browser,
     stages: Vec<(u64, bool, Player, Player)>,
-) -> (Vec<TournamentFile>, Vec<i64>, i64) {
+) -> (TestApp, Browser, Vec<TournamentFile>, Vec<i64>, i64) {
+    let app = spawn_app().await;
+    let dora = director(&app).await;
     let files: Vec<TournamentFile> = stages
         .into_iter()
         .map(|(seed, finished, a, b)| stage_file(seed, finished, a, b))
         .collect();
-    let tids = import_all(app, "dora", &files).await;
-    let id = make_circuit(dora, &tids).await;
-    (files, tids, id)
+    let tids = import_all(&app, "dora", &files).await;
+    let id = make_circuit(&dora, &tids).await;
+    (app, dora, files, tids, id)
+}
+
+/// The director joins person `gone` into person `keep` in the directory.
+async fn merge(dora: &Browser, keep: i64, gone: i64) -> reqwest::Response {
+    let (keep, gone) = (keep.to_string(), gone.to_string());
+    let fields = [("keep", keep.as_str()), ("gone", gone.as_str())];
+    dora.submit("/director/people", "/director/people/merge", &fields)
+        .await
 }
 
 /// The circuit's ranking computed by the core straight from the files (as
@@ -196,34 +182,28 @@ fn row_of<'a>(v: &'a Value, surname: &str) -> Vec<&'a Value> {
 #[tokio::test]
 async fn a_circuit_of_three_stages_ranks_the_finished_ones_and_shows_the_running_one_as_provisional(
 ) {
-    let app = spawn_app().await;
-    let dora = director(&app).await;
     // One person under three spellings: a card in the first file, none in
     // the others (case, an accent, spaces).
-    let (files, tids, id) = season(
-        &app,
-        &dora,
-        vec![
-            (
-                1,
-                true,
-                player("Zzrossi", "Maria", Some("AB123")),
-                player("Zzbianchi", "Luca", None),
-            ),
-            (
-                2,
-                true,
-                player("ZZROSSI", "Marìa", None),
-                player("Zzverdi", "Anna", None),
-            ),
-            (
-                3,
-                false,
-                player("Zzrossi ", " maria", None),
-                player("Zzbianchi", "Luca", None),
-            ),
-        ],
-    )
+    let (app, _dora, files, tids, id) = season(vec![
+        (
+            1,
+            true,
+            player("Zzrossi", "Maria", Some("AB123")),
+            player("Zzbianchi", "Luca", None),
+        ),
+        (
+            2,
+            true,
+            player("ZZROSSI", "Marìa", None),
+            player("Zzverdi", "Anna", None),
+        ),
+        (
+            3,
+            false,
+            player("Zzrossi ", " maria", None),
+            player("Zzbianchi", "Luca", None),
+        ),
+    ])
     .await;
 
     // The ranking is the core's over the finished stages only.
@@ -292,11 +272,8 @@ async fn a_circuit_of_three_stages_ranks_the_finished_ones_and_shows_the_running
     assert!(card.contains(&format!("/t/{}/pairs/1", tids[0])), "{card}");
     assert!(card.contains(&format!("/t/{}/pairs/1", tids[1])));
     let json_card: Value = anon
-        .get(&format!("/api/v1/circuits/{id}/people/{person}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+        .get_json(&format!("/api/v1/circuits/{id}/people/{person}"))
+        .await;
     assert_eq!(json_card["rows"][0]["stages"].as_array().unwrap().len(), 2);
     assert_eq!(
         anon.get(&format!("/c/{id}/people/999999")).await.status(),
@@ -334,27 +311,21 @@ async fn a_circuit_of_three_stages_ranks_the_finished_ones_and_shows_the_running
 
 #[tokio::test]
 async fn a_merge_in_the_directory_changes_the_ranking_on_the_next_request_and_a_split_undoes_it() {
-    let app = spawn_app().await;
-    let dora = director(&app).await;
     // The same name with two cards: two people the rules cannot join.
-    let (_, _, id) = season(
-        &app,
-        &dora,
-        vec![
-            (
-                4,
-                true,
-                player("Zzneri", "Paolo", Some("N-1")),
-                player("Zzgialli", "Ugo", None),
-            ),
-            (
-                5,
-                true,
-                player("Zzneri", "Paolo", Some("N-2")),
-                player("Zzgialli", "Ugo", None),
-            ),
-        ],
-    )
+    let (app, dora, _, _, id) = season(vec![
+        (
+            4,
+            true,
+            player("Zzneri", "Paolo", Some("N-1")),
+            player("Zzgialli", "Ugo", None),
+        ),
+        (
+            5,
+            true,
+            player("Zzneri", "Paolo", Some("N-2")),
+            player("Zzgialli", "Ugo", None),
+        ),
+    ])
     .await;
     let (before, etag) = standings(&app, id).await;
     assert_eq!(row_of(&before, "Zzneri").len(), 2, "two people: {before}");
@@ -371,13 +342,7 @@ async fn a_merge_in_the_directory_changes_the_ranking_on_the_next_request_and_a_
             .map(|(n, _)| before["people"][n][0].as_i64().unwrap())
             .collect()
     };
-    let res = dora
-        .submit(
-            "/director/people",
-            "/director/people/merge",
-            &[("keep", &ids[0].to_string()), ("gone", &ids[1].to_string())],
-        )
-        .await;
+    let res = merge(&dora, ids[0], ids[1]).await;
     assert_eq!(res.status().as_u16(), 303);
     let (merged, etag2) = standings(&app, id).await;
     assert_ne!(etag, etag2, "a new revision");
@@ -385,13 +350,7 @@ async fn a_merge_in_the_directory_changes_the_ranking_on_the_next_request_and_a_
     assert_eq!(neri.len(), 1, "{merged}");
     assert_eq!(neri[0]["attendances"], 2);
     // The same merge again is refused (the other one is gone already).
-    let res = dora
-        .submit(
-            "/director/people",
-            "/director/people/merge",
-            &[("keep", &ids[0].to_string()), ("gone", &ids[1].to_string())],
-        )
-        .await;
+    let res = merge(&dora, ids[0], ids[1]).await;
     assert_eq!(res.status().as_u16(), 409);
 
     // The merge is listed; splitting it gives two people again.
@@ -410,11 +369,7 @@ async fn a_merge_in_the_directory_changes_the_ranking_on_the_next_request_and_a_
     dario.login("dario", "director pass 2").await;
     assert!(!dario.get_html("/director/people").await.contains("Zzneri"));
     assert_eq!(
-        dario
-            .get(&format!("/director/circuits/{id}"))
-            .await
-            .status()
-            .as_u16(),
+        dario.get_status(&format!("/director/circuits/{id}")).await,
         404
     );
 }
@@ -424,17 +379,13 @@ async fn the_circuit_form_says_what_is_wrong_next_to_each_field_and_saves_nothin
     let app = spawn_app().await;
     let dora = director(&app).await;
     let res = dora
-        .submit(
-            "/director/circuits",
-            "/director/circuits",
-            &[
-                ("name", ""),
-                ("method", "table"),
-                ("table", "25; venti"),
-                ("best_of", "0"),
-                ("stage_top_percent", "150"),
-            ],
-        )
+        .circuit_form(&[
+            ("name", ""),
+            ("method", "table"),
+            ("table", "25; venti"),
+            ("best_of", "0"),
+            ("stage_top_percent", "150"),
+        ])
         .await;
     assert_eq!(res.status().as_u16(), 422);
     let html = res.text().await.unwrap();
@@ -479,62 +430,46 @@ async fn circuits_over_the_api() {
     .unwrap();
     let client = crate::helpers::new_client();
     let url = |p: &str| format!("{}{}", app.address, p);
+    // A POST with the token: its status and its JSON (null if none).
+    let post = |path: String, body: Value| {
+        let req = client.post(url(&path)).bearer_auth(&token).json(&body);
+        async move {
+            let res = req.send().await.unwrap();
+            (
+                res.status().as_u16(),
+                res.json::<Value>().await.unwrap_or(Value::Null),
+            )
+        }
+    };
 
     // Every problem by its path in the circuit document.
-    let res = client
-        .post(url("/api/v1/circuits"))
-        .bearer_auth(&token)
-        .json(&json!({"name": "", "points": {"method": "table", "table": [25, -1]}, "best_of": 0}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status().as_u16(), 422);
-    let e: Value = res.json().await.unwrap();
+    let bad = json!({"name": "", "points": {"method": "table", "table": [25, -1]}, "best_of": 0});
+    let (status, e) = post("/api/v1/circuits".into(), bad).await;
+    assert_eq!(status, 422);
     assert_eq!(e["error"]["code"], "invalid_input");
     for path in ["name", "points.table[1]", "best_of"] {
         assert!(e["error"]["fields"].get(path).is_some(), "{path}: {e}");
     }
 
     // Create (as pairs), add both stages, read the public standings.
-    let res = client
-        .post(url("/api/v1/circuits"))
-        .bearer_auth(&token)
-        .json(&json!({"name": "Coppie 2026", "rank": "pair", "points": {"method": "vp"}}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status().as_u16(), 201);
-    let c: Value = res.json().await.unwrap();
+    let pairs = json!({"name": "Coppie 2026", "rank": "pair", "points": {"method": "vp"}});
+    let (status, c) = post("/api/v1/circuits".into(), pairs).await;
+    assert_eq!(status, 201);
     let id = c["id"].as_i64().unwrap();
     assert_eq!(c["circuit"]["format"], "burraco-td/circuit@1");
     for tid in &tids {
-        let res = client
-            .post(url(&format!("/api/v1/circuits/{id}/stages")))
-            .bearer_auth(&token)
-            .json(&json!({"tournament_id": tid}))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(res.status().as_u16(), 200);
+        let stage = json!({"tournament_id": tid});
+        assert_eq!(
+            post(format!("/api/v1/circuits/{id}/stages"), stage).await.0,
+            200
+        );
     }
-    let res = client
-        .post(url(&format!("/api/v1/circuits/{id}/stages")))
-        .bearer_auth(&token)
-        .json(&json!({"tournament_id": tids[0]}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status().as_u16(), 409);
-    let e: Value = res.json().await.unwrap();
+    let again = json!({"tournament_id": tids[0]});
+    let (status, e) = post(format!("/api/v1/circuits/{id}/stages"), again).await;
+    assert_eq!(status, 409);
     assert_eq!(e["error"]["code"], "stage_already");
-    let v: Value = client
-        .get(url(&format!("/api/v1/circuits/{id}/standings")))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let v: Value =
+        crate::helpers::json_of(client.get(url(&format!("/api/v1/circuits/{id}/standings")))).await;
     let rows = v["standings"].as_array().unwrap();
     let pair = rows
         .iter()
@@ -550,25 +485,20 @@ async fn circuits_over_the_api() {
         .await
         .unwrap();
     assert_eq!(res.status().as_u16(), 200);
-    let c: Value = client
-        .get(url(&format!("/api/v1/circuits/{id}")))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let c: Value = crate::helpers::json_of(
+        client
+            .get(url(&format!("/api/v1/circuits/{id}")))
+            .bearer_auth(&token),
+    )
+    .await;
     assert_eq!(c["stages"][0]["tournament_id"], tids[1]);
     assert_eq!(c["stages"][0]["number"], 1);
+    let status_of = |path: String| {
+        let req = client.get(url(&path));
+        async move { req.send().await.unwrap().status().as_u16() }
+    };
     assert_eq!(
-        client
-            .get(url("/api/v1/circuits/999999/standings"))
-            .send()
-            .await
-            .unwrap()
-            .status()
-            .as_u16(),
+        status_of("/api/v1/circuits/999999/standings".into()).await,
         404
     );
     // Deleting: the circuit goes, its tournaments stay and stop naming it.
@@ -586,23 +516,10 @@ async fn circuits_over_the_api() {
         .unwrap();
     assert_eq!(res.status().as_u16(), 200);
     assert_eq!(
-        client
-            .get(url(&format!("/api/v1/circuits/{id}/standings")))
-            .send()
-            .await
-            .unwrap()
-            .status()
-            .as_u16(),
+        status_of(format!("/api/v1/circuits/{id}/standings")).await,
         404
     );
-    let t = client
-        .get(url(&format!("/t/{}", tids[1])))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let t = crate::helpers::text_of(client.get(url(&format!("/t/{}", tids[1])))).await;
     assert!(!t.contains(&format!("/c/{id}\"")), "{t}");
     // Without a token, the changes are refused.
     assert_eq!(
@@ -620,26 +537,20 @@ async fn circuits_over_the_api() {
 
 #[tokio::test]
 async fn a_circuit_exports_with_its_stages_and_imports_back_with_the_same_ranking() {
-    let app = spawn_app().await;
-    let dora = director(&app).await;
-    let (_, _, id) = season(
-        &app,
-        &dora,
-        vec![
-            (
-                8,
-                true,
-                player("Zzoro", "Eva", Some("O-1")),
-                player("Zzargento", "Teo", None),
-            ),
-            (
-                9,
-                true,
-                player("Zzoro", "Eva", None),
-                player("Zzargento", "Teo", None),
-            ),
-        ],
-    )
+    let (app, dora, _, _, id) = season(vec![
+        (
+            8,
+            true,
+            player("Zzoro", "Eva", Some("O-1")),
+            player("Zzargento", "Teo", None),
+        ),
+        (
+            9,
+            true,
+            player("Zzoro", "Eva", None),
+            player("Zzargento", "Teo", None),
+        ),
+    ])
     .await;
     let res = dora
         .get(&format!("/director/circuits/{id}/export.json"))
@@ -657,39 +568,22 @@ async fn a_circuit_exports_with_its_stages_and_imports_back_with_the_same_rankin
     dario.login("dario", "director pass 2").await;
     assert_eq!(
         dario
-            .get(&format!("/director/circuits/{id}/export.json"))
-            .await
-            .status()
-            .as_u16(),
+            .get_status(&format!("/director/circuits/{id}/export.json"))
+            .await,
         404
     );
 
     // A broken stage: nothing is imported, the stage is named.
     let mut broken = v.clone();
     broken["stages"][1]["rounds"][0]["tables"][0]["ns"] = json!(999);
-    let res = app
-        .submit(
-            "/admin/import",
-            "/admin/import",
-            &[("json", &broken.to_string())],
-        )
-        .await;
+    let res = app.import_file(&broken.to_string()).await;
     assert_eq!(res.status().as_u16(), 422);
     assert!(res.text().await.unwrap().contains("stages[1]"));
     // The bundle as exported: a new circuit of new tournaments, the same
     // ranking.
-    let res = app
-        .submit("/admin/import", "/admin/import", &[("json", &bundle)])
-        .await;
+    let res = app.import_file(&bundle).await;
     assert_eq!(res.status().as_u16(), 303);
-    let to = location(&res);
-    let copy: i64 = to
-        .trim_start_matches("/director/circuits/")
-        .split('?')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let copy = crate::helpers::circuit_id_of(&res);
     assert_ne!(copy, id);
     let (a, _) = standings(&app, id).await;
     let (b, _) = standings(&app, copy).await;

@@ -7,9 +7,7 @@ use std::process::Command;
 use burraco_td::tournament_file::{self, fixtures, Status};
 use serde_json::Value;
 
-fn bin() -> String {
-    std::env::var("BURRACO_TD_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_burraco-td").to_string())
-}
+use crate::api_v1::bin;
 
 struct Dir(std::path::PathBuf);
 
@@ -113,11 +111,7 @@ fn sqlite_path(app: &crate::helpers::TestApp) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn backup_copies_a_live_database_with_every_acknowledged_write() {
     let db = crate::helpers::TestDb::sqlite();
-    let app = crate::helpers::spawn_app_with(db, |_| {}).await;
-    app.setup_admin().await;
-    app.create_user("dora", "director", "director pass").await;
-    let dora = app.another_browser();
-    dora.login("dora", "director pass").await;
+    let (app, _dora) = crate::tournaments::director_with(db, |_| {}).await;
     let t = app.tournament("Copia").pairs(30).build().await.path;
     let path = sqlite_path(&app);
     // More pairs registered while the copy is made.
@@ -128,9 +122,8 @@ async fn backup_copies_a_live_database_with_every_acknowledged_write() {
         tokio::spawn(async move {
             for i in 0..20 {
                 let res = dora
-                    .submit(
-                        &format!("{t}/pairs/new"),
-                        &format!("{t}/pairs"),
+                    .add_pair(
+                        &t,
                         &[
                             ("p1_surname", &format!("Tardi{i}")),
                             ("p1_name", "Anna"),
@@ -179,9 +172,7 @@ async fn backup_copies_a_live_database_with_every_acknowledged_write() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn import_from_the_shell_gives_the_owner_and_the_codes() {
     let db = crate::helpers::TestDb::sqlite();
-    let app = crate::helpers::spawn_app_with(db, |_| {}).await;
-    app.setup_admin().await;
-    app.create_user("dora", "director", "director pass").await;
+    let (app, _dora) = crate::tournaments::director_with(db, |_| {}).await;
     let dir = Dir::new();
     let mut f = fixtures::sample_tournament(8, 2, 5);
     f.status = Some(Status::Running);

@@ -72,9 +72,7 @@ async fn clubs_kept_apart_sit_on_one_line_and_the_pages_say_so() {
         confirm.contains(tr(Lang::It, "states.start.clubs_apart")),
         "{confirm}"
     );
-    let res = dora
-        .submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "draw", &[]).await;
     assert_eq!(res.status().as_u16(), 303);
     let seats = seating(&dora, &t, 1).await;
     assert_eq!(seats.len(), 6);
@@ -124,8 +122,7 @@ async fn clubs_that_cannot_be_kept_apart_are_named() {
     let confirm = dora.get_html(&format!("{t}/confirm-start")).await;
     let warning = burraco_td::i18n::tf(Lang::It, "states.start.clubs_cross", &[("pairs", &2)]);
     assert!(confirm.contains(&warning), "{confirm}");
-    dora.submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
-        .await;
+    dora.confirm(&t, "draw", &[]).await;
     let round = dora.get_html(&format!("{t}/rounds/1")).await;
     assert!(round.contains("id=\"club-meetings\""), "{round}");
     assert!(round.contains("<li>Aurora: "), "{round}");
@@ -148,8 +145,7 @@ async fn without_the_setting_the_draw_is_the_plain_draw() {
     check_in_all(&app, &dora, &t).await;
     let confirm = dora.get_html(&format!("{t}/confirm-start")).await;
     assert!(!confirm.contains(tr(Lang::It, "states.start.clubs_apart")));
-    dora.submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
-        .await;
+    dora.confirm(&t, "draw", &[]).await;
     let round = dora.get_html(&format!("{t}/rounds/1")).await;
     assert!(!round.contains("id=\"club-meetings\""));
 }

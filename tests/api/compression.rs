@@ -6,34 +6,8 @@
 use std::io::Read;
 
 use crate::deskentry::tid;
-use crate::helpers::{new_client, TestApp};
-use crate::scoring::{post_sheet, sheet, started, tables_of};
-
-/// A running tournament of 6 pairs with round 1 scored: (app, its id).
-async fn scored() -> (TestApp, String) {
-    let (app, dora, t) = started(6).await;
-    for table in tables_of(&app, 1) {
-        post_sheet(&dora, &t, 1, table, &sheet(100, 90)).await;
-    }
-    let tid = t.rsplit('/').next().unwrap().to_string();
-    (app, tid)
-}
-
-fn paths(tid: &str) -> Vec<String> {
-    vec![
-        format!("/t/{tid}"),
-        format!("/t/{tid}/pairs/2"),
-        format!("/api/v1/tournaments/{tid}/standings"),
-    ]
-}
-
-fn header(res: &reqwest::Response, name: &str) -> String {
-    res.headers()
-        .get(name)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_string()
-}
+use crate::helpers::{header, new_client, TestApp};
+use crate::scoring::{correction, post_sheet, scored, sheet, started, tables_of};
 
 /// (status, Content-Encoding, ETag, body) of an anonymous GET.
 async fn get(
@@ -74,8 +48,8 @@ fn gunzip(b: &[u8]) -> Vec<u8> {
 
 #[tokio::test]
 async fn brotli_goes_to_who_takes_it_and_decodes_to_the_same_page() {
-    let (app, tid) = scored().await;
-    for path in paths(&tid) {
+    let (app, _, _, tid) = scored().await;
+    for path in crate::public::public_paths(&tid, 2) {
         let (s, enc, plain_etag, plain) = get(&app, &path, None, None).await;
         assert_eq!(s, 200, "{path}");
         assert_eq!(enc, "", "{path}: no header, no coding");
@@ -115,8 +89,8 @@ async fn brotli_goes_to_who_takes_it_and_decodes_to_the_same_page() {
 
 #[tokio::test]
 async fn a_304_only_for_the_representation_the_client_would_get() {
-    let (app, tid) = scored().await;
-    for path in paths(&tid) {
+    let (app, _, _, tid) = scored().await;
+    for path in crate::public::public_paths(&tid, 2) {
         let (_, _, br_etag, _) = get(&app, &path, Some("br"), None).await;
         let (_, _, gz_etag, _) = get(&app, &path, Some("gzip"), None).await;
         let (_, _, plain_etag, _) = get(&app, &path, None, None).await;
@@ -150,7 +124,7 @@ async fn a_304_only_for_the_representation_the_client_would_get() {
 
 #[tokio::test]
 async fn q_values_choose_the_encoding() {
-    let (app, tid) = scored().await;
+    let (app, _, _, tid) = scored().await;
     let path = format!("/t/{tid}");
     for (accept, want) in [
         ("br", "br"),
@@ -190,8 +164,8 @@ async fn q_values_choose_the_encoding() {
 
 #[tokio::test]
 async fn head_in_brotli_answers_like_get_without_a_body() {
-    let (app, tid) = scored().await;
-    for path in paths(&tid) {
+    let (app, _, _, tid) = scored().await;
+    for path in crate::public::public_paths(&tid, 2) {
         let get = new_client()
             .get(app.url(&path))
             .header("accept-encoding", "br")
@@ -220,7 +194,7 @@ async fn head_in_brotli_answers_like_get_without_a_body() {
 
 #[tokio::test]
 async fn a_change_gives_new_compressed_pages() {
-    let (app, tid) = scored().await;
+    let (app, _, _, tid) = scored().await;
     let path = format!("/t/{tid}/pairs/3");
     let (_, _, before_etag, before) = get(&app, &path, Some("br"), None).await;
     assert!(!String::from_utf8(unbrotli(&before))
@@ -228,19 +202,9 @@ async fn a_change_gives_new_compressed_pages() {
         .contains("slow play"));
     // A warning given at the desk: a write, a new revision.
     let pid = crate::peek::pair_id(&app, tid.parse().unwrap(), 3).to_string();
-    let pen = format!("/desk/t/{tid}/penalties");
     let res = app
         .browser
-        .submit(
-            &pen,
-            &pen,
-            &[
-                ("pair", &pid),
-                ("round", "1"),
-                ("kind", "warning"),
-                ("reason", "slow play"),
-            ],
-        )
+        .penalty(&tid, &pid, "warning", "", "slow play")
         .await;
     assert_eq!(res.status().as_u16(), 303, "warning given");
     let (s, enc, after_etag, after) = get(&app, &path, Some("br"), Some(&before_etag)).await;
@@ -262,14 +226,7 @@ async fn a_change_gives_new_compressed_pages() {
 /// The most MP any pair has, from the public standings JSON.
 async fn best_mp(app: &TestApp, tid: &str) -> i64 {
     let url = app.url(&format!("/api/v1/tournaments/{tid}/standings"));
-    let v: serde_json::Value = new_client()
-        .get(url)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let v: serde_json::Value = crate::helpers::json_of(new_client().get(url)).await;
     v["rows"]
         .as_array()
         .unwrap()
@@ -287,9 +244,7 @@ async fn a_corrected_sheet_shows_at_once_on_the_public_pages() {
     post_sheet(&dora, &t, 1, table, &sheet(120, 90)).await;
     // NS 3 × (120 + 300).
     assert_eq!(best_mp(&app, id).await, 1260);
-    let mut f = sheet(130, 90);
-    f.push(("version".into(), "1".into()));
-    f.push(("reason".into(), "ricontati".into()));
+    let f = correction(130, 1, "ricontati");
     assert_eq!(
         post_sheet(&dora, &t, 1, table, &f).await.status().as_u16(),
         303
@@ -300,9 +255,7 @@ async fn a_corrected_sheet_shows_at_once_on_the_public_pages() {
         "the corrected sheet, not the memo"
     );
     // And back: the text of the first version again, under a new version.
-    let mut f = sheet(120, 90);
-    f.push(("version".into(), "2".into()));
-    f.push(("reason".into(), "come prima".into()));
+    let f = correction(120, 2, "come prima");
     assert_eq!(
         post_sheet(&dora, &t, 1, table, &f).await.status().as_u16(),
         303

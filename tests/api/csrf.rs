@@ -1,4 +1,4 @@
-use crate::helpers::{csrf_in, spawn_app, ADMIN, ADMIN_PW};
+use crate::helpers::{csrf_in, spawn_app, Browser, ADMIN, ADMIN_PW};
 
 #[tokio::test]
 async fn every_state_changing_form_carries_a_csrf_token() {
@@ -21,37 +21,43 @@ async fn every_state_changing_form_carries_a_csrf_token() {
     }
 }
 
+/// The setup form posted as it is: the administrator's fields, and
+/// `token` when given.
+pub async fn raw_setup(b: &Browser, token: Option<&str>) -> reqwest::Response {
+    let mut fields = vec![
+        ("username", ADMIN),
+        ("password", ADMIN_PW),
+        ("password2", ADMIN_PW),
+    ];
+    fields.extend(token.map(|t| ("csrf_token", t)));
+    b.post_raw("/setup", &fields).await
+}
+
+/// The new-account form posted as it is (eve, an administrator), with
+/// `token` when given.
+async fn raw_new_admin(b: &Browser, token: Option<&str>) -> reqwest::Response {
+    let mut fields = vec![
+        ("username", "eve"),
+        ("role", "admin"),
+        ("password", "eve password"),
+        ("password2", "eve password"),
+    ];
+    fields.extend(token.map(|t| ("csrf_token", t)));
+    b.post_raw("/admin/users", &fields).await
+}
+
 #[tokio::test]
 async fn a_post_without_a_valid_token_gets_403_and_changes_nothing() {
     let app = spawn_app().await;
     // Setup without a token: refused, no admin created.
     app.get("/setup").await;
-    let res = app
-        .post_raw(
-            "/setup",
-            &[
-                ("username", ADMIN),
-                ("password", ADMIN_PW),
-                ("password2", ADMIN_PW),
-            ],
-        )
-        .await;
+    let res = raw_setup(&app, None).await;
     assert_eq!(res.status().as_u16(), 403);
     assert!(res.text().await.unwrap().contains("Modulo non valido"));
     // A tampered token: refused too.
     let mut token = csrf_in(&app.get_html("/setup").await);
     token.replace_range(0..2, if token.starts_with("00") { "11" } else { "00" });
-    let res = app
-        .post_raw(
-            "/setup",
-            &[
-                ("username", ADMIN),
-                ("password", ADMIN_PW),
-                ("password2", ADMIN_PW),
-                ("csrf_token", &token),
-            ],
-        )
-        .await;
+    let res = raw_setup(&app, Some(&token)).await;
     assert_eq!(res.status().as_u16(), 403);
     {
         let mut conn = app.pool.get().unwrap();
@@ -60,33 +66,12 @@ async fn a_post_without_a_valid_token_gets_403_and_changes_nothing() {
 
     app.setup_admin().await;
     // A logged-in admin's form without the token: refused, no user created.
-    let res = app
-        .post_raw(
-            "/admin/users",
-            &[
-                ("username", "eve"),
-                ("role", "admin"),
-                ("password", "eve password"),
-                ("password2", "eve password"),
-            ],
-        )
-        .await;
+    let res = raw_new_admin(&app, None).await;
     assert_eq!(res.status().as_u16(), 403);
     // A token from another browser does not work in this one.
     let other = app.another_browser();
     let foreign = csrf_in(&other.get_html("/login").await);
-    let res = app
-        .post_raw(
-            "/admin/users",
-            &[
-                ("username", "eve"),
-                ("role", "admin"),
-                ("password", "eve password"),
-                ("password2", "eve password"),
-                ("csrf_token", &foreign),
-            ],
-        )
-        .await;
+    let res = raw_new_admin(&app, Some(&foreign)).await;
     assert_eq!(res.status().as_u16(), 403);
     let mut conn = app.pool.get().unwrap();
     assert_eq!(burraco_td::db::users::count(&mut conn).unwrap(), 1);
@@ -97,11 +82,7 @@ async fn logout_needs_the_token_too() {
     let app = spawn_app().await;
     app.setup_admin().await;
     assert_eq!(app.post_raw("/logout", &[]).await.status().as_u16(), 403);
-    assert_eq!(
-        app.get("/admin/users").await.status().as_u16(),
-        200,
-        "still logged in"
-    );
+    assert_eq!(app.get_status("/admin/users").await, 200, "still logged in");
 }
 
 #[tokio::test]

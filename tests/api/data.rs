@@ -4,7 +4,7 @@
 //! the CSV exports, bounded money settings.
 
 use crate::helpers::{csrf_in, location, spawn_app_with, Browser, TestApp, TestDb};
-use crate::tournaments::{settings, with_director};
+use crate::tournaments::{new_through_the_form, with_director};
 
 /// Windows-1252 bytes of a text (the accented letters Italian names use).
 fn cp1252(text: &str) -> Vec<u8> {
@@ -216,15 +216,7 @@ async fn the_import_page_works_without_javascript() {
 
 /// An app with a director on a given database.
 async fn director_on(db: TestDb) -> (TestApp, Browser) {
-    let app = spawn_app_with(db, |_| {}).await;
-    app.setup_admin().await;
-    app.create_user("dora", "director", "director pass").await;
-    let dora = app.another_browser();
-    assert_eq!(
-        dora.login("dora", "director pass").await.status().as_u16(),
-        303
-    );
-    (app, dora)
+    crate::tournaments::director_with(db, |_| {}).await
 }
 
 /// SQLite always; PostgreSQL too when TEST_DATABASE_URL is set.
@@ -247,15 +239,9 @@ async fn a_nul_byte_in_a_name_is_refused_next_to_the_field_on_both_databases() {
         let (app, dora) = director_on(db).await;
         let t = app.tournament("Torneo").build().await.path;
         let res = dora
-            .submit(
-                &format!("{t}/pairs/new"),
-                &format!("{t}/pairs"),
-                &[
-                    ("p1_surname", "Ros\0si"),
-                    ("p1_name", "Maria"),
-                    ("p2_surname", "Bianchi"),
-                    ("p2_name", "Luca"),
-                ],
+            .add_pair(
+                &t,
+                &crate::helpers::pair_form("Ros\0si", "Maria", "Bianchi", "Luca"),
             )
             .await;
         assert_eq!(res.status().as_u16(), 422, "{kind}");
@@ -275,17 +261,7 @@ async fn a_nul_byte_in_a_name_is_refused_next_to_the_field_on_both_databases() {
         assert!(stored_players(&app, &t).is_empty(), "{kind}: nothing saved");
 
         // The settings' name and the pasted CSV refuse it too.
-        let mut s = settings("Torneo\0");
-        s.retain(|(k, _)| *k != "name");
-        s.push(("name", "Torneo\0".into()));
-        let fields: Vec<(&str, &str)> = s.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        let res = dora
-            .submit(
-                "/director/tournaments/new",
-                "/director/tournaments",
-                &fields,
-            )
-            .await;
+        let res = new_through_the_form(&dora, "Torneo\0", &[]).await;
         assert_eq!(res.status().as_u16(), 422, "{kind}");
         assert!(res.text().await.unwrap().contains("U+0000"));
         let import = format!("{t}/import");
@@ -318,20 +294,7 @@ async fn a_huge_fee_gets_a_message_not_a_panic() {
         ("guaranteed_pool", "79228162514264337593543950335"),
         ("guaranteed_pool", "1.000.000,01"),
     ] {
-        let mut s = settings("Torneo ricco");
-        for (k, v) in s.iter_mut() {
-            if *k == field {
-                *v = value.into();
-            }
-        }
-        let fields: Vec<(&str, &str)> = s.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        let res = dora
-            .submit(
-                "/director/tournaments/new",
-                "/director/tournaments",
-                &fields,
-            )
-            .await;
+        let res = new_through_the_form(&dora, "Torneo ricco", &[(field, value)]).await;
         assert_eq!(res.status().as_u16(), 422, "{field} {value}");
         let html = res.text().await.unwrap();
         assert!(html.contains("Un importo in euro da 0 a"), "{html}");
@@ -342,22 +305,8 @@ async fn a_huge_fee_gets_a_message_not_a_panic() {
         .is_empty());
     drop(c);
     // The largest amounts are accepted, with Italian decimal commas.
-    let mut s = settings("Torneo massimo");
-    for (k, v) in s.iter_mut() {
-        match *k {
-            "entry_fee" => *v = "1.000,00".into(),
-            "guaranteed_pool" => *v = "1000000,00".into(),
-            _ => {}
-        }
-    }
-    let fields: Vec<(&str, &str)> = s.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let res = dora
-        .submit(
-            "/director/tournaments/new",
-            "/director/tournaments",
-            &fields,
-        )
-        .await;
+    let most = [("entry_fee", "1.000,00"), ("guaranteed_pool", "1000000,00")];
+    let res = new_through_the_form(&dora, "Torneo massimo", &most).await;
     assert_eq!(res.status().as_u16(), 303);
 }
 
@@ -374,9 +323,7 @@ async fn tournament_with_evil_names(app: &TestApp) -> String {
         pair.players[0].surname = name.to_string();
     }
     let json = burraco_td::tournament_file::to_json(&file).unwrap();
-    let res = app
-        .submit("/admin/import", "/admin/import", &[("json", &json)])
-        .await;
+    let res = app.import_file(&json).await;
     assert_eq!(res.status().as_u16(), 303);
     location(&res).split('?').next().unwrap().to_string()
 }

@@ -19,11 +19,24 @@ fn owned(fields: &[(&str, &str)]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The typical hand-totals card of the e2e test: NS 745, EW 335.
-fn totals_sheet() -> Vec<(String, String)> {
+/// The rows of a hand on the sheet, in the paper's order (the end of the
+/// hand before them, the declared totals after).
+pub const SHEET_ROWS: [&str; 8] = [
+    "melded_points",
+    "hand_points",
+    "clean",
+    "dirty",
+    "semi_clean",
+    "no_pozzetto",
+    "royal",
+    "super",
+];
+
+/// The typical hand totals of the e2e test: NS 545 / EW −135, 120 / 410,
+/// 80 / 60 (NS 745, EW 335), in the totals mode.
+pub fn hand_totals() -> Vec<(String, String)> {
     owned(&[
         ("mode", "totals"),
-        ("layout", "card"),
         ("h1_end", "closure_ns"),
         ("h1_ns_total", "545"),
         ("h1_ew_total", "-135"),
@@ -36,28 +49,18 @@ fn totals_sheet() -> Vec<(String, String)> {
     ])
 }
 
+/// [`hand_totals`] on the desk's card.
+fn totals_sheet() -> Vec<(String, String)> {
+    let mut f = hand_totals();
+    f.push(("layout".into(), "card".into()));
+    f
+}
+
 /// The same round as a full sheet in the card layout (same totals).
 fn full_sheet() -> Vec<(String, String)> {
-    owned(&[
-        ("layout", "card"),
-        ("h1_end", "closure_ns"),
-        ("h1_ns_melded_points", "245"),
-        ("h1_ns_clean", "1"),
-        ("h1_ew_melded_points", "40"),
-        ("h1_ew_hand_points", "75"),
-        ("h1_ew_no_pozzetto", "on"),
-        ("h2_end", "closure_ew"),
-        ("h2_ns_melded_points", "150"),
-        ("h2_ns_hand_points", "30"),
-        ("h2_ew_melded_points", "210"),
-        ("h2_ew_dirty", "1"),
-        ("h3_end", "stock_exhausted"),
-        ("h3_ns_melded_points", "60"),
-        ("h3_ns_hand_points", "80"),
-        ("h3_ns_dirty", "1"),
-        ("h3_ew_melded_points", "85"),
-        ("h3_ew_hand_points", "25"),
-    ])
+    let mut f = owned(&crate::shared::TYPICAL_FULL);
+    f.extend(owned(&[("layout", "card"), ("h1_ew_no_pozzetto", "on")]));
+    f
 }
 
 async fn post(b: &Browser, t: &str, table: i32, fields: &[(String, String)]) -> reqwest::Response {
@@ -327,21 +330,7 @@ async fn the_score_card_has_the_form_s_rows_in_the_form_s_order() {
         .map(|i| i + 10)
         .unwrap_or(first.len())];
     let rows = attr_values(first, "data-row");
-    assert_eq!(
-        rows,
-        [
-            "end",
-            "melded_points",
-            "hand_points",
-            "clean",
-            "dirty",
-            "semi_clean",
-            "no_pozzetto",
-            "royal",
-            "super",
-            "declared"
-        ]
-    );
+    assert_eq!(rows, [&["end"][..], &SHEET_ROWS, &["declared"]].concat());
     // The desk form asks for exactly these boxes, in this order, hand by hand.
     let form = dora
         .get_html(&format!(
@@ -407,35 +396,26 @@ async fn live_totals_come_from_the_engine() {
     assert_eq!(v["vp"]["ns"], burraco.0);
     let query = serde_urlencoded::to_string(totals_sheet()).unwrap();
     let v: Value = dora
-        .get(&format!(
+        .get_json(&format!(
             "/desk/t/{}/rounds/1/tables/{table}/preview?{query}",
             tid(&t)
         ))
-        .await
-        .json()
-        .await
-        .unwrap();
+        .await;
     assert_eq!(v["totals"]["ns"], 745);
     let v: Value = dora
-        .get(&format!(
+        .get_json(&format!(
             "/desk/t/{}/rounds/1/tables/{table}/preview?h1_end=stalemate&h1_ns_melded_points=1x",
             tid(&t)
         ))
-        .await
-        .json()
-        .await
-        .unwrap();
+        .await;
     assert_eq!(v["ok"], false);
     // A hand that breaks a rule (a closing without a burraco): no total.
     let v: Value = dora
-        .get(&format!(
+        .get_json(&format!(
             "/desk/t/{}/rounds/1/tables/{table}/preview?h1_end=closure_ns&h1_ns_melded_points=245",
             tid(&t)
         ))
-        .await
-        .json()
-        .await
-        .unwrap();
+        .await;
     assert!(v["hands"][0].is_null(), "{v}");
     // Without a script the page shows the same totals after a refused save.
     let page = post(&dora, &t, table, &{

@@ -8,7 +8,7 @@ use crate::helpers::tid_of;
 use serde_json::Value;
 
 use crate::helpers::{location, Browser, TestApp};
-use crate::scoring::{post_sheet, sheet, started, tables_of};
+use crate::scoring::{at_a_table, post_sheet, sheet, tables_of};
 use crate::tournaments::{csv, import, with_director};
 
 /// The database id of pair `number` of tournament `t`.
@@ -57,9 +57,8 @@ async fn withdraw(b: &Browser, t: &str, pid: i64, value: &str) -> reqwest::Respo
 async fn register_again(b: &Browser, t: &str, i: usize) -> reqwest::Response {
     let (s1, s2) = (format!("Rossi{i}"), format!("Bianchi{i}"));
     let (c1, c2) = (format!("T{i}A"), format!("T{i}B"));
-    b.submit(
-        &format!("{t}/pairs/new"),
-        &format!("{t}/pairs"),
+    b.add_pair(
+        t,
         &[
             ("p1_surname", &s1),
             ("p1_name", "Maria"),
@@ -116,13 +115,7 @@ async fn a_registration_is_deleted_before_the_start_after_a_confirmation_and_nev
     for n in 1..=6 {
         check_in(&dora, &t, id_of(&app, &t, n), "true").await;
     }
-    assert_eq!(
-        dora.submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
-            .await
-            .status()
-            .as_u16(),
-        303
-    );
+    assert_eq!(dora.confirm(&t, "draw", &[]).await.status().as_u16(), 303);
     let pid = id_of(&app, &t, 4);
     let link = format!("{t}/pairs/{pid}/delete");
     let res = dora.submit(&t, &link, &[]).await;
@@ -132,7 +125,7 @@ async fn a_registration_is_deleted_before_the_start_after_a_confirmation_and_nev
         .await
         .unwrap()
         .contains("Il torneo è già iniziato"));
-    assert_eq!(dora.get(&link).await.status().as_u16(), 409);
+    assert_eq!(dora.get_status(&link).await, 409);
     assert_eq!(pair_rows(&app, &t).len(), 6);
     // No delete button once the tournament runs.
     assert!(!dora.get_html(&t).await.contains("/delete\""));
@@ -176,13 +169,7 @@ async fn no_shows_and_pairs_not_checked_in_at_the_start_are_not_entries() {
         "{page}"
     );
 
-    assert_eq!(
-        dora.submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
-            .await
-            .status()
-            .as_u16(),
-        303
-    );
+    assert_eq!(dora.confirm(&t, "draw", &[]).await.status().as_u16(), 303);
     let rows = pair_rows(&app, &t);
     let marks: Vec<(i32, bool)> = rows.iter().map(|r| (r.0, r.2)).collect();
     assert_eq!(
@@ -327,8 +314,7 @@ async fn a_withdrawn_or_no_show_pair_can_register_again_but_not_be_doubled() {
     for n in [3, 5, 6, 7, 8, 9] {
         check_in(&dora, &t, id_of(&app, &t, n), "true").await;
     }
-    dora.submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
-        .await;
+    dora.confirm(&t, "draw", &[]).await;
     let tables = tables_of(&app, 1);
     for table in &tables {
         post_sheet(&dora, &t, 1, *table, &sheet(100, 90)).await;
@@ -338,13 +324,7 @@ async fn a_withdrawn_or_no_show_pair_can_register_again_but_not_be_doubled() {
         withdraw(&dora, &t, three, "true").await.status().as_u16(),
         303
     );
-    let res = dora
-        .submit(
-            &t,
-            &format!("{t}/rounds"),
-            &[("confirm", "1"), ("round", "2")],
-        )
-        .await;
+    let res = dora.confirm(&t, "rounds", &[("round", "2")]).await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
     assert_eq!(
         withdraw(&dora, &t, three, "false").await.status().as_u16(),
@@ -370,9 +350,7 @@ fn pairs_at(app: &TestApp, tid: i64, table: i32) -> (i32, i32) {
 
 #[tokio::test]
 async fn the_desk_shows_a_table_after_its_mp_penalty_and_why() {
-    let (app, dora, t) = started(6).await;
-    let tid = tid_of(&t);
-    let table = tables_of(&app, 1)[0];
+    let (app, dora, t, tid, table) = at_a_table(6).await;
     // NS 3 × 400 = 1200, EW 3 × 70 = 210: difference 990.
     post_sheet(&dora, &t, 1, table, &sheet(100, 90)).await;
     let (ns, _) = pairs_at(&app, tid, table);
@@ -393,20 +371,9 @@ async fn the_desk_shows_a_table_after_its_mp_penalty_and_why() {
     };
     let written = vp_cell(&before);
 
-    let pen = format!("/desk/t/{tid}/penalties");
     let ns_id = id_of(&app, &t, ns).to_string();
     let res = dora
-        .submit(
-            &pen,
-            &pen,
-            &[
-                ("pair", &ns_id),
-                ("round", "1"),
-                ("kind", "mp"),
-                ("amount", "300"),
-                ("reason", "in ritardo di 7 minuti"),
-            ],
-        )
+        .penalty(&tid, &ns_id, "mp", "300", "in ritardo di 7 minuti")
         .await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
 

@@ -5,7 +5,7 @@
 use burraco_td::i18n::{t as tr, Lang};
 
 use crate::helpers::tid_of;
-use crate::tournaments::{csv, import, settings, with_director};
+use crate::tournaments::{csv, import, new_through_the_form, with_director};
 
 #[tokio::test]
 async fn the_prize_list_shows_the_fees_collected_the_organisers_share_and_the_pool() {
@@ -67,17 +67,11 @@ async fn a_share_per_entry_that_is_no_round_percentage_shows_as_typed_and_too_mu
     let prizes = dora.get_html(&format!("/t/{}/prizes", tid_of(&t))).await;
     assert!(prizes.contains("300,00"), "30 × 10 € exactly: {prizes}");
     // More than the fee: refused next to the field, nothing saved.
-    let mut fields = settings("Troppo");
-    for (k, v) in fields.iter_mut() {
-        if *k == "prize_share_percent" {
-            *v = "25".into();
-        }
-    }
-    fields.push(("prize_share_unit", "amount".into()));
-    let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let res = dora
-        .submit("/director/tournaments/new", "/director/tournaments", &refs)
-        .await;
+    let share = [
+        ("prize_share_percent", "25"),
+        ("prize_share_unit", "amount"),
+    ];
+    let res = new_through_the_form(&dora, "Troppo", &share).await;
     assert_eq!(res.status().as_u16(), 422);
     let page = res.text().await.unwrap();
     let message = tr(Lang::It, "settings.error.share_amount").replace('\'', "&#39;");
@@ -103,17 +97,13 @@ async fn a_new_circuit_scores_every_entrant_and_offers_stages_in_date_order() {
         app.tournament(name).set("date", date).build().await;
     }
     let res = dora
-        .submit(
-            "/director/circuits",
-            "/director/circuits",
-            &[
-                ("name", "Circuito"),
-                ("season", "2026/27"),
-                ("rank", "player"),
-                ("method", "placing"),
-                ("step", "1"),
-            ],
-        )
+        .circuit_form(&[
+            ("name", "Circuito"),
+            ("season", "2026/27"),
+            ("rank", "player"),
+            ("method", "placing"),
+            ("step", "1"),
+        ])
         .await;
     assert_eq!(res.status().as_u16(), 303);
     let circuit = crate::helpers::location(&res);

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use reqwest::header::CONTENT_TYPE;
 
-use crate::helpers::{csrf_in, spawn_app, Browser, ADMIN, ADMIN_PW};
+use crate::helpers::{csrf_in, header, spawn_app, Browser, ADMIN, ADMIN_PW};
 
 /// Just under 16 MiB: more than any form needs, less than the old 16 MiB cap.
 const HUGE: usize = 16_000_000;
@@ -167,14 +167,6 @@ async fn each_route_has_its_own_limit() {
     };
     assert_ne!(api(1_500_000).await.unwrap().status().as_u16(), 413);
     assert_eq!(api(2_200_000).await.unwrap().status().as_u16(), 413);
-}
-
-fn header(res: &reqwest::Response, name: &str) -> String {
-    res.headers()
-        .get(name)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_string()
 }
 
 fn assert_security_headers(res: &reqwest::Response, what: &str) {

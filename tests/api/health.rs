@@ -28,7 +28,7 @@ async fn health_check_answers_503_when_the_database_does_not() {
     assert_eq!(res.status().as_u16(), 503);
     drop(held);
     assert_eq!(
-        app.get("/healthz").await.status().as_u16(),
+        app.get_status("/healthz").await,
         if app.db.is_postgres() { 503 } else { 200 }
     );
 }
@@ -63,19 +63,13 @@ async fn static_assets_are_served_from_the_binary_with_cache_headers() {
         .to_str()
         .unwrap()
         .contains("max-age=31536000"));
-    assert_eq!(app.get("/static/nope.css").await.status().as_u16(), 404);
+    assert_eq!(app.get_status("/static/nope.css").await, 404);
 }
 
 #[tokio::test]
 async fn unknown_pages_get_a_styled_404_in_the_visitors_language() {
     let app = spawn_app().await;
-    let res = app
-        .client
-        .get(app.url("/no/such/page"))
-        .header("accept-language", "en-GB,en;q=0.9")
-        .send()
-        .await
-        .unwrap();
+    let res = crate::helpers::get_in(&app.client, app.url("/no/such/page"), "en-GB,en;q=0.9").await;
     assert_eq!(res.status().as_u16(), 404);
     let html = res.text().await.unwrap();
     assert!(html.contains("Page not found"), "{html}");

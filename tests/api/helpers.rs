@@ -5,9 +5,28 @@ use burraco_td::auth::{Role, Username};
 use burraco_td::config::Settings;
 use burraco_td::startup::Application;
 use reqwest::redirect::Policy;
+use reqwest::Response;
 
 pub const ADMIN: &str = "admin";
 pub const ADMIN_PW: &str = "correct horse battery";
+
+/// A pair that comes late: Tardi Anna and Ultimi Carlo.
+pub const LATE: [(&str, &str); 4] = pair_form("Tardi", "Anna", "Ultimi", "Carlo");
+
+/// The pair form's fields for two players (surname, name).
+pub const fn pair_form<'a>(
+    s1: &'a str,
+    n1: &'a str,
+    s2: &'a str,
+    n2: &'a str,
+) -> [(&'static str, &'a str); 4] {
+    [
+        ("p1_surname", s1),
+        ("p1_name", n1),
+        ("p2_surname", s2),
+        ("p2_name", n2),
+    ]
+}
 
 /// A database that lives as long as its test.
 pub enum TestDb {
@@ -298,7 +317,60 @@ pub fn csrf_in(html: &str) -> String {
     html[start..end].to_string()
 }
 
-pub fn location(res: &reqwest::Response) -> String {
+/// The JSON an answer to `req` carries.
+pub async fn json_of<T: serde::de::DeserializeOwned>(req: reqwest::RequestBuilder) -> T {
+    req.send()
+        .await
+        .expect("sent")
+        .json()
+        .await
+        .expect("a JSON body")
+}
+
+/// GET `url` with `c`, in the language `lang` (`Accept-Language`).
+pub async fn get_in(c: &reqwest::Client, url: String, lang: &str) -> Response {
+    c.get(url)
+        .header("accept-language", lang)
+        .send()
+        .await
+        .expect("GET")
+}
+
+/// The text an answer to `req` carries.
+pub async fn text_of(req: reqwest::RequestBuilder) -> String {
+    req.send()
+        .await
+        .expect("sent")
+        .text()
+        .await
+        .expect("a body")
+}
+
+/// A header of an answer, empty when it has none.
+pub fn header(res: &Response, name: &str) -> String {
+    res.headers()
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The id of the circuit a redirect leads to (`/director/circuits/{id}…`).
+pub fn circuit_id_of(res: &Response) -> i64 {
+    circuit_id_in(&location(res))
+}
+
+/// The id of the circuit at `to` (`/director/circuits/{id}…`).
+pub fn circuit_id_in(to: &str) -> i64 {
+    let id = to
+        .trim_start_matches("/director/circuits/")
+        .split('?')
+        .next();
+    id.and_then(|id| id.parse().ok())
+        .unwrap_or_else(|| panic!("no circuit at {to}"))
+}
+
+pub fn location(res: &Response) -> String {
     res.headers()
         .get("location")
         .and_then(|v| v.to_str().ok())
@@ -311,7 +383,7 @@ impl Browser {
         format!("{}{}", self.address, path)
     }
 
-    pub async fn get(&self, path: &str) -> reqwest::Response {
+    pub async fn get(&self, path: &str) -> Response {
         self.client.get(self.url(path)).send().await.expect("GET")
     }
 
@@ -319,13 +391,22 @@ impl Browser {
         self.get(path).await.text().await.expect("body")
     }
 
+    pub async fn get_json<T: serde::de::DeserializeOwned>(&self, path: &str) -> T {
+        self.get(path).await.json().await.expect("a JSON body")
+    }
+
+    pub async fn get_status(&self, path: &str) -> u16 {
+        self.get(path).await.status().as_u16()
+    }
+
+    /// The administrator imports a tournament file through the form.
+    pub async fn import_file(&self, json: &str) -> Response {
+        self.submit("/admin/import", "/admin/import", &[("json", json)])
+            .await
+    }
+
     /// GETs `page` for its CSRF token, then POSTs the form to `action`.
-    pub async fn submit(
-        &self,
-        page: &str,
-        action: &str,
-        fields: &[(&str, &str)],
-    ) -> reqwest::Response {
+    pub async fn submit(&self, page: &str, action: &str, fields: &[(&str, &str)]) -> Response {
         let token = csrf_in(&self.get_html(page).await);
         let mut form: Vec<(&str, &str)> = fields.to_vec();
         form.push(("csrf_token", &token));
@@ -337,7 +418,60 @@ impl Browser {
             .expect("POST")
     }
 
-    pub async fn post_raw(&self, action: &str, fields: &[(&str, &str)]) -> reqwest::Response {
+    /// Confirms the action `{t}/{action}` from the page `t` (`confirm=1`
+    /// and `extra`).
+    pub async fn confirm(&self, t: &str, action: &str, extra: &[(&str, &str)]) -> Response {
+        let mut fields = vec![("confirm", "1")];
+        fields.extend_from_slice(extra);
+        self.submit(t, &format!("{t}/{action}"), &fields).await
+    }
+
+    /// A penalty in round 1 through the desk's form: `pair` is the pair's
+    /// database id, `kind` warning, vp, mp (or empty: the reason decides),
+    /// `amount` empty for none.
+    pub async fn penalty(
+        &self,
+        tid: impl std::fmt::Display,
+        pair: impl std::fmt::Display,
+        kind: &str,
+        amount: &str,
+        reason: &str,
+    ) -> Response {
+        let pen = format!("/desk/t/{tid}/penalties");
+        let pair = pair.to_string();
+        let mut fields = vec![("pair", pair.as_str()), ("round", "1"), ("kind", kind)];
+        if !amount.is_empty() {
+            fields.push(("amount", amount));
+        }
+        fields.push(("reason", reason));
+        self.submit(&pen, &pen, &fields).await
+    }
+
+    /// Withdraws the penalty `id` through the desk's form, with `reason`.
+    pub async fn withdraw_penalty(
+        &self,
+        tid: impl std::fmt::Display,
+        id: impl std::fmt::Display,
+        reason: &str,
+    ) -> Response {
+        let pen = format!("/desk/t/{tid}/penalties");
+        self.submit(&pen, &format!("{pen}/{id}/withdraw"), &[("reason", reason)])
+            .await
+    }
+
+    /// Registers a pair at the tournament `t` through its form.
+    pub async fn add_pair(&self, t: &str, fields: &[(&str, &str)]) -> Response {
+        self.submit(&format!("{t}/pairs/new"), &format!("{t}/pairs"), fields)
+            .await
+    }
+
+    /// Posts the new-circuit form.
+    pub async fn circuit_form(&self, fields: &[(&str, &str)]) -> Response {
+        self.submit("/director/circuits", "/director/circuits", fields)
+            .await
+    }
+
+    pub async fn post_raw(&self, action: &str, fields: &[(&str, &str)]) -> Response {
         self.client
             .post(self.url(action))
             .form(fields)
@@ -346,20 +480,50 @@ impl Browser {
             .expect("POST")
     }
 
+    /// Posts the one-time setup form.
+    pub async fn setup_form(&self, username: &str, password: &str, password2: &str) -> Response {
+        let fields = [
+            ("username", username),
+            ("password", password),
+            ("password2", password2),
+        ];
+        self.submit("/setup", "/setup", &fields).await
+    }
+
     /// The one-time setup, through its form.
     pub async fn setup_admin_through_the_form(&self) {
-        let res = self
-            .submit(
-                "/setup",
-                "/setup",
-                &[
-                    ("username", ADMIN),
-                    ("password", ADMIN_PW),
-                    ("password2", ADMIN_PW),
-                ],
-            )
-            .await;
+        let res = self.setup_form(ADMIN, ADMIN_PW, ADMIN_PW).await;
         assert_eq!(res.status().as_u16(), 303, "setup redirects");
+    }
+
+    /// Posts the administrator's new-account form.
+    pub async fn user_form(
+        &self,
+        username: &str,
+        role: &str,
+        password: &str,
+        password2: &str,
+    ) -> Response {
+        let fields = [
+            ("username", username),
+            ("role", role),
+            ("password", password),
+            ("password2", password2),
+        ];
+        self.submit("/admin/users", "/admin/users", &fields).await
+    }
+
+    /// Posts a form of the user page of account `id` (`action`: its action
+    /// below `/admin/users/{id}/`).
+    pub async fn user_action(
+        &self,
+        id: impl std::fmt::Display,
+        action: &str,
+        fields: &[(&str, &str)],
+    ) -> Response {
+        let page = format!("/admin/users/{id}");
+        self.submit(&page, &format!("{page}/{action}"), fields)
+            .await
     }
 
     /// Adds `username` to the staff of the tournament at `t` (a director's
@@ -375,7 +539,7 @@ impl Browser {
         assert_eq!(res.status().as_u16(), 303, "assign {username} as {role}");
     }
 
-    pub async fn login(&self, username: &str, password: &str) -> reqwest::Response {
+    pub async fn login(&self, username: &str, password: &str) -> Response {
         self.submit(
             "/login",
             "/login",
@@ -391,18 +555,7 @@ impl Browser {
 
     /// As the admin (already logged in), creates an account through the form.
     pub async fn create_user_through_the_form(&self, username: &str, role: &str, password: &str) {
-        let res = self
-            .submit(
-                "/admin/users",
-                "/admin/users",
-                &[
-                    ("username", username),
-                    ("role", role),
-                    ("password", password),
-                    ("password2", password),
-                ],
-            )
-            .await;
+        let res = self.user_form(username, role, password, password).await;
         assert_eq!(res.status().as_u16(), 303, "user {username} created");
     }
 

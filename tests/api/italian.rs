@@ -28,7 +28,7 @@ use crate::table_side::{answer, codes, enter};
 use crate::teams::{
     add_team, check_in_teams, code_of, new_team_tournament, play_round, start, team_ids,
 };
-use crate::tournaments::settings;
+use crate::tournaments::edit_through_the_form;
 
 /// Codes the program stores or computes, that a page must say in words.
 /// Words that are also Italian words of the catalogs are dropped from the
@@ -477,12 +477,7 @@ impl Reader {
                 queue.push_back(location(&res));
                 continue;
             }
-            let kind = res
-                .headers()
-                .get("content-type")
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or_default()
-                .to_string();
+            let kind = crate::helpers::header(&res, "content-type");
             let body = res.text().await.unwrap();
             // ITALIAN_DUMP=dir keeps every page read, for a person to look at.
             if let Ok(dir) = std::env::var("ITALIAN_DUMP") {
@@ -585,13 +580,7 @@ async fn play_all(app: &TestApp, dora: &Browser, t: &str, rounds: u32) {
     for round in 1..=rounds {
         if round > 1 {
             let r = round.to_string();
-            let res = dora
-                .submit(
-                    t,
-                    &format!("{t}/rounds"),
-                    &[("confirm", "1"), ("round", &r)],
-                )
-                .await;
+            let res = dora.confirm(t, "rounds", &[("round", &r)]).await;
             assert_eq!(res.status().as_u16(), 303);
         }
         let tables = crate::peek::tables_of(app, tid, round as i32);
@@ -630,18 +619,7 @@ async fn accounts_with_history(app: &TestApp) {
             .await;
         assert!(res.status().as_u16() < 400, "token for {name}");
     }
-    let id_of = |name: &'static str| async move {
-        app.handle
-            .read(move |c| {
-                burraco_td::db::users::find_by_username(c, name)
-                    .map_err(burraco_td::db::DbError::from)
-            })
-            .await
-            .unwrap()
-            .unwrap()
-            .id
-            .0
-    };
+    let id_of = |name: &'static str| async move { crate::circuits::user_id(app, name).await.0 };
     let pia = format!("/admin/users/{}", id_of("pia").await);
     let ugo = format!("/admin/users/{}", id_of("ugo").await);
     let rino = format!("/admin/users/{}", id_of("rino").await);
@@ -677,39 +655,13 @@ async fn every_page_of_a_pairs_tournament_reads_in_italian() {
     // change, round 2 drawn with a table entered and disputed from the
     // phones, one entered and waiting, one saved at the desk.
     play_rounds(&app, &dora, &t, 1).await;
-    let pen = format!("/desk/t/{tid}/penalties");
     let res = dora
-        .submit(
-            &pen,
-            &pen,
-            &[
-                ("pair", &pair_id(&app, 1)),
-                ("round", "1"),
-                ("kind", "mp"),
-                ("amount", "100"),
-                ("reason", "in ritardo"),
-            ],
-        )
+        .penalty(&tid, &pair_id(&app, 1), "mp", "100", "in ritardo")
         .await;
     assert_eq!(res.status().as_u16(), 303);
-    let mut s = settings("Serata");
-    for (k, v) in s.iter_mut() {
-        if *k == "danish_form" {
-            *v = "pure".into();
-        }
-    }
-    let refs: Vec<(&str, &str)> = s.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let res = dora
-        .submit(&format!("{t}/edit"), &format!("{t}/edit"), &refs)
-        .await;
+    let res = edit_through_the_form(&dora, &t, "Serata", &[("danish_form", "pure")]).await;
     assert_eq!(res.status().as_u16(), 303);
-    let res = dora
-        .submit(
-            &t,
-            &format!("{t}/rounds"),
-            &[("confirm", "1"), ("round", "2")],
-        )
-        .await;
+    let res = dora.confirm(&t, "rounds", &[("round", "2")]).await;
     assert_eq!(res.status().as_u16(), 303);
     let tables = tables_of(&app, 2);
     let (code, ns, ew) = codes(&app, tid, 2, tables[0]);
@@ -751,19 +703,15 @@ async fn every_page_of_a_pairs_tournament_reads_in_italian() {
 
     // A circuit of both.
     let res = dora
-        .submit(
-            "/director/circuits",
-            "/director/circuits",
-            &[
-                ("name", "Circuito d'inverno"),
-                ("season", "2026/27"),
-                ("rank", "player"),
-                ("method", "placing"),
-                ("best_of", "2"),
-                ("min_attendances", "1"),
-                ("stage_top_percent", "25"),
-            ],
-        )
+        .circuit_form(&[
+            ("name", "Circuito d'inverno"),
+            ("season", "2026/27"),
+            ("rank", "player"),
+            ("method", "placing"),
+            ("best_of", "2"),
+            ("min_attendances", "1"),
+            ("stage_top_percent", "25"),
+        ])
         .await;
     assert_eq!(res.status().as_u16(), 303);
     let circuit = location(&res).split('?').next().unwrap().to_string();
@@ -795,22 +743,12 @@ async fn every_page_of_a_pairs_tournament_reads_in_italian() {
     // the accounts' log in words.
     let edit = dora.get_html(&format!("{t}/edit")).await;
     assert!(edit.contains("value=\"CQFP\""), "{edit}");
-    let sheets = dora
-        .get(&format!("{fin}/sheets.csv"))
-        .await
-        .text()
-        .await
-        .unwrap();
+    let sheets = dora.get_html(&format!("{fin}/sheets.csv")).await;
     assert!(
         sheets.contains(";Punti a terra;") && !sheets.contains("tavola"),
         "{sheets}"
     );
-    let standings = dora
-        .get(&format!("{fin}/standings.csv"))
-        .await
-        .text()
-        .await
-        .unwrap();
+    let standings = dora.get_html(&format!("{fin}/standings.csv")).await;
     assert!(
         standings.contains(";5.040;") && standings.contains(";700,00"),
         "{standings}"
@@ -956,20 +894,9 @@ async fn every_page_of_a_team_tournament_reads_in_italian() {
         .await;
     assert_eq!(res.status().as_u16(), 303);
     play_round(&app, tid, 1, 200, 100).await;
-    let pen = format!("/desk/t/{tid}/penalties");
     let pair = crate::peek::first_team_pair(&app, tid);
     let res = app
-        .submit(
-            &pen,
-            &pen,
-            &[
-                ("pair", &pair.to_string()),
-                ("round", "1"),
-                ("kind", "vp"),
-                ("amount", "1"),
-                ("reason", "in ritardo"),
-            ],
-        )
+        .penalty(&tid, &pair.to_string(), "vp", "1", "in ritardo")
         .await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
     let res = crate::teams::next_round(&app, &t, "2").await;

@@ -33,6 +33,7 @@ mod roles;
 mod rules_api;
 mod scoring;
 mod services;
+mod shared;
 mod states;
 mod table_side;
 mod teams;

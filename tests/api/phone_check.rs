@@ -6,16 +6,12 @@
 use crate::helpers::{tid_of, TestApp};
 use serde_json::Value;
 
-use crate::scoring::{closing_hand, post_sheet, started, tables_of};
+use crate::scoring::{at_a_table, closing_hand, post_sheet, started, tables_of};
 use crate::table_side::{answer, codes, enter, phone, sheet};
 
 async fn preview(app: &crate::helpers::TestApp, code: &str, q: &str) -> Value {
-    let res = phone()
-        .get(app.url(&format!("/s/{code}/preview?{q}")))
-        .header("accept-language", "it")
-        .send()
-        .await
-        .unwrap();
+    let res =
+        crate::helpers::get_in(&phone(), app.url(&format!("/s/{code}/preview?{q}")), "it").await;
     assert_eq!(res.status(), 200);
     res.json().await.unwrap()
 }
@@ -43,9 +39,7 @@ async fn send_sheet(app: &TestApp, code: &str, form: &[(String, String)]) -> (u1
 
 #[tokio::test]
 async fn the_preview_answers_as_the_submission_would() {
-    let (app, _dora, t) = started(6).await;
-    let tid = tid_of(&t);
-    let table = tables_of(&app, 1)[0];
+    let (app, _dora, _t, tid, table) = at_a_table(6).await;
     let (code, _, _) = codes(&app, tid, 1, table);
 
     // A whole valid sheet: ok, with the round's totals and VP.
@@ -150,9 +144,7 @@ async fn the_preview_answers_as_the_submission_would() {
 
 #[tokio::test]
 async fn a_refused_send_names_every_step_with_an_error() {
-    let (app, _dora, t) = started(6).await;
-    let tid = tid_of(&t);
-    let table = tables_of(&app, 1)[0];
+    let (app, _dora, _t, tid, table) = at_a_table(6).await;
     let (code, ns, _) = codes(&app, tid, 1, table);
     let mut form = crate::scoring::sheet(120, 90);
     for (k, v) in form.iter_mut() {
@@ -192,9 +184,7 @@ async fn a_refused_send_names_every_step_with_an_error() {
 
 #[tokio::test]
 async fn a_disputed_table_waits_for_the_referee_on_every_page() {
-    let (app, _dora, t) = started(6).await;
-    let tid = tid_of(&t);
-    let table = tables_of(&app, 1)[0];
+    let (app, _dora, _t, tid, table) = at_a_table(6).await;
     let (code, ns, ew) = codes(&app, tid, 1, table);
     assert_eq!(enter(&app, &code, &ns, sheet(120, 90)).await.status, 200);
     assert_eq!(
@@ -209,12 +199,8 @@ async fn a_disputed_table_waits_for_the_referee_on_every_page() {
         format!("/s/{code}"),
         format!("/s/{code}?ok=disputed&round=1"),
     ] {
-        let html = phone()
-            .get(app.url(&path))
-            .header("accept-language", "it")
-            .send()
+        let html = crate::helpers::get_in(&phone(), app.url(&path), "it")
             .await
-            .unwrap()
             .text()
             .await
             .unwrap();
@@ -251,30 +237,20 @@ async fn a_closed_tournament_gives_each_pair_its_place_and_prize() {
         assert_eq!(res.status().as_u16(), 303);
     }
     let (code, _, _) = codes(&app, tid, 1, tables[0]);
-    let before = phone()
-        .get(app.url(&format!("/s/{code}")))
-        .header("accept-language", "it")
-        .send()
+    let before = crate::helpers::get_in(&phone(), app.url(&format!("/s/{code}")), "it")
         .await
-        .unwrap()
         .text()
         .await
         .unwrap();
     assert!(before.contains("Aspettate il prossimo turno"), "{before}");
-    let res = dora
-        .submit(&t, &format!("{t}/close"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "close", &[]).await;
     assert_eq!(res.status().as_u16(), 303);
     // The winners' table (the highest NS melded points) and another.
     let best = *tables.iter().max().unwrap();
     for (tn, winner) in [(best, true), (tables[0], false)] {
         let (code, _, _) = codes(&app, tid, 1, tn);
-        let html = phone()
-            .get(app.url(&format!("/s/{code}")))
-            .header("accept-language", "it")
-            .send()
+        let html = crate::helpers::get_in(&phone(), app.url(&format!("/s/{code}")), "it")
             .await
-            .unwrap()
             .text()
             .await
             .unwrap();

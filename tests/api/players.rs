@@ -6,16 +6,8 @@
 use crate::helpers::tid_of;
 use serde_json::{json, Value};
 
-use crate::helpers::{new_client, Browser, TestApp};
-use crate::scoring::{pair_id, post_sheet, sheet, started, tables_of};
-
-fn header(res: &reqwest::Response, name: &str) -> String {
-    res.headers()
-        .get(name)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_string()
-}
+use crate::helpers::{header, new_client, Browser, TestApp};
+use crate::scoring::{at_a_table, pair_id, post_sheet, score_round, sheet, started, tables_of};
 
 /// A visitor without cookies: (status, ETag, Location, body).
 async fn visit(
@@ -51,23 +43,19 @@ async fn page(app: &TestApp, path: &str) -> String {
     body
 }
 
-async fn penalty(dora: &Browser, app: &TestApp, tid: &i64, pair: i32, fields: &[(&str, &str)]) {
-    let pen = format!("/desk/t/{tid}/penalties");
-    let pid = pair_id(app, pair);
-    let mut all = vec![("pair", pid.as_str()), ("round", "1")];
-    all.extend_from_slice(fields);
-    let res = dora.submit(&pen, &pen, &all).await;
+/// A penalty on pair number `pair` in round 1 (see `Browser::penalty`).
+async fn penalty(
+    dora: &Browser,
+    app: &TestApp,
+    tid: i64,
+    pair: i32,
+    kind_amount_reason: [&str; 3],
+) {
+    let [kind, amount, reason] = kind_amount_reason;
+    let res = dora
+        .penalty(&tid, pair_id(app, pair), kind, amount, reason)
+        .await;
     assert_eq!(res.status().as_u16(), 303, "penalty given");
-}
-
-/// The 3-hand sheet of `scoring::sheet` as the score API takes it.
-fn api_sheet(ns: i64, ew: i64) -> Value {
-    let hand = json!({
-        "end": "closure",
-        "ns": {"clean": 1, "melded_points": ns, "closed": true, "took_pozzetto": true},
-        "ew": {"melded_points": ew, "hand_points": 20, "took_pozzetto": true},
-    });
-    json!({"hands": [hand, hand, hand]})
 }
 
 #[tokio::test]
@@ -218,9 +206,7 @@ async fn labels_stay_honest_from_the_draw_to_the_close() {
     assert!(p.contains("Rossi"), "the pairs placed now");
     assert!(!p.contains("Premi definitivi"));
     // Round 2 drawn: after round 1 · round 2 in play; the screen shows its seating.
-    let res = dora
-        .submit(&t, &format!("{t}/rounds"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "rounds", &[]).await;
     assert_eq!(res.status().as_u16(), 303);
     let html = page(&app, &home).await;
     assert!(
@@ -245,9 +231,7 @@ async fn labels_stay_honest_from_the_draw_to_the_close() {
     // Play on to the close.
     for round in 2..=4u32 {
         if round > 2 {
-            let res = dora
-                .submit(&t, &format!("{t}/rounds"), &[("confirm", "1")])
-                .await;
+            let res = dora.confirm(&t, "rounds", &[]).await;
             assert_eq!(res.status().as_u16(), 303);
         }
         for tn in tables_of(&app, round as i32) {
@@ -256,9 +240,7 @@ async fn labels_stay_honest_from_the_draw_to_the_close() {
     }
     let html = page(&app, &home).await;
     assert!(html.contains("dopo il turno 4"));
-    let res = dora
-        .submit(&t, &format!("{t}/close"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "close", &[]).await;
     assert_eq!(res.status().as_u16(), 303);
     let html = page(&app, &home).await;
     assert!(html.contains("classifica finale dopo il turno 4"), "{html}");
@@ -280,9 +262,7 @@ async fn labels_stay_honest_from_the_draw_to_the_close() {
 
 #[tokio::test]
 async fn a_tables_result_shows_only_once_its_sheet_counts() {
-    let (app, _dora, t) = started(6).await;
-    let tid = tid_of(&t);
-    let table = tables_of(&app, 1)[0];
+    let (app, _dora, _t, tid, table) = at_a_table(6).await;
     let (ns, ew) = crate::peek::seat(&app, tid, 1, table);
     let code = crate::peek::table_code(&app, tid, table);
     let path = format!("/t/{tid}/rounds/1");
@@ -292,7 +272,7 @@ async fn a_tables_result_shows_only_once_its_sheet_counts() {
     // The NS pair enters its sheet: not confirmed, it does not count.
     let res = new_client()
         .post(app.url(&format!("/api/v1/score/{code}/sheet")))
-        .json(&json!({"pair_code": crate::peek::pair_code(&app, tid, ns).unwrap(), "round": 1, "sheet": api_sheet(100, 90)}))
+        .json(&json!({"pair_code": crate::peek::pair_code(&app, tid, ns).unwrap(), "round": 1, "sheet": crate::table_side::sheet(100, 90)}))
         .send()
         .await
         .unwrap();
@@ -338,9 +318,7 @@ async fn a_tables_result_shows_only_once_its_sheet_counts() {
 async fn new_public_pages_revalidate_answer_head_and_set_no_cookie() {
     let (app, dora, t) = started(6).await;
     let tid = tid_of(&t);
-    for tn in tables_of(&app, 1) {
-        post_sheet(&dora, &t, 1, tn, &sheet(100, 90)).await;
-    }
+    score_round(&app, &dora, &t, 1, 100, 90).await;
     let paths = [
         format!("/t/{tid}/rounds/1"),
         format!("/t/{tid}/prizes"),
@@ -400,14 +378,7 @@ async fn new_public_pages_revalidate_answer_head_and_set_no_cookie() {
     assert_eq!(js.status().as_u16(), 200);
     assert!(js.text().await.unwrap().contains("data-rev-url"));
     // A write: every page's old ETag now gets the new content.
-    penalty(
-        &dora,
-        &app,
-        &tid,
-        2,
-        &[("kind", "warning"), ("reason", "in ritardo")],
-    )
-    .await;
+    penalty(&dora, &app, tid, 2, ["warning", "", "in ritardo"]).await;
     for (path, etag) in paths.iter().zip(&etags) {
         let (status, new, _, _) = visit(&app, path, None, Some(etag)).await;
         assert_eq!(status, 200, "{path} after a write");
@@ -432,51 +403,15 @@ async fn new_public_pages_revalidate_answer_head_and_set_no_cookie() {
 async fn only_penalties_that_count_reach_the_new_pages_and_never_the_clock() {
     let (app, dora, t) = started(6).await;
     let tid = tid_of(&t);
-    for tn in tables_of(&app, 1) {
-        post_sheet(&dora, &t, 1, tn, &sheet(100, 90)).await;
-    }
-    penalty(
-        &dora,
-        &app,
-        &tid,
-        1,
-        &[("kind", "warning"), ("reason", "in ritardo")],
-    )
-    .await;
-    penalty(
-        &dora,
-        &app,
-        &tid,
-        1,
-        &[("kind", "warning"), ("reason", "parla al compagno")],
-    )
-    .await;
-    penalty(
-        &dora,
-        &app,
-        &tid,
-        2,
-        &[
-            ("kind", "mp"),
-            ("amount", "100"),
-            ("reason", "scambio di carte"),
-        ],
-    )
-    .await;
+    score_round(&app, &dora, &t, 1, 100, 90).await;
+    penalty(&dora, &app, tid, 1, ["warning", "", "in ritardo"]).await;
+    penalty(&dora, &app, tid, 1, ["warning", "", "parla al compagno"]).await;
+    penalty(&dora, &app, tid, 2, ["mp", "100", "scambio di carte"]).await;
     let last = crate::peek::penalty_for(&app, "parla al compagno");
-    let pen = format!("/desk/t/{tid}/penalties");
-    let res = dora
-        .submit(
-            &pen,
-            &format!("{pen}/{last}/withdraw"),
-            &[("reason", "errore del tavolo")],
-        )
-        .await;
+    let res = dora.withdraw_penalty(&tid, last, "errore del tavolo").await;
     assert_eq!(res.status().as_u16(), 303);
     // The director starts the round clock of round 2: the public never sees it.
-    let res = dora
-        .submit(&t, &format!("{t}/rounds"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "rounds", &[]).await;
     assert_eq!(res.status().as_u16(), 303);
     let round2 = format!("{t}/rounds/2");
     let res = dora
@@ -541,14 +476,7 @@ async fn the_prize_list_pays_the_places_that_exist() {
         .await
         .path;
     let tid = tid_of(&t);
-    let p = new_client()
-        .get(dora.url(&format!("/t/{tid}/prizes")))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let p = crate::helpers::text_of(new_client().get(dora.url(&format!("/t/{tid}/prizes")))).await;
     assert!(
         p.contains("<td>2°</td>") && !p.contains("<td>3°</td>"),
         "{p}"

@@ -5,59 +5,30 @@ use std::io::Read;
 
 use serde_json::Value;
 
-use crate::helpers::{new_client, Browser, TestApp};
-use crate::scoring::{pair_id, post_sheet, sheet, started, tables_of};
-
-/// A running tournament of 6 pairs with round 1 scored: (app, director,
-/// director's tournament path, id).
-async fn scored() -> (TestApp, Browser, String, String) {
-    let (app, dora, t) = started(6).await;
-    for table in tables_of(&app, 1) {
-        post_sheet(&dora, &t, 1, table, &sheet(100, 90)).await;
-    }
-    let tid = t.rsplit('/').next().unwrap().to_string();
-    (app, dora, t, tid)
-}
+use crate::helpers::{header, new_client, Browser, TestApp};
+use crate::scoring::{pair_id, scored, tables_of};
 
 async fn warn(dora: &Browser, app: &TestApp, tid: &str, pair: i32, reason: &str) {
-    let pen = format!("/desk/t/{tid}/penalties");
-    let pid = pair_id(app, pair);
     let res = dora
-        .submit(
-            &pen,
-            &pen,
-            &[
-                ("pair", &pid),
-                ("round", "1"),
-                ("kind", "warning"),
-                ("reason", reason),
-            ],
-        )
+        .penalty(&tid, pair_id(app, pair), "warning", "", reason)
         .await;
     assert_eq!(res.status().as_u16(), 303, "warning given");
 }
 
-fn public_paths(tid: &str) -> Vec<String> {
+/// The standings page, pair `pair`'s card and the standings JSON.
+pub fn public_paths(tid: &str, pair: u32) -> Vec<String> {
     vec![
         format!("/t/{tid}"),
-        format!("/t/{tid}/pairs/1"),
+        format!("/t/{tid}/pairs/{pair}"),
         format!("/api/v1/tournaments/{tid}/standings"),
     ]
-}
-
-fn header(res: &reqwest::Response, name: &str) -> String {
-    res.headers()
-        .get(name)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_string()
 }
 
 #[tokio::test]
 async fn public_pages_answer_304_to_their_etag_and_revalidate_every_time() {
     let (_app, _dora, _t, tid) = scored().await;
     let anon = new_client();
-    for path in public_paths(&tid) {
+    for path in public_paths(&tid, 1) {
         let url = format!("{}{path}", _app.address);
         let res = anon.get(&url).send().await.unwrap();
         assert_eq!(res.status().as_u16(), 200, "{path}");
@@ -130,7 +101,7 @@ async fn public_gets_set_no_cookie_forms_still_do() {
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();
-    let mut paths = public_paths(&tid);
+    let mut paths = public_paths(&tid, 1);
     paths.extend(
         [
             "/",
@@ -184,7 +155,7 @@ async fn head_answers_like_get_on_every_get_route() {
     let mut routes = get_routes();
     assert!(routes.len() >= 30, "the route list was read: {routes:?}");
     // The API's GET operations, as the running server documents them.
-    let doc: Value = app.get("/api/openapi.json").await.json().await.unwrap();
+    let doc: Value = app.get_json("/api/openapi.json").await;
     let api: Vec<String> = doc["paths"]
         .as_object()
         .expect("paths")
@@ -405,15 +376,9 @@ async fn withdrawn_penalties_and_staff_data_never_reach_public_pages() {
     warn(&dora, &app, &tid, 1, "parla al compagno").await;
     let (last, _, _) = crate::peek::last_penalty(&app);
     let pen = format!("/desk/t/{tid}/penalties");
-    let res = dora
-        .submit(
-            &pen,
-            &format!("{pen}/{last}/withdraw"),
-            &[("reason", "errore del tavolo")],
-        )
-        .await;
+    let res = dora.withdraw_penalty(&tid, last, "errore del tavolo").await;
     assert_eq!(res.status().as_u16(), 303);
-    for path in public_paths(&tid) {
+    for path in public_paths(&tid, 1) {
         let (status, _, body) = anon_get(&app, &path, None).await;
         assert_eq!(status, 200, "{path}");
         if !path.ends_with(&format!("/t/{tid}")) {

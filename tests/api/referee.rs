@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use crate::helpers::{location, Browser, TestApp};
-use crate::scoring::{pair_id, post_sheet, sheet, started, tables_of};
+use crate::scoring::{pair_id, score_round, started};
 
 /// The newest penalty's id and whether it is withdrawn.
 fn last_penalty(app: &TestApp) -> (i64, bool) {
@@ -34,20 +34,9 @@ async fn with_referee() -> (TestApp, Browser, Browser, String, String) {
 }
 
 async fn give_mp_penalty(app: &TestApp, b: &Browser, tid: &str) -> i64 {
-    let pen = format!("/desk/t/{tid}/penalties");
     let pid = pair_id(app, 1);
     let res = b
-        .submit(
-            &pen,
-            &pen,
-            &[
-                ("pair", &pid),
-                ("round", "1"),
-                ("kind", "mp"),
-                ("amount", "100"),
-                ("reason", "in ritardo di 7 minuti"),
-            ],
-        )
+        .penalty(&tid, &pid, "mp", "100", "in ritardo di 7 minuti")
         .await;
     assert_eq!(res.status().as_u16(), 303);
     last_penalty(app).0
@@ -84,11 +73,8 @@ async fn the_penalty_list_says_who_when_round_table_and_state() {
 async fn withdrawing_needs_a_reason_next_to_the_field_and_nothing_changes() {
     let (app, _dora, rita, _t, tid) = with_referee().await;
     let id = give_mp_penalty(&app, &rita, &tid).await;
-    let pen = format!("/desk/t/{tid}/penalties");
     for blank in ["", "   "] {
-        let res = rita
-            .submit(&pen, &format!("{pen}/{id}/withdraw"), &[("reason", blank)])
-            .await;
+        let res = rita.withdraw_penalty(&tid, id, blank).await;
         assert_eq!(res.status().as_u16(), 422);
         let html = res.text().await.unwrap();
         let field = html
@@ -115,24 +101,12 @@ async fn withdraw_then_reinstate_each_with_a_reason_both_audited_and_rechecked()
         .submit(&pen, &format!("{pen}/{id}/reinstate"), &[("reason", "x")])
         .await;
     assert_eq!(res.status().as_u16(), 409);
-    let res = rita
-        .submit(
-            &pen,
-            &format!("{pen}/{id}/withdraw"),
-            &[("reason", "errore di persona")],
-        )
-        .await;
+    let res = rita.withdraw_penalty(&tid, id, "errore di persona").await;
     assert_eq!(res.status().as_u16(), 303);
     assert!(location(&res).contains("done=penalty_withdrawn"));
     assert_eq!(last_penalty(&app), (id, true));
     // Withdrawing it again: 409 with the reason, one audit entry only.
-    let res = rita
-        .submit(
-            &pen,
-            &format!("{pen}/{id}/withdraw"),
-            &[("reason", "di nuovo")],
-        )
-        .await;
+    let res = rita.withdraw_penalty(&tid, id, "di nuovo").await;
     assert_eq!(res.status().as_u16(), 409);
     assert!(res
         .text()
@@ -172,22 +146,14 @@ async fn withdraw_then_reinstate_each_with_a_reason_both_audited_and_rechecked()
     assert!(log.contains("Penalità ritirata") && log.contains("errore di persona"));
     assert!(log.contains("Penalità ripristinata") && log.contains("era proprio lui"));
     // A penalty of another tournament, or none: 404.
-    let res = rita
-        .submit(
-            &pen,
-            &format!("{pen}/{}/withdraw", id + 100),
-            &[("reason", "x")],
-        )
-        .await;
+    let res = rita.withdraw_penalty(&tid, id + 100, "x").await;
     assert_eq!(res.status().as_u16(), 404);
 }
 
 #[tokio::test]
 async fn a_withdrawn_penalty_no_longer_counts_and_a_reinstated_one_counts_again() {
     let (app, dora, rita, t, tid) = with_referee().await;
-    for table in tables_of(&app, 1) {
-        post_sheet(&dora, &t, 1, table, &sheet(100, 100)).await;
-    }
+    score_round(&app, &dora, &t, 1, 100, 100).await;
     let vp = |html: &str| -> i64 {
         // "PV" on the Italian card (the glossary's term for victory points).
         let label = "<dt>PV</dt><dd>";
@@ -200,26 +166,10 @@ async fn a_withdrawn_penalty_no_longer_counts_and_a_reinstated_one_counts_again(
     let before = vp(&app.another_browser().get_html(&card).await);
     let pen = format!("/desk/t/{tid}/penalties");
     let pid = pair_id(&app, 1);
-    rita.submit(
-        &pen,
-        &pen,
-        &[
-            ("pair", &pid),
-            ("round", "1"),
-            ("kind", "vp"),
-            ("amount", "2"),
-            ("reason", "telefono"),
-        ],
-    )
-    .await;
+    rita.penalty(&tid, &pid, "vp", "2", "telefono").await;
     let id = last_penalty(&app).0;
     assert_eq!(vp(&app.another_browser().get_html(&card).await), before - 2);
-    rita.submit(
-        &pen,
-        &format!("{pen}/{id}/withdraw"),
-        &[("reason", "non era suo")],
-    )
-    .await;
+    rita.withdraw_penalty(&tid, id, "non era suo").await;
     assert_eq!(vp(&app.another_browser().get_html(&card).await), before);
     rita.submit(
         &pen,
@@ -234,19 +184,9 @@ async fn a_withdrawn_penalty_no_longer_counts_and_a_reinstated_one_counts_again(
 async fn export_and_import_keep_a_withdrawn_penalty_with_who_when_and_why() {
     let (app, dora, rita, t, tid) = with_referee().await;
     let id = give_mp_penalty(&app, &rita, &tid).await;
-    let pen = format!("/desk/t/{tid}/penalties");
-    rita.submit(
-        &pen,
-        &format!("{pen}/{id}/withdraw"),
-        &[("reason", "errore di trascrizione")],
-    )
-    .await;
-    let first = dora
-        .get(&format!("{t}/export.json"))
-        .await
-        .text()
-        .await
-        .unwrap();
+    rita.withdraw_penalty(&tid, id, "errore di trascrizione")
+        .await;
+    let first = dora.get_html(&format!("{t}/export.json")).await;
     let v: Value = serde_json::from_str(&first).unwrap();
     let p = &v["penalties"][0];
     assert_eq!(p["withdrawn"], true);
@@ -255,19 +195,11 @@ async fn export_and_import_keep_a_withdrawn_penalty_with_who_when_and_why() {
     assert_eq!(p["withdrawn_reason"], "errore di trascrizione");
     assert!(p["at"].as_str().unwrap().ends_with('Z'));
     assert!(p["withdrawn_at"].is_string());
-    let res = app
-        .submit("/admin/import", "/admin/import", &[("json", &first)])
-        .await;
+    let res = app.import_file(&first).await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
     let new = location(&res).split('?').next().unwrap().to_string();
-    let second: Value = serde_json::from_str(
-        &app.get(&format!("{new}/export.json"))
-            .await
-            .text()
-            .await
-            .unwrap(),
-    )
-    .unwrap();
+    let second: Value =
+        serde_json::from_str(&app.get_html(&format!("{new}/export.json")).await).unwrap();
     assert_eq!(second["penalties"], v["penalties"]);
 }
 

@@ -63,14 +63,15 @@ fn rank(role: &str) -> usize {
     RANK.iter().position(|r| *r == role).unwrap()
 }
 
-async fn call(b: &Browser, method: &str, path: &str) -> reqwest::Response {
-    let token = csrf_in(&b.get_html("/login").await);
+/// `method` on `path` with a valid CSRF token (taken from `token_page`),
+/// so that only the role decides.
+async fn call_from(b: &Browser, token_page: &str, method: &str, path: &str) -> reqwest::Response {
+    let token = csrf_in(&b.get_html(token_page).await);
     let m = Method::from_bytes(method.as_bytes()).unwrap();
     let req = b.client.request(m.clone(), b.url(path));
     let req = if m == Method::GET {
         req
     } else {
-        // A valid token, so that only the role decides.
         req.form(&[
             ("csrf_token", token.as_str()),
             ("active", "false"),
@@ -80,20 +81,12 @@ async fn call(b: &Browser, method: &str, path: &str) -> reqwest::Response {
     req.send().await.unwrap()
 }
 
+async fn call(b: &Browser, method: &str, path: &str) -> reqwest::Response {
+    call_from(b, "/login", method, path).await
+}
+
 async fn call_logged_in(b: &Browser, method: &str, path: &str) -> reqwest::Response {
-    let token = csrf_in(&b.get_html("/").await);
-    let m = Method::from_bytes(method.as_bytes()).unwrap();
-    let req = b.client.request(m.clone(), b.url(path));
-    let req = if m == Method::GET {
-        req
-    } else {
-        req.form(&[
-            ("csrf_token", token.as_str()),
-            ("active", "false"),
-            ("role", "referee"),
-        ])
-    };
-    req.send().await.unwrap()
+    call_from(b, "/", method, path).await
 }
 
 #[tokio::test]

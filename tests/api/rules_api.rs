@@ -9,8 +9,10 @@ use crate::helpers::spawn_app;
 
 const SHEET: &str = r#"{"profile":"codice","hands_per_round":3,"hands":[{"end":"closure","ns":{"clean":1,"semi_clean":0,"dirty":0,"super":0,"royal":0,"melded_points":245,"hand_points":0,"closed":true,"took_pozzetto":true},"ew":{"melded_points":0,"hand_points":35,"took_pozzetto":false}}],"declared":{"ns":545,"ew":-135}}"#;
 
-fn cli(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_burraco-td"))
+/// The binary run with `args` (English messages) and `stdin` fed in:
+/// (exit code, stdout, stderr).
+pub fn cli(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
+    let mut child = Command::new(crate::api_v1::bin())
         .args(args)
         .env("LANG", "en_GB.UTF-8")
         .stdin(Stdio::piped())
@@ -18,16 +20,11 @@ fn cli(args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("binary runs");
-    if let Some(input) = stdin {
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-    } else {
-        drop(child.stdin.take());
-    }
+    let mut input = child.stdin.take().unwrap();
+    input
+        .write_all(stdin.unwrap_or_default().as_bytes())
+        .unwrap();
+    drop(input);
     let out = child.wait_with_output().unwrap();
     (
         out.status.code().unwrap_or(-1),

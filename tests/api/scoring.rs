@@ -6,30 +6,7 @@ use serde_json::Value;
 use crate::helpers::{location, Browser, TestApp};
 use crate::tournaments::with_director;
 
-/// One hand where NS closes with one clean burraco: NS = melded + 300,
-/// EW = melded − in hand (both took the pozzetto).
-pub fn closing_hand(
-    h: usize,
-    ns_melded: i64,
-    ew_melded: i64,
-    ew_in_hand: i64,
-) -> Vec<(String, String)> {
-    vec![
-        (format!("h{h}_end"), "closure".into()),
-        (format!("h{h}_closed"), "ns".into()),
-        (format!("h{h}_ns_clean"), "1".into()),
-        (format!("h{h}_ns_melded_points"), ns_melded.to_string()),
-        (format!("h{h}_ns_pozzetto"), "on".into()),
-        (format!("h{h}_ew_melded_points"), ew_melded.to_string()),
-        (format!("h{h}_ew_hand_points"), ew_in_hand.to_string()),
-        (format!("h{h}_ew_pozzetto"), "on".into()),
-    ]
-}
-
-/// A whole 3-hand sheet (NS = 3 × (ns + 300), EW = 3 × (ew − 20)).
-pub fn sheet(ns: i64, ew: i64) -> Vec<(String, String)> {
-    (1..=3).flat_map(|h| closing_hand(h, ns, ew, 20)).collect()
-}
+pub use crate::builders::{closing_hand, sheet};
 
 pub async fn post_sheet(
     b: &Browser,
@@ -60,19 +37,22 @@ pub async fn started(pairs: usize) -> (TestApp, Browser, String) {
     (app, dora, t.path)
 }
 
+/// As [`started`], with the tournament's id and the first table of round
+/// 1: (app, dora, page, id, table).
+pub async fn at_a_table(pairs: usize) -> (TestApp, Browser, String, i64, i32) {
+    let (app, dora, t) = started(pairs).await;
+    let table = tables_of(&app, 1)[0];
+    let tid = crate::helpers::tid_of(&t);
+    (app, dora, t, tid, table)
+}
+
 /// Plays rounds 1..=`rounds` at the desk: each new round generated (303),
 /// every table's sheet 120–90 saved (303).
 pub async fn play_rounds(app: &TestApp, dora: &Browser, t: &str, rounds: u32) {
     for round in 1..=rounds {
         if round > 1 {
             let r = round.to_string();
-            let res = dora
-                .submit(
-                    t,
-                    &format!("{t}/rounds"),
-                    &[("confirm", "1"), ("round", &r)],
-                )
-                .await;
+            let res = dora.confirm(t, "rounds", &[("round", &r)]).await;
             assert_eq!(res.status().as_u16(), 303);
         }
         for table in tables_of(app, round as i32) {
@@ -80,6 +60,32 @@ pub async fn play_rounds(app: &TestApp, dora: &Browser, t: &str, rounds: u32) {
             assert_eq!(res.status().as_u16(), 303);
         }
     }
+}
+
+/// Saves every table's sheet of `round` at the desk (NS melds `ns`, EW
+/// `ew`), whatever the answers.
+pub async fn score_round(app: &TestApp, dora: &Browser, t: &str, round: u32, ns: i64, ew: i64) {
+    for table in tables_of(app, round as i32) {
+        post_sheet(dora, t, round, table, &sheet(ns, ew)).await;
+    }
+}
+
+/// A running tournament of 6 pairs with round 1 scored 100–90 at the desk:
+/// (app, director, director's tournament path, id).
+pub async fn scored() -> (TestApp, Browser, String, String) {
+    let (app, dora, t) = started(6).await;
+    score_round(&app, &dora, &t, 1, 100, 90).await;
+    let tid = t.rsplit('/').next().unwrap().to_string();
+    (app, dora, t, tid)
+}
+
+/// A correction of a saved sheet: NS melds `ns`, EW 90, over `version`,
+/// with its reason.
+pub fn correction(ns: i64, version: u32, reason: &str) -> Vec<(String, String)> {
+    let mut f = sheet(ns, 90);
+    f.push(("version".into(), version.to_string()));
+    f.push(("reason".into(), reason.into()));
+    f
 }
 
 /// The database id of pair `number` (forms name pairs by id).
@@ -265,16 +271,8 @@ async fn two_people_saving_the_same_table_lose_no_update() {
     let table = tables_of(&app, 1)[0];
     post_sheet(&dora, &t, 1, table, &sheet(120, 90)).await;
     // Both editors loaded version 1.
-    let mut a = sheet(130, 90);
-    a.extend([
-        ("version".into(), "1".into()),
-        ("reason".into(), "A".into()),
-    ]);
-    let mut b = sheet(140, 90);
-    b.extend([
-        ("version".into(), "1".into()),
-        ("reason".into(), "B".into()),
-    ]);
+    let a = correction(130, 1, "A");
+    let b = correction(140, 1, "B");
     assert_eq!(
         post_sheet(&dora, &t, 1, table, &a).await.status().as_u16(),
         303
@@ -292,9 +290,7 @@ async fn two_people_saving_the_same_table_lose_no_update() {
 #[tokio::test]
 async fn penalties_second_warning_and_withdrawal_reach_the_standings() {
     let (app, dora, t) = started(6).await;
-    for table in tables_of(&app, 1) {
-        post_sheet(&dora, &t, 1, table, &sheet(100, 100)).await;
-    }
+    score_round(&app, &dora, &t, 1, 100, 100).await;
     let tid = t.rsplit('/').next().unwrap();
     let pen = format!("/desk/t/{tid}/penalties");
     let pid = pair_id(&app, 1);
@@ -310,18 +306,7 @@ async fn penalties_second_warning_and_withdrawal_reach_the_standings() {
             .await,
     );
     for reason in ["in ritardo", "parla al compagno"] {
-        let res = dora
-            .submit(
-                &pen,
-                &pen,
-                &[
-                    ("pair", &pid),
-                    ("round", "1"),
-                    ("kind", "warning"),
-                    ("reason", reason),
-                ],
-            )
-            .await;
+        let res = dora.penalty(&tid, &pid, "warning", "", reason).await;
         assert_eq!(res.status().as_u16(), 303);
     }
     // The second warning takes 1 VP, automatically and with its reason.
@@ -333,28 +318,11 @@ async fn penalties_second_warning_and_withdrawal_reach_the_standings() {
     assert!(html.contains("Seconda ammonizione"));
     assert_eq!(vp_of(&html), before - 1);
     // An MP penalty needs an amount.
-    let res = dora
-        .submit(
-            &pen,
-            &pen,
-            &[
-                ("pair", &pid),
-                ("round", "1"),
-                ("kind", "mp"),
-                ("reason", "x"),
-            ],
-        )
-        .await;
+    let res = dora.penalty(&tid, &pid, "mp", "", "x").await;
     assert_eq!(res.status().as_u16(), 422);
     // Withdraw the second warning: the VP comes back; the record stays.
     let (second, _, _) = crate::peek::last_penalty(&app);
-    let res = dora
-        .submit(
-            &pen,
-            &format!("{pen}/{second}/withdraw"),
-            &[("reason", "errore")],
-        )
-        .await;
+    let res = dora.withdraw_penalty(&tid, second, "errore").await;
     assert_eq!(res.status().as_u16(), 303);
     let html = app
         .another_browser()
@@ -379,9 +347,7 @@ async fn standings_byes_danish_round_and_the_final_prize_list() {
     let tid = t.rsplit('/').next().unwrap().to_string();
     for round in 1..=3u32 {
         if round > 1 {
-            let res = dora
-                .submit(&t, &format!("{t}/rounds"), &[("confirm", "1")])
-                .await;
+            let res = dora.confirm(&t, "rounds", &[]).await;
             assert_eq!(
                 location(&res),
                 format!("{t}/rounds/{round}?done=round_generated")
@@ -393,34 +359,21 @@ async fn standings_byes_danish_round_and_the_final_prize_list() {
         }
     }
     // Round 4 is Danish, generated from the standings.
-    let res = dora
-        .submit(&t, &format!("{t}/rounds"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "rounds", &[]).await;
     assert_eq!(
         location(&res),
         format!("{t}/rounds/4?done=round_generated"),
         "{}",
         res.text().await.unwrap()
     );
-    let res = dora
-        .submit(&t, &format!("{t}/close"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "close", &[]).await;
     assert_eq!(res.status().as_u16(), 409, "round 4 sheets are missing");
-    for table in tables_of(&app, 4) {
-        post_sheet(&dora, &t, 4, table, &sheet(100, 100)).await;
-    }
-    let res = dora
-        .submit(&t, &format!("{t}/close"), &[("confirm", "1")])
-        .await;
+    score_round(&app, &dora, &t, 4, 100, 100).await;
+    let res = dora.confirm(&t, "close", &[]).await;
     assert_eq!(location(&res), format!("{t}?done=tournament_closed"));
 
     // The public page and the CLI agree on the standings.
-    let export = dora
-        .get(&format!("{t}/export.json"))
-        .await
-        .text()
-        .await
-        .unwrap();
+    let export = dora.get_html(&format!("{t}/export.json")).await;
     let st = burraco_td::standings::compute_file(
         &burraco_td::tournament_file::parse(&export).unwrap(),
         burraco_td::i18n::Lang::It,
@@ -471,47 +424,21 @@ async fn standings_byes_danish_round_and_the_final_prize_list() {
 #[tokio::test]
 async fn export_then_import_gives_the_same_file_and_standings() {
     let (app, dora, t) = started(6).await;
-    for table in tables_of(&app, 1) {
-        post_sheet(&dora, &t, 1, table, &sheet(150, 100)).await;
-    }
+    score_round(&app, &dora, &t, 1, 150, 100).await;
     let tid = t.rsplit('/').next().unwrap();
-    let pen = format!("/desk/t/{tid}/penalties");
     let pid = pair_id(&app, 2);
-    dora.submit(
-        &pen,
-        &pen,
-        &[
-            ("pair", &pid),
-            ("round", "1"),
-            ("kind", "vp"),
-            ("amount", "2"),
-            ("reason", "gioco lento"),
-        ],
-    )
-    .await;
-    let first = dora
-        .get(&format!("{t}/export.json"))
-        .await
-        .text()
-        .await
-        .unwrap();
+    dora.penalty(&tid, &pid, "vp", "2", "gioco lento").await;
+    let first = dora.get_html(&format!("{t}/export.json")).await;
     let v: Value = serde_json::from_str(&first).unwrap();
     assert_eq!(v["format"], "burraco-td/tournament@1");
 
     // The admin imports it: a new tournament with the same content.
-    let res = app
-        .submit("/admin/import", "/admin/import", &[("json", &first)])
-        .await;
+    let res = app.import_file(&first).await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
     let new = location(&res).split('?').next().unwrap().to_string();
     assert_ne!(new, t);
     // The importing admin owns the new tournament.
-    let second = app
-        .get(&format!("{new}/export.json"))
-        .await
-        .text()
-        .await
-        .unwrap();
+    let second = app.get_html(&format!("{new}/export.json")).await;
     assert_eq!(strip_volatile(&first), strip_volatile(&second));
     let lang = burraco_td::i18n::Lang::En;
     let a = burraco_td::standings::compute_file(
@@ -529,13 +456,7 @@ async fn export_then_import_gives_the_same_file_and_standings() {
     // A broken file is refused with the place named, and nothing is written.
     let mut bad: Value = serde_json::from_str(&first).unwrap();
     bad["rounds"][0]["tables"][0]["ew"] = serde_json::json!(99);
-    let res = app
-        .submit(
-            "/admin/import",
-            "/admin/import",
-            &[("json", &bad.to_string())],
-        )
-        .await;
+    let res = app.import_file(&bad.to_string()).await;
     assert_eq!(res.status().as_u16(), 422);
     assert!(res.text().await.unwrap().contains("rounds[0].tables[0].ew"));
     let mut c = app.pool.get().unwrap();
@@ -599,13 +520,9 @@ async fn round_one_can_be_drawn_again_only_before_the_first_score() {
     let (app, dora, t) = started(6).await;
     let before = tables_of(&app, 1).len();
     // Starting again is refused: drawing round 1 again is its own action.
-    let res = dora
-        .submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "draw", &[]).await;
     assert_eq!(res.status().as_u16(), 409, "start on a running tournament");
-    let res = dora
-        .submit(&t, &format!("{t}/redraw"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "redraw", &[]).await;
     assert_eq!(
         location(&res),
         format!("{t}/rounds/1?done=round_drawn"),
@@ -614,9 +531,7 @@ async fn round_one_can_be_drawn_again_only_before_the_first_score() {
     assert_eq!(tables_of(&app, 1).len(), before);
     let table = tables_of(&app, 1)[0];
     post_sheet(&dora, &t, 1, table, &sheet(120, 90)).await;
-    let res = dora
-        .submit(&t, &format!("{t}/redraw"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "redraw", &[]).await;
     assert_eq!(res.status().as_u16(), 409, "a score is in: no redraw");
     assert_eq!(sheet_count(&app), 1, "the score is kept");
 }
@@ -626,8 +541,7 @@ async fn twenty_three_pairs_reach_a_seated_danish_round_four() {
     let (app, dora, t) = started(23).await;
     for round in 1..=3u32 {
         if round > 1 {
-            dora.submit(&t, &format!("{t}/rounds"), &[("confirm", "1")])
-                .await;
+            dora.confirm(&t, "rounds", &[]).await;
         }
         let tables = tables_of(&app, round as i32);
         assert_eq!(tables.len(), 11, "23 pairs: 11 tables and a bye");
@@ -643,9 +557,7 @@ async fn twenty_three_pairs_reach_a_seated_danish_round_four() {
             assert_eq!(res.status().as_u16(), 303);
         }
     }
-    let res = dora
-        .submit(&t, &format!("{t}/rounds"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "rounds", &[]).await;
     assert_eq!(location(&res), format!("{t}/rounds/4?done=round_generated"));
     assert_eq!(tables_of(&app, 4).len(), 11);
     let html = dora.get_html(&format!("{t}/rounds/4")).await;
@@ -666,42 +578,21 @@ async fn a_file_moves_between_sqlite_and_postgresql_unchanged() {
     // Played on PostgreSQL…
     let (app, dora, t) = started(7).await;
     assert!(app.db.is_postgres());
-    for table in tables_of(&app, 1) {
-        post_sheet(&dora, &t, 1, table, &sheet(130, 95)).await;
-    }
-    let from_pg = dora
-        .get(&format!("{t}/export.json"))
-        .await
-        .text()
-        .await
-        .unwrap();
+    score_round(&app, &dora, &t, 1, 130, 95).await;
+    let from_pg = dora.get_html(&format!("{t}/export.json")).await;
     // …moved to SQLite…
     let lite = crate::helpers::spawn_app_with(crate::helpers::TestDb::sqlite(), |_| {}).await;
     lite.setup_admin().await;
-    let res = lite
-        .submit("/admin/import", "/admin/import", &[("json", &from_pg)])
-        .await;
+    let res = lite.import_file(&from_pg).await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
     let tl = location(&res).split('?').next().unwrap().to_string();
-    let from_lite = lite
-        .get(&format!("{tl}/export.json"))
-        .await
-        .text()
-        .await
-        .unwrap();
+    let from_lite = lite.get_html(&format!("{tl}/export.json")).await;
     assert_eq!(strip_volatile(&from_pg), strip_volatile(&from_lite));
     // …and back to PostgreSQL.
-    let res = app
-        .submit("/admin/import", "/admin/import", &[("json", &from_lite)])
-        .await;
+    let res = app.import_file(&from_lite).await;
     assert_eq!(res.status().as_u16(), 303);
     let back = location(&res).split('?').next().unwrap().to_string();
-    let again = app
-        .get(&format!("{back}/export.json"))
-        .await
-        .text()
-        .await
-        .unwrap();
+    let again = app.get_html(&format!("{back}/export.json")).await;
     assert_eq!(strip_volatile(&from_pg), strip_volatile(&again));
 }
 
@@ -747,13 +638,7 @@ async fn the_next_mitchell_round_is_seated_before_every_sheet_is_in_only_with_a_
     post_sheet(&dora, &t, 1, tables[0], &sheet(120, 90)).await;
     // Tables without a score: refused, naming them, and the page offers to
     // force it with a reason.
-    let res = dora
-        .submit(
-            &t,
-            &format!("{t}/rounds"),
-            &[("confirm", "1"), ("round", "2")],
-        )
-        .await;
+    let res = dora.confirm(&t, "rounds", &[("round", "2")]).await;
     assert_eq!(res.status().as_u16(), 409);
     let html = res.text().await.unwrap();
     assert!(html.contains("senza uno score valido"), "{html}");
@@ -763,11 +648,10 @@ async fn the_next_mitchell_round_is_seated_before_every_sheet_is_in_only_with_a_
     );
     assert!(html.contains("name=\"force_reason\""));
     let res = dora
-        .submit(
+        .confirm(
             &t,
-            &format!("{t}/rounds"),
+            "rounds",
             &[
-                ("confirm", "1"),
                 ("round", "2"),
                 ("force_reason", "i tavoli 2 e 3 consegnano dopo"),
             ],
@@ -782,20 +666,14 @@ async fn the_next_mitchell_round_is_seated_before_every_sheet_is_in_only_with_a_
     );
     // The public standings still show, with the missing tables pending.
     let anon = app.another_browser();
-    assert_eq!(anon.get(&format!("/t/{tid}")).await.status().as_u16(), 200);
+    assert_eq!(anon.get_status(&format!("/t/{tid}")).await, 200);
     let html = anon.get_html(&format!("/t/{tid}/pairs/1")).await;
     assert!(
         html.contains("in corso") || html.contains("giocato"),
         "{html}"
     );
     // But the tournament cannot close with sheets missing.
-    assert_eq!(
-        dora.submit(&t, &format!("{t}/close"), &[("confirm", "1")])
-            .await
-            .status()
-            .as_u16(),
-        409
-    );
+    assert_eq!(dora.confirm(&t, "close", &[]).await.status().as_u16(), 409);
 }
 
 #[tokio::test]
@@ -805,55 +683,22 @@ async fn a_closed_tournament_keeps_its_results_and_penalties_stay_in_bounds() {
     let pen = format!("/desk/t/{tid}/penalties");
     let pid = pair_id(&app, 1);
     // An absurd amount is refused (it would break the standings).
-    let res = dora
-        .submit(
-            &pen,
-            &pen,
-            &[
-                ("pair", &pid),
-                ("round", "1"),
-                ("kind", "vp"),
-                ("amount", "150"),
-                ("reason", "x"),
-            ],
-        )
-        .await;
+    let res = dora.penalty(&tid, &pid, "vp", "150", "x").await;
     assert_eq!(res.status().as_u16(), 422);
     // A penalty fixes the draw: no redraw any more.
-    let res = dora
-        .submit(
-            &pen,
-            &pen,
-            &[
-                ("pair", &pid),
-                ("round", "1"),
-                ("kind", "warning"),
-                ("reason", "x"),
-            ],
-        )
-        .await;
+    let res = dora.penalty(&tid, &pid, "warning", "", "x").await;
     assert_eq!(res.status().as_u16(), 303);
-    let res = dora
-        .submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "draw", &[]).await;
     assert_eq!(res.status().as_u16(), 409);
     // Play every round and close.
     play_rounds(&app, &dora, &t, 4).await;
     assert_eq!(
-        location(
-            &dora
-                .submit(&t, &format!("{t}/close"), &[("confirm", "1")])
-                .await
-        ),
+        location(&dora.confirm(&t, "close", &[]).await),
         format!("{t}?done=tournament_closed")
     );
     // After closing, results and penalties no longer change.
     let table = tables_of(&app, 1)[0];
-    let mut f = sheet(200, 90);
-    f.extend([
-        ("version".into(), "1".into()),
-        ("reason".into(), "late change".into()),
-    ]);
+    let f = correction(200, 1, "late change");
     assert_eq!(
         post_sheet(&dora, &t, 1, table, &f).await.status().as_u16(),
         409
@@ -884,18 +729,12 @@ async fn a_late_pair_takes_the_phantom_seat_or_is_refused_before_anything_is_sav
     ];
     // Odd: the phantom's seat is free from round 2.
     let (app, dora, t) = started(5).await;
-    let res = dora
-        .submit(&format!("{t}/pairs/new"), &format!("{t}/pairs"), &late)
-        .await;
+    let res = dora.add_pair(&t, &late).await;
     assert_eq!(res.status().as_u16(), 303);
-    dora.submit(
+    dora.confirm(
         &t,
-        &format!("{t}/rounds"),
-        &[
-            ("confirm", "1"),
-            ("round", "2"),
-            ("force_reason", "round 1 scored later"),
-        ],
+        "rounds",
+        &[("round", "2"), ("force_reason", "round 1 scored later")],
     )
     .await;
     assert_eq!(tables_of(&app, 2).len(), 3, "six pairs now: three tables");
@@ -905,9 +744,7 @@ async fn a_late_pair_takes_the_phantom_seat_or_is_refused_before_anything_is_sav
         .contains("Tardi"));
     // Even: no free seat in a Mitchell, refused with the reason, nothing saved.
     let (app, dora, t) = started(6).await;
-    let res = dora
-        .submit(&format!("{t}/pairs/new"), &format!("{t}/pairs"), &late)
-        .await;
+    let res = dora.add_pair(&t, &late).await;
     assert_eq!(res.status().as_u16(), 409);
     let mut c = app.pool.get().unwrap();
     assert_eq!(

@@ -4,7 +4,7 @@
 
 use crate::helpers::location;
 use crate::helpers::tid_of;
-use crate::scoring::{play_rounds, post_sheet, sheet, started, tables_of};
+use crate::scoring::{correction, play_rounds, post_sheet, sheet, started, tables_of};
 use crate::tournaments::with_director;
 
 #[tokio::test]
@@ -21,12 +21,9 @@ async fn co_directors_and_assigned_referees_work_on_a_tournament_others_do_not_s
     rita.login("rita", "referee pass").await;
 
     // Not on the staff: the tournament does not exist for them.
-    assert_eq!(dario.get(&t).await.status().as_u16(), 404);
+    assert_eq!(dario.get_status(&t).await, 404);
     assert_eq!(
-        rita.get(&format!("/desk/t/{tid}/penalties"))
-            .await
-            .status()
-            .as_u16(),
+        rita.get_status(&format!("/desk/t/{tid}/penalties")).await,
         404
     );
     assert!(!dario
@@ -57,16 +54,13 @@ async fn co_directors_and_assigned_referees_work_on_a_tournament_others_do_not_s
     assert_eq!(res.status().as_u16(), 422);
     dora.assign(&t, "dario", "director").await;
     dora.assign(&t, "rita", "referee").await;
-    assert_eq!(dario.get(&t).await.status().as_u16(), 200);
+    assert_eq!(dario.get_status(&t).await, 200);
     assert!(dario
         .get_html("/director/tournaments")
         .await
         .contains(&format!("{t}\"")));
     assert_eq!(
-        rita.get(&format!("/desk/t/{tid}/penalties"))
-            .await
-            .status()
-            .as_u16(),
+        rita.get_status(&format!("/desk/t/{tid}/penalties")).await,
         200
     );
     // Her home lists it with the links to its desk, penalties and log.
@@ -97,10 +91,7 @@ async fn co_directors_and_assigned_referees_work_on_a_tournament_others_do_not_s
         .await;
     assert_eq!(res.status().as_u16(), 303);
     assert_eq!(
-        rita.get(&format!("/desk/t/{tid}/penalties"))
-            .await
-            .status()
-            .as_u16(),
+        rita.get_status(&format!("/desk/t/{tid}/penalties")).await,
         404
     );
 
@@ -110,10 +101,7 @@ async fn co_directors_and_assigned_referees_work_on_a_tournament_others_do_not_s
         .await;
     assert_eq!(res.status().as_u16(), 303);
     assert_eq!(
-        rita.get(&format!("/desk/t/{tid}/penalties"))
-            .await
-            .status()
-            .as_u16(),
+        rita.get_status(&format!("/desk/t/{tid}/penalties")).await,
         200
     );
     // ... and the users page shows it, with the account changes in words.
@@ -132,16 +120,9 @@ async fn co_directors_and_assigned_referees_work_on_a_tournament_others_do_not_s
 async fn the_audit_log_reads_as_words_not_json() {
     let (app, dora) = with_director().await;
     let t = app.tournament("Serata").build().await.path;
-    let mut fields = crate::tournaments::settings("Serata del giovedì");
-    for f in fields.iter_mut() {
-        if f.0 == "entry_fee" {
-            f.1 = "25,00".into();
-        }
-    }
-    let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let res = dora
-        .submit(&format!("{t}/edit"), &format!("{t}/edit"), &refs)
-        .await;
+    let fee = [("entry_fee", "25,00")];
+    let res =
+        crate::tournaments::edit_through_the_form(&dora, &t, "Serata del giovedì", &fee).await;
     assert_eq!(res.status().as_u16(), 303);
     let html = dora
         .get_html(&format!("/desk/t/{}/audit", tid_of(&t)))
@@ -159,9 +140,7 @@ async fn a_closed_tournament_reopens_only_with_a_reason_on_the_record() {
     let tid = tid_of(&t).to_string();
     // Play the four rounds, then close.
     play_rounds(&app, &dora, &t, 4).await;
-    let res = dora
-        .submit(&t, &format!("{t}/close"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "close", &[]).await;
     assert_eq!(location(&res), format!("{t}?done=tournament_closed"));
     // Reopening needs a reason.
     let res = dora
@@ -179,11 +158,7 @@ async fn a_closed_tournament_reopens_only_with_a_reason_on_the_record() {
     assert_eq!(location(&res), format!("{t}?done=tournament_reopened"));
     // Running again: a correction is accepted, then it closes again.
     let table = tables_of(&app, 1)[0];
-    let mut f = sheet(200, 90);
-    f.extend([
-        ("version".into(), "1".into()),
-        ("reason".into(), "trascritto male".into()),
-    ]);
+    let f = correction(200, 1, "trascritto male");
     assert_eq!(
         post_sheet(&dora, &t, 1, table, &f).await.status().as_u16(),
         303
@@ -203,18 +178,8 @@ async fn hostile_reasons_are_refused_next_to_the_field_on_both_databases() {
     let (app, dora, t) = started(8).await;
     let tid = tid_of(&t);
     let pid = crate::peek::pair_id(&app, tid, 1).to_string();
-    let pen = format!("/desk/t/{tid}/penalties");
     let res = dora
-        .submit(
-            &pen,
-            &pen,
-            &[
-                ("pair", &pid),
-                ("round", "1"),
-                ("kind", "warning"),
-                ("reason", "ritardo\u{0}"),
-            ],
-        )
+        .penalty(&tid, &pid, "warning", "", "ritardo\u{0}")
         .await;
     assert_eq!(res.status().as_u16(), 422);
     assert!(res.text().await.unwrap().contains("U+0000"));
@@ -227,11 +192,7 @@ async fn hostile_reasons_are_refused_next_to_the_field_on_both_databases() {
             .as_u16(),
         303
     );
-    let mut f = sheet(200, 90);
-    f.extend([
-        ("version".into(), "1".into()),
-        ("reason".into(), "errore\u{0}".into()),
-    ]);
+    let f = correction(200, 1, "errore\u{0}");
     let res = post_sheet(&dora, &t, 1, table, &f).await;
     assert_eq!(res.status().as_u16(), 422);
     // A staff username with a NUL byte, too.

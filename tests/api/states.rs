@@ -7,7 +7,9 @@ use crate::helpers::tid_of;
 use chrono::Duration;
 
 use crate::helpers::{location, Browser, TestApp};
-use crate::scoring::{play_rounds, post_sheet, sheet, started, tables_of};
+use crate::scoring::{
+    at_a_table, correction, play_rounds, post_sheet, score_round, sheet, started, tables_of,
+};
 use crate::tournaments::with_director;
 
 use crate::peek::{audit_codes, clock_of, round_numbers, shift_clock, status_of};
@@ -214,9 +216,7 @@ async fn time_out_and_close_ask_first_and_close_is_blocked_while_sheets_are_miss
     assert!(html.contains("Adesso non si può fare"), "{html}");
     assert!(html.contains("turno 1"), "{html}");
     assert!(!html.contains("name=\"confirm\""));
-    for table in tables_of(&app, 1) {
-        post_sheet(&dora, &t, 1, table, &sheet(100, 90)).await;
-    }
+    score_round(&app, &dora, &t, 1, 100, 90).await;
     let html = dora.get_html(&format!("{t}/confirm-close")).await;
     assert!(html.contains("giocati 1 turni sui 4 previsti"), "{html}");
     assert!(html.contains("name=\"confirm\" value=\"1\""));
@@ -235,17 +235,11 @@ async fn time_out_and_close_ask_first_and_close_is_blocked_while_sheets_are_miss
 async fn a_round_is_undone_while_empty_and_refused_once_anything_is_recorded() {
     let (app, dora, t) = started(8).await;
     let tid = tid_of(&t);
-    dora.submit(
-        &t,
-        &format!("{t}/rounds"),
-        &[("confirm", "1"), ("round", "2"), ("force_reason", "prova")],
-    )
-    .await;
+    dora.confirm(&t, "rounds", &[("round", "2"), ("force_reason", "prova")])
+        .await;
     assert_eq!(round_numbers(&app, tid), vec![1, 2]);
     // Round 1 is not the last one.
-    let res = dora
-        .submit(&t, &format!("{t}/rounds/1/undo"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "rounds/1/undo", &[]).await;
     assert_eq!(res.status().as_u16(), 409);
     assert!(res.text().await.unwrap().contains("ultimo turno generato"));
     // The round page offers the undo; without confirmation, the page.
@@ -267,9 +261,7 @@ async fn a_round_is_undone_while_empty_and_refused_once_anything_is_recorded() {
         .get_html(&format!("{t}/rounds/2"))
         .await
         .contains("confirm-undo"));
-    let res = dora
-        .submit(&t, &format!("{t}/rounds/2/undo"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "rounds/2/undo", &[]).await;
     assert_eq!(res.status().as_u16(), 409);
     assert_eq!(round_numbers(&app, tid), vec![1, 2]);
     crate::peek::delete_penalty(&app, penalty);
@@ -284,9 +276,7 @@ async fn a_round_is_undone_while_empty_and_refused_once_anything_is_recorded() {
     assert_eq!(location(&res), format!("{t}/rounds/1?done=round_undone"));
     assert_eq!(round_numbers(&app, tid), vec![1]);
     // A double click: the round is already gone, nothing else happens.
-    let res = dora
-        .submit(&t, &format!("{t}/rounds/2/undo"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "rounds/2/undo", &[]).await;
     assert_eq!(location(&res), format!("{t}/rounds/1?done=round_undone"));
     assert_eq!(round_numbers(&app, tid), vec![1]);
     assert_eq!(
@@ -304,9 +294,7 @@ async fn a_round_is_undone_while_empty_and_refused_once_anything_is_recorded() {
     // A sheet in round 1: it cannot be undone any more.
     let table = tables_of(&app, 1)[0];
     post_sheet(&dora, &t, 1, table, &sheet(120, 90)).await;
-    let res = dora
-        .submit(&t, &format!("{t}/rounds/1/undo"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "rounds/1/undo", &[]).await;
     assert_eq!(res.status().as_u16(), 409);
     assert!(res.text().await.unwrap().contains("score: 1"));
     assert_eq!(round_numbers(&app, tid), vec![1]);
@@ -319,22 +307,18 @@ async fn undoing_round_one_undoes_the_start_and_the_tournament_can_start_again()
     let tid = tid_of(&t);
     let html = dora.get_html(&format!("{t}/rounds/1/confirm-undo")).await;
     assert!(html.contains("avvio viene annullato"), "{html}");
-    let res = dora
-        .submit(&t, &format!("{t}/rounds/1/undo"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "rounds/1/undo", &[]).await;
     assert_eq!(location(&res), format!("{t}?done=start_undone"));
     assert_eq!(status_of(&app, tid), "draft");
     assert!(round_numbers(&app, tid).is_empty());
     // The table codes stay; a phone that opens one is told, no error.
     let code = crate::peek::table_codes_of(&app, tid).remove(0);
     for path in [format!("/s/{code}"), format!("/api/v1/score/{code}")] {
-        let status = app.get(&path).await.status().as_u16();
+        let status = app.get_status(&path).await;
         assert!(status < 500, "{path}: {status}");
     }
     // Twice: still in preparation, no error.
-    let res = dora
-        .submit(&t, &format!("{t}/rounds/1/undo"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "rounds/1/undo", &[]).await;
     assert_eq!(location(&res), format!("{t}?done=start_undone"));
     assert_eq!(status_of(&app, tid), "draft");
     let html = dora.get_html(&format!("{t}?done=start_undone")).await;
@@ -344,9 +328,7 @@ async fn undoing_round_one_undoes_the_start_and_the_tournament_can_start_again()
     let html = dora.get_html(&format!("{t}/edit")).await;
     assert!(!html.contains("readonly"), "{html}");
     // And it starts again.
-    let res = dora
-        .submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "draw", &[]).await;
     assert_eq!(location(&res), format!("{t}/rounds/1?done=round_drawn"));
     assert_eq!(round_numbers(&app, tid), vec![1]);
 }
@@ -450,8 +432,7 @@ async fn a_closed_tournament_shows_read_only_forms_answers_409_and_reopens_with_
     assert!(html.contains("id=\"planned_rounds\" name=\"planned_rounds\" value=\"4\" readonly"));
     assert!(html.contains("state-banner state-running"));
     play_rounds(&app, &dora, &t, 4).await;
-    dora.submit(&t, &format!("{t}/close"), &[("confirm", "1")])
-        .await;
+    dora.confirm(&t, "close", &[]).await;
     assert_eq!(status_of(&app, tid), "finished");
     // Every staff page of it says so.
     for page in [
@@ -500,9 +481,7 @@ async fn a_closed_tournament_shows_read_only_forms_answers_409_and_reopens_with_
     assert!(!html.contains("/pairs/new"));
     assert!(!html.contains("confirm-close"));
     // Posted anyway: 409 with the reason, nothing changed.
-    let fields: Vec<(&str, String)> = crate::tournaments::settings("Cambiato");
-    let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let res = dora.submit(&t, &format!("{t}/edit"), &refs).await;
+    let res = crate::tournaments::edit_through_the_form(&dora, &t, "Cambiato", &[]).await;
     assert_eq!(res.status().as_u16(), 409);
     assert!(res.text().await.unwrap().contains("Il torneo è concluso."));
     let res = dora
@@ -513,25 +492,13 @@ async fn a_closed_tournament_shows_read_only_forms_answers_409_and_reopens_with_
         )
         .await;
     assert_eq!(res.status().as_u16(), 409);
-    let mut f = sheet(200, 90);
-    f.extend([
-        ("version".into(), "1".into()),
-        ("reason".into(), "dopo la chiusura".into()),
-    ]);
+    let f = correction(200, 1, "dopo la chiusura");
     let res = post_sheet(&dora, &t, 1, table, &f).await;
     assert_eq!(res.status().as_u16(), 409);
     assert!(res.text().await.unwrap().contains("non è in corso"));
-    let res = dora
-        .submit(&t, &format!("{t}/rounds/4/undo"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "rounds/4/undo", &[]).await;
     assert_eq!(res.status().as_u16(), 409);
-    let res = dora
-        .submit(
-            &t,
-            &format!("{t}/rounds"),
-            &[("confirm", "1"), ("round", "5")],
-        )
-        .await;
+    let res = dora.confirm(&t, "rounds", &[("round", "5")]).await;
     assert_eq!(res.status().as_u16(), 409);
     // The banner leads to the reopen form; reopened with a reason.
     assert!(dora.get_html(&t).await.contains("id=\"reopen\""));
@@ -554,9 +521,7 @@ async fn a_closed_tournament_shows_read_only_forms_answers_409_and_reopens_with_
 #[tokio::test]
 async fn an_undo_racing_a_sheet_either_keeps_the_round_with_its_sheet_or_removes_both() {
     for attempt in 0..4 {
-        let (app, dora, t) = started(8).await;
-        let tid = tid_of(&t);
-        let table = tables_of(&app, 1)[0];
+        let (app, dora, t, tid, table) = at_a_table(8).await;
         let path = format!("/desk/t/{tid}/rounds/1/tables/{table}");
         // Both forms loaded first, then both posted at once.
         let undo_token = crate::helpers::csrf_in(&dora.get_html(&t).await);
@@ -594,20 +559,14 @@ async fn a_danish_round_is_not_offered_while_sheets_of_the_last_round_are_missin
     // Three Mitchell rounds (the last without sheets), then Danish.
     for round in 2..=3 {
         let r = round.to_string();
-        dora.submit(
-            &t,
-            &format!("{t}/rounds"),
-            &[("confirm", "1"), ("round", &r), ("force_reason", "prova")],
-        )
-        .await;
+        dora.confirm(&t, "rounds", &[("round", &r), ("force_reason", "prova")])
+            .await;
     }
     let html = dora.get_html(&format!("{t}/confirm-round")).await;
     assert!(html.contains("Generare il turno 4"), "{html}");
     assert!(html.contains("Adesso non si può fare"), "{html}");
     assert!(!html.contains("name=\"confirm\""));
-    for table in tables_of(&app, 3) {
-        post_sheet(&dora, &t, 3, table, &sheet(110, 90)).await;
-    }
+    score_round(&app, &dora, &t, 3, 110, 90).await;
     let html = dora.get_html(&format!("{t}/confirm-round")).await;
     assert!(html.contains("name=\"confirm\" value=\"1\""), "{html}");
     assert!(!html.contains("name=\"force_reason\""));
@@ -653,27 +612,20 @@ async fn a_stored_word_that_does_not_read_is_an_error_never_a_missing_row() {
     let (app, dora) = with_director().await;
     let t = app.tournament("Parole illeggibili").build().await.path;
     let tid = tid_of(&t);
-    assert_eq!(dora.get(&t).await.status().as_u16(), 200);
+    assert_eq!(dora.get_status(&t).await, 200);
     crate::peek::write_past_the_checks(
         &app,
         "tournaments",
         &format!("UPDATE tournaments SET status = 'paused' WHERE id = {tid}"),
     );
+    assert_eq!(dora.get_status(&t).await, 500, "the director's page");
     assert_eq!(
-        dora.get(&t).await.status().as_u16(),
-        500,
-        "the director's page"
-    );
-    assert_eq!(
-        dora.get("/director/tournaments").await.status().as_u16(),
+        dora.get_status("/director/tournaments").await,
         500,
         "the list, rather than a list without it"
     );
     let public = app.another_browser();
-    assert_eq!(
-        public.get(&format!("/t/{tid}")).await.status().as_u16(),
-        500
-    );
+    assert_eq!(public.get_status(&format!("/t/{tid}")).await, 500);
     // Back to a word that reads: a penalty of an unknown kind breaks the card.
     let (app, dora, t) = started(8).await;
     let tid = tid_of(&t);
@@ -687,10 +639,7 @@ async fn a_stored_word_that_does_not_read_is_an_error_never_a_missing_row() {
         ),
     );
     assert_eq!(
-        dora.get(&format!("/desk/t/{tid}/penalties"))
-            .await
-            .status()
-            .as_u16(),
+        dora.get_status(&format!("/desk/t/{tid}/penalties")).await,
         500,
         "the penalty list"
     );

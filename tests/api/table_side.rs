@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::helpers::{spawn_app_with, Browser, TestApp, TestDb};
-use crate::scoring::{post_sheet, started, tables_of};
-use crate::tournaments::settings;
+use crate::helpers::{Browser, TestApp, TestDb};
+use crate::scoring::{at_a_table, post_sheet, started, tables_of};
+use crate::tournaments::edit_through_the_form;
 
 pub fn table_code(app: &TestApp, tid: i64, table_no: i32) -> String {
     crate::peek::table_code(app, tid, table_no)
@@ -108,14 +108,13 @@ pub async fn post(b: &Browser, code: &str, what: &str, body: Value, from: Option
 pub async fn enter(b: &Browser, code: &str, pair: &str, s: Value) -> Reply {
     // The round the table plays now, as the phone reads it.
     let round = get_view(b, code).await.body["round"].clone();
-    post(
-        b,
-        code,
-        "sheet",
-        json!({"pair_code": pair, "round": round, "sheet": s}),
-        None,
-    )
-    .await
+    enter_in(b, code, pair, round, s).await
+}
+
+/// `pair` enters sheet `s` at table `code` for `round`.
+pub async fn enter_in(b: &Browser, code: &str, pair: &str, round: Value, s: Value) -> Reply {
+    let body = json!({"pair_code": pair, "round": round, "sheet": s});
+    post(b, code, "sheet", body, None).await
 }
 
 /// The other pair's answer to the entry it reads now (`entry_version` from
@@ -204,18 +203,7 @@ async fn codes_exist_after_the_start_are_unique_never_exported_and_late_pairs_ge
     }
 
     // A pair added to the running tournament gets its code at once.
-    let res = dora
-        .submit(
-            &format!("{t}/pairs/new"),
-            &format!("{t}/pairs"),
-            &[
-                ("p1_surname", "Tardi"),
-                ("p1_name", "Anna"),
-                ("p2_surname", "Ultimi"),
-                ("p2_name", "Carlo"),
-            ],
-        )
-        .await;
+    let res = dora.add_pair(&t, &crate::helpers::LATE).await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
     let late = pair_code(&app, tid, 6).expect("the late pair has a code");
     assert!(!pair_codes.contains(&late));
@@ -223,14 +211,10 @@ async fn codes_exist_after_the_start_are_unique_never_exported_and_late_pairs_ge
     // The codes stay the same when the next round is made.
     let before = table_code(&app, tid, tables[0]);
     let res = dora
-        .submit(
+        .confirm(
             &t,
-            &format!("{t}/rounds"),
-            &[
-                ("confirm", "1"),
-                ("round", "2"),
-                ("force_reason", "other tables score later"),
-            ],
+            "rounds",
+            &[("round", "2"), ("force_reason", "other tables score later")],
         )
         .await;
     assert_eq!(res.status().as_u16(), 303);
@@ -242,9 +226,7 @@ async fn codes_exist_after_the_start_are_unique_never_exported_and_late_pairs_ge
 
     // A running tournament imported from its file gets codes of its own.
     let file = dora.get_html(&format!("{t}/export.json")).await;
-    let res = app
-        .submit("/admin/import", "/admin/import", &[("json", &file)])
-        .await;
+    let res = app.import_file(&file).await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
     let new = crate::helpers::location(&res);
     let new_tid = tid_of(new.split('?').next().unwrap());
@@ -260,9 +242,7 @@ async fn codes_exist_after_the_start_are_unique_never_exported_and_late_pairs_ge
 
 #[tokio::test]
 async fn enter_replace_confirm_and_only_then_the_standings_change() {
-    let (app, _dora, t) = started(6).await;
-    let tid = tid_of(&t);
-    let table = tables_of(&app, 1)[0];
+    let (app, _dora, _t, tid, table) = at_a_table(6).await;
     let (code, ns, ew) = codes(&app, tid, 1, table);
     let (ns_no, ew_no) = seat(&app, tid, 1, table);
 
@@ -374,9 +354,7 @@ async fn enter_replace_confirm_and_only_then_the_standings_change() {
 
 #[tokio::test]
 async fn a_disputed_sheet_does_not_count_and_a_rule_break_is_refused_like_check_sheet() {
-    let (app, dora, t) = started(6).await;
-    let tid = tid_of(&t);
-    let table = tables_of(&app, 1)[0];
+    let (app, dora, _t, tid, table) = at_a_table(6).await;
     let (code, ns, ew) = codes(&app, tid, 1, table);
     let (ns_no, ew_no) = seat(&app, tid, 1, table);
 
@@ -450,9 +428,7 @@ async fn a_disputed_sheet_does_not_count_and_a_rule_break_is_refused_like_check_
 
 #[tokio::test]
 async fn a_round_that_is_over_is_closed_even_for_a_confirmed_table() {
-    let (app, dora, t) = started(6).await;
-    let tid = tid_of(&t);
-    let table = tables_of(&app, 1)[0];
+    let (app, dora, t, tid, table) = at_a_table(6).await;
     let (code, ns, ew) = codes(&app, tid, 1, table);
     assert_eq!(enter(&app, &code, &ns, sheet(120, 90)).await.status, 200);
     assert_eq!(answer(&app, &code, &ew, true, "").await.status, 200);
@@ -463,27 +439,16 @@ async fn a_round_that_is_over_is_closed_even_for_a_confirmed_table() {
     );
 
     let res = dora
-        .submit(
+        .confirm(
             &t,
-            &format!("{t}/rounds"),
-            &[
-                ("confirm", "1"),
-                ("round", "2"),
-                ("force_reason", "other tables score later"),
-            ],
+            "rounds",
+            &[("round", "2"), ("force_reason", "other tables score later")],
         )
         .await;
     assert_eq!(res.status().as_u16(), 303);
     // The round-1 sheet, named by its round: closed, for either pair.
     for pair in [&ns, &ew] {
-        let r = post(
-            &app,
-            &code,
-            "sheet",
-            json!({"pair_code": pair, "round": 1, "sheet": sheet(120, 90)}),
-            None,
-        )
-        .await;
+        let r = enter_in(&app, &code, pair, json!(1), sheet(120, 90)).await;
         assert_eq!(r.status, 409, "{:?}", r.body);
         assert_eq!(err_code(&r), "round_closed");
         let r = post(
@@ -526,14 +491,7 @@ async fn a_round_that_is_over_is_closed_even_for_a_confirmed_table() {
     let (ns1, ew1) = seat(&app, tid, 1, table);
     for (number, code_of) in [(ns1, &ns), (ew1, &ew)] {
         if number != ns2 && number != ew2 {
-            let r = post(
-                &app,
-                &code,
-                "sheet",
-                json!({"pair_code": code_of, "round": 1, "sheet": sheet(120, 90)}),
-                None,
-            )
-            .await;
+            let r = enter_in(&app, &code, code_of, json!(1), sheet(120, 90)).await;
             assert_eq!(err_code(&r), "round_closed", "{:?}", r.body);
         }
     }
@@ -559,14 +517,8 @@ async fn a_round_that_is_over_is_closed_even_for_a_confirmed_table() {
 #[tokio::test]
 async fn wrong_codes_are_braked_per_table_and_address() {
     let db = TestDb::new();
-    let app = spawn_app_with(db, |s| s.trust_forwarded_for = true).await;
-    app.setup_admin().await;
-    app.create_user("dora", "director", "director pass").await;
-    let dora = app.another_browser();
-    assert_eq!(
-        dora.login("dora", "director pass").await.status().as_u16(),
-        303
-    );
+    let (app, _dora) =
+        crate::tournaments::director_with(db, |s| s.trust_forwarded_for = true).await;
     let t = app.tournament("Serata").pairs(6).drawn().build().await;
     let tid = t.tid;
     let tables = tables_of(&app, 1);
@@ -616,17 +568,10 @@ async fn wrong_codes_are_braked_per_table_and_address() {
 
 #[tokio::test]
 async fn the_players_page_works_without_javascript_and_sets_no_cookie() {
-    let (app, _dora, t) = started(6).await;
-    let tid = tid_of(&t);
-    let table = tables_of(&app, 1)[0];
+    let (app, _dora, _t, tid, table) = at_a_table(6).await;
     let (code, ns, ew) = codes(&app, tid, 1, table);
     let phone = phone();
-    let res = phone
-        .get(app.url(&format!("/s/{code}")))
-        .header("accept-language", "en")
-        .send()
-        .await
-        .unwrap();
+    let res = crate::helpers::get_in(&phone, app.url(&format!("/s/{code}")), "en").await;
     assert_eq!(res.status(), 200);
     assert!(res.headers().get("set-cookie").is_none());
     let html = res.text().await.unwrap();
@@ -646,12 +591,7 @@ async fn the_players_page_works_without_javascript_and_sets_no_cookie() {
         .unwrap();
     assert_eq!(res.status(), 303, "{}", res.text().await.unwrap());
     assert!(res.headers().get("set-cookie").is_none());
-    let res = phone
-        .get(app.url(&format!("/s/{code}?ok=entered")))
-        .header("accept-language", "en")
-        .send()
-        .await
-        .unwrap();
+    let res = crate::helpers::get_in(&phone, app.url(&format!("/s/{code}?ok=entered")), "en").await;
     let html = res.text().await.unwrap();
     assert!(html.contains("I confirm the sheet") && html.contains("I dispute the sheet"));
     assert!(
@@ -708,15 +648,12 @@ async fn the_players_page_works_without_javascript_and_sets_no_cookie() {
         .await
         .unwrap();
     assert_eq!(res.status(), 303);
-    let html = phone
-        .get(app.url(&format!("/s/{code}")))
-        .header("accept-language", "en")
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let html = crate::helpers::text_of(
+        phone
+            .get(app.url(&format!("/s/{code}")))
+            .header("accept-language", "en"),
+    )
+    .await;
     assert!(html.contains("confirmed: counts in the standings"));
     assert!(
         !html.contains("name=\"pair_code\""),
@@ -730,16 +667,11 @@ async fn the_players_page_works_without_javascript_and_sets_no_cookie() {
 
 #[tokio::test]
 async fn the_director_can_turn_table_side_entry_off_after_the_start() {
-    let (app, dora, t) = started(6).await;
-    let tid = tid_of(&t);
-    let table = tables_of(&app, 1)[0];
+    let (app, dora, t, tid, table) = at_a_table(6).await;
     let (code, ns, _) = codes(&app, tid, 1, table);
     let edit = format!("{t}/edit");
     assert!(dora.get_html(&edit).await.contains("name=\"table_entry\""));
-    let mut fields = settings("Serata");
-    fields.push(("table_entry", "off".into()));
-    let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let res = dora.submit(&edit, &edit, &refs).await;
+    let res = edit_through_the_form(&dora, &t, "Serata", &[("table_entry", "off")]).await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
     let v = get_view(&app, &code).await;
     assert_eq!(v.status, 409);
@@ -753,21 +685,14 @@ async fn the_director_can_turn_table_side_entry_off_after_the_start() {
         .unwrap();
     assert_eq!(res.status(), 409);
     // On again.
-    let mut fields = settings("Serata");
-    fields.push(("table_entry", "on".into()));
-    let refs: Vec<(&str, &str)> = fields.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    assert_eq!(
-        dora.submit(&edit, &edit, &refs).await.status().as_u16(),
-        303
-    );
+    let res = edit_through_the_form(&dora, &t, "Serata", &[("table_entry", "on")]).await;
+    assert_eq!(res.status().as_u16(), 303);
     assert_eq!(enter(&app, &code, &ns, sheet(120, 90)).await.status, 200);
 }
 
 #[tokio::test]
 async fn a_desk_save_counts_at_once_and_the_table_shows_it() {
-    let (app, dora, t) = started(6).await;
-    let tid = tid_of(&t);
-    let table = tables_of(&app, 1)[0];
+    let (app, dora, t, tid, table) = at_a_table(6).await;
     let (code, ns, _) = codes(&app, tid, 1, table);
     assert_eq!(enter(&app, &code, &ns, sheet(120, 90)).await.status, 200);
     // Changing the pair's entry is a correction: it needs a reason.
@@ -929,12 +854,7 @@ async fn the_desk_sees_every_tables_state_and_settles_an_entry() {
         html[start..].split('"').next().unwrap().to_string()
     };
     let states = || async {
-        let v: Value = dora
-            .get(&format!("{desk}/states"))
-            .await
-            .json()
-            .await
-            .unwrap();
+        let v: Value = dora.get_json(&format!("{desk}/states")).await;
         v["fingerprint"].as_str().unwrap().to_string()
     };
     let html = dora.get_html(&desk).await;
@@ -1009,17 +929,12 @@ async fn the_desk_sees_every_tables_state_and_settles_an_entry() {
         .await;
     let dario = app.another_browser();
     dario.login("dario", "director pass 2").await;
-    assert_eq!(
-        dario.get(&format!("{desk}/states")).await.status().as_u16(),
-        404
-    );
+    assert_eq!(dario.get_status(&format!("{desk}/states")).await, 404);
 }
 
 #[tokio::test]
 async fn the_phones_live_totals_come_from_the_rules_engine() {
-    let (app, _dora, t) = started(6).await;
-    let tid = tid_of(&t);
-    let table = tables_of(&app, 1)[0];
+    let (app, _dora, _t, tid, table) = at_a_table(6).await;
     let (code, _, _) = codes(&app, tid, 1, table);
     let html = app.another_browser().get_html(&format!("/s/{code}")).await;
     assert!(html.contains(&format!("data-preview=\"/s/{code}/preview\"")));
@@ -1055,13 +970,9 @@ async fn the_phones_live_totals_come_from_the_rules_engine() {
     );
     assert_eq!(v["hands"][0]["ns"], json!(line.total), "{v}");
     // A box that is not a number: no totals, no error page.
-    let v: Value = phone()
-        .get(app.url(&format!("/s/{code}/preview?h1_ns_melded_points=abc")))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let v: Value = crate::helpers::json_of(
+        phone().get(app.url(&format!("/s/{code}/preview?h1_ns_melded_points=abc"))),
+    )
+    .await;
     assert_eq!(v["ok"], false);
 }

@@ -59,7 +59,12 @@ pub fn team_ids(app: &TestApp, tid: i64) -> Vec<(i32, i64, Option<String>)> {
 
 /// The team file as the database has it now.
 pub fn team_file(app: &TestApp, tid: i64) -> TeamTournamentFile {
-    match parse_any(&export_text(app, tid)).unwrap() {
+    teams_in(&export_text(app, tid))
+}
+
+/// The team tournament a file holds.
+fn teams_in(text: &str) -> TeamTournamentFile {
+    match parse_any(text).unwrap() {
         AnyTournamentFile::Teams(f) => f,
         AnyTournamentFile::Pairs(_) => panic!("a pairs file"),
     }
@@ -392,21 +397,12 @@ async fn a_team_evening_from_registration_to_standings_and_back_from_its_file() 
     // The JSON standings say teams.
     let v: Value = app
         .another_browser()
-        .get(&format!("/api/v1/tournaments/{tid}/standings"))
-        .await
-        .json()
-        .await
-        .unwrap();
+        .get_json(&format!("/api/v1/tournaments/{tid}/standings"))
+        .await;
     assert_eq!(v["kind"], "teams");
     assert_eq!(v["rows"].as_array().unwrap().len(), 5);
     // A pair card does not exist in a team tournament.
-    assert_eq!(
-        app.get(&format!("/t/{tid}/pairs/1"))
-            .await
-            .status()
-            .as_u16(),
-        404
-    );
+    assert_eq!(app.get_status(&format!("/t/{tid}/pairs/1")).await, 404);
 
     // The round's printouts and pages work for a team round.
     for page in [
@@ -427,13 +423,7 @@ async fn a_team_evening_from_registration_to_standings_and_back_from_its_file() 
         );
     }
     // The pairs' downloads say to export the team file.
-    assert_eq!(
-        app.get(&format!("{t}/standings.csv"))
-            .await
-            .status()
-            .as_u16(),
-        409
-    );
+    assert_eq!(app.get_status(&format!("{t}/standings.csv")).await, 409);
 
     // An MP penalty to the team's pair at table 1 (the desk's form names
     // the pair that sat there): the team's MP at that table go down by 100
@@ -449,17 +439,7 @@ async fn a_team_evening_from_registration_to_standings_and_back_from_its_file() 
     );
     let before = st.card(t1.ns.team).unwrap().rounds[0].tables[0].mp_for;
     let res = app
-        .submit(
-            &format!("/desk/t/{tid}/penalties"),
-            &format!("/desk/t/{tid}/penalties"),
-            &[
-                ("pair", &pair_id.to_string()),
-                ("round", "1"),
-                ("kind", "mp"),
-                ("amount", "100"),
-                ("reason", "carte scoperte"),
-            ],
-        )
+        .penalty(&tid, &pair_id.to_string(), "mp", "100", "carte scoperte")
         .await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
     let f = team_file(&app, tid);
@@ -494,21 +474,9 @@ async fn a_team_evening_from_registration_to_standings_and_back_from_its_file() 
     play_round(&app, tid, 2, 150, 150).await;
 
     // Export, import: the same standings.
-    let exported = app
-        .get(&format!("{t}/export.json"))
-        .await
-        .text()
-        .await
-        .unwrap();
-    let before = match parse_any(&exported).unwrap() {
-        AnyTournamentFile::Teams(f) => {
-            burraco_td::standings::compute_teams_file(&f, Lang::En).unwrap()
-        }
-        AnyTournamentFile::Pairs(_) => panic!("a pairs export"),
-    };
-    let res = app
-        .submit("/admin/import", "/admin/import", &[("json", &exported)])
-        .await;
+    let exported = app.get_html(&format!("{t}/export.json")).await;
+    let before = burraco_td::standings::compute_teams_file(&teams_in(&exported), Lang::En).unwrap();
+    let res = app.import_file(&exported).await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
     let new_t = location(&res);
     let new_tid = tid_of(new_t.split('?').next().unwrap());
@@ -712,15 +680,8 @@ async fn a_team_file_numbered_its_own_way_imports_with_the_same_standings() {
     let (table, team) = moved.unwrap();
     file["penalties"] = json!([{"round": 1, "team": team, "table": table, "kind": "mp", "amount": 100, "reason": "carte"}]);
     let text = file.to_string();
-    let reference = match parse_any(&text).unwrap() {
-        AnyTournamentFile::Teams(f) => {
-            burraco_td::standings::compute_teams_file(&f, Lang::En).unwrap()
-        }
-        AnyTournamentFile::Pairs(_) => panic!("teams"),
-    };
-    let res = app
-        .submit("/admin/import", "/admin/import", &[("json", &text)])
-        .await;
+    let reference = burraco_td::standings::compute_teams_file(&teams_in(&text), Lang::En).unwrap();
+    let res = app.import_file(&text).await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
     let new_tid = tid_of(location(&res).split('?').next().unwrap());
     let after =
@@ -733,10 +694,7 @@ async fn a_team_file_numbered_its_own_way_imports_with_the_same_standings() {
     };
     assert_eq!(key(&reference), key(&after), "the same standings");
     // Its pages work, and it goes on.
-    assert_eq!(
-        app.get(&format!("/t/{new_tid}")).await.status().as_u16(),
-        200
-    );
+    assert_eq!(app.get_status(&format!("/t/{new_tid}")).await, 200);
     let res = next_round(&app, &format!("/director/t/{new_tid}"), "2").await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
 }

@@ -625,14 +625,7 @@ async fn admin_acts(
     what: &str,
     fields: &[(&str, &str)],
 ) -> u16 {
-    app.submit(
-        &format!("/admin/users/{id}"),
-        &format!("/admin/users/{id}/{what}"),
-        fields,
-    )
-    .await
-    .status()
-    .as_u16()
+    app.user_action(id, what, fields).await.status().as_u16()
 }
 
 /// Issue 32: tokens follow their account. A password reset (by an
@@ -706,11 +699,7 @@ async fn tokens_follow_their_account() {
     assert_eq!(changed.status().as_u16(), 303);
     assert_eq!(location(&changed), "/login?done=password_changed");
     assert_eq!(status(first).await, 401, "her own password change");
-    assert_eq!(
-        her.get("/account").await.status().as_u16(),
-        303,
-        "signed out"
-    );
+    assert_eq!(her.get_status("/account").await, 303, "signed out");
     assert_eq!(
         her.login("tiziana", "a brand new secret")
             .await

@@ -1,6 +1,6 @@
 //! A director prepares and seats a tournament through the pages.
 
-use crate::helpers::{location, spawn_app, Browser, TestApp};
+use crate::helpers::{location, Browser, TestApp, TestDb};
 
 /// The settings form's fields (defaults of a club evening).
 pub fn settings(name: &str) -> Vec<(&'static str, String)> {
@@ -32,7 +32,16 @@ fn as_refs<'a>(v: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> 
 
 /// An app with an admin and a logged-in director browser.
 pub async fn with_director() -> (TestApp, Browser) {
-    let app = spawn_app().await;
+    director_with(TestDb::new(), |_| {}).await
+}
+
+/// An app on `db` with settings changed by `configure`, an admin and a
+/// logged-in director browser (dora).
+pub async fn director_with(
+    db: TestDb,
+    configure: impl FnOnce(&mut burraco_td::config::Settings),
+) -> (TestApp, Browser) {
+    let app = crate::helpers::spawn_app_with(db, configure).await;
     app.setup_admin().await;
     app.create_user("dora", "director", "director pass").await;
     let dora = app.another_browser();
@@ -43,32 +52,57 @@ pub async fn with_director() -> (TestApp, Browser) {
     (app, dora)
 }
 
+/// The usual settings but for `changes` (field, value); a field they lack
+/// is added.
+pub fn settings_with(name: &str, changes: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
+    let mut fields = settings(name);
+    for (k, v) in changes {
+        match fields.iter_mut().find(|(f, _)| f == k) {
+            Some((_, old)) => *old = v.to_string(),
+            None => fields.push((k, v.to_string())),
+        }
+    }
+    fields
+}
+
+/// Posts the new-tournament form: the usual settings but for `changes`.
+/// Only the tests of that form post it: every other test builds its
+/// tournament (`builders.rs`).
+pub async fn new_through_the_form(
+    b: &Browser,
+    name: &str,
+    changes: &[(&'static str, &str)],
+) -> reqwest::Response {
+    let fields = settings_with(name, changes);
+    b.submit(
+        "/director/tournaments/new",
+        "/director/tournaments",
+        &as_refs(&fields),
+    )
+    .await
+}
+
+/// Posts the settings form of the tournament at `t`: the usual settings
+/// but for `changes`.
+pub async fn edit_through_the_form(
+    b: &Browser,
+    t: &str,
+    name: &str,
+    changes: &[(&'static str, &str)],
+) -> reqwest::Response {
+    let edit = format!("{t}/edit");
+    let fields = settings_with(name, changes);
+    b.submit(&edit, &edit, &as_refs(&fields)).await
+}
+
 /// A tournament created through the settings form with the usual settings
-/// but for `changes` (field, value); its page. Only the tests of that form
-/// post it: every other test builds its tournament (`builders.rs`).
+/// but for `changes` (field, value); its page.
 pub async fn create_through_the_form(
     b: &Browser,
     name: &str,
     changes: &[(&'static str, &str)],
 ) -> String {
-    let mut fields = settings(name);
-    for (k, v) in fields.iter_mut() {
-        if let Some((_, new)) = changes.iter().find(|(c, _)| c == k) {
-            *v = new.to_string();
-        }
-    }
-    for (k, v) in changes {
-        if !fields.iter().any(|(f, _)| f == k) {
-            fields.push((k, v.to_string()));
-        }
-    }
-    let res = b
-        .submit(
-            "/director/tournaments/new",
-            "/director/tournaments",
-            &as_refs(&fields),
-        )
-        .await;
+    let res = new_through_the_form(b, name, changes).await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
     let loc = location(&res);
     loc.split('?').next().unwrap().to_string()
@@ -105,23 +139,13 @@ pub async fn check_in_all(app: &TestApp, b: &Browser, t: &str) {
 #[tokio::test]
 async fn bad_settings_are_refused_field_by_field_and_nothing_is_saved() {
     let (app, dora) = with_director().await;
-    let mut s = settings("");
-    for (k, v) in s.iter_mut() {
-        match *k {
-            "date" => *v = "2026-02-30".into(),
-            "hands_per_round" => *v = "5".into(),
-            "entry_fee" => *v = "venti".into(),
-            "payout" => *v = "1: 60 30".into(),
-            _ => {}
-        }
-    }
-    let res = dora
-        .submit(
-            "/director/tournaments/new",
-            "/director/tournaments",
-            &as_refs(&s),
-        )
-        .await;
+    let wrong = [
+        ("date", "2026-02-30"),
+        ("hands_per_round", "5"),
+        ("entry_fee", "venti"),
+        ("payout", "1: 60 30"),
+    ];
+    let res = new_through_the_form(&dora, "", &wrong).await;
     assert_eq!(res.status().as_u16(), 422);
     let html = res.text().await.unwrap();
     for msg in [
@@ -144,25 +168,16 @@ async fn bad_settings_are_refused_field_by_field_and_nothing_is_saved() {
 async fn a_director_registers_edits_and_refuses_duplicate_players() {
     let (app, dora) = with_director().await;
     let t = app.tournament("Torneo del venerdì").build().await.path;
-    let new = format!("{t}/pairs/new");
-    let pairs = format!("{t}/pairs");
     let res = dora
-        .submit(
-            &new,
-            &pairs,
-            &[
-                ("p1_surname", "Rossi"),
-                ("p1_name", "Maria"),
-                ("p2_surname", "Bianchi"),
-                ("p2_name", "Luca"),
-            ],
+        .add_pair(
+            &t,
+            &crate::helpers::pair_form("Rossi", "Maria", "Bianchi", "Luca"),
         )
         .await;
     assert_eq!(res.status().as_u16(), 303);
     let res = dora
-        .submit(
-            &new,
-            &pairs,
+        .add_pair(
+            &t,
             &[
                 ("p1_surname", ""),
                 ("p1_name", "Anna"),
@@ -173,15 +188,9 @@ async fn a_director_registers_edits_and_refuses_duplicate_players() {
     assert_eq!(res.status().as_u16(), 422);
     assert!(res.text().await.unwrap().contains("Campo obbligatorio"));
     let res = dora
-        .submit(
-            &new,
-            &pairs,
-            &[
-                ("p1_surname", "BIANCHI"),
-                ("p1_name", "luca"),
-                ("p2_surname", "Neri"),
-                ("p2_name", "Ada"),
-            ],
+        .add_pair(
+            &t,
+            &crate::helpers::pair_form("BIANCHI", "luca", "Neri", "Ada"),
         )
         .await;
     assert_eq!(res.status().as_u16(), 422);
@@ -256,9 +265,7 @@ async fn starting_with_an_odd_count_seats_everyone_and_rests_one_pair() {
         .submit(&t, &format!("{t}/pairs/7/checkin"), &[("value", "false")])
         .await;
     assert_eq!(res.status().as_u16(), 303);
-    let res = dora
-        .submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "draw", &[]).await;
     assert_eq!(location(&res), format!("{t}/rounds/1?done=round_drawn"));
     let (tables, byes) = seated(&app, &t, 1);
     assert_eq!(tables.len(), 3, "6 pairs: 3 tables");
@@ -278,8 +285,7 @@ async fn mitchell_rounds_then_danish_waits_for_the_scores() {
     let t = app.tournament("Mitchell").build().await.path;
     import(&dora, &t, &csv(5)).await;
     check_in_all(&app, &dora, &t).await;
-    dora.submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
-        .await;
+    dora.confirm(&t, "draw", &[]).await;
     let (tables1, byes1) = seated(&app, &t, 1);
     assert_eq!(
         (tables1.len(), byes1.len()),
@@ -288,13 +294,10 @@ async fn mitchell_rounds_then_danish_waits_for_the_scores() {
     );
     for n in 2..=3 {
         let res = dora
-            .submit(
+            .confirm(
                 &t,
-                &format!("{t}/rounds"),
-                &[
-                    ("confirm", "1"),
-                    ("force_reason", "movement only, no scores"),
-                ],
+                "rounds",
+                &[("force_reason", "movement only, no scores")],
             )
             .await;
         assert_eq!(
@@ -313,9 +316,7 @@ async fn mitchell_rounds_then_danish_waits_for_the_scores() {
     rested.dedup();
     assert_eq!(rested.len(), 3, "no pair rests twice");
     // Round 4 is Danish: it needs every score of round 3.
-    let res = dora
-        .submit(&t, &format!("{t}/rounds"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "rounds", &[]).await;
     assert_eq!(res.status().as_u16(), 409);
     let html = res.text().await.unwrap();
     assert!(html.contains("form-error"), "{html}");
@@ -329,27 +330,12 @@ async fn mitchell_rounds_then_danish_waits_for_the_scores() {
 #[tokio::test]
 async fn a_plan_that_repeats_opponents_is_refused_with_the_reason() {
     let (app, dora) = with_director().await;
-    let mut s = settings("Troppi turni");
-    for (k, v) in s.iter_mut() {
-        match *k {
-            "planned_rounds" => *v = "6".into(),
-            "mitchell_rounds" => *v = "6".into(),
-            _ => {}
-        }
-    }
-    let res = dora
-        .submit(
-            "/director/tournaments/new",
-            "/director/tournaments",
-            &as_refs(&s),
-        )
-        .await;
+    let six = [("planned_rounds", "6"), ("mitchell_rounds", "6")];
+    let res = new_through_the_form(&dora, "Troppi turni", &six).await;
     let t = location(&res).split('?').next().unwrap().to_string();
     import(&dora, &t, &csv(8)).await;
     check_in_all(&app, &dora, &t).await;
-    let res = dora
-        .submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "draw", &[]).await;
     assert_eq!(res.status().as_u16(), 409);
     let html = res.text().await.unwrap();
     assert!(
@@ -371,8 +357,7 @@ async fn a_pair_withdrawn_mid_tournament_leaves_its_opponent_resting() {
     let t = app.tournament("Ritiro").build().await.path;
     import(&dora, &t, &csv(8)).await;
     check_in_all(&app, &dora, &t).await;
-    dora.submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
-        .await;
+    dora.confirm(&t, "draw", &[]).await;
     // Withdraw the fixed pair of table 1: from round 2 on.
     let (tables1, _) = seated(&app, &t, 1);
     let gone = tables1[0].1.unwrap();
@@ -384,13 +369,10 @@ async fn a_pair_withdrawn_mid_tournament_leaves_its_opponent_resting() {
         )
         .await;
     assert_eq!(res.status().as_u16(), 303);
-    dora.submit(
+    dora.confirm(
         &t,
-        &format!("{t}/rounds"),
-        &[
-            ("confirm", "1"),
-            ("force_reason", "movement only, no scores"),
-        ],
+        "rounds",
+        &[("force_reason", "movement only, no scores")],
     )
     .await;
     let (tables2, byes2) = seated(&app, &t, 2);
@@ -469,8 +451,5 @@ async fn the_seat_draw_helper_tells_who_chooses_and_who_deals() {
         .await;
     assert_eq!(res.status().as_u16(), 200);
     // A referee cannot open the director's pages.
-    assert_eq!(
-        rita.get("/director/tournaments").await.status().as_u16(),
-        403
-    );
+    assert_eq!(rita.get_status("/director/tournaments").await, 403);
 }

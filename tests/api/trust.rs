@@ -8,7 +8,7 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 
 use crate::helpers::{location, tid_of, Browser, TestApp};
-use crate::scoring::{started, tables_of};
+use crate::scoring::{at_a_table, started, tables_of};
 use crate::table_side::{
     codes, count, enter, err_code, get_view, phone, post, seat, send, sheet, table_audit,
 };
@@ -36,9 +36,7 @@ fn counted_ns_total(app: &TestApp, tid: i64, table: i32) -> Option<i64> {
 
 #[tokio::test]
 async fn a_confirmation_counts_only_the_entry_the_pair_read() {
-    let (app, _dora, t) = started(6).await;
-    let tid = tid_of(&t);
-    let table = tables_of(&app, 1)[0];
+    let (app, _dora, _t, tid, table) = at_a_table(6).await;
     let (code, ns, ew) = codes(&app, tid, 1, table);
 
     let v = get_view(&app, &code).await;
@@ -84,9 +82,7 @@ async fn a_confirmation_counts_only_the_entry_the_pair_read() {
 
 #[tokio::test]
 async fn a_submission_sent_twice_is_stored_once() {
-    let (app, _dora, t) = started(6).await;
-    let tid = tid_of(&t);
-    let table = tables_of(&app, 1)[0];
+    let (app, _dora, _t, tid, table) = at_a_table(6).await;
     let (code, ns, ew) = codes(&app, tid, 1, table);
     let with_key = |key: &str, body: Value| {
         phone()
@@ -186,9 +182,7 @@ fn row_fields(html: &str, marker: &str) -> Vec<String> {
 
 #[tokio::test]
 async fn the_printed_card_the_desk_and_the_phone_have_the_same_rows_and_words() {
-    let (app, dora, t) = started(6).await;
-    let tid = tid_of(&t);
-    let table = tables_of(&app, 1)[0];
+    let (app, dora, _t, tid, table) = at_a_table(6).await;
     let (code, _, _) = codes(&app, tid, 1, table);
     let card = dora
         .get_html(&format!("/desk/t/{tid}/rounds/1/score-cards"))
@@ -207,19 +201,7 @@ async fn the_printed_card_the_desk_and_the_phone_have_the_same_rows_and_words() 
     let phone_rows: Vec<String> = row_fields(&phone_page, "data-row=\"h1_ns_")
         .into_iter()
         .collect();
-    assert_eq!(
-        printed,
-        [
-            "melded_points",
-            "hand_points",
-            "clean",
-            "dirty",
-            "semi_clean",
-            "no_pozzetto",
-            "royal",
-            "super"
-        ]
-    );
+    assert_eq!(printed, crate::deskentry::SHEET_ROWS);
     assert_eq!(desk_rows, printed, "desk form");
     assert_eq!(phone_rows, printed, "phone form");
     // The same words: the pozzetto is asked as the paper asks it.
@@ -243,9 +225,7 @@ async fn the_printed_card_the_desk_and_the_phone_have_the_same_rows_and_words() 
 
 #[tokio::test]
 async fn a_refused_sheet_keeps_everything_posted_and_players_pages_have_no_staff_link() {
-    let (app, _dora, t) = started(6).await;
-    let tid = tid_of(&t);
-    let table = tables_of(&app, 1)[0];
+    let (app, _dora, _t, tid, table) = at_a_table(6).await;
     let (code, ns, _) = codes(&app, tid, 1, table);
     let client = phone();
     // Melded points that are not a multiple of 5: the engine refuses.
@@ -293,9 +273,7 @@ async fn a_refused_sheet_keeps_everything_posted_and_players_pages_have_no_staff
 
 #[tokio::test]
 async fn after_confirmation_the_page_shows_the_result_and_where_each_pair_plays_next() {
-    let (app, dora, t) = started(8).await;
-    let tid = tid_of(&t);
-    let table = tables_of(&app, 1)[0];
+    let (app, dora, t, tid, table) = at_a_table(8).await;
     let (code, ns, ew) = codes(&app, tid, 1, table);
     let (ns_no, ew_no) = seat(&app, tid, 1, table);
     enter(&app, &code, &ns, sheet(120, 90)).await;
@@ -337,14 +315,10 @@ async fn after_confirmation_the_page_shows_the_result_and_where_each_pair_plays_
     assert!(done.contains(&format!("/t/{tid}/pairs/{ew_no}")));
     // The next round is drawn: each pair's table and line.
     let res = dora
-        .submit(
+        .confirm(
             &t,
-            &format!("{t}/rounds"),
-            &[
-                ("confirm", "1"),
-                ("round", "2"),
-                ("force_reason", "the others later"),
-            ],
+            "rounds",
+            &[("round", "2"), ("force_reason", "the others later")],
         )
         .await;
     assert_eq!(res.status(), 303);
@@ -364,9 +338,7 @@ async fn after_confirmation_the_page_shows_the_result_and_where_each_pair_plays_
 
 #[tokio::test]
 async fn the_desk_settles_a_dispute_with_the_players_sheet_filled_in() {
-    let (app, dora, t) = started(6).await;
-    let tid = tid_of(&t);
-    let table = tables_of(&app, 1)[0];
+    let (app, dora, t, tid, table) = at_a_table(6).await;
     let (code, ns, ew) = codes(&app, tid, 1, table);
     enter(&app, &code, &ns, sheet(120, 90)).await;
     let r = crate::table_side::answer(&app, &code, &ew, false, "Hand 2: EW had 40 more").await;
@@ -583,11 +555,10 @@ async fn every_irreversible_form_refuses_an_older_revision() {
     }
     // The next round with an old revision: refused, no round 2.
     let res = dora
-        .submit(
+        .confirm(
             &t,
-            &format!("{t}/rounds"),
+            "rounds",
             &[
-                ("confirm", "1"),
                 ("round", "2"),
                 ("force_reason", "x y z"),
                 ("revision", &old),
@@ -687,9 +658,7 @@ async fn the_evenings_smaller_defects_stay_fixed() {
     assert_eq!(res.status(), 303);
     let page = dora.get_html(&t).await;
     assert_eq!(page.matches("✓ Presente").count(), 6, "{page}");
-    let res = dora
-        .submit(&t, &format!("{t}/draw"), &[("confirm", "1")])
-        .await;
+    let res = dora.confirm(&t, "draw", &[]).await;
     assert_eq!(res.status(), 303);
     // After the start, "present" is a state, not a button that cancels it.
     let page = dora.get_html(&t).await;
@@ -774,18 +743,7 @@ async fn movement_cards_say_withdrawn_and_not_yet_rather_than_rest() {
         )
         .await;
     assert_eq!(res.status(), 303);
-    let res = dora
-        .submit(
-            &format!("{t}/pairs/new"),
-            &format!("{t}/pairs"),
-            &[
-                ("p1_surname", "Tardi"),
-                ("p1_name", "Anna"),
-                ("p2_surname", "Ultimi"),
-                ("p2_name", "Carlo"),
-            ],
-        )
-        .await;
+    let res = dora.add_pair(&t, &crate::helpers::LATE).await;
     assert_eq!(res.status(), 303);
     let html = dora.get_html(&format!("{t}/movement-cards")).await;
     let card = |n: i32| {
@@ -839,21 +797,11 @@ async fn players_enter_hand_totals_when_the_tournament_takes_totals() {
         .unwrap();
     assert_eq!(bad.status(), 422);
     // NS 545 / EW −135, 120 / 410, 80 / 60: entered and confirmed.
+    let mut form = crate::deskentry::hand_totals();
+    form.push(("pair_code".into(), ns.clone()));
     let res = phone()
         .post(app.url(&format!("/s/{code}/sheet")))
-        .form(&[
-            ("mode", "totals"),
-            ("pair_code", ns.as_str()),
-            ("h1_end", "closure_ns"),
-            ("h1_ns_total", "545"),
-            ("h1_ew_total", "-135"),
-            ("h2_end", "closure_ew"),
-            ("h2_ns_total", "120"),
-            ("h2_ew_total", "410"),
-            ("h3_end", "stock_exhausted"),
-            ("h3_ns_total", "80"),
-            ("h3_ew_total", "60"),
-        ])
+        .form(&form)
         .send()
         .await
         .unwrap();

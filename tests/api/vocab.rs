@@ -7,14 +7,13 @@
 use crate::helpers::tid_of;
 use crate::helpers::{location, spawn_app, Browser, TestApp};
 use crate::scoring::started;
-use crate::tournaments::{settings, with_director};
+use crate::tournaments::{edit_through_the_form, new_through_the_form, with_director};
 
 /// Registers one pair through the form.
 async fn register(b: &Browser, t: &str, p1: [&str; 4], p2: [&str; 4]) {
     let res = b
-        .submit(
-            &format!("{t}/pairs/new"),
-            &format!("{t}/pairs"),
+        .add_pair(
+            t,
             &[
                 ("p1_surname", p1[0]),
                 ("p1_name", p1[1]),
@@ -48,20 +47,18 @@ fn surnames(v: &serde_json::Value) -> Vec<String> {
 /// Last week's tournament with two pairs, and this week's, empty.
 async fn two_weeks(app: &TestApp, dora: &Browser) -> (String, String) {
     let last = app.tournament("Settimana scorsa").build().await.path;
-    register(
-        dora,
-        &last,
-        ["Rossi", "Mario", "FIB-1234", "Circolo del Sole"],
-        ["D'Alò", "Anna", "FIB-5678", "Circolo del Sole"],
-    )
-    .await;
-    register(
-        dora,
-        &last,
-        ["Brambilla Rossi", "Carla", "", "Tennis Club"],
-        ["Verdi", "Luigi", "FIB-9999", ""],
-    )
-    .await;
+    for (p1, p2) in [
+        (
+            ["Rossi", "Mario", "FIB-1234", "Circolo del Sole"],
+            ["D'Alò", "Anna", "FIB-5678", "Circolo del Sole"],
+        ),
+        (
+            ["Brambilla Rossi", "Carla", "", "Tennis Club"],
+            ["Verdi", "Luigi", "FIB-9999", ""],
+        ),
+    ] {
+        register(dora, &last, p1, p2).await;
+    }
     let this = app.tournament("Questa settimana").build().await.path;
     (last, this)
 }
@@ -236,16 +233,7 @@ async fn money_is_written_as_each_language_writes_it() {
     // unchanged keeps it.
     let edit = dora.get_html(&format!("{t}/edit")).await;
     assert!(edit.contains("value=\"250,00\""), "{edit}");
-    let mut s = settings("Gran premio");
-    for (k, v) in s.iter_mut() {
-        if *k == "entry_fee" {
-            *v = "250,00".into();
-        }
-    }
-    let refs: Vec<(&str, &str)> = s.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let res = dora
-        .submit(&format!("{t}/edit"), &format!("{t}/edit"), &refs)
-        .await;
+    let res = edit_through_the_form(&dora, &t, "Gran premio", &[("entry_fee", "250,00")]).await;
     assert_eq!(res.status().as_u16(), 303);
     assert!(dora.get_html(&t).await.contains("250,00\u{a0}€"));
 
@@ -270,33 +258,15 @@ async fn csv_headers_follow_the_pages_language() {
             .unwrap()
             .to_string()
     };
-    let it = header(
-        dora.get(&format!("{t}/standings.csv"))
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let it = header(dora.get_html(&format!("{t}/standings.csv")).await);
     assert_eq!(
         it,
         "Posto;Coppia;Giocatore 1;Giocatore 2;PV;Differenza MP;MP;Turni giocati;Riposi;PV di penalità;Premio"
     );
-    let sheets = header(
-        dora.get(&format!("{t}/sheets.csv"))
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let sheets = header(dora.get_html(&format!("{t}/sheets.csv")).await);
     assert!(sheets.starts_with("Turno;Tavolo;"), "{sheets}");
     dora.get("/lang/en?next=/").await;
-    let en = header(
-        dora.get(&format!("{t}/standings.csv"))
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let en = header(dora.get_html(&format!("{t}/standings.csv")).await);
     assert!(en.contains(";VP;") && !en.contains("PV"), "{en}");
 }
 
@@ -394,16 +364,8 @@ async fn italian_staff_pages_are_wholly_italian() {
     let (app, dora, t) = started(8).await;
     let tid = tid_of(&t);
     // A settings change after the start, so the audit log lists settings.
-    let mut s = settings("Serata del lunedì");
-    for (k, v) in s.iter_mut() {
-        if *k == "danish_form" {
-            *v = "pure".into();
-        }
-    }
-    let refs: Vec<(&str, &str)> = s.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let res = dora
-        .submit(&format!("{t}/edit"), &format!("{t}/edit"), &refs)
-        .await;
+    let res =
+        edit_through_the_form(&dora, &t, "Serata del lunedì", &[("danish_form", "pure")]).await;
     assert_eq!(res.status().as_u16(), 303);
     let mut pages = vec![
         "/".to_string(),
@@ -482,9 +444,8 @@ async fn the_first_field_with_an_error_has_the_focus() {
     let (app, dora) = with_director().await;
     let t = app.tournament("Serata").build().await.path;
     let res = dora
-        .submit(
-            &format!("{t}/pairs/new"),
-            &format!("{t}/pairs"),
+        .add_pair(
+            &t,
             &[("p1_surname", "Rossi"), ("p1_name", ""), ("p2_surname", "")],
         )
         .await;
@@ -508,33 +469,17 @@ fn focus_is_on(html: &str, field: &str) {
 #[tokio::test]
 async fn the_settings_form_focuses_its_first_wrong_field() {
     let (_app, dora) = with_director().await;
-    let mut s = settings("Serata");
-    for (k, v) in s.iter_mut() {
-        match *k {
-            "date" => *v = "2026-02-30".into(),
-            "entry_fee" => *v = "venti".into(),
-            "payout" => *v = "1: 60 30".into(),
-            _ => {}
-        }
-    }
-    let refs: Vec<(&str, &str)> = s.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let res = dora
-        .submit("/director/tournaments/new", "/director/tournaments", &refs)
-        .await;
+    let mut wrong = vec![
+        ("date", "2026-02-30"),
+        ("entry_fee", "venti"),
+        ("payout", "1: 60 30"),
+    ];
+    let res = new_through_the_form(&dora, "Serata", &wrong).await;
     assert_eq!(res.status().as_u16(), 422);
     focus_is_on(&res.text().await.unwrap(), "date");
     // Only the payout wrong: the focus goes there, past the good fields.
-    for (k, v) in s.iter_mut() {
-        match *k {
-            "date" => *v = "2026-11-20".into(),
-            "entry_fee" => *v = "20".into(),
-            _ => {}
-        }
-    }
-    let refs: Vec<(&str, &str)> = s.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let res = dora
-        .submit("/director/tournaments/new", "/director/tournaments", &refs)
-        .await;
+    wrong.extend([("date", "2026-11-20"), ("entry_fee", "20")]);
+    let res = new_through_the_form(&dora, "Serata", &wrong).await;
     assert_eq!(res.status().as_u16(), 422);
     focus_is_on(&res.text().await.unwrap(), "payout");
 }

@@ -3,16 +3,9 @@
 //! opposite merges of two people leave one merge and no loop; the same
 //! stage added ten times at once is added once.
 
-use crate::helpers::{spawn_app, TestApp};
+use crate::helpers::TestApp;
 use crate::races::backend;
 use crate::support::*;
-
-async fn app_with_director() -> TestApp {
-    let app = spawn_app().await;
-    app.setup_admin().await;
-    app.create_user("dora", "director", DIRECTOR_PW).await;
-    app
-}
 
 fn pair_fields(surname: &str, card: &str, partner: &str) -> Vec<(String, String)> {
     fields(&[
@@ -40,10 +33,7 @@ async fn race_one_new_player_registered_in_ten_tournaments_is_one_person() {
     for i in 0..N {
         tids.push(app.tournament(&format!("Sera {i}")).build().await.tid);
     }
-    let mut clients = Vec::new();
-    for _ in 0..N {
-        clients.push(Staff::login(&app.address, "dora", DIRECTOR_PW).await);
-    }
+    let clients = Staff::logins(&app.address, "dora", DIRECTOR_PW, N).await;
     let jobs: Vec<_> = clients
         .into_iter()
         .zip(tids.clone())
@@ -72,8 +62,7 @@ async fn race_one_new_player_registered_in_ten_tournaments_is_one_person() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn race_opposite_merges_leave_one_merge_and_no_loop() {
     const N: usize = 20;
-    let app = app_with_director().await;
-    let owner = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
+    let (app, owner) = with_director().await;
     // One name with two cards: two people, likely duplicates.
     for (i, card) in ["D-1", "D-2"].iter().enumerate() {
         let tid = app.tournament(&format!("Tappa {i}")).build().await.tid;
@@ -90,10 +79,7 @@ async fn race_opposite_merges_leave_one_merge_and_no_loop() {
         .map(|p| p.0)
         .collect();
     assert_eq!(ids.len(), 2);
-    let mut clients = Vec::new();
-    for _ in 0..N {
-        clients.push(Staff::login(&app.address, "dora", DIRECTOR_PW).await);
-    }
+    let clients = Staff::logins(&app.address, "dora", DIRECTOR_PW, N).await;
     let jobs: Vec<_> = clients
         .into_iter()
         .enumerate()
@@ -130,8 +116,7 @@ async fn race_opposite_merges_leave_one_merge_and_no_loop() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn race_one_stage_added_ten_times_is_added_once() {
     const N: usize = 10;
-    let app = app_with_director().await;
-    let owner = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
+    let (app, owner) = with_director().await;
     let tid = app.tournament("Tappa unica").build().await.tid;
     let a = owner
         .post(
@@ -140,18 +125,8 @@ async fn race_one_stage_added_ten_times_is_added_once() {
         )
         .await;
     assert_eq!(a.status, 303, "{a:?}");
-    let cid: i64 = a
-        .location
-        .trim_start_matches("/director/circuits/")
-        .split('?')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
-    let mut clients = Vec::new();
-    for _ in 0..N {
-        clients.push(Staff::login(&app.address, "dora", DIRECTOR_PW).await);
-    }
+    let cid = crate::helpers::circuit_id_in(&a.location);
+    let clients = Staff::logins(&app.address, "dora", DIRECTOR_PW, N).await;
     let jobs: Vec<_> = clients
         .into_iter()
         .map(|s| async move {

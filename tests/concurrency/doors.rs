@@ -33,6 +33,16 @@ async fn servers(db: &TestDb, env: &[(&str, &str)]) -> Vec<Server> {
     out
 }
 
+/// A fresh database with the administrator, and [`servers`] on it with
+/// their addresses.
+async fn admin_and_servers() -> (TestDb, Vec<Server>, Vec<String>) {
+    let db = TestDb::new();
+    create_admin_cli(&db.url(), ADMIN, ADMIN_PW);
+    let servers = servers(&db, &[]).await;
+    let bases = servers.iter().map(|s| s.address.clone()).collect();
+    (db, servers, bases)
+}
+
 /// The login form's CSRF token for `c` (which keeps its anonymous cookie).
 async fn login_token(c: &reqwest::Client, base: &str) -> String {
     let res = c
@@ -86,10 +96,7 @@ async fn login_patiently(local: &str, base: &str, user: &str, pw: &str) -> (u16,
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_burst_of_wrong_passwords_gets_at_most_the_allowance_checked() {
     const N: usize = 300;
-    let db = TestDb::new();
-    create_admin_cli(&db.url(), ADMIN, ADMIN_PW);
-    let servers = servers(&db, &[]).await;
-    let bases: Vec<String> = servers.iter().map(|s| s.address.clone()).collect();
+    let (db, _servers, bases) = admin_and_servers().await;
     let attacker = client_from("127.0.0.2");
     let token = login_token(&attacker, &bases[0]).await;
     let clock = Instant::now();
@@ -161,10 +168,7 @@ fn table_and_pair_code(db: &TestDb, tid: i64) -> (String, String) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn bursts_of_wrong_pair_codes_and_table_codes_get_at_most_the_allowance_checked() {
     const N: usize = 300;
-    let db = TestDb::new();
-    create_admin_cli(&db.url(), ADMIN, ADMIN_PW);
-    let servers = servers(&db, &[]).await;
-    let bases: Vec<String> = servers.iter().map(|s| s.address.clone()).collect();
+    let (db, _servers, bases) = admin_and_servers().await;
     let tid = running_tournament(&db_of(&db.url()), ADMIN, "Porte chiuse", 8).await;
     let (code, ns_code) = table_and_pair_code(&db, tid);
     let policy = Policy::default();

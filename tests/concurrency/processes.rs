@@ -9,6 +9,27 @@ use crate::support::*;
 
 const START: Duration = Duration::from_secs(30);
 
+/// Two instances, A and B, on one fresh PostgreSQL database with the
+/// administrator, both serving, her logged in on A, and her running
+/// tournament `name` of 8 pairs (its id); `None` (the test `what` says it
+/// is skipped) without TEST_DATABASE_URL.
+async fn two_instances(what: &str, name: &str) -> Option<(TestDb, Server, Server, Staff, i64)> {
+    let db = TestDb::new();
+    if !db.is_postgres() {
+        println!("{what}: skipped (needs TEST_DATABASE_URL)");
+        return None;
+    }
+    let url = db.url();
+    create_admin_cli(&url, ADMIN, ADMIN_PW);
+    let mut a = Server::start(&url);
+    let mut b = Server::start(&url);
+    assert!(a.wait_healthy(START).await, "A serves: {}", a.output());
+    assert!(b.wait_healthy(START).await, "B serves: {}", b.output());
+    let sa = Staff::login(&a.address, ADMIN, ADMIN_PW).await;
+    let tid = running_tournament(&db_of(&url), ADMIN, name, 8).await;
+    Some((db, a, b, sa, tid))
+}
+
 /// 6a. Two instances started at the same moment on a fresh PostgreSQL
 /// database both serve (three fresh databases).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -46,19 +67,10 @@ async fn race_two_instances_start_on_fresh_postgres() {
 /// card at the next request.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_instances_see_each_others_sheets() {
-    let db = TestDb::new();
-    if !db.is_postgres() {
-        println!("cross-instance sheet: skipped (needs TEST_DATABASE_URL)");
+    let Some((_db, _a, b, sa, tid)) = two_instances("cross-instance sheet", "Due server").await
+    else {
         return;
-    }
-    let url = db.url();
-    create_admin_cli(&url, ADMIN, ADMIN_PW);
-    let mut a = Server::start(&url);
-    let mut b = Server::start(&url);
-    assert!(a.wait_healthy(START).await, "A serves: {}", a.output());
-    assert!(b.wait_healthy(START).await, "B serves: {}", b.output());
-    let sa = Staff::login(&a.address, ADMIN, ADMIN_PW).await;
-    let tid = running_tournament(&db_of(&url), ADMIN, "Due server", 8).await;
+    };
     let t = tables_of(&export(&sa, tid).await, 1)[0];
     let public = client();
     let card = format!("{}/t/{tid}/pairs/{}", b.address, t.ns);
@@ -187,21 +199,13 @@ async fn kill_9_under_load_loses_no_acknowledged_sheet() {
 /// (a new revision, a new ETag, never a 304 for the old page), both ways.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_instances_never_serve_a_stale_public_page_after_a_write() {
-    let db = TestDb::new();
-    if !db.is_postgres() {
-        println!("cross-instance revision: skipped (needs TEST_DATABASE_URL)");
+    let Some((db, a, b, sa, tid)) = two_instances("cross-instance revision", "Due cache").await
+    else {
         return;
-    }
+    };
     let url = db.url();
-    create_admin_cli(&url, ADMIN, ADMIN_PW);
-    let mut a = Server::start(&url);
-    let mut b = Server::start(&url);
-    assert!(a.wait_healthy(START).await, "A serves: {}", a.output());
-    assert!(b.wait_healthy(START).await, "B serves: {}", b.output());
-    let sa = Staff::login(&a.address, ADMIN, ADMIN_PW).await;
     let sb = Staff::login(&b.address, ADMIN, ADMIN_PW).await;
     let built_on = db_of(&url);
-    let tid = running_tournament(&built_on, ADMIN, "Due cache", 8).await;
     let pid = pair_ids(&built_on, tid).await[0].to_string();
     let public = client();
     // (revision, ETag of the standings page) as `server` serves them now,
@@ -224,12 +228,7 @@ async fn two_instances_never_serve_a_stale_public_page_after_a_write() {
                 .await
                 .expect("page");
             let status = res.status().as_u16();
-            let etag = res
-                .headers()
-                .get("etag")
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or_default()
-                .to_string();
+            let etag = crate::helpers::header(&res, "etag");
             (json, status, etag)
         }
     };
@@ -286,19 +285,10 @@ async fn two_instances_never_serve_a_stale_public_page_after_a_write() {
 /// page).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_instances_never_serve_a_stale_circuit_page() {
-    let db = TestDb::new();
-    if !db.is_postgres() {
-        println!("cross-instance circuit: skipped (needs TEST_DATABASE_URL)");
+    let Some((_db, _a, b, sa, tid)) = two_instances("cross-instance circuit", "Tappa viva").await
+    else {
         return;
-    }
-    let url = db.url();
-    create_admin_cli(&url, ADMIN, ADMIN_PW);
-    let mut a = Server::start(&url);
-    let mut b = Server::start(&url);
-    assert!(a.wait_healthy(START).await, "A serves: {}", a.output());
-    assert!(b.wait_healthy(START).await, "B serves: {}", b.output());
-    let sa = Staff::login(&a.address, ADMIN, ADMIN_PW).await;
-    let tid = running_tournament(&db_of(&url), ADMIN, "Tappa viva", 8).await;
+    };
     let made = sa
         .post(
             "/director/circuits",
@@ -306,13 +296,7 @@ async fn two_instances_never_serve_a_stale_circuit_page() {
         )
         .await;
     assert_eq!(made.status, 303, "{made:?}");
-    let cid: i64 = made
-        .location
-        .trim_start_matches("/director/circuits/")
-        .split('?')
-        .next()
-        .and_then(|n| n.parse().ok())
-        .expect("circuit id");
+    let cid = crate::helpers::circuit_id_in(&made.location);
     let added = sa
         .post(
             &format!("/director/circuits/{cid}/stages"),
@@ -332,12 +316,7 @@ async fn two_instances_never_serve_a_stale_circuit_page() {
                 .await
                 .expect("B's circuit page");
             let status = res.status().as_u16();
-            let etag = res
-                .headers()
-                .get("etag")
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or_default()
-                .to_string();
+            let etag = crate::helpers::header(&res, "etag");
             (status, etag, res.text().await.unwrap_or_default())
         }
     };

@@ -19,23 +19,6 @@ pub fn backend(db: &TestDb) -> &'static str {
     }
 }
 
-/// An app with the first admin and the director `dora`.
-async fn app_with_director() -> TestApp {
-    let app = spawn_app().await;
-    app.setup_admin().await;
-    app.create_user("dora", "director", DIRECTOR_PW).await;
-    app
-}
-
-/// `n` separate sessions of one user.
-async fn sessions(address: &str, user: &str, password: &str, n: usize) -> Vec<Staff> {
-    let mut out = Vec::with_capacity(n);
-    for _ in 0..n {
-        out.push(Staff::login(address, user, password).await);
-    }
-    out
-}
-
 /// `location` is round `n`'s page (`/director/t/{tid}/rounds/{n}`, then
 /// nothing, a query, a fragment or a sub-path).
 fn is_round_page(location: &str, tid: i64, n: i64) -> bool {
@@ -49,10 +32,9 @@ fn is_round_page(location: &str, tid: i64, n: i64) -> bool {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn race_registrations() {
     const N: usize = 30;
-    let app = app_with_director().await;
-    let owner = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
+    let (app, owner) = with_director().await;
     let tid = app.tournament("Iscrizioni").build().await.tid;
-    let clients = sessions(&app.address, "dora", DIRECTOR_PW, N).await;
+    let clients = Staff::logins(&app.address, "dora", DIRECTOR_PW, N).await;
     let jobs: Vec<_> = clients
         .into_iter()
         .enumerate()
@@ -112,11 +94,10 @@ async fn race_registrations() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn race_next_round_double_click() {
     const N: usize = 10;
-    let app = app_with_director().await;
-    let owner = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
+    let (app, owner) = with_director().await;
     let tid = running_tournament(&app.handle, "dora", "Turni", 8).await;
     score_round(&owner, tid, 1).await;
-    let clients = sessions(&app.address, "dora", DIRECTOR_PW, N).await;
+    let clients = Staff::logins(&app.address, "dora", DIRECTOR_PW, N).await;
     let jobs: Vec<_> = clients
         .into_iter()
         .map(|s| async move {
@@ -337,10 +318,9 @@ async fn close_trial(
 async fn race_close_while_sheets_are_saved() {
     const TRIALS: usize = 3;
     const TABLES: usize = 12;
-    let app = app_with_director().await;
-    let owner = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
+    let (app, owner) = with_director().await;
     let closer = Arc::new(Staff::login(&app.address, "dora", DIRECTOR_PW).await);
-    let savers: Vec<Arc<Staff>> = sessions(&app.address, "dora", DIRECTOR_PW, TABLES)
+    let savers: Vec<Arc<Staff>> = Staff::logins(&app.address, "dora", DIRECTOR_PW, TABLES)
         .await
         .into_iter()
         .map(Arc::new)

@@ -21,6 +21,21 @@ use crate::helpers::{csrf_in, location, Browser};
 
 pub const DIRECTOR_PW: &str = "director pass";
 
+/// An app with the administrator and the director dora.
+pub async fn app_with_director() -> crate::helpers::TestApp {
+    let app = crate::helpers::spawn_app().await;
+    app.setup_admin().await;
+    app.create_user("dora", "director", DIRECTOR_PW).await;
+    app
+}
+
+/// [`app_with_director`] with dora logged in.
+pub async fn with_director() -> (crate::helpers::TestApp, Staff) {
+    let app = app_with_director().await;
+    let dora = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
+    (app, dora)
+}
+
 /// A client with its own cookies and a timeout, so no test hangs.
 pub fn client() -> reqwest::Client {
     reqwest::Client::builder()
@@ -128,6 +143,15 @@ impl Staff {
         assert_eq!(res.status().as_u16(), 303, "{user} logs in");
         let token = csrf_in(&b.get_html("/").await);
         Staff { b, token }
+    }
+
+    /// `n` browsers of the same account, each logged in on its own.
+    pub async fn logins(address: &str, user: &str, password: &str, n: usize) -> Vec<Staff> {
+        let mut all = Vec::new();
+        for _ in 0..n {
+            all.push(Staff::login(address, user, password).await);
+        }
+        all
     }
 
     /// POSTs a form with the session's token; never panics on the answer.
@@ -393,25 +417,9 @@ pub fn sheet_mark(file: &Value, round: i64, table: i64) -> Option<i64> {
         .as_i64()
 }
 
-/// One hand where NS closes with one clean burraco (both took the pozzetto).
-fn closing_hand(h: usize, ns_melded: i64, ew_melded: i64) -> Vec<(String, String)> {
-    vec![
-        (format!("h{h}_end"), "closure".into()),
-        (format!("h{h}_closed"), "ns".into()),
-        (format!("h{h}_ns_clean"), "1".into()),
-        (format!("h{h}_ns_melded_points"), ns_melded.to_string()),
-        (format!("h{h}_ns_pozzetto"), "on".into()),
-        (format!("h{h}_ew_melded_points"), ew_melded.to_string()),
-        (format!("h{h}_ew_hand_points"), "20".into()),
-        (format!("h{h}_ew_pozzetto"), "on".into()),
-    ]
-}
-
 /// A whole 3-hand sheet: NS = 3 × (ns + 300), EW = 3 × (ew − 20). `ns` is
 /// the mark [`sheet_mark`] reads back (a multiple of 5).
-pub fn sheet(ns: i64, ew: i64) -> Vec<(String, String)> {
-    (1..=3).flat_map(|h| closing_hand(h, ns, ew)).collect()
-}
+pub use crate::builders::sheet;
 
 /// A correction of a saved sheet: the version the editor loaded and a reason.
 pub fn correction(ns: i64, version: i64) -> Vec<(String, String)> {

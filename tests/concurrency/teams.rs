@@ -4,16 +4,9 @@
 //! other and the match's first sheet never leave a match half of one
 //! line-up and half of another, nor a line-up changed under a result.
 
-use crate::helpers::{spawn_app, TestApp};
+use crate::helpers::TestApp;
 use crate::races::backend;
 use crate::support::*;
-
-async fn app_with_director() -> TestApp {
-    let app = spawn_app().await;
-    app.setup_admin().await;
-    app.create_user("dora", "director", DIRECTOR_PW).await;
-    app
-}
 
 fn team_fields(name: &str) -> Vec<(String, String)> {
     let mut f = vec![("name".to_string(), name.to_string())];
@@ -56,10 +49,7 @@ async fn race_ten_teams_registered_at_once_get_ten_numbers() {
     const N: usize = 10;
     let app = app_with_director().await;
     let tid = team_tournament(&app, "Dieci", "3", 0).await;
-    let mut clients = Vec::new();
-    for _ in 0..N {
-        clients.push(Staff::login(&app.address, "dora", DIRECTOR_PW).await);
-    }
+    let clients = Staff::logins(&app.address, "dora", DIRECTOR_PW, N).await;
     let jobs: Vec<_> = clients
         .into_iter()
         .enumerate()
@@ -86,8 +76,7 @@ async fn race_ten_teams_registered_at_once_get_ten_numbers() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn race_the_next_round_asked_ten_times_is_made_once() {
     const N: usize = 10;
-    let app = app_with_director().await;
-    let owner = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
+    let (app, owner) = with_director().await;
     let tid = team_tournament(&app, "Squadre", "3", 4).await;
     // Round 1's four tables from the desk.
     for table in 1..=4 {
@@ -99,10 +88,7 @@ async fn race_the_next_round_asked_ten_times_is_made_once() {
             .await;
         assert_eq!(a.status, 303, "table {table}: {a:?}");
     }
-    let mut clients = Vec::new();
-    for _ in 0..N {
-        clients.push(Staff::login(&app.address, "dora", DIRECTOR_PW).await);
-    }
+    let clients = Staff::logins(&app.address, "dora", DIRECTOR_PW, N).await;
     let jobs: Vec<_> = clients
         .into_iter()
         .map(|s| async move {
@@ -147,8 +133,7 @@ fn seated(app: &TestApp, tid: i64, team: i64) -> Vec<(i32, i32, i32)> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn race_line_ups_and_the_first_sheet_never_mix_line_ups() {
     const N: usize = 12;
-    let app = app_with_director().await;
-    let owner = Staff::login(&app.address, "dora", DIRECTOR_PW).await;
+    let (app, owner) = with_director().await;
     let tid = team_tournament(&app, "Squadre", "1", 2).await;
     let teams = teams_of(&app, tid).await;
     let (team_no, team_id, code) = teams[0].clone();

@@ -71,10 +71,6 @@ pub async fn start_driver() -> (Driver, Client) {
         &["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"],
         "CHROMEDRIVER",
     );
-    let chromium = find(
-        &["/usr/bin/chromium", "/usr/bin/chromium-browser"],
-        "CHROMIUM",
-    );
     let port = free_port();
     let child = Command::new(chromedriver)
         .arg(format!("--port={port}"))
@@ -96,6 +92,18 @@ pub async fn start_driver() -> (Driver, Client) {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    let client = session(&url, &driver._profile, 1280, 900, "a WebDriver session").await;
+    (driver, client)
+}
+
+/// A new session of the ChromeDriver at `url`: headless Chromium in
+/// Italian, with its profile in `profile` and a window of `width` ×
+/// `height`.
+async fn session(url: &str, profile: &TempDir, width: u32, height: u32, what: &str) -> Client {
+    let chromium = find(
+        &["/usr/bin/chromium", "/usr/bin/chromium-browser"],
+        "CHROMIUM",
+    );
     let caps = json!({
         "goog:chromeOptions": {
             "binary": chromium,
@@ -103,8 +111,8 @@ pub async fn start_driver() -> (Driver, Client) {
                 "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--no-first-run", "--disable-quic", "--disable-extensions", "--hide-scrollbars",
-                format!("--user-data-dir={}", driver._profile.0.display()),
-                "--window-size=1280,900", "--lang=it-IT",
+                format!("--user-data-dir={}", profile.0.display()),
+                format!("--window-size={width},{height}"), "--lang=it-IT",
             ],
             "prefs": {"intl.accept_languages": "it-IT,it"},
         }
@@ -112,12 +120,11 @@ pub async fn start_driver() -> (Driver, Client) {
     let serde_json::Value::Object(caps) = caps else {
         unreachable!()
     };
-    let client = ClientBuilder::native()
+    ClientBuilder::native()
         .capabilities(caps)
-        .connect(&url)
+        .connect(url)
         .await
-        .expect("a WebDriver session");
-    (driver, client)
+        .expect(what)
 }
 
 /// The server under test, on a fresh SQLite file.
@@ -144,32 +151,15 @@ pub async fn start_server() -> Server {
 /// Another browser session (its own profile and cookies: another phone),
 /// with a window of `width` × `height`.
 pub async fn another_session(driver: &Driver, width: u32, height: u32) -> (TempDir, Client) {
-    let chromium = find(
-        &["/usr/bin/chromium", "/usr/bin/chromium-browser"],
-        "CHROMIUM",
-    );
     let profile = TempDir::new("btd-chromium-phone");
-    let caps = json!({
-        "goog:chromeOptions": {
-            "binary": chromium,
-            "args": [
-                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--no-first-run", "--disable-quic", "--disable-extensions", "--hide-scrollbars",
-                format!("--user-data-dir={}", profile.0.display()),
-                format!("--window-size={width},{height}"), "--lang=it-IT",
-            ],
-            "prefs": {"intl.accept_languages": "it-IT,it"},
-        }
-    });
-    let serde_json::Value::Object(caps) = caps else {
-        unreachable!()
-    };
-    let client = ClientBuilder::native()
-        .capabilities(caps)
-        .connect(&driver.url)
-        .await
-        .expect("another WebDriver session");
+    let client = session(
+        &driver.url,
+        &profile,
+        width,
+        height,
+        "another WebDriver session",
+    )
+    .await;
     client
         .set_window_size(width, height)
         .await
@@ -226,6 +216,39 @@ impl Page<'_> {
             .click()
             .await
             .unwrap_or_else(|e| panic!("click {css}: {e}"));
+    }
+
+    /// Clicks `css` (a new page), checks that the page says `text`, and
+    /// takes its screenshot `shot`.
+    pub async fn submit_sees(&self, css: &str, text: &str, shot: &str) {
+        self.submit(css).await;
+        let html = self.html().await;
+        assert!(html.contains(text), "after {css}: no {text:?} in {html}");
+        self.shot(shot).await;
+    }
+
+    /// Fills the penalty form's pair, round, kind and amount.
+    pub async fn penalty_form(&self, pair: &str, round: &str, kind: &str, amount: &str) {
+        self.select("#pair", pair).await;
+        self.select("#round", round).await;
+        self.select("#kind", kind).await;
+        self.fill("#amount", amount).await;
+    }
+
+    /// Saves the penalty form (the desk says so) and takes the screenshot
+    /// `shot`.
+    pub async fn save_penalty(&self, shot: &str) {
+        let save = "form[action$='/penalties'] button[type=submit]";
+        self.submit_sees(save, "Penalità registrata", shot).await;
+    }
+
+    /// Logs `user` in through the login form.
+    pub async fn login(&self, user: &str, pw: &str) {
+        self.go("/login").await;
+        self.fill("#username", user).await;
+        self.fill("#password", pw).await;
+        self.submit("form[action='/login'] button[type=submit]")
+            .await;
     }
 
     /// Clicks something that loads a new page, and waits for that page.

@@ -13,15 +13,7 @@ use burraco_td::tournament_file::{Player, Status};
 
 use crate::browser::{start_driver, start_server, Page};
 use crate::setup;
-
-fn player(surname: &str, name: &str, card: Option<&str>) -> Player {
-    Player {
-        surname: surname.into(),
-        name: name.into(),
-        card: card.map(str::to_string),
-        club: None,
-    }
-}
+use crate::shared::player;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_season_of_three_evenings() {
@@ -85,10 +77,7 @@ async fn a_season_of_three_evenings() {
         base: &server.base,
     };
     let run = async {
-        p.go("/login").await;
-        p.fill("#username", "dora").await;
-        p.fill("#password", "director pass 1").await;
-        p.submit("form[action='/login'] button[type=submit]").await;
+        p.login("dora", "director pass 1").await;
         // The circuit through its form.
         p.go("/director/circuits").await;
         p.fill("#c-name", "Circuito del Sole").await;
@@ -152,10 +141,7 @@ async fn a_season_of_three_evenings() {
         p.shot("a3-season-card").await;
 
         // The director merges the two Anna Verdi of the directory.
-        p.go("/login").await;
-        p.fill("#username", "dora").await;
-        p.fill("#password", "director pass 1").await;
-        p.submit("form[action='/login'] button[type=submit]").await;
+        p.login("dora", "director pass 1").await;
         p.go("/director/people").await;
         let html = p.html().await;
         assert!(html.contains("Verdi Anna"), "{html}");

@@ -4,7 +4,7 @@
 //! Screenshots at 1280 and 360 px.
 
 use burraco_td::auth::Role;
-use burraco_td::services::{self, Need};
+use burraco_td::services;
 
 use crate::browser::{start_driver, start_server, Page};
 use crate::setup;
@@ -40,10 +40,7 @@ async fn entries_and_the_desk_after_a_penalty() {
         base: &server.base,
     };
     let run = async {
-        p.go("/login").await;
-        p.fill("#username", "dora").await;
-        p.fill("#password", DORA_PW).await;
-        p.submit("form[action='/login'] button[type=submit]").await;
+        p.login("dora", DORA_PW).await;
         let t = format!("/director/t/{tid}");
         p.go(&t).await;
         let html = p.html().await;
@@ -58,12 +55,8 @@ async fn entries_and_the_desk_after_a_penalty() {
         assert!(!p.html().await.contains("Gialli9"));
 
         // Start (pair 8 not checked in becomes a no-show), a sheet, a penalty.
-        services::rounds::draw(db, dora, tid, services::rounds::DrawKind::Start, None)
-            .await
-            .expect("draw");
-        let (l, _, tables, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)
-            .await
-            .unwrap();
+        setup::draw(db, dora, tid).await;
+        let (l, tables) = setup::seating(db, dora, tid, 1).await;
         let table = tables[0].table_no;
         let ns = l.pair(tables[0].ns_pair).unwrap();
         setup::save_sheet(db, dora, tid, 1, table, 1090, 700).await;

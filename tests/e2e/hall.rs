@@ -12,7 +12,6 @@ use std::time::{Duration, Instant};
 
 use burraco_td::auth::Role;
 use burraco_td::db::{Db, DbUrl};
-use burraco_td::services;
 
 use crate::browser::{shots_dir, TempDir};
 use crate::qr_read::decode;
@@ -209,9 +208,7 @@ async fn a_phone_on_the_hall_network_opens_the_qr_code_of_a_server_started_as_th
     let pairs = setup::pairs(8, ("Rossi", "Maria"), ("Bianchi", "Luca"));
     let (tid, _) =
         setup::tournament(&db, dora, setup::settings("Prima serata"), &pairs, true).await;
-    services::rounds::draw(&db, dora, tid, services::rounds::DrawKind::Start, None)
-        .await
-        .expect("round 1");
+    setup::draw(&db, dora, tid).await;
 
     // The director opens the table cards at the hall's address.
     let director = reqwest::Client::builder()
@@ -220,14 +217,11 @@ async fn a_phone_on_the_hall_network_opens_the_qr_code_of_a_server_started_as_th
         .timeout(Duration::from_secs(30))
         .build()
         .expect("client");
-    let login = director
-        .get(format!("{hall_url}/login"))
-        .send()
-        .await
-        .expect("the login page")
-        .text()
-        .await
-        .expect("text");
+    let text_at = |path: String| {
+        let req = director.get(format!("{hall_url}{path}"));
+        async move { req.send().await.expect(&path).text().await.expect("text") }
+    };
+    let login = text_at("/login".into()).await;
     let res = director
         .post(format!("{hall_url}/login"))
         .form(&[
@@ -239,14 +233,7 @@ async fn a_phone_on_the_hall_network_opens_the_qr_code_of_a_server_started_as_th
         .await
         .expect("login");
     assert_eq!(res.status().as_u16(), 303, "dora signs in");
-    let cards = director
-        .get(format!("{hall_url}/director/t/{tid}/rounds/1/cards"))
-        .send()
-        .await
-        .expect("the table cards")
-        .text()
-        .await
-        .expect("text");
+    let cards = text_at(format!("/director/t/{tid}/rounds/1/cards")).await;
     assert!(
         !cards.contains("id=\"loopback-warning\""),
         "no warning: phones can open these cards"

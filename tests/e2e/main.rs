@@ -17,6 +17,8 @@ mod players;
 mod qr_read;
 mod referee;
 mod setup;
+#[path = "../api/shared.rs"]
+mod shared;
 mod states;
 mod teams;
 mod tokens;
@@ -90,11 +92,16 @@ struct Expected {
     mp: i64,
 }
 
-async fn login(p: &Page<'_>, user: &str, pw: &str) {
-    p.go("/login").await;
-    p.fill("#username", user).await;
-    p.fill("#password", pw).await;
-    p.submit("form[action='/login'] button[type=submit]").await;
+/// A table's result (each pair with its MP) credited to both pairs'
+/// expected lines: VP by the scale, the MP difference, the MP.
+fn credit(expected: &mut HashMap<u32, Expected>, (ns, ns_mp): (u32, i64), (ew, ew_mp): (u32, i64)) {
+    let (vns, vew) = vp(ns_mp - ew_mp);
+    for (pair, mine, theirs, v) in [(ns, ns_mp, ew_mp, vns), (ew, ew_mp, ns_mp, vew)] {
+        let e = expected.get_mut(&pair).expect("pair");
+        e.vp += v;
+        e.mp_diff += mine - theirs;
+        e.mp += mine;
+    }
 }
 
 async fn logout(p: &Page<'_>) {
@@ -356,7 +363,7 @@ async fn scenario(p: &Page<'_>) {
     logout(p).await;
 
     // ---- the director sets up the tournament ----
-    login(p, "dora", DORA_PW).await;
+    p.login("dora", DORA_PW).await;
     p.go("/director/tournaments/new").await;
     p.fill("#name", "Torneo del venerdì").await;
     p.fill("#venue", "Circolo del Sole").await;
@@ -404,9 +411,12 @@ async fn scenario(p: &Page<'_>) {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    p.submit("form.import-form button").await;
-    assert!(p.html().await.contains("Tutte le righe sono valide"));
-    p.shot("04-import-preview").await;
+    p.submit_sees(
+        "form.import-form button",
+        "Tutte le righe sono valide",
+        "04-import-preview",
+    )
+    .await;
     p.submit("input[name=confirm] ~ button").await;
     assert!(p.html().await.contains("Rossì11 Maria"), "accents kept");
 
@@ -506,9 +516,12 @@ async fn scenario(p: &Page<'_>) {
         if round == 4 {
             // The round clock, then time-out.
             p.go("/desk/t/1/rounds/4").await;
-            p.submit("form[action$='/clock'] button").await;
-            assert!(p.html().await.contains("Tempo residuo"));
-            p.shot("09-desk-clock").await;
+            p.submit_sees(
+                "form[action$='/clock'] button",
+                "Tempo residuo",
+                "09-desk-clock",
+            )
+            .await;
             p.go("/director/t/1/rounds/4/confirm-time-out").await;
             p.submit("form[action$='/clock'] button").await;
             assert!(p.html().await.contains("Time-out chiamato"));
@@ -578,13 +591,7 @@ async fn scenario(p: &Page<'_>) {
                 );
                 ns_mp += 745;
                 ew_mp += 335;
-                let (vns, vew) = vp(ns_mp - ew_mp);
-                for (pair, mine, theirs, v) in [(ns, ns_mp, ew_mp, vns), (ew, ew_mp, ns_mp, vew)] {
-                    let e = expected.get_mut(&pair).expect("pair");
-                    e.vp += v;
-                    e.mp_diff += mine - theirs;
-                    e.mp += mine;
-                }
+                credit(&mut expected, (ns, ns_mp), (ew, ew_mp));
                 continue;
             }
             if round == 1 && k == 0 {
@@ -637,13 +644,7 @@ async fn scenario(p: &Page<'_>) {
                 ns_mp += 60;
                 ew_mp += 35;
             }
-            let (vns, vew) = vp(ns_mp - ew_mp);
-            for (pair, mine, theirs, v) in [(ns, ns_mp, ew_mp, vns), (ew, ew_mp, ns_mp, vew)] {
-                let e = expected.get_mut(&pair).expect("pair");
-                e.vp += v;
-                e.mp_diff += mine - theirs;
-                e.mp += mine;
-            }
+            credit(&mut expected, (ns, ns_mp), (ew, ew_mp));
         }
         if round == 4 {
             p.shot("12-desk-round4").await;
@@ -651,7 +652,7 @@ async fn scenario(p: &Page<'_>) {
         if round == 2 {
             // ---- the referee records a penalty ----
             logout(p).await;
-            login(p, "rita", RITA_PW).await;
+            p.login("rita", RITA_PW).await;
             p.go("/director/t/1").await;
             assert!(
                 p.html().await.contains("Accesso negato"),
@@ -666,15 +667,10 @@ async fn scenario(p: &Page<'_>) {
                 )
                 .await
                 .expect("pair option");
-            p.select("#pair", pair2.as_str().expect("id")).await;
-            p.select("#round", "2").await;
-            p.select("#kind", "vp").await;
-            p.fill("#amount", "1").await;
-            p.select("#reason_preset", "penalty.reason.slow_play").await;
-            p.submit("form[action$='/penalties'] button[type=submit]")
+            p.penalty_form(pair2.as_str().expect("id"), "2", "vp", "1")
                 .await;
-            assert!(p.html().await.contains("Penalità registrata"));
-            p.shot("13-penalties").await;
+            p.select("#reason_preset", "penalty.reason.slow_play").await;
+            p.save_penalty("13-penalties").await;
             // Her home leads to the desk, the penalties and the audit log;
             // the log reads in words.
             p.go("/").await;
@@ -686,7 +682,7 @@ async fn scenario(p: &Page<'_>) {
             p.shot("13c-audit").await;
             expected.get_mut(&2).expect("pair 2").vp -= 1;
             logout(p).await;
-            login(p, "dora", DORA_PW).await;
+            p.login("dora", DORA_PW).await;
         }
     }
 

@@ -23,7 +23,7 @@ use std::time::Duration;
 use burraco_td::auth::Role;
 use burraco_td::db::Db;
 use burraco_td::i18n::{t, tf, Lang};
-use burraco_td::services::{self, Actor, Need};
+use burraco_td::services::{self, Actor};
 use fantoccini::key::Key;
 use fantoccini::Client;
 use serde_json::json;
@@ -61,13 +61,9 @@ async fn stage(
     form.sheet_mode = sheet_mode.into();
     let pairs = setup::pairs(8, ("Ferri", "Elena"), ("Galli", "Marco"));
     let (tid, _) = setup::tournament(db, dora, form, &pairs, true).await;
-    services::tournaments::add_staff(db, dora, tid, "rita".into(), Role::Referee)
-        .await
-        .expect("rita referees");
+    setup::referee(db, dora, tid).await;
     if start {
-        services::rounds::draw(db, dora, tid, services::rounds::DrawKind::Start, None)
-            .await
-            .expect("draw");
+        setup::draw(db, dora, tid).await;
     }
     (dora, tid)
 }
@@ -83,9 +79,7 @@ async fn seating_rows(
     Option<burraco_td::ids::PairId>,
     Option<burraco_td::ids::PairId>,
 )> {
-    let (_, _, rows, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)
-        .await
-        .expect("seating");
+    let (_, rows) = setup::seating(db, dora, tid, 1).await;
     rows.iter()
         .map(|s| (s.id, s.table_no, s.ns_pair, s.ew_pair))
         .collect()
@@ -96,9 +90,7 @@ async fn tables(db: &Db, dora: Actor, tid: burraco_td::ids::TournamentId) -> Vec
     let codes = services::entries::codes(db, dora, tid)
         .await
         .expect("codes");
-    let (l, _, rows, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)
-        .await
-        .expect("seating");
+    let (l, rows) = setup::seating(db, dora, tid, 1).await;
     let number = |id: Option<burraco_td::ids::PairId>| l.pair(id).expect("a pair").number;
     rows.iter()
         .map(|s| {
@@ -493,13 +485,6 @@ async fn hand_totals(p: &Page<'_>, hand: u32, ns: &str, ew: &str) {
     .await;
 }
 
-async fn login(p: &Page<'_>, user: &str, pw: &str) {
-    p.go("/login").await;
-    p.fill("#username", user).await;
-    p.fill("#password", pw).await;
-    p.submit("form[action='/login'] button[type=submit]").await;
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_phone_that_loses_nothing_and_a_dispute_settled_in_view() {
     let server = start_server().await;
@@ -870,7 +855,7 @@ async fn a_phone_that_loses_nothing_and_a_dispute_settled_in_view() {
         shot_at(p, "96b-phone-disputed-referee-decides", 1280).await;
 
         // ---- the desk settles it with the players' sheet in view ----
-        login(&desk, "rita", RITA_PW).await;
+        desk.login("rita", RITA_PW).await;
         desk.go(&format!("/desk/t/{tid}/rounds/1")).await;
         desk.shot("97-desk-dispute-round").await;
         desk.submit(&format!("a[href$='/tables/{}#pending']", t2.no))
@@ -897,24 +882,7 @@ async fn a_phone_that_loses_nothing_and_a_dispute_settled_in_view() {
             "the dispute above the form"
         );
         // The form is the players' sheet, filled in.
-        for (name, want) in [
-            ("h1_end", "closure_ns"),
-            ("h1_ns_melded_points", "245"),
-            ("h1_ns_clean", "1"),
-            ("h1_ew_melded_points", "40"),
-            ("h1_ew_hand_points", "75"),
-            ("h2_end", "closure_ew"),
-            ("h2_ns_melded_points", "150"),
-            ("h2_ns_hand_points", "30"),
-            ("h2_ew_melded_points", "210"),
-            ("h2_ew_dirty", "1"),
-            ("h3_end", "stock_exhausted"),
-            ("h3_ns_melded_points", "60"),
-            ("h3_ns_hand_points", "80"),
-            ("h3_ns_dirty", "1"),
-            ("h3_ew_melded_points", "85"),
-            ("h3_ew_hand_points", "25"),
-        ] {
+        for (name, want) in crate::shared::TYPICAL_FULL {
             assert_eq!(
                 value_of(&desk, name).await,
                 want,
@@ -1152,7 +1120,7 @@ async fn a_stale_start_refused_and_a_totals_sheet_from_a_phone() {
     };
     let run = async {
         // ---- "Yes, start", Back, the old page posted again ----
-        login(&desk, "dora", DORA_PW).await;
+        desk.login("dora", DORA_PW).await;
         let home = format!("/director/t/{tid}");
         desk.go(&format!("{home}/confirm-start")).await;
         assert!(desk.html().await.contains("name=\"revision\""));

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use burraco_td::auth::Role;
 use burraco_td::i18n::{t, Lang};
-use burraco_td::services::{self, Need};
+use burraco_td::services;
 
 use crate::browser::{another_session, start_driver, start_server, Page};
 use crate::setup;
@@ -40,16 +40,10 @@ async fn stage(
         true,
     )
     .await;
-    services::tournaments::add_staff(db, dora, tid, "rita".into(), Role::Referee)
-        .await
-        .expect("rita referees");
-    services::rounds::draw(db, dora, tid, services::rounds::DrawKind::Start, None)
-        .await
-        .expect("draw");
+    setup::referee(db, dora, tid).await;
+    setup::draw(db, dora, tid).await;
     let codes = services::entries::codes(db, dora, tid).await.unwrap();
-    let (l, _, tables, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)
-        .await
-        .unwrap();
+    let (l, tables) = setup::seating(db, dora, tid, 1).await;
     let number = |id: Option<burraco_td::ids::PairId>| l.pair(id).unwrap().number;
     let tables = tables
         .iter()
@@ -140,11 +134,7 @@ async fn a_round_scored_from_phones() {
     };
     let run = async {
         // The desk: Rita, the referee, watches the round.
-        desk.go("/login").await;
-        desk.fill("#username", "rita").await;
-        desk.fill("#password", RITA_PW).await;
-        desk.submit("form[action='/login'] button[type=submit]")
-            .await;
+        desk.login("rita", RITA_PW).await;
         let round = format!("/desk/t/{tid}/rounds/1");
         assert_eq!(
             desk_count(&desk, &round, "board.state.missing")
@@ -235,11 +225,7 @@ async fn a_round_scored_from_phones() {
         // The printouts: table cards with their QR codes, score cards.
         desk.go("/").await;
         desk.submit("form[action='/logout'] button").await;
-        desk.go("/login").await;
-        desk.fill("#username", "dora").await;
-        desk.fill("#password", DORA_PW).await;
-        desk.submit("form[action='/login'] button[type=submit]")
-            .await;
+        desk.login("dora", DORA_PW).await;
         desk.go(&format!("/director/t/{tid}/rounds/1/cards")).await;
         assert!(desk.html().await.contains("data-table-code="));
         desk.shot("26-table-cards-qr").await;

@@ -5,7 +5,7 @@
 //! projector's page).
 
 use burraco_td::auth::Role;
-use burraco_td::services::{self, Need};
+use burraco_td::services;
 use burraco_td::tournament::pairs::PairForm;
 
 use crate::browser::{start_driver, start_server, Page};
@@ -32,12 +32,8 @@ async fn the_pages_players_look_for() {
         })
         .collect();
     let (tid, _) = setup::tournament(db, dora, form, &pairs, true).await;
-    services::rounds::draw(db, dora, tid, services::rounds::DrawKind::Start, None)
-        .await
-        .expect("draw");
-    let (_, _, tables, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)
-        .await
-        .unwrap();
+    setup::draw(db, dora, tid).await;
+    let (_, tables) = setup::seating(db, dora, tid, 1).await;
     for (i, t) in tables.iter().enumerate() {
         let ns = 900 + 100 * i64::try_from(i).unwrap();
         setup::save_sheet(db, dora, tid, 1, t.table_no, ns, 600).await;

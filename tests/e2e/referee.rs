@@ -5,7 +5,6 @@
 //! tournament's suit order, the redraw step). Screenshots at 1280 and 360 px.
 
 use burraco_td::auth::Role;
-use burraco_td::services::{self, Need};
 
 use crate::browser::{start_driver, start_server, Page};
 use crate::setup;
@@ -27,15 +26,9 @@ async fn a_referees_evening() {
         true,
     )
     .await;
-    services::tournaments::add_staff(db, dora, tid, "rita".into(), Role::Referee)
-        .await
-        .expect("staff");
-    services::rounds::draw(db, dora, tid, services::rounds::DrawKind::Start, None)
-        .await
-        .expect("draw");
-    let (l, _, tables, _) = services::rounds::seating(db, dora, tid, 1, Need::Direct)
-        .await
-        .unwrap();
+    setup::referee(db, dora, tid).await;
+    setup::draw(db, dora, tid).await;
+    let (l, tables) = setup::seating(db, dora, tid, 1).await;
     let table = tables[0].table_no;
     let ns = l.pair(tables[0].ns_pair).unwrap().clone();
     setup::save_sheet(db, dora, tid, 1, table, 1090, 700).await;
@@ -46,10 +39,7 @@ async fn a_referees_evening() {
         base: &server.base,
     };
     let run = async {
-        p.go("/login").await;
-        p.fill("#username", "rita").await;
-        p.fill("#password", RITA_PW).await;
-        p.submit("form[action='/login'] button[type=submit]").await;
+        p.login("rita", RITA_PW).await;
         // Home: the tournament with its desk, penalties, audit and seat draw.
         p.go("/").await;
         let home = p.html().await;
@@ -62,16 +52,10 @@ async fn a_referees_evening() {
         // A penalty of 100 MP to the NS pair of the scored table.
         let pen = format!("/desk/t/{tid}/penalties");
         p.go(&pen).await;
-        p.select("#pair", &ns.id.to_string()).await;
-        p.select("#round", "1").await;
-        p.select("#kind", "mp").await;
-        p.fill("#amount", "100").await;
+        p.penalty_form(&ns.id.to_string(), "1", "mp", "100").await;
         p.fill("#reason", "parla al compagno durante il gioco")
             .await;
-        p.submit("form[action$='/penalties'] button[type=submit]")
-            .await;
-        assert!(p.html().await.contains("Penalità registrata"));
-        p.shot("72-referee-penalty-given").await;
+        p.save_penalty("72-referee-penalty-given").await;
         // The table's sheet says what counts after the penalty, and why.
         p.go(&format!("/desk/t/{tid}/rounds/1/tables/{table}"))
             .await;

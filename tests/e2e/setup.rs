@@ -79,6 +79,33 @@ pub async fn tournament(
     (tid, ids)
 }
 
+/// `rita` refereeing the tournament.
+pub async fn referee(db: &Db, director: Actor, tid: burraco_td::ids::TournamentId) {
+    services::tournaments::add_staff(db, director, tid, "rita".into(), Role::Referee)
+        .await
+        .expect("rita referees");
+}
+
+/// Round 1 drawn (the start).
+pub async fn draw(db: &Db, director: Actor, tid: burraco_td::ids::TournamentId) {
+    services::rounds::draw(db, director, tid, services::rounds::DrawKind::Start, None)
+        .await
+        .expect("round 1 drawn");
+}
+
+/// Round `n`'s seating: the tournament and its tables.
+pub async fn seating(
+    db: &Db,
+    actor: Actor,
+    tid: burraco_td::ids::TournamentId,
+    n: i32,
+) -> (services::Loaded, Vec<services::view::Seating>) {
+    let (l, _, tables, _) = services::rounds::seating(db, actor, tid, n, Need::Direct)
+        .await
+        .expect("seating");
+    (l, tables)
+}
+
 /// Saves a three-hand sheet NS `ns` – EW `ew` at a table, as the desk would.
 pub async fn save_sheet(
     db: &Db,

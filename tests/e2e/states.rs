@@ -8,7 +8,7 @@ use std::time::Duration;
 use burraco_td::auth::Role;
 use burraco_td::i18n::{t, Lang};
 use burraco_td::services::scoring::AdjustedForm;
-use burraco_td::services::{self, Actor, Need};
+use burraco_td::services::{self, Actor};
 
 use crate::browser::{start_driver, start_server, Page};
 use crate::setup;
@@ -34,9 +34,7 @@ async fn score_round(
     tid: burraco_td::ids::TournamentId,
     n: i32,
 ) {
-    let (_, _, tables, _) = services::rounds::seating(db, dora, tid, n, Need::Direct)
-        .await
-        .unwrap();
+    let (_, tables) = setup::seating(db, dora, tid, n).await;
     for s in tables {
         services::scoring::set_adjusted(
             db,
@@ -79,10 +77,7 @@ async fn confirmations_clock_and_a_closed_tournament_reopened() {
     };
     let db = &server.db;
     let run = async {
-        p.go("/login").await;
-        p.fill("#username", "dora").await;
-        p.fill("#password", DORA_PW).await;
-        p.submit("form[action='/login'] button[type=submit]").await;
+        p.login("dora", DORA_PW).await;
         let home = format!("/director/t/{tid}");
 
         // In preparation: the banner says so; Start leads to its page.
@@ -115,9 +110,12 @@ async fn confirmations_clock_and_a_closed_tournament_reopened() {
         p.go(&format!("{home}/rounds/1")).await;
         p.submit("#clock form button").await;
         assert!(p.html().await.contains("clock-box clock-running"));
-        p.submit("#clock form button").await;
-        assert!(p.html().await.contains("clock-box clock-paused"));
-        p.shot("44-clock-paused").await;
+        p.submit_sees(
+            "#clock form button",
+            "clock-box clock-paused",
+            "44-clock-paused",
+        )
+        .await;
         p.submit("#clock form button").await;
         assert!(p.html().await.contains("clock-box clock-running"));
         // 31 minutes later: the 10-minute warning, right on a plain reload.
@@ -132,9 +130,12 @@ async fn confirmations_clock_and_a_closed_tournament_reopened() {
         assert!(p.html().await.contains("warn-five"));
         p.shot("46-desk-clock-warning-five").await;
         // Time-out asks first.
-        p.submit("a[href*='/confirm-time-out']").await;
-        assert!(p.html().await.contains("restano ancora"));
-        p.shot("47-confirm-time-out").await;
+        p.submit_sees(
+            "a[href*='/confirm-time-out']",
+            "restano ancora",
+            "47-confirm-time-out",
+        )
+        .await;
         p.submit("form[action$='/clock'] button[type=submit]").await;
         assert!(p.html().await.contains("clock-box clock-time_out"));
 

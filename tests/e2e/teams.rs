@@ -76,10 +76,7 @@ async fn six_teams_three_rounds_from_phones() {
         base: &server.base,
     };
     let run = async {
-        p.go("/login").await;
-        p.fill("#username", "dora").await;
-        p.fill("#password", DORA_PW).await;
-        p.submit("form[action='/login'] button[type=submit]").await;
+        p.login("dora", DORA_PW).await;
         // The sixth team through the form, five players.
         p.go(&format!("/director/t/{tid}/teams/new")).await;
         p.fill("#name", "Fiume").await;

@@ -29,10 +29,7 @@ async fn a_referee_creates_uses_and_revokes_an_api_token() {
         base: &server.base,
     };
     let run = async {
-        p.go("/login").await;
-        p.fill("#username", "rita").await;
-        p.fill("#password", RITA_PW).await;
-        p.submit("form[action='/login'] button").await;
+        p.login("rita", RITA_PW).await;
 
         // From the navigation, without JavaScript-only controls.
         p.submit("nav a[href='/account']").await;
@@ -73,9 +70,12 @@ async fn a_referee_creates_uses_and_revokes_an_api_token() {
         assert!(!html.contains("Non hai token API"));
         p.shot("tokens-02-list").await;
 
-        p.submit("form[action$='/revoke'] button").await;
-        assert!(p.html().await.contains("Il token è revocato"));
-        p.shot("tokens-03-revoked").await;
+        p.submit_sees(
+            "form[action$='/revoke'] button",
+            "Il token è revocato",
+            "tokens-03-revoked",
+        )
+        .await;
         let status = reqwest::Client::new()
             .get(format!("{}/api/v1/me", server.base))
             .bearer_auth(&token)

@@ -36,21 +36,12 @@ async fn stage(
         })
         .collect();
     let (tid, _) = setup::tournament(db, dora, form.clone(), &pairs, true).await;
-    services::rounds::draw(db, dora, tid, services::rounds::DrawKind::Start, None)
-        .await
-        .expect("draw");
+    setup::draw(db, dora, tid).await;
     form.name = "La settimana dopo".into();
     let next = services::tournaments::create(db, dora, form, setup::TZ)
         .await
         .expect("next tournament");
     (tid, next)
-}
-
-async fn login(p: &Page<'_>, user: &str, pw: &str) {
-    p.go("/login").await;
-    p.fill("#username", user).await;
-    p.fill("#password", pw).await;
-    p.submit("form[action='/login'] button[type=submit]").await;
 }
 
 async fn js_number(p: &Page<'_>, script: &str) -> i64 {
@@ -71,7 +62,7 @@ async fn every_staff_page_at_360_px() {
         base: &server.base,
     };
     let run = async {
-        login(&p, "dora", DORA_PW).await;
+        p.login("dora", DORA_PW).await;
         // The pair form suggests players registered before (JavaScript on).
         p.go(&format!("/director/t/{next}/pairs/new")).await;
         p.fill("#p1_surname", "bianchi3").await;
@@ -148,13 +139,16 @@ async fn every_staff_page_at_360_px() {
         assert!(style.as_str().unwrap_or("").contains("dashed"), "{style:?}");
         p.go("/").await;
         p.submit("form[action='/logout'] button").await;
-        login(&p, "anna", ANNA_PW).await;
+        p.login("anna", ANNA_PW).await;
         p.go("/admin/users").await;
         p.shot("vocab-12-admin-users").await;
         // A user's page: role, password reset and her API tokens (issue 32).
-        p.submit("a[href^='/admin/users/']").await;
-        assert!(p.html().await.contains("id=\"tokens\""));
-        p.shot("vocab-13-admin-user").await;
+        p.submit_sees(
+            "a[href^='/admin/users/']",
+            "id=\"tokens\"",
+            "vocab-13-admin-user",
+        )
+        .await;
         // One's own account: API tokens and the password change.
         p.go("/account").await;
         assert!(p.html().await.contains("id=\"change-password\""));
