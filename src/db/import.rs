@@ -126,22 +126,23 @@ pub(super) fn settings_of(
         group_form: if group_modified { "modified" } else { "pure" }.into(),
         group_count,
         group_tables,
-        group_prizes: file
-            .group_prizes
-            .iter()
-            .flatten()
-            .map(|g| {
-                let scheme: Vec<String> =
-                    g.scheme.iter().map(|p| p.normalize().to_string()).collect();
-                format!(
-                    "{} {}: {}",
-                    g.group,
-                    g.share_percent.normalize(),
-                    scheme.join(" ")
-                )
-            })
-            .collect::<Vec<_>>()
-            .join("\n"),
+        group_prizes: crate::tournament::plan::format_group_prizes(
+            &file
+                .group_prizes
+                .iter()
+                .flatten()
+                .map(|g| crate::tournament::plan::GroupPrize {
+                    group: g.group.clone(),
+                    share_percent: g.share_percent,
+                    scheme: g
+                        .scheme
+                        .iter()
+                        .copied()
+                        .map(crate::tournament::plan::PercentText)
+                        .collect(),
+                })
+                .collect::<Vec<_>>(),
+        ),
         level: String::new(),
         sheet_mode: file
             .sheet_mode

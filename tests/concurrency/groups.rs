@@ -3,28 +3,18 @@
 //! make one cut.
 
 use serde_json::json;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use crate::helpers::{TestDb, ADMIN, ADMIN_PW};
+use crate::helpers::TestDb;
 use crate::races::backend;
 use crate::support::*;
-
-const START: Duration = Duration::from_secs(30);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn the_cut_raced_by_many_calls_is_made_once() {
     const N: usize = 12;
     let db = TestDb::new();
-    create_admin_cli(&db.url(), ADMIN, ADMIN_PW);
-    create_user_cli(&db.url(), "director", "dora", DIRECTOR_PW);
-    let token = create_token_cli(&db.url(), "dora");
-    let n = if db.is_postgres() { 2 } else { 1 };
-    let mut servers: Vec<Server> = (0..n).map(|_| Server::start_with(&db.url(), &[])).collect();
-    for s in &mut servers {
-        assert!(s.wait_healthy(START).await, "{}", s.output());
-    }
-    let bases: Vec<String> = servers.iter().map(|s| s.address.clone()).collect();
-    let dora = Staff::login(&bases[0], "dora", DIRECTOR_PW).await;
+    let (servers, bases, token, dora) = race_servers(&db).await;
+    let n = servers.len();
     // 24 pairs, 5 rounds: 2 Mitchell, 1 Danish, 2 in groups of 6 tables;
     // 3 rounds played, so the next round makes the cut.
     let tid = TournamentBuilder::new(&db_of(&db.url()), "Gironi contesi")

@@ -121,16 +121,8 @@ fn bytes_of(n: usize) -> Vec<u8> {
 async fn twenty_next_round_calls_draw_one_round() {
     const N: usize = 20;
     let db = TestDb::new();
-    create_admin_cli(&db.url(), ADMIN, ADMIN_PW);
-    create_user_cli(&db.url(), "director", "dora", DIRECTOR_PW);
-    let token = create_token_cli(&db.url(), "dora");
-    let n = if db.is_postgres() { 2 } else { 1 };
-    let mut servers: Vec<Server> = (0..n).map(|_| Server::start_with(&db.url(), &[])).collect();
-    for s in &mut servers {
-        assert!(s.wait_healthy(START).await, "{}", s.output());
-    }
-    let bases: Vec<String> = servers.iter().map(|s| s.address.clone()).collect();
-    let dora = Staff::login(&bases[0], "dora", DIRECTOR_PW).await;
+    let (servers, bases, token, dora) = race_servers(&db).await;
+    let n = servers.len();
     let tid = running_tournament(&db_of(&db.url()), "dora", "Venti clic", 8).await;
     // One table of round 1 scored: the others are forced past.
     let first = tables_of(&export(&dora, tid).await, 1)[0].table;

@@ -605,3 +605,27 @@ pub fn create_user_cli(database_url: &str, role: &str, name: &str, password: &st
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The servers a race runs against (on PostgreSQL two instances of one
+/// database, on SQLite one), an administrator, the director `dora` signed
+/// in on the first, and her API token: (servers, their addresses, token,
+/// dora).
+pub async fn race_servers(
+    db: &crate::helpers::TestDb,
+) -> (Vec<Server>, Vec<String>, String, Staff) {
+    create_admin_cli(&db.url(), crate::helpers::ADMIN, crate::helpers::ADMIN_PW);
+    create_user_cli(&db.url(), "director", "dora", DIRECTOR_PW);
+    let token = create_token_cli(&db.url(), "dora");
+    let n = if db.is_postgres() { 2 } else { 1 };
+    let mut servers: Vec<Server> = (0..n).map(|_| Server::start_with(&db.url(), &[])).collect();
+    for s in &mut servers {
+        assert!(
+            s.wait_healthy(std::time::Duration::from_secs(30)).await,
+            "{}",
+            s.output()
+        );
+    }
+    let bases: Vec<String> = servers.iter().map(|s| s.address.clone()).collect();
+    let dora = Staff::login(&bases[0], "dora", DIRECTOR_PW).await;
+    (servers, bases, token, dora)
+}

@@ -51,10 +51,7 @@ async fn sixty_pairs_through_the_plan_to_group_prizes() {
         base: &server.base,
     };
     let run = async {
-        p.go("/login").await;
-        p.fill("#username", "dora").await;
-        p.fill("#password", DORA_PW).await;
-        p.submit("form[action='/login'] button[type=submit]").await;
+        p.login("dora", DORA_PW).await;
         // The plan on the settings page: 5 rounds, 2 Mitchell, 1 Danish,
         // 2 in two groups, prizes per group; national level.
         p.go("/director/tournaments/new").await;
