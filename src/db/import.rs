@@ -284,7 +284,7 @@ pub(super) fn audit_imported(
     user_id: UserId,
     now: NaiveDateTime,
 ) -> QueryResult<()> {
-    super::audit::audit(
+    super::audit::audit_by(
         conn,
         tid,
         None,
@@ -293,7 +293,7 @@ pub(super) fn audit_imported(
         None,
         None,
         "",
-        user_id,
+        Some(user_id),
         now,
     )
 }
