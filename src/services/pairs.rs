@@ -98,14 +98,14 @@ pub async fn register(
                 let round_no = u32::try_from(round).unwrap_or(u32::MAX);
                 if round_no <= l.settings.mitchell_rounds {
                     let next_no = l.pairs.iter().map(Pair::pair_no).max().unwrap_or(0) + 1;
-                    let mut changes = roster_changes(&l);
+                    let mut changes = roster_changes(l);
                     changes.push(RosterChange::Joined {
                         pair: next_no,
                         from_round: round_no,
                     });
                     movement::round_seating(
                         &layout,
-                        &mitchell_plan(&l, &layout),
+                        &mitchell_plan(l, &layout),
                         round_no,
                         &changes,
                     )
@@ -143,7 +143,7 @@ pub async fn update(
         tid,
         Loaded::ensure_not_finished,
         move |c, l, now| {
-            let before = find_pair(&l, pid)?.entry();
+            let before = find_pair(l, pid)?.entry();
             crate::db::pairs::update_pair(c, tid, pid, &entry, now).map_err(pair_error)?;
             audit::record(
                 c,
@@ -190,7 +190,7 @@ pub async fn delete(
     // Checked inside the transaction: a draw that committed a moment ago
     // wins and the deletion is refused.
     write_pairs(db, actor, tid, ensure_not_started, move |c, l, now| {
-        let pair = find_pair(&l, pid)?;
+        let pair = find_pair(l, pid)?;
         let (number, before) = (pair.number, pair_values(&pair.entry()));
         crate::db::pairs::delete_pair(c, tid, pid)?;
         let mut before = before;
@@ -219,7 +219,7 @@ pub async fn set_no_show(
     value: bool,
 ) -> Result<(), ServiceError> {
     write_pairs(db, actor, tid, ensure_not_started, move |c, l, now| {
-        let pair = find_pair(&l, pid)?;
+        let pair = find_pair(l, pid)?;
         if pair.no_show == value {
             return Ok(());
         }
@@ -325,7 +325,7 @@ pub async fn check_in_many(
             let wanted: Vec<PairId> = match &pids {
                 Some(ids) => {
                     for id in ids {
-                        find_pair(&l, *id)?;
+                        find_pair(l, *id)?;
                     }
                     ids.clone()
                 }
@@ -333,7 +333,7 @@ pub async fn check_in_many(
             };
             let mut n = 0;
             for id in wanted {
-                let p = find_pair(&l, id)?;
+                let p = find_pair(l, id)?;
                 if p.checked_in || p.no_show || p.withdrawn_from_round.is_some() {
                     continue;
                 }
@@ -362,7 +362,7 @@ pub async fn set_withdrawn(
         tid,
         Loaded::ensure_not_finished,
         move |c, l, now| {
-            let pair = find_pair(&l, pid)?;
+            let pair = find_pair(l, pid)?;
             let from = match (withdraw, l.status()) {
                 // Already withdrawn: the round it left stays on the record.
                 (true, _) if pair.withdrawn_from_round.is_some() => pair.withdrawn_from_round,
