@@ -87,45 +87,34 @@ pub async fn register(
     tid: TournamentId,
     entry: PairEntry,
 ) -> Result<i32, ServiceError> {
-    write_pairs(
-        db,
-        actor,
-        tid,
-        Loaded::ensure_not_finished,
-        move |c, l, now| {
-            let joined = (l.status() == Status::Running).then(|| l.next_round());
-            if let (Some(round), Some(layout)) = (joined, l.t.layout()) {
-                let round_no = u32::try_from(round).unwrap_or(u32::MAX);
-                if round_no <= l.settings.mitchell_rounds {
-                    let next_no = l.pairs.iter().map(Pair::pair_no).max().unwrap_or(0) + 1;
-                    let mut changes = roster_changes(l);
-                    changes.push(RosterChange::Joined {
-                        pair: next_no,
-                        from_round: round_no,
-                    });
-                    movement::round_seating(
-                        &layout,
-                        &mitchell_plan(l, &layout),
-                        round_no,
-                        &changes,
-                    )
+    write_pairs(db, actor, tid, not_finished, move |c, l, now| {
+        let joined = (l.status() == Status::Running).then(|| l.next_round());
+        if let (Some(round), Some(layout)) = (joined, l.t.layout()) {
+            let round_no = u32::try_from(round).unwrap_or(u32::MAX);
+            if round_no <= l.settings.mitchell_rounds {
+                let next_no = l.pairs.iter().map(Pair::pair_no).max().unwrap_or(0) + 1;
+                let mut changes = roster_changes(l);
+                changes.push(RosterChange::Joined {
+                    pair: next_no,
+                    from_round: round_no,
+                });
+                movement::round_seating(&layout, &mitchell_plan(l, &layout), round_no, &changes)
                     .map_err(|e| ServiceError::Conflict(Conflict::Movement(e)))?;
-                }
             }
-            let (_, number) =
-                crate::db::pairs::add_pair(c, tid, &entry, joined, now).map_err(pair_error)?;
-            // A pair added to a running tournament gets its pair code now.
-            super::entries::ensure_codes(c, tid, now)?;
-            let mut after = pair_values(&entry);
-            after.insert("number".into(), Value::from(number));
-            let mut e = Entry::new(Action::PairAdded).after(after);
-            if let Some(r) = joined {
-                e = e.round(r);
-            }
-            audit::record(c, tid, &actor, e, now)?;
-            Ok(number)
-        },
-    )
+        }
+        let (_, number) =
+            crate::db::pairs::add_pair(c, tid, &entry, joined, now).map_err(pair_error)?;
+        // A pair added to a running tournament gets its pair code now.
+        super::entries::ensure_codes(c, tid, now)?;
+        let mut after = pair_values(&entry);
+        after.insert("number".into(), Value::from(number));
+        let mut e = Entry::new(Action::PairAdded).after(after);
+        if let Some(r) = joined {
+            e = e.round(r);
+        }
+        audit::record(c, tid, &actor, e, now)?;
+        Ok(number)
+    })
     .await
 }
 
@@ -137,27 +126,26 @@ pub async fn update(
     pid: PairId,
     entry: PairEntry,
 ) -> Result<(), ServiceError> {
-    write_pairs(
-        db,
-        actor,
-        tid,
-        Loaded::ensure_not_finished,
-        move |c, l, now| {
-            let before = find_pair(l, pid)?.entry();
-            crate::db::pairs::update_pair(c, tid, pid, &entry, now).map_err(pair_error)?;
-            audit::record(
-                c,
-                tid,
-                &actor,
-                Entry::new(Action::PairChanged)
-                    .before(pair_values(&before))
-                    .after(pair_values(&entry))
-                    .changes_only(),
-                now,
-            )
-        },
-    )
+    write_pairs(db, actor, tid, not_finished, move |c, l, now| {
+        let before = find_pair(l, pid)?.entry();
+        crate::db::pairs::update_pair(c, tid, pid, &entry, now).map_err(pair_error)?;
+        audit::record(
+            c,
+            tid,
+            &actor,
+            Entry::new(Action::PairChanged)
+                .before(pair_values(&before))
+                .after(pair_values(&entry))
+                .changes_only(),
+            now,
+        )
+    })
     .await
+}
+
+/// Refuses a change once the tournament is finished.
+fn not_finished(l: &Loaded) -> Result<(), ServiceError> {
+    l.ensure_not_finished()
 }
 
 /// Refuses a change that needs the tournament not started yet (RULES.md §10:
@@ -255,13 +243,9 @@ pub async fn set_checked_in(
     pid: PairId,
     value: bool,
 ) -> Result<(), ServiceError> {
-    write_pairs(
-        db,
-        actor,
-        tid,
-        Loaded::ensure_not_finished,
-        move |c, l, now| check_in_one(c, l, &actor, pid, value, now),
-    )
+    write_pairs(db, actor, tid, not_finished, move |c, l, now| {
+        check_in_one(c, l, &actor, pid, value, now)
+    })
     .await
 }
 
@@ -316,33 +300,27 @@ pub async fn check_in_many(
     tid: TournamentId,
     pids: Option<Vec<PairId>>,
 ) -> Result<usize, ServiceError> {
-    write_pairs(
-        db,
-        actor,
-        tid,
-        Loaded::ensure_not_finished,
-        move |c, l, now| {
-            let wanted: Vec<PairId> = match &pids {
-                Some(ids) => {
-                    for id in ids {
-                        find_pair(l, *id)?;
-                    }
-                    ids.clone()
+    write_pairs(db, actor, tid, not_finished, move |c, l, now| {
+        let wanted: Vec<PairId> = match &pids {
+            Some(ids) => {
+                for id in ids {
+                    find_pair(l, *id)?;
                 }
-                None => l.not_checked_in().map(|p| p.id).collect(),
-            };
-            let mut n = 0;
-            for id in wanted {
-                let p = find_pair(l, id)?;
-                if p.checked_in || p.no_show || p.withdrawn_from_round.is_some() {
-                    continue;
-                }
-                check_in_one(c, l, &actor, id, true, now)?;
-                n += 1;
+                ids.clone()
             }
-            Ok(n)
-        },
-    )
+            None => l.not_checked_in().map(|p| p.id).collect(),
+        };
+        let mut n = 0;
+        for id in wanted {
+            let p = find_pair(l, id)?;
+            if p.checked_in || p.no_show || p.withdrawn_from_round.is_some() {
+                continue;
+            }
+            check_in_one(c, l, &actor, id, true, now)?;
+            n += 1;
+        }
+        Ok(n)
+    })
     .await
 }
 
@@ -356,57 +334,48 @@ pub async fn set_withdrawn(
     pid: PairId,
     withdraw: bool,
 ) -> Result<(), ServiceError> {
-    write_pairs(
-        db,
-        actor,
-        tid,
-        Loaded::ensure_not_finished,
-        move |c, l, now| {
-            let pair = find_pair(l, pid)?;
-            let from = match (withdraw, l.status()) {
-                // Already withdrawn: the round it left stays on the record.
-                (true, _) if pair.withdrawn_from_round.is_some() => pair.withdrawn_from_round,
-                (true, Status::Draft) => Some(1),
-                (true, _) => Some(l.next_round()),
-                (false, _) => None,
-            };
-            if from == pair.withdrawn_from_round {
-                return Ok(());
-            }
-            // A no-show after the start never took a seat: there is nothing to
-            // withdraw it from, nor to reinstate it to (it registers again).
-            if pair.no_show && l.status() != Status::Draft {
-                return Err(ServiceError::refused(Refusal::EntriesIsNoShow));
-            }
-            // Reinstated: its players must not have registered again meanwhile.
-            if from.is_none() && !pair.no_show {
-                crate::db::pairs::check_clash(c, tid, &pair.entry(), Some(pid))
-                    .map_err(pair_error)?;
-            }
-            if from.is_none()
-                && pair.withdrawn_by(l.next_round() - 1)
-                && l.status() == Status::Running
-            {
-                return Err(ServiceError::refused(Refusal::ReinstateAfterRounds));
-            }
-            let number = pair.number;
-            crate::db::pairs::set_withdrawn(c, tid, pid, from)?;
-            let (action, values) = match from {
-                Some(r) => (
-                    Action::PairWithdrawn,
-                    audit::values([
-                        ("number", Value::from(number)),
-                        ("from_round", Value::from(r)),
-                    ]),
-                ),
-                None => (
-                    Action::PairReinstated,
-                    audit::values([("number", Value::from(number))]),
-                ),
-            };
-            audit::record(c, tid, &actor, Entry::new(action).after(values), now)
-        },
-    )
+    write_pairs(db, actor, tid, not_finished, move |c, l, now| {
+        let pair = find_pair(l, pid)?;
+        let from = match (withdraw, l.status()) {
+            // Already withdrawn: the round it left stays on the record.
+            (true, _) if pair.withdrawn_from_round.is_some() => pair.withdrawn_from_round,
+            (true, Status::Draft) => Some(1),
+            (true, _) => Some(l.next_round()),
+            (false, _) => None,
+        };
+        if from == pair.withdrawn_from_round {
+            return Ok(());
+        }
+        // A no-show after the start never took a seat: there is nothing to
+        // withdraw it from, nor to reinstate it to (it registers again).
+        if pair.no_show && l.status() != Status::Draft {
+            return Err(ServiceError::refused(Refusal::EntriesIsNoShow));
+        }
+        // Reinstated: its players must not have registered again meanwhile.
+        if from.is_none() && !pair.no_show {
+            crate::db::pairs::check_clash(c, tid, &pair.entry(), Some(pid)).map_err(pair_error)?;
+        }
+        if from.is_none() && pair.withdrawn_by(l.next_round() - 1) && l.status() == Status::Running
+        {
+            return Err(ServiceError::refused(Refusal::ReinstateAfterRounds));
+        }
+        let number = pair.number;
+        crate::db::pairs::set_withdrawn(c, tid, pid, from)?;
+        let (action, values) = match from {
+            Some(r) => (
+                Action::PairWithdrawn,
+                audit::values([
+                    ("number", Value::from(number)),
+                    ("from_round", Value::from(r)),
+                ]),
+            ),
+            None => (
+                Action::PairReinstated,
+                audit::values([("number", Value::from(number))]),
+            ),
+        };
+        audit::record(c, tid, &actor, Entry::new(action).after(values), now)
+    })
     .await
 }
 
