@@ -132,14 +132,12 @@ pub fn import_file(
     let settings = settings_of(file, tz)?;
     conn.transaction(|conn| {
         let tid = tdb::create(conn, &settings, user_id, now)?;
-        let status = match file.status {
-            Some(crate::tournament_file::Status::Finished) => Status::Finished,
-            Some(crate::tournament_file::Status::Draft) => Status::Draft,
-            Some(crate::tournament_file::Status::Running) => Status::Running,
-            None if file.rounds.is_empty() => Status::Draft,
-            None => Status::Running,
-        };
-        tdb::set_status(conn, tid, status, now)?;
+        tdb::set_status(
+            conn,
+            tid,
+            status_of(file.status, file.rounds.is_empty()),
+            now,
+        )?;
         let mut id_of: HashMap<u32, PairId> = HashMap::new();
         for p in &file.pairs {
             let player = |i: usize| file_player(p, i);
@@ -296,6 +294,18 @@ pub(super) fn audit_imported(
         Some(user_id),
         now,
     )
+}
+
+/// The status of an imported tournament: the file's, else running once
+/// it has rounds.
+pub(super) fn status_of(status: Option<crate::tournament_file::Status>, no_rounds: bool) -> Status {
+    match status {
+        Some(crate::tournament_file::Status::Finished) => Status::Finished,
+        Some(crate::tournament_file::Status::Draft) => Status::Draft,
+        Some(crate::tournament_file::Status::Running) => Status::Running,
+        None if no_rounds => Status::Draft,
+        None => Status::Running,
+    }
 }
 
 fn file_player(p: &PairFile, i: usize) -> Player {

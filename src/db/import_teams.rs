@@ -4,7 +4,9 @@
 //! the line-ups' pairs with their sheets, the resting teams, the penalties
 //! (each on its team's pair at its table).
 
-use super::import::{audit_imported, insert_penalty, settings_of, sheet_write, ImportError};
+use super::import::{
+    audit_imported, insert_penalty, settings_of, sheet_write, status_of, ImportError,
+};
 use super::schema::{rounds, seatings, tournaments};
 use super::scoring;
 use super::teams::{self as teamdb, TeamRow};
@@ -12,7 +14,6 @@ use super::tournaments::{self as tdb};
 use super::{unreadable, DbConn};
 use crate::ids::{PairId, RoundId, SeatingId, TournamentId, UserId};
 use crate::tournament::pairs::Player;
-use crate::tournament::Status;
 use crate::tournament_file::{
     TeamMovementKind, TeamScoringFile, TeamTournamentFile, TournamentFile,
 };
@@ -92,14 +93,12 @@ pub fn import_team_file(
             has_danish.then(|| i32::try_from(round_robin).unwrap_or(i32::MAX)),
             now,
         )?;
-        let status = match file.status {
-            Some(crate::tournament_file::Status::Finished) => Status::Finished,
-            Some(crate::tournament_file::Status::Draft) => Status::Draft,
-            Some(crate::tournament_file::Status::Running) => Status::Running,
-            None if file.rounds.is_empty() => Status::Draft,
-            None => Status::Running,
-        };
-        tdb::set_status(conn, tid, status, now)?;
+        tdb::set_status(
+            conn,
+            tid,
+            status_of(file.status, file.rounds.is_empty()),
+            now,
+        )?;
         diesel::update(tournaments::table.find(tid))
             .set(tournaments::draw_seed.eq(file.draw_seed.and_then(|s| i64::try_from(s).ok())))
             .execute(conn)?;
