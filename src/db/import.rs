@@ -132,12 +132,8 @@ pub fn import_file(
     let settings = settings_of(file, tz)?;
     conn.transaction(|conn| {
         let tid = tdb::create(conn, &settings, user_id, now)?;
-        tdb::set_status(
-            conn,
-            tid,
-            status_of(file.status, file.rounds.is_empty()),
-            now,
-        )?;
+        let status = status_of(file.status, file.rounds.is_empty());
+        tdb::set_status(conn, tid, status, now)?;
         let mut id_of: HashMap<u32, PairId> = HashMap::new();
         for p in &file.pairs {
             let player = |i: usize| file_player(p, i);

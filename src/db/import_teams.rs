@@ -93,12 +93,8 @@ pub fn import_team_file(
             has_danish.then(|| i32::try_from(round_robin).unwrap_or(i32::MAX)),
             now,
         )?;
-        tdb::set_status(
-            conn,
-            tid,
-            status_of(file.status, file.rounds.is_empty()),
-            now,
-        )?;
+        let status = status_of(file.status, file.rounds.is_empty());
+        tdb::set_status(conn, tid, status, now)?;
         diesel::update(tournaments::table.find(tid))
             .set(tournaments::draw_seed.eq(file.draw_seed.and_then(|s| i64::try_from(s).ok())))
             .execute(conn)?;
