@@ -7,33 +7,6 @@ use crate::ids::UserId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
-#[allow(clippy::too_many_arguments)]
-pub fn audit(
-    conn: &mut DbConn,
-    tournament_id: TournamentId,
-    round_no: Option<i32>,
-    table_no: Option<i32>,
-    action: &str,
-    before: Option<String>,
-    after: Option<String>,
-    reason: &str,
-    user_id: UserId,
-    now: NaiveDateTime,
-) -> QueryResult<()> {
-    audit_by(
-        conn,
-        tournament_id,
-        round_no,
-        table_no,
-        action,
-        before,
-        after,
-        reason,
-        Some(user_id),
-        now,
-    )
-}
-
 /// An entry by a staff account (`Some`) or by a player with a code
 /// (`None`: who acted is in `after`).
 #[allow(clippy::too_many_arguments)]

@@ -11,7 +11,7 @@ use crate::ids::TournamentId;
 use crate::ids::UserId;
 use crate::rules::ScoreSheet;
 use crate::tournament::{RoundMovement, Status};
-use crate::tournament_file::{MovementKind, PairFile, Player, TableFile, TournamentFile};
+use crate::tournament_file::{MovementKind, PairFile, Penalty, Player, TableFile, TournamentFile};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::Error as DieselError;
@@ -173,13 +173,7 @@ pub fn import_file(
     let settings = settings_of(file, tz)?;
     conn.transaction(|conn| {
         let tid = tdb::create(conn, &settings, user_id, now)?;
-        let status = match file.status {
-            Some(crate::tournament_file::Status::Finished) => Status::Finished,
-            Some(crate::tournament_file::Status::Draft) => Status::Draft,
-            Some(crate::tournament_file::Status::Running) => Status::Running,
-            None if file.rounds.is_empty() => Status::Draft,
-            None => Status::Running,
-        };
+        let status = status_of(file.status, file.rounds.is_empty());
         tdb::set_status(conn, tid, status, now)?;
         let mut id_of: HashMap<u32, PairId> = HashMap::new();
         for p in &file.pairs {
@@ -266,40 +260,8 @@ pub fn import_file(
             let pair_id = id_of.get(&p.pair).copied().ok_or_else(|| {
                 unreadable(format!("a penalty names pair {}, not in the file", p.pair))
             })?;
-            let by =
-                p.by.as_deref()
-                    .and_then(|name| user_id_named(conn, name).ok().flatten());
-            let withdrawn_by = p
-                .withdrawn_by
-                .as_deref()
-                .and_then(|name| user_id_named(conn, name).ok().flatten());
-            diesel::insert_into(super::schema::penalties::table)
-                .values((
-                    super::schema::penalties::tournament_id.eq(tid),
-                    super::schema::penalties::round_no
-                        .eq(i32::try_from(p.round).unwrap_or(i32::MAX)),
-                    super::schema::penalties::pair_id.eq(pair_id),
-                    super::schema::penalties::table_no
-                        .eq(p.table.and_then(|t| i32::try_from(t).ok())),
-                    super::schema::penalties::kind.eq(p.kind.code()),
-                    super::schema::penalties::amount.eq(p.amount),
-                    super::schema::penalties::reason.eq(&p.reason),
-                    super::schema::penalties::given_by.eq(by),
-                    super::schema::penalties::given_at
-                        .eq(p.at.map(|a| a.naive_utc()).unwrap_or(now)),
-                    super::schema::penalties::withdrawn_by.eq(withdrawn_by),
-                    super::schema::penalties::withdrawn_at.eq(if p.withdrawn {
-                        Some(p.withdrawn_at.map(|a| a.naive_utc()).unwrap_or(now))
-                    } else {
-                        None
-                    }),
-                    super::schema::penalties::withdrawn_reason.eq(if p.withdrawn {
-                        p.withdrawn_reason.as_str()
-                    } else {
-                        ""
-                    }),
-                ))
-                .execute(conn)?;
+            let table_no = p.table.and_then(|t| i32::try_from(t).ok());
+            insert_penalty(conn, tid, pair_id, table_no, p, now)?;
         }
         // The Mitchell draw: the seed replays it when the round-1 pairs are
         // the same; otherwise round 1 itself is the layout.
@@ -313,20 +275,85 @@ pub fn import_file(
                 ))
                 .execute(conn)?;
         }
-        super::audit::audit(
-            conn,
-            tid,
-            None,
-            None,
-            "tournament.imported",
-            None,
-            None,
-            "",
-            user_id,
-            now,
-        )?;
+        audit_imported(conn, tid, user_id, now)?;
         Ok(tid)
     })
+}
+
+/// A penalty of a file (of either kind), given to `pair_id` at `table_no`.
+pub(super) fn insert_penalty(
+    conn: &mut DbConn,
+    tid: TournamentId,
+    pair_id: PairId,
+    table_no: Option<i32>,
+    p: &impl Penalty,
+    now: NaiveDateTime,
+) -> QueryResult<()> {
+    use super::schema::penalties;
+    let by = p
+        .by()
+        .and_then(|name| user_id_named(conn, name).ok().flatten());
+    let withdrawn_by = p
+        .withdrawn_by()
+        .and_then(|name| user_id_named(conn, name).ok().flatten());
+    diesel::insert_into(penalties::table)
+        .values((
+            penalties::tournament_id.eq(tid),
+            penalties::round_no.eq(i32::try_from(p.round()).unwrap_or(i32::MAX)),
+            penalties::pair_id.eq(pair_id),
+            penalties::table_no.eq(table_no),
+            penalties::kind.eq(p.kind().code()),
+            penalties::amount.eq(p.amount()),
+            penalties::reason.eq(p.reason()),
+            penalties::given_by.eq(by),
+            penalties::given_at.eq(p.at().map(|a| a.naive_utc()).unwrap_or(now)),
+            penalties::withdrawn_by.eq(withdrawn_by),
+            penalties::withdrawn_at.eq(if p.withdrawn() {
+                Some(p.withdrawn_at().map(|a| a.naive_utc()).unwrap_or(now))
+            } else {
+                None
+            }),
+            penalties::withdrawn_reason.eq(if p.withdrawn() {
+                p.withdrawn_reason()
+            } else {
+                ""
+            }),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// The audit entry of an imported tournament.
+pub(super) fn audit_imported(
+    conn: &mut DbConn,
+    tid: TournamentId,
+    user_id: UserId,
+    now: NaiveDateTime,
+) -> QueryResult<()> {
+    super::audit::audit_by(
+        conn,
+        tid,
+        None,
+        None,
+        "tournament.imported",
+        None,
+        None,
+        "",
+        Some(user_id),
+        now,
+    )
+}
+
+/// The status of an imported tournament: the file's, else running once
+/// it has rounds.
+pub(super) fn status_of(status: Option<crate::tournament_file::Status>, no_rounds: bool) -> Status {
+    match status {
+        Some(crate::tournament_file::Status::Finished) => Status::Finished,
+        Some(crate::tournament_file::Status::Draft) => Status::Draft,
+        Some(crate::tournament_file::Status::Running) => Status::Running,
+        None if no_rounds => Status::Draft,
+        None => Status::Running,
+    }
 }
 
 fn file_player(p: &PairFile, i: usize) -> Player {

@@ -4,15 +4,16 @@
 //! the line-ups' pairs with their sheets, the resting teams, the penalties
 //! (each on its team's pair at its table).
 
-use super::import::{settings_of, sheet_write, user_id_named, ImportError};
-use super::schema::{penalties, rounds, seatings, tournaments};
+use super::import::{
+    audit_imported, insert_penalty, settings_of, sheet_write, status_of, ImportError,
+};
+use super::schema::{rounds, seatings, tournaments};
 use super::scoring;
 use super::teams::{self as teamdb, TeamRow};
 use super::tournaments::{self as tdb};
 use super::{unreadable, DbConn};
 use crate::ids::{PairId, RoundId, SeatingId, TournamentId, UserId};
 use crate::tournament::pairs::Player;
-use crate::tournament::Status;
 use crate::tournament_file::{
     TeamMovementKind, TeamScoringFile, TeamTournamentFile, TournamentFile,
 };
@@ -92,13 +93,7 @@ pub fn import_team_file(
             has_danish.then(|| i32::try_from(round_robin).unwrap_or(i32::MAX)),
             now,
         )?;
-        let status = match file.status {
-            Some(crate::tournament_file::Status::Finished) => Status::Finished,
-            Some(crate::tournament_file::Status::Draft) => Status::Draft,
-            Some(crate::tournament_file::Status::Running) => Status::Running,
-            None if file.rounds.is_empty() => Status::Draft,
-            None => Status::Running,
-        };
+        let status = status_of(file.status, file.rounds.is_empty());
         tdb::set_status(conn, tid, status, now)?;
         diesel::update(tournaments::table.find(tid))
             .set(tournaments::draw_seed.eq(file.draw_seed.and_then(|s| i64::try_from(s).ok())))
@@ -242,53 +237,13 @@ pub fn import_team_file(
                 Some(id) => id,
                 None => teamdb::pair_of(conn, tid, row, 0, 1, now)?,
             };
-            let by =
-                p.by.as_deref()
-                    .and_then(|name| user_id_named(conn, name).ok().flatten());
-            let withdrawn_by = p
-                .withdrawn_by
-                .as_deref()
-                .and_then(|name| user_id_named(conn, name).ok().flatten());
-            diesel::insert_into(penalties::table)
-                .values((
-                    penalties::tournament_id.eq(tid),
-                    penalties::round_no.eq(i32::try_from(p.round).unwrap_or(i32::MAX)),
-                    penalties::pair_id.eq(pair_id),
-                    penalties::table_no.eq(p
-                        .table
-                        .map(|t| renumbered.get(&(p.round, t)).copied().unwrap_or(t))
-                        .and_then(|t| i32::try_from(t).ok())),
-                    penalties::kind.eq(p.kind.code()),
-                    penalties::amount.eq(p.amount),
-                    penalties::reason.eq(&p.reason),
-                    penalties::given_by.eq(by),
-                    penalties::given_at.eq(p.at.map(|a| a.naive_utc()).unwrap_or(now)),
-                    penalties::withdrawn_by.eq(withdrawn_by),
-                    penalties::withdrawn_at.eq(if p.withdrawn {
-                        Some(p.withdrawn_at.map(|a| a.naive_utc()).unwrap_or(now))
-                    } else {
-                        None
-                    }),
-                    penalties::withdrawn_reason.eq(if p.withdrawn {
-                        p.withdrawn_reason.as_str()
-                    } else {
-                        ""
-                    }),
-                ))
-                .execute(conn)?;
+            let table_no = p
+                .table
+                .map(|t| renumbered.get(&(p.round, t)).copied().unwrap_or(t))
+                .and_then(|t| i32::try_from(t).ok());
+            insert_penalty(conn, tid, pair_id, table_no, p, now)?;
         }
-        super::audit::audit(
-            conn,
-            tid,
-            None,
-            None,
-            "tournament.imported",
-            None,
-            None,
-            "",
-            user_id,
-            now,
-        )?;
+        audit_imported(conn, tid, user_id, now)?;
         Ok::<_, diesel::result::Error>(tid)
     })?)
 }

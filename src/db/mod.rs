@@ -391,6 +391,20 @@ impl Db {
             .map_err(|e| E::from(DbError::Task(e.to_string())))?
     }
 
+    /// [`Db::write`] with the time of the write by this database's clock
+    /// (read inside the transaction).
+    pub async fn write_at<T, E>(
+        &self,
+        f: impl FnOnce(&mut DbConn, chrono::NaiveDateTime) -> Result<T, E> + Send + 'static,
+    ) -> Result<T, E>
+    where
+        T: Send + 'static,
+        E: From<DbError> + From<diesel::result::Error> + Send + 'static,
+    {
+        let clock = self.clock.clone();
+        self.write(move |c| f(c, clock.now())).await
+    }
+
     /// [`Db::write`] for callers that are not async (the command line).
     pub fn write_blocking<T, E>(&self, f: impl FnOnce(&mut DbConn) -> Result<T, E>) -> Result<T, E>
     where

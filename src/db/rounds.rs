@@ -259,7 +259,7 @@ pub fn record_clock(
         } else {
             "clock.time_out"
         };
-        super::audit::audit(
+        super::audit::audit_by(
             c,
             tid,
             Some(round_no),
@@ -268,7 +268,7 @@ pub fn record_clock(
             None,
             None,
             "",
-            user_id,
+            Some(user_id),
             now,
         )
     })

@@ -239,7 +239,7 @@ pub fn save_sheet(
             Some(s) => s.clone(),
             None => serde_json::json!({"adjusted": write.adjusted}).to_string(),
         };
-        super::audit::audit(
+        super::audit::audit_by(
             conn,
             place.tournament_id,
             Some(place.round_no),
@@ -248,7 +248,7 @@ pub fn save_sheet(
             before,
             Some(after),
             reason,
-            user_id,
+            Some(user_id),
             now,
         )?;
         Ok(version)

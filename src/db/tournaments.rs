@@ -265,7 +265,7 @@ pub fn finish(
 ) -> QueryResult<()> {
     conn.transaction(|c| {
         set_status(c, tid, Status::Finished, now)?;
-        super::audit::audit(
+        super::audit::audit_by(
             c,
             tid,
             None,
@@ -274,7 +274,7 @@ pub fn finish(
             None,
             None,
             "",
-            user_id,
+            Some(user_id),
             now,
         )
     })

@@ -73,9 +73,7 @@ pub async fn create_first_admin(
     password_hash: String,
 ) -> Result<Option<SignedIn>, ServiceError> {
     let name = username.as_str().to_string();
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
+    db.write_at(move |c, now| {
         let id = match udb::create_first_admin(c, &name, &password_hash, now) {
             Ok(id) => id,
             Err(UserError::SetupDone) => return Ok(None),

@@ -163,20 +163,7 @@ pub fn record(
     entry: Entry,
     now: NaiveDateTime,
 ) -> Result<(), ServiceError> {
-    let text = |m: Option<Map<String, Value>>| m.map(|m| Value::Object(m).to_string());
-    crate::db::audit::audit(
-        conn,
-        tournament_id,
-        entry.round,
-        entry.table,
-        entry.action.code(),
-        text(entry.before),
-        text(entry.after),
-        &entry.reason,
-        actor.user_id,
-        now,
-    )?;
-    Ok(())
+    record_by(conn, tournament_id, Some(actor.user_id), entry, now)
 }
 
 /// An entry written by a player with a code, not a staff account (a
@@ -184,6 +171,16 @@ pub fn record(
 pub fn record_anonymous(
     conn: &mut DbConn,
     tournament_id: TournamentId,
+    entry: Entry,
+    now: NaiveDateTime,
+) -> Result<(), ServiceError> {
+    record_by(conn, tournament_id, None, entry, now)
+}
+
+fn record_by(
+    conn: &mut DbConn,
+    tournament_id: TournamentId,
+    user_id: Option<crate::ids::UserId>,
     entry: Entry,
     now: NaiveDateTime,
 ) -> Result<(), ServiceError> {
@@ -197,7 +194,7 @@ pub fn record_anonymous(
         text(entry.before),
         text(entry.after),
         &entry.reason,
-        None,
+        user_id,
         now,
     )?;
     Ok(())

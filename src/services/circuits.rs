@@ -219,9 +219,7 @@ pub async fn update(
 ) -> Result<(), ServiceError> {
     problems_of(&spec)?;
     let doc = document(&spec)?;
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
+    db.write_at(move |c, now| {
         lock_circuit(c, &actor, id, 1, now)?;
         cdb::set_spec(c, id, &doc)?;
         bump_stage_pages(c, id)
@@ -232,9 +230,7 @@ pub async fn update(
 /// Deletes a circuit (its owner or an admin): the tournaments stay, and
 /// their pages stop naming it (a new revision of each).
 pub async fn delete(db: &Db, actor: Actor, id: CircuitId) -> Result<(), ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
+    db.write_at(move |c, now| {
         lock_circuit(c, &actor, id, 1, now)?;
         bump_stage_pages(c, id)?;
         cdb::delete(c, id)?;
@@ -250,9 +246,7 @@ pub async fn add_stage(
     id: CircuitId,
     tid: TournamentId,
 ) -> Result<(), ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
+    db.write_at(move |c, now| {
         lock_circuit(c, &actor, id, 1, now)?;
         if cdb::stages(c, id)?.len() >= MAX_STAGES {
             return Err(ServiceError::refused_with(
@@ -284,9 +278,7 @@ pub async fn remove_stage(
     id: CircuitId,
     tid: TournamentId,
 ) -> Result<(), ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
+    db.write_at(move |c, now| {
         lock_circuit(c, &actor, id, 1, now)?;
         let t = super::bump(c, tid)?;
         if !cdb::remove_stage(c, id, tid)? {
@@ -549,9 +541,7 @@ pub async fn import(
         ));
     }
     let doc = document(&bundle.circuit)?;
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
+    db.write_at(move |c, now| {
         let id = cdb::insert(c, actor.user_id, &doc, now)?;
         for file in &bundle.stages {
             let tid = super::files::import_on(c, &actor, actor.user_id, file, tz, now)?;

@@ -1,6 +1,6 @@
 //! A table's entries as the desk sees them: a pair's pending entry (the referee settles a dispute with it in view), the desk's confirmation of what it saw, a desk save that becomes the table's entry, and the codes tables and pairs type. Shared by the desk (`scoring`) and the tables (`table_side`).
 
-use super::{lock, Actor, Loaded, Need, ServiceError};
+use super::{Actor, Loaded, Need, ServiceError};
 use crate::db::scoring::{self as sdb, SaveError, SheetWrite, TablePlace};
 use crate::db::table_side::{self as tsdb, EntryRow};
 use crate::db::tournaments::{self as tdb};
@@ -115,6 +115,29 @@ pub fn record_desk_save(
     Err(ServiceError::refused(Refusal::SheetChanged))
 }
 
+/// What a sheet that passed the rules writes: the sheet, its totals and VP
+/// (`accepted`: a wrong written total a referee accepted, `note` its reason).
+pub fn counted_write(
+    sheet: &ScoreSheet,
+    report: &SheetReport,
+    accepted: bool,
+    note: String,
+) -> Result<SheetWrite, ServiceError> {
+    Ok(SheetWrite {
+        sheet: Some(
+            serde_json::to_string(sheet)
+                .map_err(|e| ServiceError::corrupt(format!("sheet: {e}")))?,
+        ),
+        adjusted: None,
+        ns_total: report.totals.ns,
+        ew_total: report.totals.ew,
+        ns_vp: i32::from(report.vp.ns),
+        ew_vp: i32::from(report.vp.ew),
+        accepted_mismatch: accepted,
+        note,
+    })
+}
+
 /// The desk confirms a pair's entry (entered or disputed) as the referee
 /// saw it (`seen`, the entry's version on the page that showed it): it
 /// counts from now on, on the record under the referee's name. An entry
@@ -127,11 +150,7 @@ pub async fn desk_confirm(
     table_no: i32,
     seen: i32,
 ) -> Result<(), ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
-        let l = lock(c, &actor, tid, Need::Referee)?;
-        l.ensure_running()?;
+    super::write_running(db, actor, tid, Need::Referee, move |c, l, now| {
         let round = l.round(n).ok_or(ServiceError::NotFound)?.clone();
         let (tables, _) = crate::db::rounds::seating_of(c, round.id)?;
         let seating = tables
@@ -156,19 +175,7 @@ pub async fn desk_confirm(
                 problems: Vec::new(),
             })));
         }
-        let write = SheetWrite {
-            sheet: Some(
-                serde_json::to_string(&sheet)
-                    .map_err(|e| ServiceError::corrupt(format!("sheet: {e}")))?,
-            ),
-            adjusted: None,
-            ns_total: report.totals.ns,
-            ew_total: report.totals.ew,
-            ns_vp: i32::from(report.vp.ns),
-            ew_vp: i32::from(report.vp.ew),
-            accepted_mismatch: false,
-            note: String::new(),
-        };
+        let write = counted_write(&sheet, &report, false, String::new())?;
         let place = TablePlace {
             tournament_id: tid,
             round_no: n,

@@ -159,9 +159,7 @@ pub async fn import_any(
             if actor.role != Role::Admin {
                 return Err(ServiceError::Forbidden);
             }
-            let clock = db.clock().clone();
-            db.write(move |c| {
-                let now = clock.now();
+            db.write_at(move |c, now| {
                 let owner_id = owner_id(c, &actor, owner.as_deref())?;
                 let tid = match crate::db::import_teams::import_team_file(c, &f, tz, owner_id, now)
                 {
@@ -233,9 +231,7 @@ pub async fn import(
     if actor.role != Role::Admin {
         return Err(ServiceError::Forbidden);
     }
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
+    db.write_at(move |c, now| {
         let owner_id = owner_id(c, &actor, owner.as_deref())?;
         import_on(c, &actor, owner_id, &file, tz, now)
     })

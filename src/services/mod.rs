@@ -445,6 +445,26 @@ pub fn lock_both(
     Ok((rows, l))
 }
 
+/// A write to a running tournament: locked for `need` (see [`lock`]),
+/// refused unless it runs, then `f` with the connection, the tournament and
+/// the time of the write.
+pub async fn write_running<T: Send + 'static>(
+    db: &crate::db::Db,
+    actor: Actor,
+    tid: TournamentId,
+    need: Need,
+    f: impl FnOnce(&mut DbConn, Loaded, chrono::NaiveDateTime) -> Result<T, ServiceError>
+        + Send
+        + 'static,
+) -> Result<T, ServiceError> {
+    db.write_at(move |c, now| {
+        let l = lock(c, &actor, tid, need)?;
+        l.ensure_running()?;
+        f(c, l, now)
+    })
+    .await
+}
+
 /// Reads a tournament, access-checked (no lock).
 pub fn read(
     conn: &mut DbConn,

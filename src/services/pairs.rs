@@ -61,6 +61,24 @@ fn lock_pairs(c: &mut DbConn, actor: &Actor, tid: TournamentId) -> Result<Loaded
     Ok(l)
 }
 
+/// A write to a pairs tournament's registrations: locked (`lock_pairs`),
+/// checked by `check` (not finished, not started…), then `f` with the
+/// connection, the tournament and the time of the write.
+async fn write_pairs<T: Send + 'static>(
+    db: &Db,
+    actor: Actor,
+    tid: TournamentId,
+    check: fn(&Loaded) -> Result<(), ServiceError>,
+    f: impl FnOnce(&mut DbConn, &Loaded, NaiveDateTime) -> Result<T, ServiceError> + Send + 'static,
+) -> Result<T, ServiceError> {
+    db.write_at(move |c, now| {
+        let l = lock_pairs(c, &actor, tid)?;
+        check(&l)?;
+        f(c, &l, now)
+    })
+    .await
+}
+
 /// Registers a pair with the next number. After the draw it is a late pair
 /// from the next round on, and the Mitchell movement must have a seat for it.
 pub async fn register(
@@ -69,22 +87,18 @@ pub async fn register(
     tid: TournamentId,
     entry: PairEntry,
 ) -> Result<i32, ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
-        let l = lock_pairs(c, &actor, tid)?;
-        l.ensure_not_finished()?;
+    write_pairs(db, actor, tid, not_finished, move |c, l, now| {
         let joined = (l.status() == Status::Running).then(|| l.next_round());
         if let (Some(round), Some(layout)) = (joined, l.t.layout()) {
             let round_no = u32::try_from(round).unwrap_or(u32::MAX);
             if round_no <= l.settings.mitchell_rounds {
                 let next_no = l.pairs.iter().map(Pair::pair_no).max().unwrap_or(0) + 1;
-                let mut changes = roster_changes(&l);
+                let mut changes = roster_changes(l);
                 changes.push(RosterChange::Joined {
                     pair: next_no,
                     from_round: round_no,
                 });
-                movement::round_seating(&layout, &mitchell_plan(&l, &layout), round_no, &changes)
+                movement::round_seating(&layout, &mitchell_plan(l, &layout), round_no, &changes)
                     .map_err(|e| ServiceError::Conflict(Conflict::Movement(e)))?;
             }
         }
@@ -112,12 +126,8 @@ pub async fn update(
     pid: PairId,
     entry: PairEntry,
 ) -> Result<(), ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
-        let l = lock_pairs(c, &actor, tid)?;
-        l.ensure_not_finished()?;
-        let before = find_pair(&l, pid)?.entry();
+    write_pairs(db, actor, tid, not_finished, move |c, l, now| {
+        let before = find_pair(l, pid)?.entry();
         crate::db::pairs::update_pair(c, tid, pid, &entry, now).map_err(pair_error)?;
         audit::record(
             c,
@@ -133,12 +143,25 @@ pub async fn update(
     .await
 }
 
+/// Refuses a change once the tournament is finished.
+fn not_finished(l: &Loaded) -> Result<(), ServiceError> {
+    l.ensure_not_finished()
+}
+
 /// Refuses a change that needs the tournament not started yet (RULES.md §10:
 /// deleting a registration or marking it no-show happens before the start).
 fn ensure_not_started(l: &Loaded) -> Result<(), ServiceError> {
     match l.status() {
         Status::Draft => Ok(()),
         _ => Err(ServiceError::refused(Refusal::EntriesStarted)),
+    }
+}
+
+/// Refuses an import once the tournament started.
+fn ensure_import(l: &Loaded) -> Result<(), ServiceError> {
+    match l.status() {
+        Status::Draft => Ok(()),
+        _ => Err(ServiceError::refused(Refusal::ImportStarted)),
     }
 }
 
@@ -152,14 +175,10 @@ pub async fn delete(
     tid: TournamentId,
     pid: PairId,
 ) -> Result<i32, ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
-        let l = lock_pairs(c, &actor, tid)?;
-        // Checked inside the transaction: a draw that committed a moment ago
-        // wins and the deletion is refused.
-        ensure_not_started(&l)?;
-        let pair = find_pair(&l, pid)?;
+    // Checked inside the transaction: a draw that committed a moment ago
+    // wins and the deletion is refused.
+    write_pairs(db, actor, tid, ensure_not_started, move |c, l, now| {
+        let pair = find_pair(l, pid)?;
         let (number, before) = (pair.number, pair_values(&pair.entry()));
         crate::db::pairs::delete_pair(c, tid, pid)?;
         let mut before = before;
@@ -187,12 +206,8 @@ pub async fn set_no_show(
     pid: PairId,
     value: bool,
 ) -> Result<(), ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
-        let l = lock_pairs(c, &actor, tid)?;
-        ensure_not_started(&l)?;
-        let pair = find_pair(&l, pid)?;
+    write_pairs(db, actor, tid, ensure_not_started, move |c, l, now| {
+        let pair = find_pair(l, pid)?;
         if pair.no_show == value {
             return Ok(());
         }
@@ -228,12 +243,8 @@ pub async fn set_checked_in(
     pid: PairId,
     value: bool,
 ) -> Result<(), ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
-        let l = lock_pairs(c, &actor, tid)?;
-        l.ensure_not_finished()?;
-        check_in_one(c, &l, &actor, pid, value, now)
+    write_pairs(db, actor, tid, not_finished, move |c, l, now| {
+        check_in_one(c, l, &actor, pid, value, now)
     })
     .await
 }
@@ -289,15 +300,11 @@ pub async fn check_in_many(
     tid: TournamentId,
     pids: Option<Vec<PairId>>,
 ) -> Result<usize, ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
-        let l = lock_pairs(c, &actor, tid)?;
-        l.ensure_not_finished()?;
+    write_pairs(db, actor, tid, not_finished, move |c, l, now| {
         let wanted: Vec<PairId> = match &pids {
             Some(ids) => {
                 for id in ids {
-                    find_pair(&l, *id)?;
+                    find_pair(l, *id)?;
                 }
                 ids.clone()
             }
@@ -305,11 +312,11 @@ pub async fn check_in_many(
         };
         let mut n = 0;
         for id in wanted {
-            let p = find_pair(&l, id)?;
+            let p = find_pair(l, id)?;
             if p.checked_in || p.no_show || p.withdrawn_from_round.is_some() {
                 continue;
             }
-            check_in_one(c, &l, &actor, id, true, now)?;
+            check_in_one(c, l, &actor, id, true, now)?;
             n += 1;
         }
         Ok(n)
@@ -327,12 +334,8 @@ pub async fn set_withdrawn(
     pid: PairId,
     withdraw: bool,
 ) -> Result<(), ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
-        let l = lock_pairs(c, &actor, tid)?;
-        l.ensure_not_finished()?;
-        let pair = find_pair(&l, pid)?;
+    write_pairs(db, actor, tid, not_finished, move |c, l, now| {
+        let pair = find_pair(l, pid)?;
         let from = match (withdraw, l.status()) {
             // Already withdrawn: the round it left stays on the record.
             (true, _) if pair.withdrawn_from_round.is_some() => pair.withdrawn_from_round,
@@ -383,13 +386,7 @@ pub async fn import(
     tid: TournamentId,
     entries: Vec<PairEntry>,
 ) -> Result<usize, ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
-        let l = lock_pairs(c, &actor, tid)?;
-        if l.status() != Status::Draft {
-            return Err(ServiceError::refused(Refusal::ImportStarted));
-        }
+    write_pairs(db, actor, tid, ensure_import, move |c, _, now| {
         let n = crate::db::pairs::import_pairs(c, tid, &entries, now).map_err(pair_error)?;
         audit::record(
             c,

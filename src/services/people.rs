@@ -201,9 +201,7 @@ pub async fn merge(
     keep: PersonId,
     gone: PersonId,
 ) -> Result<(), ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
+    db.write_at(move |c, now| {
         pdb::lock_directory(c)?;
         let (map, by_person) = people_in_scope(c, &actor)?;
         for id in [keep, gone] {
@@ -229,9 +227,7 @@ pub async fn merge(
 
 /// Splits a merge: `id` stands for itself again.
 pub async fn split(db: &Db, actor: Actor, id: PersonId) -> Result<(), ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
+    db.write_at(move |c, now| {
         pdb::lock_directory(c)?;
         let (map, by_person) = people_in_scope(c, &actor)?;
         let row = pdb::find(c, id)?.ok_or(ServiceError::NotFound)?;

@@ -2,7 +2,7 @@
 //! penalties, and what the desk reads.
 
 use super::audit::{self, Action, Entry};
-use super::{lock, read, Actor, Loaded, Need, ServiceError, SheetRejection};
+use super::{read, Actor, Loaded, Need, ServiceError, SheetRejection};
 use crate::db::audit::{self as adb, AuditRow};
 use crate::db::penalties::{self as pdb, NewPenalty};
 use crate::db::scoring::{self as sdb, SaveError, SheetWrite, TablePlace};
@@ -145,11 +145,7 @@ pub async fn save_sheet(
     table_no: i32,
     input: SheetInput,
 ) -> Result<i32, ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
-        let l = lock(c, &actor, tid, Need::Referee)?;
-        l.ensure_running()?;
+    super::write_running(db, actor, tid, Need::Referee, move |c, l, now| {
         let ts = table_state(c, &l, n, table_no)?;
         let hands = l.settings.hands_per_round as usize;
         let report = crate::rules::check(
@@ -188,23 +184,12 @@ pub async fn save_sheet(
                 problems,
             })));
         }
-        let write = SheetWrite {
-            sheet: Some(
-                serde_json::to_string(&input.sheet)
-                    .map_err(|e| ServiceError::corrupt(format!("sheet: {e}")))?,
-            ),
-            adjusted: None,
-            ns_total: report.totals.ns,
-            ew_total: report.totals.ew,
-            ns_vp: i32::from(report.vp.ns),
-            ew_vp: i32::from(report.vp.ew),
-            accepted_mismatch: accepted,
-            note: if accepted {
-                reason.clone()
-            } else {
-                String::new()
-            },
+        let note = if accepted {
+            reason.clone()
+        } else {
+            String::new()
         };
+        let write = super::entries::counted_write(&input.sheet, &report, accepted, note)?;
         save(c, &l, &ts, input.version, &write, &actor, &reason, now)
     })
     .await
@@ -278,11 +263,7 @@ pub async fn set_adjusted(
     table_no: i32,
     form: AdjustedForm,
 ) -> Result<i32, ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
-        let l = lock(c, &actor, tid, Need::Referee)?;
-        l.ensure_running()?;
+    super::write_running(db, actor, tid, Need::Referee, move |c, l, now| {
         let ts = table_state(c, &l, n, table_no)?;
         let mut problems = Vec::new();
         let mut vp = |s: &str, field: &'static str| match s.trim().parse::<i32>() {
@@ -357,11 +338,7 @@ pub async fn add_penalty(
     form: PenaltyForm,
     lang: Lang,
 ) -> Result<PenaltyId, ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
-        let l = lock(c, &actor, tid, Need::Referee)?;
-        l.ensure_running()?;
+    super::write_running(db, actor, tid, Need::Referee, move |c, l, now| {
         let mut problems = Vec::new();
         let pair = form
             .pair
@@ -511,10 +488,7 @@ pub async fn change_penalty(
     change: PenaltyChange,
     reason: String,
 ) -> Result<(), ServiceError> {
-    let now = db.now();
-    db.write(move |c| {
-        let l = lock(c, &actor, tid, Need::Referee)?;
-        l.ensure_running()?;
+    super::write_running(db, actor, tid, Need::Referee, move |c, _, now| {
         let p = pdb::penalty_of(c, tid, penalty_id)?.ok_or(ServiceError::NotFound)?;
         let withdrawn = p.withdrawn_at.is_some();
         match (change, withdrawn) {

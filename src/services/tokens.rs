@@ -95,9 +95,7 @@ fn insert(
 
 /// The signed-in staff member creates a token for herself.
 pub async fn create(db: &Db, actor: Actor, label: TokenLabel) -> Result<NewToken, ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
+    db.write_at(move |c, now| {
         let user = udb::find(c, actor.user_id)?.ok_or(ServiceError::NotFound)?;
         insert(c, Some(actor.user_id), &user, &label, now)
     })

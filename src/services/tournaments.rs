@@ -120,9 +120,7 @@ pub async fn create(
     }
     let settings = Settings::parse(&form, tz).map_err(ServiceError::Invalid)?;
     let kind = kind.ok_or_else(|| ServiceError::invalid("kind", "teams.error.kind"))?;
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
+    db.write_at(move |c, now| {
         let id = tdb::create(c, &settings, actor.user_id, now)?;
         if kind == crate::tournament_file::FileKind::Teams {
             let setup = super::teams::parse_setup(&super::teams::SetupForm::default())
@@ -172,9 +170,7 @@ pub async fn update_settings(
     form: SettingsForm,
     tz: chrono_tz::Tz,
 ) -> Result<(), ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
+    db.write_at(move |c, now| {
         let l = lock(c, &actor, tid, Need::Direct)?;
         l.ensure_not_finished()?;
         let saved = SettingsForm::from_settings(&l.settings, tz);
@@ -212,9 +208,7 @@ pub async fn close(
     tid: TournamentId,
     seen: Option<i64>,
 ) -> Result<(), ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
+    db.write_at(move |c, now| {
         let l = lock(c, &actor, tid, Need::Direct)?;
         l.ensure_seen(seen)?;
         check_close(c, &l)?;
@@ -269,9 +263,7 @@ pub async fn reopen(
 ) -> Result<(), ServiceError> {
     let reason = crate::tournament::text::clean_reason("reason", &reason, "reopen.error.reason")
         .map_err(|p| ServiceError::Invalid(vec![p]))?;
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
+    db.write_at(move |c, now| {
         let l = lock(c, &actor, tid, Need::Direct)?;
         if l.status() != Status::Finished {
             return Err(ServiceError::refused(Refusal::ReopenNotFinished));
@@ -366,9 +358,7 @@ pub async fn add_staff(
     username: String,
     role: Role,
 ) -> Result<(), ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
+    db.write_at(move |c, now| {
         let l = lock(c, &actor, tid, Need::Direct)?;
         l.ensure_not_finished()?;
         let owner = l.t.created_by == Some(actor.user_id) || actor.role == Role::Admin;
@@ -419,9 +409,7 @@ pub async fn remove_staff(
     tid: TournamentId,
     user_id: UserId,
 ) -> Result<(), ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
+    db.write_at(move |c, now| {
         let l = lock(c, &actor, tid, Need::Direct)?;
         let row = crate::db::staff::member(c, tid, user_id)?;
         let Some((username, role)) = row else {

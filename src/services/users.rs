@@ -171,6 +171,23 @@ fn insert_user(
     Ok(id)
 }
 
+/// An admin's change to an account: the accounts locked, then `f` with
+/// the account as it was and the time of the write.
+async fn change_user(
+    db: &Db,
+    actor: Actor,
+    id: UserId,
+    f: impl FnOnce(&mut DbConn, UserRow, NaiveDateTime) -> Result<(), ServiceError> + Send + 'static,
+) -> Result<(), ServiceError> {
+    require_admin(&actor)?;
+    db.write_at(move |c, now| {
+        lock_users(c)?;
+        let before = find(c, id)?;
+        f(c, before, now)
+    })
+    .await
+}
+
 /// Enables or disables an account (disabling ends its sessions and revokes
 /// its API tokens: enabling it again revives none).
 pub async fn set_active(
@@ -179,12 +196,7 @@ pub async fn set_active(
     id: UserId,
     active: bool,
 ) -> Result<(), ServiceError> {
-    require_admin(&actor)?;
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
-        lock_users(c)?;
-        let before = find(c, id)?;
+    change_user(db, actor, id, move |c, before, now| {
         if before.active == active {
             return Ok(());
         }
@@ -208,12 +220,7 @@ pub async fn set_active(
 /// Changes an account's role (its API tokens, made for the old role, are
 /// revoked).
 pub async fn set_role(db: &Db, actor: Actor, id: UserId, role: Role) -> Result<(), ServiceError> {
-    require_admin(&actor)?;
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
-        lock_users(c)?;
-        let before = find(c, id)?;
+    change_user(db, actor, id, move |c, before, now| {
         if before.role() == role {
             return Ok(());
         }
@@ -241,9 +248,7 @@ pub async fn reset_password(
     password_hash: String,
 ) -> Result<(), ServiceError> {
     require_admin(&actor)?;
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
+    db.write_at(move |c, now| {
         lock_users(c)?;
         udb::set_password(c, id, &password_hash, now).map_err(user_error)?;
         revoke_all(c, Some(actor.user_id), id, RevokedBecause::Password, now)?;
@@ -255,9 +260,7 @@ pub async fn reset_password(
 /// Whether every referee works on every tournament (see `REFEREES_SEE_ALL`).
 pub async fn set_referees_see_all(db: &Db, actor: Actor, all: bool) -> Result<(), ServiceError> {
     require_admin(&actor)?;
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
+    db.write_at(move |c, now| {
         super::set_app_setting(
             c,
             super::REFEREES_SEE_ALL,
@@ -302,9 +305,7 @@ pub async fn set_public_url(db: &Db, actor: Actor, text: String) -> Result<(), S
     require_admin(&actor)?;
     let url = crate::tournament::text::parse_public_url("public_url", &text)
         .map_err(|p| ServiceError::Invalid(vec![p]))?;
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
+    db.write_at(move |c, now| {
         let before = crate::db::settings::get(c, PUBLIC_URL)?;
         super::set_app_setting(c, PUBLIC_URL, url.as_deref().unwrap_or(""))?;
         record(

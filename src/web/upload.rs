@@ -9,10 +9,12 @@
 use actix_multipart::Multipart;
 use actix_web::dev::Payload;
 use actix_web::http::header::CONTENT_TYPE;
+use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpRequest};
 use futures_util::future::LocalBoxFuture;
 use futures_util::StreamExt;
 
+use crate::i18n::Lang;
 use crate::tournament::csv_import::MAX_FILE_BYTES;
 use crate::tournament::spreadsheet::decode_upload;
 use crate::tournament::FieldProblem;
@@ -30,6 +32,53 @@ pub struct ImportUpload {
     pub text: Result<String, FieldProblem>,
     /// The preview's "import these pairs" (`confirm=yes`).
     pub confirm: bool,
+}
+
+/// An import page shown again: the preview (if the text could be read),
+/// the problem to show, the status.
+pub struct ShownAgain<P> {
+    pub preview: Option<P>,
+    pub error: Option<String>,
+    pub status: StatusCode,
+}
+
+impl ImportUpload {
+    /// The text sent (empty when the file could not be read) and what to
+    /// save: `read`'s preview of it when `clean` and confirmed, else the
+    /// page again (422 for a file that cannot be read or a preview with
+    /// problems, 200 for a clean one not yet confirmed).
+    pub fn preview<P>(
+        self,
+        lang: Lang,
+        read: impl FnOnce(&str) -> Result<P, FieldProblem>,
+        clean: fn(&P) -> bool,
+    ) -> (String, Result<P, ShownAgain<P>>) {
+        let (text, read) = match self.text {
+            Ok(text) => {
+                let read = read(&text);
+                (text, read)
+            }
+            Err(problem) => (String::new(), Err(problem)),
+        };
+        let step = match read {
+            Err(problem) => Err(ShownAgain {
+                preview: None,
+                error: Some(problem.message(lang)),
+                status: StatusCode::UNPROCESSABLE_ENTITY,
+            }),
+            Ok(p) if self.confirm && clean(&p) => Ok(p),
+            Ok(p) => Err(ShownAgain {
+                status: if clean(&p) {
+                    StatusCode::OK
+                } else {
+                    StatusCode::UNPROCESSABLE_ENTITY
+                },
+                preview: Some(p),
+                error: None,
+            }),
+        };
+        (text, step)
+    }
 }
 
 fn too_big() -> FieldProblem {

@@ -4,9 +4,12 @@
 //! the same — the engine's `rules::check` and the table-side rule that a
 //! hand ended by time-out needs time-out called in the round.
 
-use super::*;
+use super::view;
+use crate::rules::{ScoreSheet, SheetReport};
 use crate::services::entries::check;
+use crate::services::{Loaded, ServiceError, SheetRejection};
 use crate::tournament::sheet_form::{InputProblem, SheetForm};
+use crate::tournament::FieldProblem;
 
 /// The engine's report on a sheet and the table-side refusal, if any.
 #[derive(Debug, Clone)]

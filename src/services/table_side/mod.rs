@@ -6,32 +6,22 @@
 //! confirm or override (`services::scoring`, [`desk_confirm`]).
 //!
 //! Every answer has a fixed precedence (issue 13's interface): an unknown
-//! table code (404 [`Refusal::TableNotFound`]), then the brake on pair
+//! table code (404 [`Refusal::TableNotFound`](crate::services::Refusal::TableNotFound)), then the brake on pair
 //! codes (429 [`ServiceError::Throttled`]), then a wrong pair code (403
-//! [`Refusal::PairCodeWrong`]), then a round that is over (409
-//! [`Refusal::RoundClosed`]), then the rest. Every pair code typed at a table is counted per (table code,
+//! [`Refusal::PairCodeWrong`](crate::services::Refusal::PairCodeWrong)), then a round that is over (409
+//! [`Refusal::RoundClosed`](crate::services::Refusal::RoundClosed)), then the rest. Every pair code typed at a table is counted per (table code,
 //! client address) by the one limiter (`services::brakes`), in a write of
 //! its own that commits before the code is looked at, so that a burst of
 //! guesses gets at most the allowance checked.
 
-use std::net::IpAddr;
-use std::time::Duration;
-
-use diesel::Connection;
-use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
-
-use super::{load_state, Loaded, Refusal, ServiceError, SheetRejection};
-use crate::db::rate_limits::Verdict;
-use crate::db::scoring::{self as sdb, SheetWrite};
-use crate::db::table_side::{self as tsdb, EntryRow};
-use crate::db::tournaments::{self as tdb};
-use crate::db::{Db, DbConn};
-use crate::rules::{Line, PerLine, ScoreSheet, SheetReport};
+use super::{Loaded, ServiceError};
+use crate::db::table_side as tsdb;
+use crate::db::DbConn;
+use crate::rules::Line;
 use crate::services::view::Pair;
 use crate::services::view::{Round, Seating};
 pub use crate::tournament::codes::{PairCode, TableCode};
-use crate::tournament::{FieldProblem, Status};
+use crate::tournament::Status;
 
 pub mod judge;
 pub mod seat;

@@ -1,6 +1,18 @@
 //! Who acts at a table: the code of a pair seated there, found after the brake, and the tournament's lock taken before the table's rows are written.
 
-use super::*;
+use std::net::IpAddr;
+
+use diesel::Connection;
+
+use super::{round_over, table_history, PairCode, TableCode};
+use crate::db::rate_limits::Verdict;
+use crate::db::table_side as tsdb;
+use crate::db::tournaments as tdb;
+use crate::db::{Db, DbConn};
+use crate::rules::Line;
+use crate::services::view::{Pair, Round, Seating};
+use crate::services::{load_state, Loaded, Refusal, ServiceError};
+use crate::tournament::Status;
 
 // ---- entering and confirming ----
 

@@ -2,9 +2,21 @@
 
 use super::judge::judge;
 use super::seat::{relock, with_seat, Lock, Seat};
-use super::*;
+use std::net::IpAddr;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use super::{who, PairCode, TableCode, TableStatus};
+use crate::db::scoring as sdb;
+use crate::db::table_side::{self as tsdb, EntryRow};
 use crate::db::types::{EntrySide, EntryStatus};
-use crate::services::entries::{check, parse_stored};
+use crate::db::{Db, DbConn};
+use crate::rules::{Line, PerLine, ScoreSheet, SheetReport};
+use crate::services::entries::{check, counted_write, parse_stored};
+use crate::services::{Refusal, ServiceError, SheetRejection};
+use crate::tournament::FieldProblem;
 use chrono::NaiveDateTime;
 
 /// What an accepted entry or answer returns (and what a repeated
@@ -335,16 +347,7 @@ pub async fn confirm(
                     problems: Vec::new(),
                 })));
             }
-            let write = SheetWrite {
-                sheet: Some(sheet_json(&sheet)?),
-                adjusted: None,
-                ns_total: report.totals.ns,
-                ew_total: report.totals.ew,
-                ns_vp: i32::from(report.vp.ns),
-                ew_vp: i32::from(report.vp.ew),
-                accepted_mismatch: false,
-                note: String::new(),
-            };
+            let write = counted_write(&sheet, &report, false, String::new())?;
             if !tsdb::insert_counted_sheet(c, s.seating.id, &write, now)? {
                 return Err(ServiceError::refused(Refusal::AlreadyConfirmed));
             }

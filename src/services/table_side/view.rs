@@ -1,9 +1,15 @@
 //! A table as its players see it: the round it plays, the two pairs, the entry and what the engine computes of it, where each pair plays next.
 
-use super::*;
+use super::{round_over, table_history, TableCode, TableStatus};
+use crate::db::scoring as sdb;
+use crate::db::table_side as tsdb;
+use crate::db::tournaments as tdb;
 use crate::db::types::{EntrySide, EntryStatus};
+use crate::db::{Db, DbConn};
 use crate::ids::PairId;
+use crate::rules::{Line, ScoreSheet, SheetReport};
 use crate::services::entries::{check, parse_stored};
+use crate::services::{load_state, Loaded, Refusal, ServiceError};
 
 /// A pair at a table, as its players read it.
 #[derive(Debug, Clone, PartialEq, Eq)]

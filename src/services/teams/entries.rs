@@ -1,13 +1,13 @@
 //! Registering teams: the team form, check-in, withdrawal.
 
-use super::{ensure_teams, load_teams, TeamsLoaded, MAX_PLAYERS, MAX_TEAM_NAME, MIN_PLAYERS};
+use super::{ensure_draft, write_teams, TeamsLoaded, MAX_PLAYERS, MAX_TEAM_NAME, MIN_PLAYERS};
 use crate::db::{teams as teamdb, Db};
 use crate::ids::{TeamId, TournamentId};
 use crate::services::audit::{Action, Entry};
 use crate::services::Refusal;
-use crate::services::{audit, lock_rows, Actor, Need, ServiceError};
+use crate::services::{audit, Actor, ServiceError};
 use crate::tournament::pairs::{Player, PlayerForm};
-use crate::tournament::{FieldProblem, Status};
+use crate::tournament::FieldProblem;
 use serde_json::Value;
 
 // ---- teams ----
@@ -106,15 +106,7 @@ pub async fn register(
     form: TeamForm,
 ) -> Result<i32, ServiceError> {
     let (name, players) = parse_team(&form).map_err(ServiceError::Invalid)?;
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
-        let rows = lock_rows(c, &actor, tid, Need::Direct)?;
-        let t = load_teams(c, rows)?;
-        ensure_teams(&t)?;
-        if t.l.status() != Status::Draft {
-            return Err(ServiceError::refused(Refusal::TeamsStarted));
-        }
+    write_teams(db, actor, tid, ensure_draft, move |c, t, now| {
         if let Some((i, number)) = player_taken(&t, &players) {
             return Err(ServiceError::Invalid(vec![FieldProblem::new(
                 player_fields(i)[0],
@@ -147,31 +139,30 @@ pub async fn check_in(
     team: TeamId,
     on: bool,
 ) -> Result<(), ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
-        let rows = lock_rows(c, &actor, tid, Need::Direct)?;
-        let t = load_teams(c, rows)?;
-        ensure_teams(&t)?;
-        let found = t.team(team).ok_or(ServiceError::NotFound)?;
-        if t.l.status() != Status::Draft {
-            return Err(ServiceError::refused(Refusal::TeamsStarted));
-        }
-        teamdb::set_checked_in(c, found.id, on)?;
-        audit::record(
-            c,
-            tid,
-            &actor,
-            Entry::new(if on {
-                Action::TeamCheckedIn
-            } else {
-                Action::TeamCheckInUndone
-            })
-            .after(audit::values([("team", Value::from(found.number))])),
-            now,
-        )?;
-        Ok(())
-    })
+    write_teams(
+        db,
+        actor,
+        tid,
+        |_| Ok(()),
+        move |c, t, now| {
+            let found = t.team(team).ok_or(ServiceError::NotFound)?;
+            ensure_draft(&t)?;
+            teamdb::set_checked_in(c, found.id, on)?;
+            audit::record(
+                c,
+                tid,
+                &actor,
+                Entry::new(if on {
+                    Action::TeamCheckedIn
+                } else {
+                    Action::TeamCheckInUndone
+                })
+                .after(audit::values([("team", Value::from(found.number))])),
+                now,
+            )?;
+            Ok(())
+        },
+    )
     .await
 }
 
@@ -183,30 +174,30 @@ pub async fn withdraw(
     tid: TournamentId,
     team: TeamId,
 ) -> Result<i32, ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
-        let rows = lock_rows(c, &actor, tid, Need::Direct)?;
-        let t = load_teams(c, rows)?;
-        ensure_teams(&t)?;
-        t.l.ensure_not_finished()?;
-        let found = t.team(team).ok_or(ServiceError::NotFound)?;
-        if found.withdrawn_from_round.is_some() {
-            return Err(ServiceError::refused(Refusal::TeamsWithdrawn));
-        }
-        let from = t.l.next_round();
-        teamdb::set_withdrawn(c, found.id, Some(from))?;
-        audit::record(
-            c,
-            tid,
-            &actor,
-            Entry::new(Action::TeamWithdrawn)
-                .round(from)
-                .after(audit::values([("team", Value::from(found.number))])),
-            now,
-        )?;
-        Ok(from)
-    })
+    write_teams(
+        db,
+        actor,
+        tid,
+        |t| t.l.ensure_not_finished(),
+        move |c, t, now| {
+            let found = t.team(team).ok_or(ServiceError::NotFound)?;
+            if found.withdrawn_from_round.is_some() {
+                return Err(ServiceError::refused(Refusal::TeamsWithdrawn));
+            }
+            let from = t.l.next_round();
+            teamdb::set_withdrawn(c, found.id, Some(from))?;
+            audit::record(
+                c,
+                tid,
+                &actor,
+                Entry::new(Action::TeamWithdrawn)
+                    .round(from)
+                    .after(audit::values([("team", Value::from(found.number))])),
+                now,
+            )?;
+            Ok(from)
+        },
+    )
     .await
 }
 
@@ -219,15 +210,7 @@ pub async fn import(
     tid: TournamentId,
     lines: Vec<crate::tournament::team_csv::TeamLine>,
 ) -> Result<usize, ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
-        let rows = lock_rows(c, &actor, tid, Need::Direct)?;
-        let t = load_teams(c, rows)?;
-        ensure_teams(&t)?;
-        if t.l.status() != Status::Draft {
-            return Err(ServiceError::refused(Refusal::TeamsStarted));
-        }
+    write_teams(db, actor, tid, ensure_draft, move |c, t, now| {
         for line in &lines {
             if let Some((_, number)) = player_taken(&t, &line.players) {
                 return Err(ServiceError::Invalid(vec![FieldProblem::new(

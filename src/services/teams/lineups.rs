@@ -8,7 +8,7 @@ use crate::ids::{PairId, TeamId, TournamentId};
 use crate::movement::teams::{check_lineup, LineUp};
 use crate::services::audit::{Action, Entry};
 use crate::services::Refusal;
-use crate::services::{audit, load_rows, lock_rows, read_rows, Actor, Need, ServiceError};
+use crate::services::{audit, load_rows, lock_rows, read_rows, Actor, Need, Rows, ServiceError};
 use crate::tournament::FieldProblem;
 use serde_json::Value;
 
@@ -186,6 +186,21 @@ pub fn parse_lineup(f: &LineUpForm, size: usize) -> Result<LineUp, Vec<FieldProb
     }
 }
 
+/// A team tournament and one of its teams, by number.
+fn team_of(
+    c: &mut DbConn,
+    rows: Rows,
+    team_number: i32,
+) -> Result<(TeamsLoaded, Team), ServiceError> {
+    let t = load_teams(c, rows)?;
+    ensure_teams(&t)?;
+    let team = t
+        .team_by_number(team_number)
+        .cloned()
+        .ok_or(ServiceError::NotFound)?;
+    Ok((t, team))
+}
+
 /// Names team `team`'s line-up for round `round` (its match there): the
 /// two pairs take their seats at the match's tables. Refused once a sheet,
 /// entry or adjusted score is in at either table (never during a match),
@@ -198,9 +213,7 @@ pub async fn set_lineup(
     round: i32,
     form: LineUpForm,
 ) -> Result<(), ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
+    db.write_at(move |c, now| {
         let (rows, actor) = match &by {
             LineUpBy::Staff(actor) => (lock_rows(c, actor, tid, Need::Referee)?, Some(*actor)),
             LineUpBy::Captain { .. } => {
@@ -208,12 +221,7 @@ pub async fn set_lineup(
                 (load_rows(c, row)?, None)
             }
         };
-        let t = load_teams(c, rows)?;
-        ensure_teams(&t)?;
-        let team = t
-            .team_by_number(team_number)
-            .cloned()
-            .ok_or(ServiceError::NotFound)?;
+        let (t, team) = team_of(c, rows, team_number)?;
         if let LineUpBy::Captain { code } = &by {
             let code: String = code.chars().filter(|c| !c.is_whitespace()).collect();
             if code.is_empty() || team.code.as_deref() != Some(code.as_str()) {
@@ -301,12 +309,7 @@ pub async fn lineup_page(
                 load_rows(c, row)?
             }
         };
-        let t = load_teams(c, rows)?;
-        ensure_teams(&t)?;
-        let team = t
-            .team_by_number(team_number)
-            .cloned()
-            .ok_or(ServiceError::NotFound)?;
+        let (t, team) = team_of(c, rows, team_number)?;
         let seats = match t.l.rounds.last() {
             Some(r) => match_seats(c, &t, &team, r.number)?,
             None => None,

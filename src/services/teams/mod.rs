@@ -213,6 +213,36 @@ fn ensure_teams(t: &TeamsLoaded) -> Result<(), ServiceError> {
     }
 }
 
+/// A write to a team tournament's teams or settings: locked for the
+/// director, refused unless a team tournament, checked by `check`, then `f`
+/// with the connection, the tournament and the time of the write.
+async fn write_teams<T: Send + 'static>(
+    db: &Db,
+    actor: Actor,
+    tid: TournamentId,
+    check: fn(&TeamsLoaded) -> Result<(), ServiceError>,
+    f: impl FnOnce(&mut DbConn, TeamsLoaded, chrono::NaiveDateTime) -> Result<T, ServiceError>
+        + Send
+        + 'static,
+) -> Result<T, ServiceError> {
+    db.write_at(move |c, now| {
+        let rows = lock_rows(c, &actor, tid, Need::Direct)?;
+        let t = load_teams(c, rows)?;
+        ensure_teams(&t)?;
+        check(&t)?;
+        f(c, t, now)
+    })
+    .await
+}
+
+/// Refuses a change to the teams once the tournament started.
+fn ensure_draft(t: &TeamsLoaded) -> Result<(), ServiceError> {
+    match t.l.status() {
+        Status::Draft => Ok(()),
+        _ => Err(ServiceError::refused(Refusal::TeamsStarted)),
+    }
+}
+
 /// Reads a team tournament, access-checked.
 pub async fn load(
     db: &Db,
@@ -405,15 +435,7 @@ pub async fn save_setup(
     form: SetupForm,
 ) -> Result<(), ServiceError> {
     let setup = parse_setup(&form).map_err(ServiceError::Invalid)?;
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
-        let rows = lock_rows(c, &actor, tid, Need::Direct)?;
-        let t = load_teams(c, rows)?;
-        ensure_teams(&t)?;
-        if t.l.status() != Status::Draft {
-            return Err(ServiceError::refused(Refusal::TeamsStarted));
-        }
+    write_teams(db, actor, tid, ensure_draft, move |c, _, now| {
         write_setup(c, tid, &setup, now)?;
         audit::record(
             c,

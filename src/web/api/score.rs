@@ -337,6 +337,24 @@ async fn unreadable(
     }
 }
 
+/// A table's request as sent: the table's code, the body and its
+/// idempotency key; else the answer (an unreadable body, a bad key).
+async fn read_request(
+    state: &AppState,
+    req: &HttpRequest,
+    path: &str,
+    body: &Bytes,
+    lang: Lang,
+) -> Result<(TableCode, ScoreBody, Option<String>), HttpResponse> {
+    let code = TableCode::parse(path);
+    let body = match read_body(body, lang) {
+        Ok(b) => b,
+        Err(e) => return Err(unreadable(state, code, e, lang).await),
+    };
+    let key = idempotency_of(req, &body).map_err(|e| api_error(e, lang))?;
+    Ok((code, body, key))
+}
+
 /// `POST /api/v1/score/{table_code}/sheet`.
 #[utoipa::path(post, path = "/api/v1/score/{code}/sheet", tag = "table-side", operation_id = "submitTableSheet",
     params(("code" = String, Path, description = "The table's code (on its card)")),
@@ -357,14 +375,9 @@ pub async fn api_sheet(
     path: web::Path<String>,
     body: Bytes,
 ) -> HttpResponse {
-    let code = TableCode::parse(&path);
-    let body = match read_body(&body, ctx.lang) {
-        Ok(b) => b,
-        Err(e) => return unreadable(&state, code, e, ctx.lang).await,
-    };
-    let key = match idempotency_of(&req, &body) {
-        Ok(k) => k,
-        Err(e) => return api_error(e, ctx.lang),
+    let (code, body, key) = match read_request(&state, &req, &path, &body, ctx.lang).await {
+        Ok(r) => r,
+        Err(res) => return res,
     };
     // Without its round a sheet sent late would be filed under the round
     // drawn since: refused (422 `round_required`) once the code was
@@ -412,14 +425,9 @@ pub async fn api_confirm(
     path: web::Path<String>,
     body: Bytes,
 ) -> HttpResponse {
-    let code = TableCode::parse(&path);
-    let body = match read_body(&body, ctx.lang) {
-        Ok(b) => b,
-        Err(e) => return unreadable(&state, code, e, ctx.lang).await,
-    };
-    let key = match idempotency_of(&req, &body) {
-        Ok(k) => k,
-        Err(e) => return api_error(e, ctx.lang),
+    let (code, body, key) = match read_request(&state, &req, &path, &body, ctx.lang).await {
+        Ok(r) => r,
+        Err(res) => return res,
     };
     let answer = Answer {
         agree: body.agree,

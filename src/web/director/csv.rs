@@ -28,12 +28,6 @@ pub(super) struct ImportPage<'a> {
     error: Option<String>,
 }
 
-impl ImportPage<'_> {
-    fn line_messages(&self, line: &csv_import::LineProblem) -> String {
-        line.message(self.ctx.lang)
-    }
-}
-
 pub async fn import_form(
     ctx: PageCtx,
     Director(actor): Director,
@@ -71,10 +65,6 @@ pub async fn import(
         )
         .await;
     }
-    let (text, decoded) = match upload.text {
-        Ok(text) => (text, None),
-        Err(problem) => (String::new(), Some(problem)),
-    };
     // Withdrawn and no-show registrations do not hold their players (the
     // import's own check agrees).
     let existing: Vec<PairEntry> = l
@@ -83,6 +73,11 @@ pub async fn import(
         .filter(|p| p.holds_players())
         .map(Pair::entry)
         .collect();
+    let (text, step) = upload.preview(
+        ctx.lang,
+        |text| csv_import::preview(text, &existing),
+        Preview::is_clean,
+    );
     let page = |preview: Option<Preview>, error: Option<String>, status: StatusCode| {
         render_status(
             &ImportPage {
@@ -95,24 +90,10 @@ pub async fn import(
             status,
         )
     };
-    let preview = match decoded.map_or_else(|| csv_import::preview(&text, &existing), Err) {
+    let preview = match step {
         Ok(p) => p,
-        Err(problem) => {
-            return page(
-                None,
-                Some(problem.message(ctx.lang)),
-                StatusCode::UNPROCESSABLE_ENTITY,
-            )
-        }
+        Err(again) => return page(again.preview, again.error, again.status),
     };
-    if !upload.confirm || !preview.is_clean() {
-        let status = if preview.is_clean() {
-            StatusCode::OK
-        } else {
-            StatusCode::UNPROCESSABLE_ENTITY
-        };
-        return page(Some(preview), None, status);
-    }
     let entries: Vec<PairEntry> = preview.pairs.iter().map(|(_, e)| e.clone()).collect();
     match services::pairs::import(&state.db, actor, tid, entries).await {
         Ok(n) => {

@@ -7,7 +7,7 @@ use crate::services::teams;
 use crate::services::view::Tournament;
 use crate::services::Need;
 use crate::tournament::team_csv::{self, TeamPreview};
-use crate::tournament::{csv_import, Status};
+use crate::tournament::Status;
 use crate::web::context::PageCtx;
 use crate::web::error::AppError;
 use crate::web::roles::Director;
@@ -24,12 +24,6 @@ struct TeamImportPage<'a> {
     csv: String,
     preview: Option<TeamPreview>,
     error: Option<String>,
-}
-
-impl TeamImportPage<'_> {
-    fn line_messages(&self, line: &csv_import::LineProblem) -> String {
-        line.message(self.ctx.lang)
-    }
 }
 
 pub async fn form(
@@ -59,16 +53,17 @@ pub async fn import(
 ) -> Result<HttpResponse, AppError> {
     let t = teams::load(&state.db, actor, *id, Need::Direct).await?;
     let tid = t.l.t.id;
-    let (text, decoded) = match upload.text {
-        Ok(text) => (text, None),
-        Err(problem) => (String::new(), Some(problem)),
-    };
     let existing: Vec<crate::tournament::pairs::Player> = t
         .teams
         .iter()
         .filter(|x| !x.no_show && x.withdrawn_from_round.is_none())
         .flat_map(|x| x.players.iter().cloned())
         .collect();
+    let (text, step) = upload.preview(
+        ctx.lang,
+        |text| team_csv::preview(text, &existing),
+        TeamPreview::is_clean,
+    );
     let page = |preview: Option<TeamPreview>, error: Option<String>, status: StatusCode| {
         render_status(
             &TeamImportPage {
@@ -88,24 +83,10 @@ pub async fn import(
             StatusCode::CONFLICT,
         );
     }
-    let preview = match decoded.map_or_else(|| team_csv::preview(&text, &existing), Err) {
+    let preview = match step {
         Ok(p) => p,
-        Err(problem) => {
-            return page(
-                None,
-                Some(problem.message(ctx.lang)),
-                StatusCode::UNPROCESSABLE_ENTITY,
-            )
-        }
+        Err(again) => return page(again.preview, again.error, again.status),
     };
-    if !upload.confirm || !preview.is_clean() {
-        let status = if preview.is_clean() {
-            StatusCode::OK
-        } else {
-            StatusCode::UNPROCESSABLE_ENTITY
-        };
-        return page(Some(preview), None, status);
-    }
     match teams::import(&state.db, actor, tid, preview.teams.clone()).await {
         Ok(n) => {
             tracing::info!(tournament_id = tid.0, teams = n, "teams imported");

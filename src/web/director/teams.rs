@@ -10,7 +10,6 @@ use crate::services::teams::{
     self as teams, round_lines, RoundLine, SetupForm, TeamForm, TeamsLoaded,
 };
 use crate::services::{Actor, Need, ServiceError};
-use crate::tournament::pairs::PlayerForm;
 use crate::tournament::Status;
 use crate::web::context::{FieldErrors, PageCtx};
 use crate::web::error::AppError;
@@ -20,117 +19,28 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
 
-/// The team form as posted: a name and six players' fields (`p1_surname`…).
-#[derive(Debug, Clone, Default, serde::Deserialize, serde::Serialize)]
-#[serde(default)]
-pub struct FlatTeamForm {
-    pub name: String,
-    pub p1_surname: String,
-    pub p1_name: String,
-    pub p1_card: String,
-    pub p1_club: String,
-    pub p2_surname: String,
-    pub p2_name: String,
-    pub p2_card: String,
-    pub p2_club: String,
-    pub p3_surname: String,
-    pub p3_name: String,
-    pub p3_card: String,
-    pub p3_club: String,
-    pub p4_surname: String,
-    pub p4_name: String,
-    pub p4_card: String,
-    pub p4_club: String,
-    pub p5_surname: String,
-    pub p5_name: String,
-    pub p5_card: String,
-    pub p5_club: String,
-    pub p6_surname: String,
-    pub p6_name: String,
-    pub p6_card: String,
-    pub p6_club: String,
+burraco_core::flat_player_form! {
+    /// The team form as posted: a name and six players' fields (`p1_surname`…).
+    #[derive(Debug, Clone, Default, serde::Deserialize, serde::Serialize)]
+    #[serde(default)]
+    pub struct FlatTeamForm {
+        pub name: String,
+        players {
+            [p1_surname, p1_name, p1_card, p1_club],
+            [p2_surname, p2_name, p2_card, p2_club],
+            [p3_surname, p3_name, p3_card, p3_club],
+            [p4_surname, p4_name, p4_card, p4_club],
+            [p5_surname, p5_name, p5_card, p5_club],
+            [p6_surname, p6_name, p6_card, p6_club],
+        }
+    }
 }
 
 impl FlatTeamForm {
     fn team(&self) -> TeamForm {
-        let p = |s: &str, n: &str, c: &str, k: &str| PlayerForm {
-            surname: s.into(),
-            name: n.into(),
-            card: c.into(),
-            club: k.into(),
-        };
         TeamForm {
             name: self.name.clone(),
-            players: vec![
-                p(
-                    &self.p1_surname,
-                    &self.p1_name,
-                    &self.p1_card,
-                    &self.p1_club,
-                ),
-                p(
-                    &self.p2_surname,
-                    &self.p2_name,
-                    &self.p2_card,
-                    &self.p2_club,
-                ),
-                p(
-                    &self.p3_surname,
-                    &self.p3_name,
-                    &self.p3_card,
-                    &self.p3_club,
-                ),
-                p(
-                    &self.p4_surname,
-                    &self.p4_name,
-                    &self.p4_card,
-                    &self.p4_club,
-                ),
-                p(
-                    &self.p5_surname,
-                    &self.p5_name,
-                    &self.p5_card,
-                    &self.p5_club,
-                ),
-                p(
-                    &self.p6_surname,
-                    &self.p6_name,
-                    &self.p6_card,
-                    &self.p6_club,
-                ),
-            ],
-        }
-    }
-
-    /// The value of field `name` as typed.
-    pub fn value(&self, name: &str) -> &str {
-        match name {
-            "name" => &self.name,
-            "p1_surname" => &self.p1_surname,
-            "p1_name" => &self.p1_name,
-            "p1_card" => &self.p1_card,
-            "p1_club" => &self.p1_club,
-            "p2_surname" => &self.p2_surname,
-            "p2_name" => &self.p2_name,
-            "p2_card" => &self.p2_card,
-            "p2_club" => &self.p2_club,
-            "p3_surname" => &self.p3_surname,
-            "p3_name" => &self.p3_name,
-            "p3_card" => &self.p3_card,
-            "p3_club" => &self.p3_club,
-            "p4_surname" => &self.p4_surname,
-            "p4_name" => &self.p4_name,
-            "p4_card" => &self.p4_card,
-            "p4_club" => &self.p4_club,
-            "p5_surname" => &self.p5_surname,
-            "p5_name" => &self.p5_name,
-            "p5_card" => &self.p5_card,
-            "p5_club" => &self.p5_club,
-            "p6_surname" => &self.p6_surname,
-            "p6_name" => &self.p6_name,
-            "p6_card" => &self.p6_card,
-            "p6_club" => &self.p6_club,
-            _ => "",
+            players: self.player_forms(),
         }
     }
 }

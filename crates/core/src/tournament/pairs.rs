@@ -17,18 +17,66 @@ pub struct PlayerForm {
     pub club: String,
 }
 
-/// The pair form: two players.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(default)]
-pub struct PairForm {
-    pub p1_surname: String,
-    pub p1_name: String,
-    pub p1_card: String,
-    pub p1_club: String,
-    pub p2_surname: String,
-    pub p2_name: String,
-    pub p2_card: String,
-    pub p2_club: String,
+/// A form with players' fields as HTML posts them, flat (`p1_surname`,
+/// `p1_name`, `p1_card`, `p1_club`, `p2_surname`…), after its own text
+/// fields: the struct, the value of a field by its form name (for
+/// templates) and the players' forms in order. The pair form and the web's
+/// team form are made with it.
+#[macro_export]
+macro_rules! flat_player_form {
+    (
+        $(#[$meta:meta])*
+        pub struct $Form:ident {
+            $( pub $own:ident: String, )*
+            players { $( [$s:ident, $n:ident, $c:ident, $k:ident] ),+ $(,)? }
+        }
+    ) => {
+        $(#[$meta])*
+        pub struct $Form {
+            $( pub $own: String, )*
+            $( pub $s: String, pub $n: String, pub $c: String, pub $k: String, )+
+        }
+
+        impl $Form {
+            /// The value of a field by its form name (for templates).
+            pub fn value(&self, field: &str) -> &str {
+                match field {
+                    $( stringify!($own) => &self.$own, )*
+                    $(
+                        stringify!($s) => &self.$s,
+                        stringify!($n) => &self.$n,
+                        stringify!($c) => &self.$c,
+                        stringify!($k) => &self.$k,
+                    )+
+                    _ => "",
+                }
+            }
+
+            /// The players' fields, in order.
+            pub fn player_forms(&self) -> Vec<$crate::tournament::pairs::PlayerForm> {
+                vec![$(
+                    $crate::tournament::pairs::PlayerForm {
+                        surname: self.$s.clone(),
+                        name: self.$n.clone(),
+                        card: self.$c.clone(),
+                        club: self.$k.clone(),
+                    },
+                )+]
+            }
+        }
+    };
+}
+
+flat_player_form! {
+    /// The pair form: two players.
+    #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+    #[serde(default)]
+    pub struct PairForm {
+        players {
+            [p1_surname, p1_name, p1_card, p1_club],
+            [p2_surname, p2_name, p2_card, p2_club],
+        }
+    }
 }
 
 /// A valid player: surname and name present, every field within its length.
@@ -219,23 +267,6 @@ impl PairEntry {
     /// "Rossi – Bianchi".
     pub fn label(&self) -> String {
         format!("{} – {}", self.players[0].surname, self.players[1].surname)
-    }
-}
-
-impl PairForm {
-    /// The value of a field by its form name (for templates).
-    pub fn value(&self, field: &str) -> &str {
-        match field {
-            "p1_surname" => &self.p1_surname,
-            "p1_name" => &self.p1_name,
-            "p1_card" => &self.p1_card,
-            "p1_club" => &self.p1_club,
-            "p2_surname" => &self.p2_surname,
-            "p2_name" => &self.p2_name,
-            "p2_card" => &self.p2_card,
-            "p2_club" => &self.p2_club,
-            _ => "",
-        }
     }
 }
 

@@ -52,7 +52,11 @@ pub trait Penalty {
     fn amount(&self) -> Option<i64>;
     fn reason(&self) -> &str;
     fn by(&self) -> Option<&str>;
+    fn at(&self) -> Option<chrono::DateTime<chrono::Utc>>;
+    fn withdrawn(&self) -> bool;
     fn withdrawn_by(&self) -> Option<&str>;
+    fn withdrawn_at(&self) -> Option<chrono::DateTime<chrono::Utc>>;
+    fn withdrawn_reason(&self) -> &str;
 }
 
 /// An entrant of any kind (a pair, a team) as the shared code sees it.
@@ -454,8 +458,20 @@ macro_rules! penalty_file {
             fn by(&self) -> Option<&str> {
                 self.by.as_deref()
             }
+            fn at(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+                self.at
+            }
+            fn withdrawn(&self) -> bool {
+                self.withdrawn
+            }
             fn withdrawn_by(&self) -> Option<&str> {
                 self.withdrawn_by.as_deref()
+            }
+            fn withdrawn_at(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+                self.withdrawn_at
+            }
+            fn withdrawn_reason(&self) -> &str {
+                &self.withdrawn_reason
             }
         }
     };
