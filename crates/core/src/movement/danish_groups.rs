@@ -105,10 +105,11 @@ pub fn danish_groups_round(
         }
         let seating = danish_round_from(round, &group.members, modified, next)?;
         next = next.saturating_add(TableNo::try_from(seating.tables.len()).unwrap_or(0));
-        out.tables.extend(seating.tables.into_iter().map(|seat| GroupSeat {
-            group: group.name.clone(),
-            seat,
-        }));
+        out.tables
+            .extend(seating.tables.into_iter().map(|seat| GroupSeat {
+                group: group.name.clone(),
+                seat,
+            }));
         out.byes
             .extend(seating.byes.into_iter().map(|p| (group.name.clone(), p)));
     }

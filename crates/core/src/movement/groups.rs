@@ -66,7 +66,11 @@ impl GroupPlanError {
             GroupPlanError::EmptyGroup { group } => params!(group),
             GroupPlanError::TooFewEntrants { entrants, taken } => params!(entrants, taken),
         };
-        catalog_message(lang, &format!("movement.group_error.{}", self.code()), &params)
+        catalog_message(
+            lang,
+            &format!("movement.group_error.{}", self.code()),
+            &params,
+        )
     }
 }
 

@@ -37,6 +37,10 @@ pub fn run_cli(input: &str, seed: u64, lang: Lang) -> (i32, String, String) {
     };
     match next_round_json(&file, seed) {
         Ok(json) => (0, format!("{json}\n"), String::new()),
-        Err(e) => (e.exit_code(), String::new(), format!("{}\n", e.message(lang))),
+        Err(e) => (
+            e.exit_code(),
+            String::new(),
+            format!("{}\n", e.message(lang)),
+        ),
     }
 }

@@ -26,9 +26,8 @@ use crate::i18n::Lang;
 use crate::movement::clubs::{first_round_draw_apart, PairClubs};
 use crate::movement::groups::{cut_into_groups, GroupCut};
 use crate::movement::{
-    danish_groups_round, danish_round, entries_from_history,
-    first_round_draw, group_entries, round_seating, Layout, MitchellPlan, PairNo, RosterChange,
-    RoundSeating, Seat,
+    danish_groups_round, danish_round, entries_from_history, first_round_draw, group_entries,
+    round_seating, Layout, MitchellPlan, PairNo, RosterChange, RoundSeating, Seat,
 };
 use crate::standings::{compute, in_groups, GroupRef};
 use crate::tournament_file::{
@@ -48,9 +47,14 @@ pub struct NextPairsRound {
 
 /// The round the program would seat next for `file` (see the module doc);
 /// `seed` is used only by the first draw.
-pub fn next_pairs_round(file: &TournamentFile, seed: u64) -> Result<NextPairsRound, NextRoundError> {
+pub fn next_pairs_round(
+    file: &TournamentFile,
+    seed: u64,
+) -> Result<NextPairsRound, NextRoundError> {
     let valid = validate(file).map_err(crate::standings::StandingsError::Invalid)?;
-    let n = u32::try_from(file.rounds.len()).unwrap_or(u32::MAX).saturating_add(1);
+    let n = u32::try_from(file.rounds.len())
+        .unwrap_or(u32::MAX)
+        .saturating_add(1);
     let planned = file
         .movements
         .as_ref()
@@ -68,7 +72,11 @@ pub fn next_pairs_round(file: &TournamentFile, seed: u64) -> Result<NextPairsRou
             .map(|t| t.table)
             .collect();
         if !open.is_empty() {
-            let tables = open.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+            let tables = open
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
             return Err(NextRoundError::RoundIncomplete {
                 round: last.number,
                 tables,
@@ -123,7 +131,10 @@ pub fn next_pairs_round(file: &TournamentFile, seed: u64) -> Result<NextPairsRou
                     false,
                 ),
                 None => {
-                    let plan = file.group_plan.as_ref().ok_or(NextRoundError::NoGroupPlan)?;
+                    let plan = file
+                        .group_plan
+                        .as_ref()
+                        .ok_or(NextRoundError::NoGroupPlan)?;
                     let ranking = ranked(standings.rows.iter().map(|r| r.number), &active);
                     (cut_into_groups(&ranking, plan)?, true)
                 }
@@ -212,7 +223,10 @@ fn history(file: &TournamentFile) -> Vec<RoundSeating> {
 /// pairs and the resting pair moving (facing the phantom at the last
 /// table).
 fn layout_of(file: &TournamentFile) -> Result<Layout, NextRoundError> {
-    let first = file.rounds.first().ok_or(NextRoundError::NoMitchellLayout)?;
+    let first = file
+        .rounds
+        .first()
+        .ok_or(NextRoundError::NoMitchellLayout)?;
     let mut tables: Vec<&TableFile> = first.tables.iter().collect();
     tables.sort_by_key(|t| t.table);
     let mut fixed: Vec<Option<PairNo>> = tables.iter().map(|t| Some(t.ns)).collect();
@@ -251,7 +265,9 @@ fn roster_changes(file: &TournamentFile, layout: &Layout, n: u32) -> Vec<RosterC
     let first_seen = |pair: PairNo| {
         file.rounds
             .iter()
-            .find(|r| r.byes.contains(&pair) || r.tables.iter().any(|t| t.ns == pair || t.ew == pair))
+            .find(|r| {
+                r.byes.contains(&pair) || r.tables.iter().any(|t| t.ns == pair || t.ew == pair)
+            })
             .map(|r| r.number)
     };
     let mut changes = Vec::new();

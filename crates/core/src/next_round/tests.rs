@@ -23,7 +23,11 @@ fn tour(n: u32, plan: &[MovementKind]) -> TournamentFile {
 /// Plays `round`: the higher pair number scores 100 MP a number more.
 fn play(f: &mut TournamentFile, mut round: RoundFile) {
     for t in &mut round.tables {
-        t.sheet = Some(simple_sheet(100 * i64::from(t.ns), 100 * i64::from(t.ew), 3));
+        t.sheet = Some(simple_sheet(
+            100 * i64::from(t.ns),
+            100 * i64::from(t.ew),
+            3,
+        ));
     }
     f.rounds.push(round);
 }
@@ -78,9 +82,11 @@ fn club_separation_keeps_a_clubs_pairs_on_one_line() {
     }
     for seed in 0..20 {
         let r = next_pairs_round(&f, seed).unwrap().round;
-        let line = |pair: u32| r.tables.iter().find_map(|t| {
-            (t.ns == pair).then_some(0).or((t.ew == pair).then_some(1))
-        });
+        let line = |pair: u32| {
+            r.tables
+                .iter()
+                .find_map(|t| (t.ns == pair).then_some(0).or((t.ew == pair).then_some(1)))
+        };
         assert_eq!(line(1), line(2));
         assert_eq!(line(2), line(3));
     }
@@ -129,7 +135,10 @@ fn danish_pairs_first_v_second_by_the_standings() {
     };
     // The leader meets the highest-placed pair it did not just meet.
     let leader = order[0];
-    let expected = order[1..].iter().copied().find(|&p| prev(leader) != Some(p));
+    let expected = order[1..]
+        .iter()
+        .copied()
+        .find(|&p| prev(leader) != Some(p));
     assert_eq!(opponent(leader), expected);
     assert_eq!(r.tables[0].table, 1);
 }
@@ -193,7 +202,12 @@ fn the_first_round_in_groups_makes_the_cut_and_pairs_each_group() {
     assert!(third.groups.is_none());
     assert_eq!(third.round.movement, Some(DanishGroupsModified));
     for t in &third.round.tables {
-        let g = f.groups.as_ref().unwrap().iter().find(|g| Some(&g.name) == t.group.as_ref());
+        let g = f
+            .groups
+            .as_ref()
+            .unwrap()
+            .iter()
+            .find(|g| Some(&g.name) == t.group.as_ref());
         assert!(g.unwrap().pairs.contains(&t.ns) && g.unwrap().pairs.contains(&t.ew));
     }
     f.rounds.push(third.round);
@@ -232,7 +246,10 @@ fn refusals_give_exit_one_and_a_reason_in_both_languages() {
     plain.rounds.clear();
     let (code, out, _) = run_cli(&to_json(&plain).unwrap(), 3, Lang::En);
     assert_eq!(code, 0);
-    assert!(out.starts_with("{\"number\":1,\"movement\":\"mitchell\",\"tables\":["), "{out}");
+    assert!(
+        out.starts_with("{\"number\":1,\"movement\":\"mitchell\",\"tables\":["),
+        "{out}"
+    );
 }
 
 fn teams_tour(n: u32, plan: &[TeamMovementKind]) -> TeamTournamentFile {
@@ -286,6 +303,10 @@ fn teams_play_the_drawn_round_robin_then_danish() {
     f.rounds.push(score(r3));
     let err = next_team_round(&f, 0).unwrap_err();
     assert!(matches!(err, NextRoundError::PlanComplete { rounds: 3 }));
-    let (code, _, _) = run_cli(&crate::tournament_file::teams_to_json(&f).unwrap(), 0, Lang::En);
+    let (code, _, _) = run_cli(
+        &crate::tournament_file::teams_to_json(&f).unwrap(),
+        0,
+        Lang::En,
+    );
     assert_eq!(code, 1);
 }

@@ -23,10 +23,11 @@
 //! ignored. With group prizes the standings' `scheme` is empty (each group
 //! has its own).
 
-use super::engine::order_rows;
+use super::error::StandingsError;
 use super::kind::{Field, GroupRef, Kind, Money};
+use super::order::order_rows;
 use super::prizes::{pay, prizes_of};
-use super::{Card, Prize, Row, StandingsError};
+use super::types::{Card, Prize, Row};
 use crate::i18n::Lang;
 use crate::tournament_file::{GroupPrizeFile, PayoutTierFile};
 use rust_decimal::{Decimal, RoundingStrategy};

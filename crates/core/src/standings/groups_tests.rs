@@ -138,7 +138,10 @@ fn head_to_head_decides_two_tied_pairs_of_a_group() {
         ]
     );
     let tie = s.row(1).unwrap().tie_break.as_ref().unwrap();
-    assert_eq!((tie.other, tie.vp_for, tie.vp_against, tie.won), (6, 11, 9, true));
+    assert_eq!(
+        (tie.other, tie.vp_for, tie.vp_against, tie.won),
+        (6, 11, 9, true)
+    );
 }
 
 #[test]
@@ -153,7 +156,10 @@ fn a_file_without_groups_has_no_group_fields() {
         }
     }
     let s = compute_file(&f, Lang::En).unwrap();
-    assert!(s.rows.iter().all(|r| r.group.is_none() && r.group_place.is_none()));
+    assert!(s
+        .rows
+        .iter()
+        .all(|r| r.group.is_none() && r.group_place.is_none()));
     let json = s.to_cli_json();
     assert!(!json.contains("group"), "{json}");
 }
@@ -250,7 +256,10 @@ fn a_scheme_longer_than_its_group_is_scaled() {
     f.group_prizes.as_mut().unwrap()[1].scheme = vec![d("50"), d("30"), d("20")];
     let s = compute_file(&f, Lang::En).unwrap();
     // B has 2 pairs: 50 and 30 scaled to 62.5 and 37.5 of 22.40.
-    let b: Vec<_> = prizes_of(&s).into_iter().filter(|p| p.2 == Some("B")).collect();
+    let b: Vec<_> = prizes_of(&s)
+        .into_iter()
+        .filter(|p| p.2 == Some("B"))
+        .collect();
     assert_eq!(
         b,
         vec![(2, 5, Some("B"), d("14.00")), (5, 6, Some("B"), d("8.40"))]

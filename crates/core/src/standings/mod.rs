@@ -64,6 +64,7 @@ pub mod engine;
 mod error;
 pub mod groups;
 pub mod kind;
+mod order;
 pub mod pairs;
 pub mod prizes;
 #[cfg(feature = "openapi")]

@@ -11,7 +11,11 @@ use serde_json::{json, Value};
 fn grouped() -> Value {
     let mut v = base();
     v["planned_rounds"] = json!(3);
-    v["movements"] = json!(["mitchell", "danish_groups_modified", "danish_groups_modified"]);
+    v["movements"] = json!([
+        "mitchell",
+        "danish_groups_modified",
+        "danish_groups_modified"
+    ]);
     v["group_plan"] = json!({"tables": [1, 1]});
     v["separate_clubs"] = json!(true);
     v["groups"] = json!([{"name": "A", "pairs": [1, 4]}, {"name": "B", "pairs": [2, 3]}]);
@@ -37,7 +41,10 @@ fn a_grouped_file_reads_validates_and_writes_back_the_same() {
         file.group_plan,
         Some(crate::movement::groups::GroupPlan::Tables(vec![1, 1]))
     );
-    assert_eq!(file.rounds[1].movement, Some(MovementKind::DanishGroupsModified));
+    assert_eq!(
+        file.rounds[1].movement,
+        Some(MovementKind::DanishGroupsModified)
+    );
     assert_eq!(file.rounds[1].tables[1].group.as_deref(), Some("B"));
     let text = to_json(&file).unwrap();
     assert_eq!(parse(&text).unwrap(), file);
@@ -47,7 +54,10 @@ fn a_grouped_file_reads_validates_and_writes_back_the_same() {
     assert!(pos("group_plan") < pos("separate_clubs"));
     assert!(pos("separate_clubs") < pos("groups"));
     assert!(pos("groups") < pos("group_prizes"));
-    assert!(text.contains("\"table\": 1,\n          \"group\": \"A\""), "{text}");
+    assert!(
+        text.contains("\"table\": 1,\n          \"group\": \"A\""),
+        "{text}"
+    );
     // `{"count": g}` reads too.
     let mut v = grouped();
     v["group_plan"] = json!({"count": 2});
@@ -70,8 +80,16 @@ type Case = (fn(&mut Value), &'static str, ProblemCode);
 #[test]
 fn group_problems_name_their_place() {
     let cases: Vec<Case> = vec![
-        (|v| v["group_plan"] = json!({"count": 0}), "group_plan", ProblemCode::GroupPlanInvalid),
-        (|v| v["group_plan"] = json!({"tables": [2, 0]}), "group_plan", ProblemCode::GroupPlanInvalid),
+        (
+            |v| v["group_plan"] = json!({"count": 0}),
+            "group_plan",
+            ProblemCode::GroupPlanInvalid,
+        ),
+        (
+            |v| v["group_plan"] = json!({"tables": [2, 0]}),
+            "group_plan",
+            ProblemCode::GroupPlanInvalid,
+        ),
         (
             |v| {
                 v.as_object_mut().unwrap().remove("group_plan");
@@ -87,8 +105,16 @@ fn group_problems_name_their_place() {
             "rounds[1].movement",
             ProblemCode::GroupsMissing,
         ),
-        (|v| v["groups"][1]["name"] = json!("C"), "groups[1].name", ProblemCode::GroupNameInvalid),
-        (|v| v["groups"][1]["pairs"] = json!([]), "groups[1].pairs", ProblemCode::GroupNoPairs),
+        (
+            |v| v["groups"][1]["name"] = json!("C"),
+            "groups[1].name",
+            ProblemCode::GroupNameInvalid,
+        ),
+        (
+            |v| v["groups"][1]["pairs"] = json!([]),
+            "groups[1].pairs",
+            ProblemCode::GroupNoPairs,
+        ),
         (
             |v| v["groups"][1]["pairs"] = json!([2, 3, 1]),
             "groups[1].pairs[2]",
@@ -101,7 +127,10 @@ fn group_problems_name_their_place() {
         ),
         (
             |v| {
-                v["rounds"][1]["tables"][0].as_object_mut().unwrap().remove("group");
+                v["rounds"][1]["tables"][0]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("group");
             },
             "rounds[1].tables[0].group",
             ProblemCode::TableGroupMissing,

@@ -26,19 +26,21 @@ pub(super) type GroupOf<'f> = HashMap<u32, &'f str>;
 
 /// The plan, the groups and the group prizes of a pairs file.
 pub(super) fn check_groups(file: &TournamentFile, out: &mut Vec<FileProblem>) {
-    let in_groups = file
-        .movements
-        .iter()
-        .flatten()
-        .any(|m| m.in_groups());
+    let in_groups = file.movements.iter().flatten().any(|m| m.in_groups());
     if let Some(plan) = &file.group_plan {
         check_plan(plan, out);
     } else if in_groups && file.groups.is_none() {
-        out.push(FileProblem::new("group_plan", ProblemCode::GroupPlanMissing));
+        out.push(FileProblem::new(
+            "group_plan",
+            ProblemCode::GroupPlanMissing,
+        ));
     }
     if let Some(groups) = &file.groups {
-        let entries: HashMap<u32, bool> =
-            file.pairs.iter().map(|p| (p.number, p.is_entry())).collect();
+        let entries: HashMap<u32, bool> = file
+            .pairs
+            .iter()
+            .map(|p| (p.number, p.is_entry()))
+            .collect();
         let mut seen: HashMap<u32, &str> = HashMap::new();
         for (i, g) in groups.iter().enumerate() {
             let at = At::root("groups", i);
@@ -147,8 +149,9 @@ fn check_prizes(file: &TournamentFile, prizes: &[GroupPrizeFile], out: &mut Vec<
         sum = sum.saturating_add(share);
         if !share.is_zero() {
             if let Err(e) = scheme_check(&prize.scheme) {
-                let mut p = FileProblem::new(format!("{at}.scheme"), ProblemCode::GroupSchemeInvalid)
-                    .with("group", group);
+                let mut p =
+                    FileProblem::new(format!("{at}.scheme"), ProblemCode::GroupSchemeInvalid)
+                        .with("group", group);
                 p.cause = Some(ProblemCause::Prize(e));
                 out.push(p);
             }
