@@ -103,6 +103,12 @@ pub(super) fn settings_of(
         table_entry: String::new(),
         // The file's club separation is read with its plan (issue 34): off.
         separate_clubs: String::new(),
+        group_rounds: String::new(),
+        group_form: String::new(),
+        group_count: String::new(),
+        group_tables: String::new(),
+        group_prizes: String::new(),
+        level: String::new(),
         sheet_mode: file
             .sheet_mode
             .map(|m| m.code().to_string())

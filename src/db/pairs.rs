@@ -40,6 +40,8 @@ pub struct PairRow {
     pub team_id: Option<crate::ids::TeamId>,
     pub team_p1: Option<i32>,
     pub team_p2: Option<i32>,
+    /// The pair's group once the field is cut (RULES.md §13).
+    pub group_label: Option<String>,
 }
 
 impl PairRow {
@@ -336,4 +338,28 @@ pub fn mark_undrawn_no_show(
     )
     .set(pairs::no_show.eq(true))
     .execute(conn)
+}
+
+/// Puts pairs of a tournament in a group (RULES.md §13), or out of any
+/// group (`None`: the cut undone).
+pub fn set_group(
+    conn: &mut DbConn,
+    tournament_id: TournamentId,
+    pair_ids: &[PairId],
+    group: Option<&str>,
+) -> QueryResult<usize> {
+    diesel::update(
+        pairs::table
+            .filter(pairs::tournament_id.eq(tournament_id))
+            .filter(pairs::id.eq_any(pair_ids)),
+    )
+    .set(pairs::group_label.eq(group))
+    .execute(conn)
+}
+
+/// Takes every pair of a tournament out of its group (the cut undone).
+pub fn clear_groups(conn: &mut DbConn, tournament_id: TournamentId) -> QueryResult<usize> {
+    diesel::update(pairs::table.filter(pairs::tournament_id.eq(tournament_id)))
+        .set(pairs::group_label.eq(None::<String>))
+        .execute(conn)
 }

@@ -63,6 +63,8 @@ diesel::table! {
         sheet_mode -> Text,
         kind -> Text,
         separate_clubs -> Bool,
+        groups -> Text,
+        level -> Text,
     }
 }
 
@@ -120,6 +122,7 @@ diesel::table! {
         team_id -> Nullable<BigInt>,
         team_p1 -> Nullable<Integer>,
         team_p2 -> Nullable<Integer>,
+        group_label -> Nullable<Text>,
     }
 }
 

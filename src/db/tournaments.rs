@@ -11,6 +11,7 @@ use super::DbConn;
 use crate::movement::Layout;
 use crate::rules::prize_pool::PayoutTier;
 use crate::tournament::money::{Money, MoneyField, ENTRY_FEE, GUARANTEED_POOL};
+use crate::tournament::plan;
 use crate::tournament::settings::{format_payout, scale_text, Settings};
 use crate::tournament::stored_settings::StoredSettings;
 use crate::tournament::Status;
@@ -33,6 +34,11 @@ pub struct TournamentRow {
     pub allow_repeats: bool,
     /// Club separation in the first draw (RULES.md §13).
     pub separate_clubs: bool,
+    /// The plan's rounds in groups (RULES.md §13) as the core's JSON;
+    /// empty: none.
+    pub groups: String,
+    /// RULES.md §15.
+    pub level: String,
     pub bye_vp: i32,
     pub entry_fee_cents: i64,
     pub prize_share_percent: String,
@@ -86,6 +92,8 @@ impl TournamentRow {
             mitchell_advance: self.mitchell_advance,
             allow_repeats: self.allow_repeats,
             separate_clubs: self.separate_clubs,
+            groups: &self.groups,
+            level: &self.level,
             bye_vp: self.bye_vp,
             entry_fee_cents: self.entry_fee_cents,
             prize_share_percent: &self.prize_share_percent,
@@ -125,6 +133,8 @@ struct SettingsRow {
     mitchell_advance: i32,
     allow_repeats: bool,
     separate_clubs: bool,
+    groups: String,
+    level: String,
     bye_vp: i32,
     entry_fee_cents: i64,
     prize_share_percent: String,
@@ -152,6 +162,8 @@ fn settings_row(s: &Settings, now: NaiveDateTime) -> Result<SettingsRow, DieselE
         mitchell_advance: small(s.mitchell_advance),
         allow_repeats: s.allow_repeats,
         separate_clubs: s.separate_clubs,
+        groups: plan::stored_groups(s.groups.as_ref()),
+        level: s.level.code().to_string(),
         bye_vp: i32::from(s.bye_vp),
         entry_fee_cents: cents_of(s.entry_fee, ENTRY_FEE)?,
         prize_share_percent: s.prize_share_percent.normalize().to_string(),

@@ -141,6 +141,27 @@ pub async fn create(
     .await
 }
 
+/// A running tournament's plan may change only in the rounds not yet
+/// seated: its rounds in groups must all come after them, and once cut the
+/// groups stay as they are.
+fn check_plan_against_rounds(l: &Loaded, s: &Settings) -> Result<(), ServiceError> {
+    let seated = u32::try_from(l.rounds.len()).unwrap_or(u32::MAX);
+    if l.cut_made() {
+        return Ok(());
+    }
+    match &s.groups {
+        Some(g) if g.first_round(s.planned_rounds) <= seated => {
+            Err(ServiceError::Invalid(vec![FieldProblem::new(
+                "group_rounds",
+                "settings.error.group_rounds_seated",
+            )
+            .with("seated", seated)
+            .with("max", s.planned_rounds.saturating_sub(seated))]))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Saves the settings. Once round 1 is drawn the game-shaping fields keep
 /// their saved values whatever the form says; a closed tournament is
 /// read-only.
@@ -160,12 +181,13 @@ pub async fn update_settings(
         let mut form = if l.status() == Status::Draft {
             form
         } else {
-            form.with_locked_fields_of(&saved)
+            form.with_locked_fields_of(&saved, l.cut_made())
         };
         if l.t.is_teams() {
             form.mitchell_rounds = form.planned_rounds.clone();
         }
         let settings = Settings::parse(&form, tz).map_err(ServiceError::Invalid)?;
+        check_plan_against_rounds(&l, &settings)?;
         tdb::update_settings(c, tid, &settings, now)?;
         audit::record(
             c,

@@ -109,6 +109,8 @@ pub struct Pair {
     pub team: Option<String>,
     /// A team tournament's pair: its team's number.
     pub team_number: Option<i32>,
+    /// The pair's group once the field is cut (RULES.md §13).
+    pub group: Option<String>,
 }
 
 impl From<&PairRow> for Pair {
@@ -130,6 +132,7 @@ impl From<&PairRow> for Pair {
             no_show: r.no_show,
             team: None,
             team_number: None,
+            group: r.group_label.clone(),
         }
     }
 }

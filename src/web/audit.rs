@@ -48,6 +48,12 @@ pub const FIELDS: &[&str] = &[
     "mitchell_advance",
     "allow_repeats",
     "separate_clubs",
+    "group_rounds",
+    "group_form",
+    "group_count",
+    "group_tables",
+    "group_prizes",
+    "level",
     "bye_vp",
     "entry_fee",
     "prize_share_percent",
@@ -203,6 +209,12 @@ fn string_text(lang: Lang, field: &str, s: &str) -> String {
             "pure" => t(lang, "movement_kind.danish").to_string(),
             _ => s.to_string(),
         },
+        "group_form" => match s {
+            "modified" => t(lang, "movement_kind.danish_groups_modified").to_string(),
+            "pure" => t(lang, "movement_kind.danish_groups").to_string(),
+            _ => s.to_string(),
+        },
+        "level" => word(lang, "level.", s),
         "entry_fee" | "guaranteed_pool" => s
             .parse::<rust_decimal::Decimal>()
             .map(|d| crate::i18n::format::money(lang, d))

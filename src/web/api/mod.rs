@@ -12,6 +12,7 @@ pub mod openapi;
 pub mod operations;
 pub mod pairs;
 pub mod penalties;
+pub mod plan;
 pub mod play;
 pub mod reply;
 pub mod rules;

@@ -128,10 +128,20 @@ pub fn document_value() -> &'static Value {
 /// Sets the bounds of the settings' numbers in their schemas.
 fn set_bounds(v: &mut Value) {
     for (schema, field, min, max) in super::tournaments::schema_bounds() {
-        let prop = &mut v["components"]["schemas"][schema]["properties"][field];
-        if prop.is_object() {
-            prop["minimum"] = json!(min);
-            prop["maximum"] = json!(max);
+        let schema = &mut v["components"]["schemas"][schema];
+        // A schema with a flattened part is an `allOf` of its pieces.
+        let pieces: Vec<&mut Value> = match schema.get_mut("allOf") {
+            Some(Value::Array(all)) => all.iter_mut().collect(),
+            _ => vec![schema],
+        };
+        for piece in pieces {
+            let Some(prop) = piece.get_mut("properties").and_then(|p| p.get_mut(field)) else {
+                continue;
+            };
+            if prop.is_object() {
+                prop["minimum"] = json!(min);
+                prop["maximum"] = json!(max);
+            }
         }
     }
 }

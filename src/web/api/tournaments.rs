@@ -18,13 +18,7 @@ use crate::web::error::ApiError;
 use crate::web::roles::{ApiAdmin, ApiDirector};
 use crate::web::AppState;
 
-/// How the Danish rounds pair the tables.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum DanishForm {
-    Modified,
-    Pure,
-}
+pub use super::plan::DanishForm;
 
 /// One line of the payout: from how many entries it applies, and the
 /// percentage of the pool for each place.
@@ -93,6 +87,9 @@ pub struct TournamentIn {
     /// is created, never changed after (ignored by an update).
     #[serde(default)]
     pub kind: Option<KindIn>,
+    /// Rounds in groups, group plan and prizes, level (RULES.md §13, §15).
+    #[serde(flatten)]
+    pub plan: super::plan::PlanIn,
 }
 
 /// What a tournament holds: pairs or teams.
@@ -151,7 +148,7 @@ impl TournamentIn {
     /// The settings form the services parse (every value as typed).
     fn form(&self) -> SettingsForm {
         let opt = |v: Option<u32>| v.map(|n| n.to_string()).unwrap_or_default();
-        SettingsForm {
+        let mut form = SettingsForm {
             name: self.name.clone(),
             date: self.date.clone(),
             start_time: self.start_time.clone(),
@@ -205,7 +202,10 @@ impl TournamentIn {
                 Some(KindIn::Teams) => "teams".into(),
                 _ => "pairs".into(),
             },
-        }
+            ..SettingsForm::default()
+        };
+        self.plan.fill(&mut form);
+        form
     }
 
     fn of(s: &Settings, tz: chrono_tz::Tz) -> TournamentIn {
@@ -255,6 +255,7 @@ impl TournamentIn {
                 crate::rules::SheetMode::Full => SheetModeIn::Full,
             }),
             kind: None,
+            plan: super::plan::PlanIn::of(s),
         }
     }
 }

@@ -24,6 +24,7 @@ pub mod exports;
 pub mod lineups;
 pub mod pairs;
 pub mod people;
+pub mod plan;
 pub mod printouts;
 pub mod rounds;
 pub mod staff;
@@ -80,6 +81,9 @@ struct TournamentPage<'a> {
     to_check_in: usize,
     /// Accounts the staff form offers (username, role).
     candidates: Vec<(String, Role)>,
+    /// The plan in phases, in words, and the level's warnings.
+    phases: Vec<String>,
+    warnings: Vec<String>,
 }
 
 /// The director's page of a tournament, with an error if one is given.
@@ -116,6 +120,8 @@ async fn tournament_page(
             staff,
             staff_error,
             missing,
+            phases: plan::plan_words(ctx, &l.settings),
+            warnings: plan::level_warnings(ctx, &l.settings),
         },
         status,
     )
@@ -181,6 +187,16 @@ struct ConfirmPage<'a> {
     /// The form posted was shown before the tournament last changed: this
     /// page (409) says so above what the action does now.
     stale: bool,
+    /// The groups a round's cut will make (RULES.md §13), shown before.
+    groups: Vec<GroupPreview>,
+}
+
+/// One group of a cut to come: "Girone A · 7 tavoli" and its pairs in the
+/// order of the cut.
+struct GroupPreview {
+    name: String,
+    heading: String,
+    pairs: Vec<String>,
 }
 
 impl<'a> ConfirmPage<'a> {
@@ -201,6 +217,7 @@ impl<'a> ConfirmPage<'a> {
             danger: false,
             back: format!("/director/t/{}#rounds", l.t.id),
             stale: false,
+            groups: Vec::new(),
         }
     }
 

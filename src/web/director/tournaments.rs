@@ -1,10 +1,12 @@
 //! A director's tournaments: the list, a new tournament and its settings.
 
+use super::plan::{level_warnings, plan_words};
 use super::{errors_of, load, refused};
 use crate::services;
 use crate::services::view::Tournament;
 use crate::services::ServiceError;
-use crate::tournament::settings::SettingsForm;
+use crate::tournament::plan::Level;
+use crate::tournament::settings::{Settings, SettingsForm};
 use crate::tournament::Status;
 use crate::web::context::{FieldErrors, PageCtx};
 use crate::web::error::AppError;
@@ -48,6 +50,13 @@ pub(super) struct SettingsPage<'a> {
     form: SettingsForm,
     errors: FieldErrors,
     profiles: Vec<&'static str>,
+    levels: [Level; 4],
+    /// The group fields are read-only: the field is cut (or closed).
+    groups_locked: bool,
+    /// The plan in phases, in words (when the form reads).
+    phases: Vec<String>,
+    /// The level's warnings (RULES.md §15): shown, never refusing.
+    warnings: Vec<String>,
 }
 
 impl SettingsPage<'_> {
@@ -66,14 +75,25 @@ pub(super) fn settings_page<'a>(
     form: SettingsForm,
     errors: FieldErrors,
 ) -> SettingsPage<'a> {
+    let parsed = Settings::parse(&form, ctx.timezone).ok();
     SettingsPage {
         ctx,
         id,
         locked: status.is_some_and(|s| s != Status::Draft),
+        groups_locked: status == Some(Status::Finished),
         status,
+        phases: parsed
+            .as_ref()
+            .map(|s| plan_words(ctx, s))
+            .unwrap_or_default(),
+        warnings: parsed
+            .as_ref()
+            .map(|s| level_warnings(ctx, s))
+            .unwrap_or_default(),
         form: form.localised(ctx.lang),
         errors,
         profiles: crate::rules::RuleProfile::names(),
+        levels: Level::ALL,
     }
 }
 
@@ -147,7 +167,10 @@ pub async fn update(
             let l = load(&state, actor, tid).await?;
             let locked = l.status() != Status::Draft;
             let form = if locked {
-                form.with_locked_fields_of(&SettingsForm::from_settings(&l.settings, ctx.timezone))
+                form.with_locked_fields_of(
+                    &SettingsForm::from_settings(&l.settings, ctx.timezone),
+                    l.cut_made(),
+                )
             } else {
                 form
             };

@@ -4,13 +4,12 @@
 //! and the prizes are computed here.
 
 use super::groups::{group_prizes, in_groups};
-use super::kind::{Acc, Field, Kind, Ledger, PenaltyRef, RoundCard};
-use super::order::order_rows;
+use super::kind::{Kind, Ledger, PenaltyRef, RoundCard};
+use super::order::rank;
 use super::prizes::prizes;
-use super::{Card, CardPenalty, Row, Standings, StandingsError};
+use super::{CardPenalty, Standings, StandingsError};
 use crate::i18n::{tf, Lang};
 use crate::tournament_file::PenaltyKind;
-use std::marker::PhantomData;
 
 /// Validates a plain file, then computes.
 pub fn compute_file<K: Kind>(file: &K::File, lang: Lang) -> Result<Standings<K>, StandingsError> {
@@ -181,33 +180,4 @@ fn apply_penalties<K: Kind>(ledger: &mut Ledger<'_, K>, lang: Lang) {
             c.penalties_mut().push(a);
         }
     }
-}
-
-/// Orders the entries and gives the places.
-fn rank<K: Kind>(field: &Field<'_>, acc: &[Acc], cards: &[Card<K>], lang: Lang) -> Vec<Row<K>> {
-    let rows: Vec<Row<K>> = field
-        .entrants
-        .iter()
-        .filter(|e| e.entry)
-        .enumerate()
-        .map(|(i, e)| {
-            let s = acc.get(i).copied().unwrap_or_default();
-            Row {
-                place: 0,
-                number: e.number,
-                vp: s.vp.saturating_sub(s.penalty_vp),
-                mp_diff: s.mp_diff,
-                mp: s.mp,
-                played: s.played,
-                byes: s.byes,
-                penalty_vp: s.penalty_vp,
-                withdrawn: e.withdrawn,
-                tie_break: None,
-                group: None,
-                group_place: None,
-                kind: PhantomData,
-            }
-        })
-        .collect();
-    order_rows(&rows, cards, lang)
 }

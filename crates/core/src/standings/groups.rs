@@ -23,11 +23,10 @@
 //! ignored. With group prizes the standings' `scheme` is empty (each group
 //! has its own).
 
-use super::error::StandingsError;
 use super::kind::{Field, GroupRef, Kind, Money};
 use super::order::order_rows;
 use super::prizes::{pay, prizes_of};
-use super::types::{Card, Prize, Row};
+use super::{Card, Prize, Row, StandingsError};
 use crate::i18n::Lang;
 use crate::tournament_file::{GroupPrizeFile, PayoutTierFile};
 use rust_decimal::{Decimal, RoundingStrategy};

@@ -1,13 +1,13 @@
-//! The order of RULES.md §5 and §12 over a list of rows: VP, MP
-//! difference, MP, then the head-to-head of exactly two entrants still
-//! tied, then shared places. The whole field's standings
-//! ([`super::engine`]) and each group's ([`super::groups`]) are ordered
-//! here.
+//! The order of RULES.md §5 (and §12, §13 inside a group): VP, MP
+//! difference, MP, then the meeting of exactly two tied entrants; shared
+//! places. A leaf of the engine, shared by the whole field's standings and
+//! the groups'.
 
-use super::kind::{Kind, RoundCard};
-use super::types::{Card, Row, TieBreak};
+use super::kind::{Acc, Field, Kind, RoundCard};
+use super::{Card, Row, TieBreak};
 use crate::i18n::{tf, Lang};
 use std::cmp::Ordering;
+use std::marker::PhantomData;
 
 /// VP the entrant of card `a` and entrant `b` took in their scored
 /// meetings, if they met (summed when they met more than once).
@@ -110,6 +110,40 @@ fn tie_note<K: Kind>(lang: Lang, t: &HeadToHead, me: u32, other: u32) -> String 
             ("vp_against", &t.vp_against),
         ],
     )
+}
+
+/// Orders the entries and gives the places.
+pub(super) fn rank<K: Kind>(
+    field: &Field<'_>,
+    acc: &[Acc],
+    cards: &[Card<K>],
+    lang: Lang,
+) -> Vec<Row<K>> {
+    let rows: Vec<Row<K>> = field
+        .entrants
+        .iter()
+        .filter(|e| e.entry)
+        .enumerate()
+        .map(|(i, e)| {
+            let s = acc.get(i).copied().unwrap_or_default();
+            Row {
+                place: 0,
+                number: e.number,
+                vp: s.vp.saturating_sub(s.penalty_vp),
+                mp_diff: s.mp_diff,
+                mp: s.mp,
+                played: s.played,
+                byes: s.byes,
+                penalty_vp: s.penalty_vp,
+                withdrawn: e.withdrawn,
+                tie_break: None,
+                group: None,
+                group_place: None,
+                kind: PhantomData,
+            }
+        })
+        .collect();
+    order_rows(&rows, cards, lang)
 }
 
 /// `rows` in the order of RULES.md §5 among themselves, each with its

@@ -9,6 +9,7 @@ pub mod csv_import;
 pub mod money;
 pub mod pairs;
 pub mod penalty;
+pub mod plan;
 pub mod settings;
 pub mod sheet_form;
 pub mod spreadsheet;
@@ -108,6 +109,10 @@ pub enum RoundMovement {
     Mitchell,
     Danish,
     DanishModified,
+    /// Danish in groups (RULES.md §13), pure.
+    DanishGroups,
+    /// Danish in groups, modified.
+    DanishGroupsModified,
     /// A team tournament's round-robin round (RULES.md §12).
     RoundRobin,
 }
@@ -118,6 +123,8 @@ impl RoundMovement {
             RoundMovement::Mitchell => "mitchell",
             RoundMovement::Danish => "danish",
             RoundMovement::DanishModified => "danish_modified",
+            RoundMovement::DanishGroups => "danish_groups",
+            RoundMovement::DanishGroupsModified => "danish_groups_modified",
             RoundMovement::RoundRobin => "round_robin",
         }
     }
@@ -127,6 +134,8 @@ impl RoundMovement {
             "mitchell" => Some(RoundMovement::Mitchell),
             "danish" => Some(RoundMovement::Danish),
             "danish_modified" => Some(RoundMovement::DanishModified),
+            "danish_groups" => Some(RoundMovement::DanishGroups),
+            "danish_groups_modified" => Some(RoundMovement::DanishGroupsModified),
             "round_robin" => Some(RoundMovement::RoundRobin),
             _ => None,
         }
@@ -137,7 +146,36 @@ impl RoundMovement {
             RoundMovement::Mitchell => "movement_kind.mitchell",
             RoundMovement::Danish => "movement_kind.danish",
             RoundMovement::DanishModified => "movement_kind.danish_modified",
+            RoundMovement::DanishGroups => "movement_kind.danish_groups",
+            RoundMovement::DanishGroupsModified => "movement_kind.danish_groups_modified",
             RoundMovement::RoundRobin => "movement_kind.round_robin",
         }
+    }
+
+    /// A round in groups (RULES.md §13).
+    pub fn in_groups(self) -> bool {
+        matches!(
+            self,
+            RoundMovement::DanishGroups | RoundMovement::DanishGroupsModified
+        )
+    }
+
+    /// A Danish round, over the whole field or in groups.
+    pub fn is_danish(self) -> bool {
+        matches!(
+            self,
+            RoundMovement::Danish
+                | RoundMovement::DanishModified
+                | RoundMovement::DanishGroups
+                | RoundMovement::DanishGroupsModified
+        )
+    }
+
+    /// A modified Danish round (RULES.md §7).
+    pub fn is_modified(self) -> bool {
+        matches!(
+            self,
+            RoundMovement::DanishModified | RoundMovement::DanishGroupsModified
+        )
     }
 }

@@ -6,6 +6,7 @@ use chrono::{NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
 use rust_decimal::Decimal;
 
 use super::money::{Money, Percent, ENTRY_FEE, GUARANTEED_POOL};
+use super::plan::{self, GroupFields, GroupPhase, Level};
 use super::text::clean_line;
 use super::{FieldProblem, RoundMovement};
 use crate::rules::prize_pool::{self, PayoutTier, PrizeInput};
@@ -47,6 +48,14 @@ pub struct SettingsForm {
     /// Club separation in the first draw (RULES.md §13): a checkbox, `on`
     /// or empty.
     pub separate_clubs: String,
+    /// The last rounds of the plan, played in groups (RULES.md §13).
+    pub group_rounds: String,
+    pub group_form: String,
+    pub group_count: String,
+    pub group_tables: String,
+    pub group_prizes: String,
+    /// club, federal, regional or national (RULES.md §15).
+    pub level: String,
     pub bye_vp: String,
     pub entry_fee: String,
     /// The prize share: a percentage of each entry fee, or with
@@ -92,6 +101,9 @@ pub struct Settings {
     /// Pairs of one club on the same line of the first draw, so that they
     /// do not meet in the Mitchell rounds (RULES.md §13).
     pub separate_clubs: bool,
+    /// The rounds in groups, when the plan has them.
+    pub groups: Option<GroupPhase>,
+    pub level: Level,
     pub bye_vp: u8,
     pub entry_fee: Decimal,
     pub prize_share_percent: Decimal,
@@ -340,6 +352,25 @@ impl Settings {
         );
         let allow_repeats = matches!(form.allow_repeats.trim(), "on" | "true" | "1" | "yes");
         let separate_clubs = matches!(form.separate_clubs.trim(), "on" | "true" | "1" | "yes");
+        let groups = plan::parse_groups(
+            GroupFields {
+                rounds: &form.group_rounds,
+                form: &form.group_form,
+                count: &form.group_count,
+                tables: &form.group_tables,
+                prizes: &form.group_prizes,
+            },
+            planned_rounds,
+            mitchell_rounds,
+            &mut p,
+        );
+        let level = match form.level.trim() {
+            "" => Level::Club,
+            text => Level::parse(text).unwrap_or_else(|| {
+                p.push(FieldProblem::new("level", "settings.error.choice"));
+                Level::Club
+            }),
+        };
         let bye_vp = if form.bye_vp.trim().is_empty() {
             Some(u32::from(DEFAULT_BYE_VP))
         } else {
@@ -443,6 +474,8 @@ impl Settings {
                 mitchell_advance,
                 allow_repeats,
                 separate_clubs,
+                groups,
+                level,
                 bye_vp: u8::try_from(bye_vp).unwrap_or(DEFAULT_BYE_VP),
                 entry_fee: entry_fee.amount(),
                 prize_share_percent: prize_share_percent.value(),
@@ -457,15 +490,44 @@ impl Settings {
     }
 
     /// The movement of round `n` (1-based): Mitchell for the first
-    /// `mitchell_rounds`, then Danish.
+    /// `mitchell_rounds`, Danish in groups for the plan's last
+    /// `groups.rounds`, Danish over the whole field between.
     pub fn movement_of(&self, n: u32) -> RoundMovement {
         if n <= self.mitchell_rounds {
             RoundMovement::Mitchell
+        } else if let Some(g) = self
+            .groups
+            .as_ref()
+            .filter(|g| n >= g.first_round(self.planned_rounds))
+        {
+            if g.modified {
+                RoundMovement::DanishGroupsModified
+            } else {
+                RoundMovement::DanishGroups
+            }
         } else if self.danish_modified {
             RoundMovement::DanishModified
         } else {
             RoundMovement::Danish
         }
+    }
+
+    /// The plan in phases, round 1 first: how many rounds of each movement.
+    pub fn phases(&self) -> Vec<(u32, RoundMovement)> {
+        let mut out: Vec<(u32, RoundMovement)> = Vec::new();
+        for n in 1..=self.planned_rounds {
+            let m = self.movement_of(n);
+            match out.last_mut() {
+                Some((count, last)) if *last == m => *count += 1,
+                _ => out.push((1, m)),
+            }
+        }
+        out
+    }
+
+    /// The regulation's warnings for this plan at its level (RULES.md §15).
+    pub fn level_warnings(&self) -> Vec<FieldProblem> {
+        plan::level_warnings(self.level, self.planned_rounds, self.hands_per_round)
     }
 
     /// The prize pool for a number of entries (pairs).
@@ -500,6 +562,12 @@ impl SettingsForm {
             mitchell_advance: "1".into(),
             allow_repeats: String::new(),
             separate_clubs: String::new(),
+            group_rounds: "0".into(),
+            group_form: "modified".into(),
+            group_count: String::new(),
+            group_tables: String::new(),
+            group_prizes: String::new(),
+            level: Level::Club.code().into(),
             bye_vp: DEFAULT_BYE_VP.to_string(),
             entry_fee: "20.00".into(),
             prize_share_percent: "70".into(),
@@ -516,6 +584,11 @@ impl SettingsForm {
     /// The form showing saved settings (for editing).
     pub fn from_settings(s: &Settings, tz: chrono_tz::Tz) -> SettingsForm {
         let local = s.starts_at.and_utc().with_timezone(&tz);
+        let group_fields = s
+            .groups
+            .as_ref()
+            .map(|g| plan::group_plan_fields(&g.plan))
+            .unwrap_or_default();
         SettingsForm {
             name: s.name.clone(),
             date: local.format("%Y-%m-%d").to_string(),
@@ -544,6 +617,22 @@ impl SettingsForm {
             } else {
                 String::new()
             },
+            group_rounds: s.groups.as_ref().map_or(0, |g| g.rounds).to_string(),
+            group_form: if s.groups.as_ref().is_some_and(|g| !g.modified) {
+                "pure"
+            } else {
+                "modified"
+            }
+            .into(),
+            group_count: group_fields.0,
+            group_tables: group_fields.1,
+            group_prizes: s
+                .groups
+                .as_ref()
+                .and_then(|g| g.prizes.as_deref())
+                .map(plan::format_group_prizes)
+                .unwrap_or_default(),
+            level: s.level.code().into(),
             bye_vp: s.bye_vp.to_string(),
             entry_fee: format!("{:.2}", s.entry_fee),
             prize_share_percent: s.prize_share_percent.normalize().to_string(),
@@ -605,7 +694,7 @@ impl SettingsForm {
 
     /// Keeps the locked (game-shaping) fields of `saved` once a tournament
     /// has started: only [`EDITABLE_WHEN_RUNNING`] may change.
-    pub fn with_locked_fields_of(mut self, saved: &SettingsForm) -> SettingsForm {
+    pub fn with_locked_fields_of(mut self, saved: &SettingsForm, cut_made: bool) -> SettingsForm {
         let keep = self.clone();
         self = saved.clone();
         self.name = keep.name;
@@ -615,6 +704,14 @@ impl SettingsForm {
         self.minutes_per_round = keep.minutes_per_round;
         self.table_entry = keep.table_entry;
         self.sheet_mode = keep.sheet_mode;
+        self.level = keep.level;
+        self.group_prizes = keep.group_prizes;
+        if !cut_made {
+            self.group_rounds = keep.group_rounds;
+            self.group_form = keep.group_form;
+            self.group_count = keep.group_count;
+            self.group_tables = keep.group_tables;
+        }
         self
     }
 }
@@ -622,7 +719,7 @@ impl SettingsForm {
 /// The settings a director may still change once the tournament runs (the
 /// form greys out the others): the one list the form and
 /// [`SettingsForm::with_locked_fields_of`] follow.
-pub const EDITABLE_WHEN_RUNNING: [&str; 7] = [
+pub const EDITABLE_WHEN_RUNNING: [&str; 9] = [
     "name",
     "venue",
     "date",
@@ -630,7 +727,15 @@ pub const EDITABLE_WHEN_RUNNING: [&str; 7] = [
     "minutes_per_round",
     "table_entry",
     "sheet_mode",
+    "level",
+    "group_prizes",
 ];
+
+/// The plan's group fields: they stay open once the tournament runs, until
+/// the first round in groups is seated (the cut); the service then checks
+/// that the plan's rounds in groups all lie after the rounds seated.
+pub const EDITABLE_UNTIL_CUT: [&str; 4] =
+    ["group_rounds", "group_form", "group_count", "group_tables"];
 
 /// Whether a settings field is locked once the tournament runs.
 pub fn locked_when_running(field: &str) -> bool {
@@ -707,10 +812,17 @@ mod tests {
                 .into(),
         )
         .unwrap();
-        let kept = serde_json::to_value(edited.with_locked_fields_of(&saved)).unwrap();
-        for (k, v) in kept.as_object().unwrap() {
-            let changed = v.as_str() == Some(&format!("x-{k}"));
-            assert_eq!(changed, !locked_when_running(k), "{k}");
+        // Once cut, only the listed ones; before the cut, the plan's group
+        // fields too.
+        for cut_made in [true, false] {
+            let kept = serde_json::to_value(edited.clone().with_locked_fields_of(&saved, cut_made))
+                .unwrap();
+            for (k, v) in kept.as_object().unwrap() {
+                let changed = v.as_str() == Some(&format!("x-{k}"));
+                let open = !locked_when_running(k)
+                    || (!cut_made && EDITABLE_UNTIL_CUT.contains(&k.as_str()));
+                assert_eq!(changed, open, "{k} (cut made: {cut_made})");
+            }
         }
     }
 
@@ -819,7 +931,7 @@ mod tests {
         let mut edited = form();
         edited.table_entry = "off".into();
         edited.hands_per_round = "4".into();
-        let kept = edited.with_locked_fields_of(&form());
+        let kept = edited.with_locked_fields_of(&form(), false);
         assert_eq!(
             (kept.table_entry.as_str(), kept.hands_per_round.as_str()),
             ("off", "3")

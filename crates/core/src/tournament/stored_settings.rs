@@ -6,6 +6,7 @@
 use chrono::NaiveDateTime;
 
 use super::money::{Money, Percent, ENTRY_FEE, GUARANTEED_POOL};
+use super::plan::{self, Level};
 use super::settings::{
     parse_payout, scale_from_text, Settings, BYE_VP, HANDS_PER_ROUND, MAX_ADVANCE, MAX_ROUNDS,
     MINUTES_PER_ROUND,
@@ -30,6 +31,9 @@ pub struct StoredSettings<'a> {
     pub mitchell_advance: i32,
     pub allow_repeats: bool,
     pub separate_clubs: bool,
+    /// The rounds in groups as JSON ([`plan::stored_groups`]); empty: none.
+    pub groups: &'a str,
+    pub level: &'a str,
     pub bye_vp: i32,
     pub entry_fee_cents: i64,
     pub prize_share_percent: &'a str,
@@ -55,6 +59,7 @@ impl Settings {
         let hands_per_round = within("hands_per_round", s.hands_per_round, HANDS_PER_ROUND)?;
         let planned_rounds = within("planned_rounds", s.planned_rounds, 1..=MAX_ROUNDS)?;
         let bye_vp = within("bye_vp", s.bye_vp, BYE_VP)?;
+        let groups = plan::read_stored_groups(s.groups, planned_rounds)?;
         Ok(Settings {
             name: s.name.to_string(),
             starts_at: s.starts_at,
@@ -71,6 +76,8 @@ impl Settings {
             mitchell_advance: within("mitchell_advance", s.mitchell_advance, 1..=MAX_ADVANCE)?,
             allow_repeats: s.allow_repeats,
             separate_clubs: s.separate_clubs,
+            groups,
+            level: Level::parse(s.level).ok_or_else(|| format!("level {:?}", s.level))?,
             bye_vp: u8::try_from(bye_vp).map_err(|_| format!("bye_vp {bye_vp}"))?,
             entry_fee: Money::from_cents(s.entry_fee_cents, ENTRY_FEE)
                 .map_err(|e| format!("entry_fee_cents {}: {e:?}", s.entry_fee_cents))?
@@ -121,6 +128,8 @@ mod tests {
             mitchell_advance: s.mitchell_advance as i32,
             allow_repeats: s.allow_repeats,
             separate_clubs: s.separate_clubs,
+            groups: "",
+            level: s.level.code(),
             bye_vp: i32::from(s.bye_vp),
             entry_fee_cents: Money::new(s.entry_fee, ENTRY_FEE).unwrap().cents(),
             prize_share_percent: share,

@@ -1,0 +1,3 @@
+ALTER TABLE pairs DROP COLUMN group_label;
+ALTER TABLE tournaments DROP COLUMN level;
+ALTER TABLE tournaments DROP COLUMN groups;
