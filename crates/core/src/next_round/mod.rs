@@ -13,6 +13,7 @@
 pub mod cli;
 pub mod error;
 pub mod pairs;
+mod plan;
 pub mod teams;
 
 #[cfg(test)]

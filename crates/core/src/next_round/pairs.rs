@@ -22,6 +22,7 @@
 //!   the order of the standings with groups.
 
 use super::error::NextRoundError;
+use super::plan::{ensure_over, next_in_plan};
 use crate::i18n::Lang;
 use crate::movement::clubs::{first_round_draw_apart, PairClubs};
 use crate::movement::groups::{cut_into_groups, GroupCut};
@@ -52,37 +53,21 @@ pub fn next_pairs_round(
     seed: u64,
 ) -> Result<NextPairsRound, NextRoundError> {
     let valid = validate(file).map_err(crate::standings::StandingsError::Invalid)?;
-    let n = u32::try_from(file.rounds.len())
-        .unwrap_or(u32::MAX)
-        .saturating_add(1);
-    let planned = file
-        .movements
-        .as_ref()
-        .map(|m| u32::try_from(m.len()).unwrap_or(u32::MAX))
-        .or(file.planned_rounds);
-    if let Some(rounds) = planned.filter(|&p| n > p) {
-        return Err(NextRoundError::PlanComplete { rounds });
-    }
-    let movement = planned_movement(file, n);
-    if let Some(last) = file.rounds.last() {
-        let open: Vec<u32> = last
-            .tables
-            .iter()
+    let (n, planned) = next_in_plan(
+        file.rounds.len(),
+        file.movements.as_deref(),
+        file.planned_rounds,
+    )?;
+    let movement = planned.unwrap_or(MovementKind::Mitchell);
+    ensure_over(
+        file.rounds.last().map(|r| r.number),
+        file.rounds
+            .last()
+            .into_iter()
+            .flat_map(|r| &r.tables)
             .filter(|t| !t.is_scored())
-            .map(|t| t.table)
-            .collect();
-        if !open.is_empty() {
-            let tables = open
-                .iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join(", ");
-            return Err(NextRoundError::RoundIncomplete {
-                round: last.number,
-                tables,
-            });
-        }
-    }
+            .map(|t| t.table),
+    )?;
     let active: Vec<PairNo> = file
         .pairs
         .iter()
@@ -166,15 +151,6 @@ pub fn next_pairs_round(
             Ok(next)
         }
     }
-}
-
-/// The plan's movement for round `n` (Mitchell without a plan).
-fn planned_movement(file: &TournamentFile, n: u32) -> MovementKind {
-    let index = usize::try_from(n.saturating_sub(1)).unwrap_or(usize::MAX);
-    file.movements
-        .as_ref()
-        .and_then(|m| m.get(index).copied())
-        .unwrap_or(MovementKind::Mitchell)
 }
 
 /// The pair plays round `n`: an entry not withdrawn by then.

@@ -16,6 +16,7 @@
 //!   (else players 0,1 and 2,3).
 
 use super::error::NextRoundError;
+use super::plan::{ensure_over, next_in_plan};
 use crate::i18n::Lang;
 use crate::movement::teams::{
     default_lineup, draw_order, drop_withdrawn, lineup_in, round_robin_groups, seat_match,
@@ -43,38 +44,22 @@ pub fn next_team_round(
     seed: u64,
 ) -> Result<NextTeamRound, NextRoundError> {
     let valid = validate_teams(file).map_err(crate::standings::StandingsError::Invalid)?;
-    let n = u32::try_from(file.rounds.len())
-        .unwrap_or(u32::MAX)
-        .saturating_add(1);
-    let planned = file
-        .movements
-        .as_ref()
-        .map(|m| u32::try_from(m.len()).unwrap_or(u32::MAX))
-        .or(file.planned_rounds);
-    if let Some(rounds) = planned.filter(|&p| n > p) {
-        return Err(NextRoundError::PlanComplete { rounds });
-    }
-    if let Some(last) = file.rounds.last() {
-        let open: Vec<String> = last
-            .matches
-            .iter()
+    let (n, planned) = next_in_plan(
+        file.rounds.len(),
+        file.movements.as_deref(),
+        file.planned_rounds,
+    )?;
+    let wanted = planned.unwrap_or(TeamMovementKind::RoundRobin);
+    ensure_over(
+        file.rounds.last().map(|r| r.number),
+        file.rounds
+            .last()
+            .into_iter()
+            .flat_map(|r| &r.matches)
             .flat_map(|m| &m.tables)
             .filter(|t| !t.is_scored())
-            .map(|t| t.table.to_string())
-            .collect();
-        if !open.is_empty() {
-            return Err(NextRoundError::RoundIncomplete {
-                round: last.number,
-                tables: open.join(", "),
-            });
-        }
-    }
-    let index = usize::try_from(n.saturating_sub(1)).unwrap_or(usize::MAX);
-    let wanted = file
-        .movements
-        .as_ref()
-        .and_then(|m| m.get(index).copied())
-        .unwrap_or(TeamMovementKind::RoundRobin);
+            .map(|t| t.table),
+    )?;
     let gone: Vec<TeamNo> = file
         .teams
         .iter()

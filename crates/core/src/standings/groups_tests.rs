@@ -83,8 +83,11 @@ fn two_groups() -> TournamentFile {
     f
 }
 
-/// (place, pair, group, group place, VP) of each row.
-fn places(s: &Standings) -> Vec<(u32, u32, Option<&str>, Option<u32>, i64)> {
+/// (place, pair, group, group place, VP) of a row.
+type Placed<'a> = (u32, u32, Option<&'a str>, Option<u32>, i64);
+
+/// Each row as [`Placed`].
+fn places(s: &Standings) -> Vec<Placed<'_>> {
     s.rows
         .iter()
         .map(|r| (r.place, r.number, r.group.as_deref(), r.group_place, r.vp))
@@ -284,4 +287,129 @@ fn the_cli_adds_group_and_group_place_to_rows_and_group_to_prizes() {
         v["prizes"][3],
         serde_json::json!({"pair": 2, "place": 5, "amount": "22.40", "group": "B"})
     );
+}
+
+mod props {
+    use super::*;
+    use crate::movement::groups::{cut_into_groups, GroupPlan};
+    use proptest::prelude::*;
+
+    /// `n` pairs; round 1 pairs them in `order`, two by two, with the MP
+    /// given; `gone` withdraws before the cut.
+    fn field(order: &[u32], mp: &[(i64, i64)], gone: Option<usize>) -> TournamentFile {
+        let mut f = TournamentFile::new(
+            "Prop",
+            chrono::NaiveDate::from_ymd_opt(2026, 11, 20).unwrap(),
+        );
+        f.pairs = (1..=u32::try_from(order.len()).unwrap())
+            .map(pair)
+            .collect();
+        let tables: Vec<T> = order
+            .chunks(2)
+            .zip(mp)
+            .zip(1..)
+            .filter_map(|((two, &(a, b)), table)| match two {
+                [ns, ew] => Some((None, table, *ns, *ew, a, b)),
+                _ => None,
+            })
+            .collect();
+        let mut r = round(1, MovementKind::Mitchell, &tables);
+        if order.len() % 2 == 1 {
+            r.byes = vec![*order.last().unwrap()];
+        }
+        f.rounds = vec![r];
+        if let Some(g) = gone {
+            f.pairs[g].withdrawn_from_round = Some(2);
+        }
+        f
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        #[test]
+        fn group_pools_add_up_and_stay_within_a_cent(
+            cents in 0i64..10_000_000,
+            mut cuts in proptest::collection::vec(0i64..=10_000, 0..6),
+        ) {
+            cuts.sort_unstable();
+            let mut shares = Vec::new();
+            let mut last = 0;
+            for c in cuts.iter().chain(std::iter::once(&10_000)) {
+                shares.push(Decimal::new(c - last, 2));
+                last = *c;
+            }
+            let pool = Decimal::new(cents, 2);
+            let pools = group_pools(pool, &shares);
+            prop_assert_eq!(pools.iter().copied().sum::<Decimal>(), pool);
+            for (p, s) in pools.iter().zip(&shares) {
+                let exact = pool * s / Decimal::ONE_HUNDRED;
+                prop_assert!(*p >= exact - Decimal::new(1, 2) && *p <= exact + Decimal::new(1, 2));
+                if s.is_zero() {
+                    prop_assert!(p.is_zero());
+                }
+            }
+        }
+
+        /// Rows come group by group (no group last), places run on, a
+        /// group's places are standings of its own (1, 2, 2, 4…), and
+        /// inside a group VP never rises.
+        #[test]
+        fn standings_with_groups_keep_their_shape(
+            order in Just((1..=14u32).collect::<Vec<_>>()).prop_shuffle(),
+            n in 4usize..=14,
+            mp in proptest::collection::vec((0i64..200, 0i64..200), 7),
+            count in 1u32..4,
+            gone in proptest::option::of(0usize..14),
+        ) {
+            let order: Vec<u32> = order.into_iter().filter(|&p| p as usize <= n).collect();
+            let mp: Vec<(i64, i64)> = mp.iter().map(|&(a, b)| (5 * a, 5 * b)).collect();
+            let gone = gone.filter(|&g| g < n);
+            let mut f = field(&order, &mp, gone);
+            let plain = compute_file(&f, Lang::En).unwrap();
+            let active: Vec<u32> = plain
+                .rows
+                .iter()
+                .map(|r| r.number)
+                .filter(|&p| gone.is_none_or(|g| p as usize != g + 1))
+                .collect();
+            let Ok(cut) = cut_into_groups(&active, &GroupPlan::Count(count)) else {
+                return Ok(());
+            };
+            f.groups = Some(
+                cut.iter()
+                    .map(|g| GroupFile { name: g.name.clone(), pairs: g.members.clone() })
+                    .collect(),
+            );
+            let s = compute_file(&f, Lang::En).unwrap();
+            prop_assert_eq!(s.rows.len(), plain.rows.len());
+            let names: Vec<Option<String>> = cut
+                .iter()
+                .map(|g| Some(g.name.clone()))
+                .chain(std::iter::once(None))
+                .collect();
+            let mut before = 0u32;
+            let mut k = 0usize;
+            for name in &names {
+                let rows: Vec<&Row> = s.rows[k..]
+                    .iter()
+                    .take_while(|r| &r.group == name)
+                    .collect();
+                k += rows.len();
+                for (i, r) in rows.iter().enumerate() {
+                    let own = r.place - before;
+                    prop_assert!(own == u32::try_from(i + 1).unwrap() || (i > 0 && own == rows[i - 1].place - before));
+                    prop_assert_eq!(r.group_place, name.as_ref().map(|_| own));
+                    if i > 0 {
+                        prop_assert!(rows[i - 1].vp >= r.vp);
+                    }
+                }
+                before += u32::try_from(rows.len()).unwrap();
+            }
+            prop_assert_eq!(k, s.rows.len());
+            for r in &s.rows {
+                prop_assert_eq!(s.row(r.number).map(|x| x.place), Some(r.place));
+            }
+        }
+    }
 }
