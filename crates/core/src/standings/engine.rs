@@ -270,8 +270,7 @@ fn tie_note<K: Kind>(lang: Lang, t: &HeadToHead, me: u32, other: u32) -> String 
         lang,
         key,
         &[
-            ("pair", &me),
-            ("team", &me),
+            (K::FIELD, &me),
             ("other", &other),
             ("vp_for", &t.vp_for),
             ("vp_against", &t.vp_against),

@@ -4,7 +4,9 @@
 //! call it. Pure Rust: no web, database or template code here.
 //!
 //! - [`Kind`] ([`kind`]): what an entrant is — who, and what a table gives
-//!   it; [`Pair`] ([`pairs`]) and [`Team`] ([`teams`]) are the kinds.
+//!   it; [`Pair`] ([`pairs`]), [`Team`] ([`teams`]) and [`Individual`]
+//!   ([`players`], RULES.md §14: each player of a line gets the line's
+//!   result) are the kinds.
 //! - [`engine`]: accumulate, byes, penalties, head-to-head, rank with
 //!   shared places, cards — written once; [`prizes`]: the prizes.
 //! - `types`: the rows, cards, prizes and standings of any kind
@@ -64,6 +66,7 @@ pub mod engine;
 mod error;
 pub mod kind;
 pub mod pairs;
+pub mod players;
 pub mod prizes;
 #[cfg(feature = "openapi")]
 mod schema;
@@ -73,13 +76,15 @@ mod types;
 #[cfg(test)]
 mod invariants;
 #[cfg(test)]
+mod player_tests;
+#[cfg(test)]
 mod proptests;
 #[cfg(test)]
 mod team_proptests;
 #[cfg(test)]
 mod team_tests;
 #[cfg(test)]
-mod test_kit;
+pub(crate) mod test_kit;
 #[cfg(test)]
 mod tests;
 
@@ -87,6 +92,10 @@ pub use cli::{run_cli, CliPrize, CliRow, CliStandings};
 pub use error::{BrokenSheet, StandingsError};
 pub use kind::{Kind, Ledger, RoundCard};
 pub use pairs::{CardRound, Pair};
+pub use players::{
+    compute_individual, compute_individual_file, Individual, PlayerCard, PlayerCardRound,
+    PlayerStandings,
+};
 pub use prizes::split_evenly;
 pub use teams::{
     compute_teams, compute_teams_file, MatchOutcome, MatchResult, MatchTableResult, RoundResults,

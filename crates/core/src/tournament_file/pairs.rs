@@ -5,6 +5,7 @@
 //! mode. Everything else is the skeleton's (`skeleton.rs`).
 
 use super::skeleton::{entrant_file, penalty_file, round_file, table_file, tournament_file};
+use super::Player;
 use crate::rules::score_sheet::SheetMode;
 use serde::{Deserialize, Serialize};
 

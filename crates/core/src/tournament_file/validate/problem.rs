@@ -72,10 +72,19 @@ pub enum ProblemCode {
     PenaltyTeamUnknown,
     PenaltyTeamTableMismatch,
     PenaltyTableMissing,
+    TooManyPlayers,
+    PlayerNumberDuplicate,
+    PlayerUnknown,
+    PlayerAlreadySeated,
+    PlayerWithdrawnSeated,
+    PlayerNoShow,
+    PenaltyPlayerUnknown,
+    PenaltyPlayerTableMismatch,
+    PenaltyPlayerMpNotSeated,
 }
 
 impl ProblemCode {
-    pub const ALL: [ProblemCode; 62] = [
+    pub const ALL: [ProblemCode; 71] = [
         ProblemCode::NameEmpty,
         ProblemCode::TextTooLong,
         ProblemCode::OutOfRange,
@@ -138,6 +147,15 @@ impl ProblemCode {
         ProblemCode::PenaltyTeamUnknown,
         ProblemCode::PenaltyTeamTableMismatch,
         ProblemCode::PenaltyTableMissing,
+        ProblemCode::TooManyPlayers,
+        ProblemCode::PlayerNumberDuplicate,
+        ProblemCode::PlayerUnknown,
+        ProblemCode::PlayerAlreadySeated,
+        ProblemCode::PlayerWithdrawnSeated,
+        ProblemCode::PlayerNoShow,
+        ProblemCode::PenaltyPlayerUnknown,
+        ProblemCode::PenaltyPlayerTableMismatch,
+        ProblemCode::PenaltyPlayerMpNotSeated,
     ];
 
     /// The stable snake_case code (`pair_seated_twice`…).
@@ -205,6 +223,15 @@ impl ProblemCode {
             ProblemCode::PenaltyTeamUnknown => "penalty_team_unknown",
             ProblemCode::PenaltyTeamTableMismatch => "penalty_team_table_mismatch",
             ProblemCode::PenaltyTableMissing => "penalty_table_missing",
+            ProblemCode::TooManyPlayers => "too_many_players",
+            ProblemCode::PlayerNumberDuplicate => "player_number_duplicate",
+            ProblemCode::PlayerUnknown => "player_unknown",
+            ProblemCode::PlayerAlreadySeated => "player_already_seated",
+            ProblemCode::PlayerWithdrawnSeated => "player_withdrawn_seated",
+            ProblemCode::PlayerNoShow => "player_no_show",
+            ProblemCode::PenaltyPlayerUnknown => "penalty_player_unknown",
+            ProblemCode::PenaltyPlayerTableMismatch => "penalty_player_table_mismatch",
+            ProblemCode::PenaltyPlayerMpNotSeated => "penalty_player_mp_not_seated",
         }
     }
 
