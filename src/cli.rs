@@ -39,7 +39,18 @@ pub fn run(cli: Cli) -> ExitCode {
             players,
             seed,
         }) => sample_circuit(stages, players, seed),
-        Some(Command::Standings { file, lang }) => Ok(standings(file, cli_lang(lang.as_deref()))),
+        Some(Command::Standings { file, lang }) => {
+            let lang = cli_lang(lang.as_deref());
+            Ok(run_on_file(file, |input| {
+                crate::standings::run_cli(input, lang)
+            }))
+        }
+        Some(Command::NextRound { file, seed, lang }) => {
+            let lang = cli_lang(lang.as_deref());
+            Ok(run_on_file(Some(file), |input| {
+                crate::next_round::run_cli(input, seed, lang)
+            }))
+        }
         Some(Command::Circuit {
             circuit,
             stages,
@@ -344,7 +355,12 @@ fn rules(cmd: RulesCommand, lang: crate::i18n::Lang) -> ExitCode {
     }
 }
 
-fn standings(file: Option<std::path::PathBuf>, lang: crate::i18n::Lang) -> ExitCode {
+/// A file command on the text of `file` (standard input when absent):
+/// `run` gives (exit code, stdout, stderr).
+fn run_on_file(
+    file: Option<std::path::PathBuf>,
+    run: impl FnOnce(&str) -> (i32, String, String),
+) -> ExitCode {
     let input = match &file {
         Some(path) => std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display())),
@@ -357,7 +373,7 @@ fn standings(file: Option<std::path::PathBuf>, lang: crate::i18n::Lang) -> ExitC
             return ExitCode::from(2);
         }
     };
-    let (code, stdout, stderr) = crate::standings::run_cli(&input, lang);
+    let (code, stdout, stderr) = run(&input);
     print!("{stdout}");
     eprint!("{stderr}");
     ExitCode::from(u8::try_from(code).unwrap_or(2))

@@ -8,7 +8,9 @@
 //!   socket, the addresses printed at start and on the table cards).
 //! - `cli`: the command line (`serve`, `create-user`, `rules …`).
 
-pub use burraco_core::{circuit, i18n, movement, rules, standings, tournament, tournament_file};
+pub use burraco_core::{
+    circuit, i18n, movement, next_round, rules, standings, tournament, tournament_file,
+};
 
 pub mod auth;
 pub mod cli;

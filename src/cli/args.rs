@@ -165,6 +165,20 @@ pub enum Command {
         #[arg(long)]
         lang: Option<String>,
     },
+    /// The round the program would seat next for a tournament file
+    /// (FORMAT.md "`burraco-td next-round`"), as JSON in the shape of a
+    /// round of the file. Exit 1 with the reason when no round can be
+    /// seated, 2 when the file is unreadable or invalid.
+    NextRound {
+        /// The tournament file (pairs or teams).
+        file: std::path::PathBuf,
+        /// The seed of the first draw (a file with no round).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Language of the messages (it or en; default from LANG, else en).
+        #[arg(long)]
+        lang: Option<String>,
+    },
     /// A circuit's season standings and finalists (FORMAT.md "The circuit
     /// file"), as JSON: the circuit file, then its stages' tournament files
     /// in stage order (unfinished ones count nowhere). Exit 1 when a file is

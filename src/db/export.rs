@@ -23,8 +23,8 @@ use super::{unreadable, DbConn};
 use crate::rules::ScoreSheet;
 use crate::tournament::{RoundMovement, Status};
 use crate::tournament_file::{
-    Adjusted, MovementKind, PairFile, PayoutTierFile, PenaltyFile, PenaltyKind, Player, RoundFile,
-    SheetFile, TableFile, TournamentFile,
+    Adjusted, GroupFile, GroupPrizeFile, MovementKind, PairFile, PayoutTierFile, PenaltyFile,
+    PenaltyKind, Player, RoundFile, SheetFile, TableFile, TournamentFile,
 };
 
 fn movement_kind(m: RoundMovement) -> MovementKind {
@@ -38,6 +38,29 @@ fn movement_kind(m: RoundMovement) -> MovementKind {
         // (`services::teams`): the pairs view of its rows never shows it.
         RoundMovement::RoundRobin => MovementKind::Mitchell,
     }
+}
+
+/// The groups as cut (RULES.md §13): each group's pairs in number order;
+/// `None` before the cut.
+fn groups_of(pair_rows: &[super::pairs::PairRow]) -> Option<Vec<GroupFile>> {
+    let mut groups: std::collections::BTreeMap<&str, Vec<u32>> = std::collections::BTreeMap::new();
+    for p in pair_rows {
+        if let Some(g) = p.group_label.as_deref() {
+            groups.entry(g).or_default().push(p.pair_no());
+        }
+    }
+    (!groups.is_empty()).then(|| {
+        groups
+            .into_iter()
+            .map(|(name, mut pairs)| {
+                pairs.sort_unstable();
+                GroupFile {
+                    name: name.to_string(),
+                    pairs,
+                }
+            })
+            .collect()
+    })
 }
 
 fn status_file(s: Status) -> crate::tournament_file::Status {
@@ -334,6 +357,10 @@ pub fn load_file_of(
     let settings = t.settings()?;
     let local = utc(t.starts_at).with_timezone(&tz);
     let number_of: HashMap<PairId, u32> = pair_rows.iter().map(|p| (p.id, p.pair_no())).collect();
+    let group_of: HashMap<u32, String> = pair_rows
+        .iter()
+        .filter_map(|p| Some((p.pair_no(), p.group_label.clone()?)))
+        .collect();
 
     let mut file = TournamentFile::new(t.name.clone(), local.date_naive());
     file.venue = opt(&t.venue);
@@ -361,6 +388,21 @@ pub fn load_file_of(
             .collect(),
     );
     file.mitchell_advance = Some(settings.mitchell_advance);
+    file.separate_clubs = settings.separate_clubs.then_some(true);
+    if let Some(g) = &settings.groups {
+        file.group_plan = Some(g.plan.clone());
+        file.group_prizes = g.prizes.as_ref().map(|prizes| {
+            prizes
+                .iter()
+                .map(|p| GroupPrizeFile {
+                    group: p.group.clone(),
+                    share_percent: p.share_percent,
+                    scheme: p.scheme.iter().map(|s| s.0).collect(),
+                })
+                .collect()
+        });
+    }
+    file.groups = groups_of(pair_rows);
     file.allow_repeats = Some(settings.allow_repeats);
     file.suit_order = Some(settings.suit_order.to_string());
     file.sheet_mode =
@@ -438,6 +480,11 @@ pub fn load_file_of(
             };
             let k = known.get(&s.id);
             round.tables.push(TableFile {
+                group: r
+                    .movement()
+                    .in_groups()
+                    .then(|| group_of.get(&ns).cloned())
+                    .flatten(),
                 table: u32::try_from(s.table_no).unwrap_or(0),
                 ns,
                 ew,

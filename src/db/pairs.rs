@@ -339,3 +339,27 @@ pub fn mark_undrawn_no_show(
     .set(pairs::no_show.eq(true))
     .execute(conn)
 }
+
+/// Puts pairs of a tournament in a group (RULES.md §13), or out of any
+/// group (`None`: the cut undone).
+pub fn set_group(
+    conn: &mut DbConn,
+    tournament_id: TournamentId,
+    pair_ids: &[PairId],
+    group: Option<&str>,
+) -> QueryResult<usize> {
+    diesel::update(
+        pairs::table
+            .filter(pairs::tournament_id.eq(tournament_id))
+            .filter(pairs::id.eq_any(pair_ids)),
+    )
+    .set(pairs::group_label.eq(group))
+    .execute(conn)
+}
+
+/// Takes every pair of a tournament out of its group (the cut undone).
+pub fn clear_groups(conn: &mut DbConn, tournament_id: TournamentId) -> QueryResult<usize> {
+    diesel::update(pairs::table.filter(pairs::tournament_id.eq(tournament_id)))
+        .set(pairs::group_label.eq(None::<String>))
+        .execute(conn)
+}

@@ -155,6 +155,8 @@ pub enum Conflict {
     Refused(Refusal, Vec<(&'static str, String)>),
     /// The movement engine's reason (no free seat, round incomplete…): 409.
     Movement(MovementError),
+    /// The group plan cannot cut this field (RULES.md §13): 409.
+    Groups(crate::movement::groups::GroupPlanError),
 }
 
 impl Conflict {
@@ -168,6 +170,7 @@ impl Conflict {
                 tf(lang, why.key(), &args)
             }
             Conflict::Movement(e) => e.message(lang),
+            Conflict::Groups(e) => e.message(lang),
         }
     }
 
@@ -176,6 +179,7 @@ impl Conflict {
         match self {
             Conflict::Refused(why, _) => why.code().into(),
             Conflict::Movement(e) => e.code().to_ascii_lowercase().into(),
+            Conflict::Groups(e) => e.code().to_ascii_lowercase().into(),
         }
     }
 
@@ -183,7 +187,7 @@ impl Conflict {
     pub fn status(&self) -> u16 {
         match self {
             Conflict::Refused(why, _) => why.status(),
-            Conflict::Movement(_) => 409,
+            Conflict::Movement(_) | Conflict::Groups(_) => 409,
         }
     }
 
@@ -191,7 +195,7 @@ impl Conflict {
     pub fn refusal(&self) -> Option<Refusal> {
         match self {
             Conflict::Refused(why, _) => Some(*why),
-            Conflict::Movement(_) => None,
+            Conflict::Movement(_) | Conflict::Groups(_) => None,
         }
     }
 }

@@ -148,6 +148,12 @@ pub struct PublicRow {
     pub penalty_vp: i64,
     pub withdrawn: bool,
     pub tie_break: Option<TieBreak>,
+    /// Its group once the field is cut (RULES.md §13); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// Its place inside its group; absent without groups.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group_place: Option<u32>,
 }
 
 /// `GET /api/v1/tournaments/{id}/standings`.
@@ -191,6 +197,8 @@ impl PublicStandings {
                     penalty_vp: r.penalty_vp,
                     withdrawn: r.withdrawn,
                     tie_break: r.tie_break.clone(),
+                    group: r.group.clone(),
+                    group_place: r.group_place,
                 })
                 .collect();
             for card in &st.cards {

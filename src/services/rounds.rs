@@ -18,6 +18,7 @@ use crate::services::view::{Pair, Seating};
 use crate::tournament::{RoundMovement, Status};
 
 mod clubs;
+mod groups;
 mod undo;
 pub use clubs::{club_meetings, clubs_crossing};
 use clubs::{pair_clubs, separates_clubs};
@@ -213,6 +214,9 @@ pub struct RoundPlan {
     pub missing: Vec<u32>,
     /// The last round, when its time-out was not called.
     pub no_time_out: Option<i32>,
+    /// The groups this round will cut (RULES.md §13), when it is the first
+    /// round in groups (the confirmation page only).
+    pub cut: Option<Vec<crate::tournament_file::GroupFile>>,
     layout: Layout,
 }
 
@@ -248,6 +252,7 @@ fn check_next_round(c: &mut DbConn, l: &Loaded) -> Result<RoundPlan, ServiceErro
             .last()
             .filter(|r| r.time_out_at.is_none())
             .map(|r| r.number),
+        cut: None,
         layout,
     })
 }
@@ -258,10 +263,16 @@ pub async fn plan_next_round(
     db: &Db,
     actor: Actor,
     tid: TournamentId,
+    tz: chrono_tz::Tz,
 ) -> Result<(Loaded, Result<RoundPlan, ServiceError>), ServiceError> {
     db.read(move |c| {
         let l = super::read(c, &actor, tid, Need::Direct)?;
-        let plan = check_next_round(c, &l);
+        let plan = check_next_round(c, &l).and_then(|mut plan| {
+            if plan.movement.in_groups() && !l.cut_made() && plan.missing.is_empty() {
+                plan.cut = groups::cut_preview(c, &l, tz)?;
+            }
+            Ok(plan)
+        });
         Ok((l, plan))
     })
     .await
@@ -411,7 +422,11 @@ async fn draw_next(
                 tz,
             )?,
             RoundMovement::DanishGroups | RoundMovement::DanishGroupsModified => {
-                return Err(ServiceError::refused(Refusal::TeamsPairsOnly))
+                let (seating, cut) = groups::next_in_groups(c, &l, tz)?;
+                if let Some(cut) = &cut {
+                    groups::save_cut(c, &l, cut, &pair_ids(&l))?;
+                }
+                seating
             }
             // Only a team tournament's (which went to the teams' above).
             RoundMovement::RoundRobin => {

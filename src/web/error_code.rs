@@ -127,6 +127,7 @@ impl ErrorCode {
         match c {
             Conflict::Refused(r, _) => ErrorCode::Refused(*r),
             Conflict::Movement(e) => ErrorCode::Movement(e.code()),
+            Conflict::Groups(e) => ErrorCode::Movement(e.code()),
         }
     }
 

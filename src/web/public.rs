@@ -16,7 +16,7 @@ use crate::rules::prize_pool::Prizes;
 use crate::services::players::{current_seat, Seat, SeatLine, Stage};
 use crate::services::public::{pair_names, shows_in_public, PublicStandings, Snapshot};
 use crate::services::view::Tournament;
-use crate::standings::{CardPenalty, CardRound, Outcome, PairCard, Standings};
+use crate::standings::{CardPenalty, CardRound, Outcome, PairCard, Row, Standings};
 use crate::tournament::settings::Settings;
 use crate::tournament_file::TournamentFile;
 use crate::web::cache::{self, Page};
@@ -58,6 +58,22 @@ impl TournamentPage<'_> {
     }
     fn finished(&self) -> bool {
         self.t.finished()
+    }
+    /// The standings in sections, one per group (RULES.md §13), A first,
+    /// then the pairs withdrawn before the cut; one section without groups.
+    fn sections<'s>(&self, st: &'s Standings) -> Vec<(Option<String>, Vec<&'s Row>)> {
+        let mut out: Vec<(Option<String>, Vec<&Row>)> = Vec::new();
+        for r in &st.rows {
+            match out.last_mut() {
+                Some((g, rows)) if *g == r.group => rows.push(r),
+                _ => out.push((r.group.clone(), vec![r])),
+            }
+        }
+        out
+    }
+    /// Whether prize `i` is the first of its group.
+    fn group_starts(&self, st: &Standings, i: &usize) -> bool {
+        *i > 0 && st.prizes.get(*i).map(|p| &p.group) != st.prizes.get(*i - 1).map(|p| &p.group)
     }
 }
 

@@ -256,3 +256,47 @@ fn sample_tournament_keeps_to_the_file_limit() {
         "the largest sample validates"
     );
 }
+
+#[test]
+fn next_round_draws_follows_the_plan_into_groups_and_says_when_it_is_over() {
+    let dir = Dir::new();
+    // No round yet: the draw, from the seed only.
+    let fresh = dir.write(
+        "fresh.json",
+        &tournament_file::to_json(&fixtures::sample_tournament(9, 0, 1)).unwrap(),
+    );
+    let (code, out, err) = run(&["next-round", &fresh, "--seed", "5"]);
+    assert_eq!(code, 0, "{err}");
+    let round: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(round["number"], 1);
+    assert_eq!(round["tables"].as_array().unwrap().len(), 4);
+    assert!(round["bye"].is_u64(), "{out}");
+    assert_eq!(run(&["next-round", &fresh, "--seed", "5"]).1, out);
+    // Two rounds played, the third in groups: the cut comes with it.
+    let mut f = fixtures::sample_tournament(8, 2, 1);
+    f.status = None;
+    f.movements = Some(vec![
+        tournament_file::MovementKind::Mitchell,
+        tournament_file::MovementKind::Mitchell,
+        tournament_file::MovementKind::DanishGroups,
+    ]);
+    f.planned_rounds = Some(3);
+    f.group_plan = Some(burraco_td::movement::groups::GroupPlan::Count(2));
+    let grouped = dir.write("grouped.json", &tournament_file::to_json(&f).unwrap());
+    let (code, out, err) = run(&["next-round", &grouped]);
+    assert_eq!(code, 0, "{err}");
+    let round: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(round["number"], 3);
+    assert_eq!(round["movement"], "danish_groups");
+    assert_eq!(round["tables"][0]["group"], "A");
+    assert_eq!(round["tables"][3]["group"], "B");
+    assert_eq!(round["groups"].as_array().unwrap().len(), 2);
+    // The plan is complete: exit 1 with the reason.
+    let done = dir.write(
+        "done.json",
+        &tournament_file::to_json(&fixtures::sample_tournament(8, 3, 1)).unwrap(),
+    );
+    let (code, out, err) = run(&["next-round", &done, "--lang", "en"]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(err.contains("The plan is complete"), "{err}");
+}

@@ -19,6 +19,7 @@ mod data;
 mod deskentry;
 mod entries;
 mod first_night;
+mod groups;
 mod hardening;
 mod health;
 mod italian;

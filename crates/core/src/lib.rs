@@ -15,6 +15,7 @@
 pub mod circuit;
 pub mod i18n;
 pub mod movement;
+pub mod next_round;
 pub mod rules;
 pub mod standings;
 pub mod tournament;

@@ -97,6 +97,12 @@ pub async fn undo_round(
         let round = l.round(n).ok_or(ServiceError::NotFound)?;
         let (tables, _) = crate::db::rounds::seating_of(c, round.id)?;
         crate::db::rounds::delete_round(c, round.id)?;
+        // Undoing the only round in groups undoes the cut.
+        if round.movement.in_groups()
+            && l.rounds.iter().filter(|r| r.movement.in_groups()).count() == 1
+        {
+            crate::db::pairs::clear_groups(c, tid)?;
+        }
         let back_to_draft = plan.back_to_draft;
         if back_to_draft {
             tdb::unstart(c, tid, now)?;

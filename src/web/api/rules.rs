@@ -35,7 +35,7 @@ async fn run<T: serde::Serialize>(
 /// Checks a score sheet against the rules (RULES.md §4).
 #[utoipa::path(tag = "rules", operation_id = "checkSheet",
     request_body(content = crate::rules::api::CheckSheetInput, description = "As `burraco-td check-sheet`: profile, hands, scale, sheet.",
-        example = json!({"hands_per_round": 1, "hands": [{"end": "closure", "ns": {"clean": 1, "melded_points": 120, "closed": true, "took_pozzetto": true}, "ew": {"hand_points": 30, "took_pozzetto": true}}]})),
+        example = json!({"hands_per_round": 1, "vp_scale": [5, 10, 15, 20, 25, 30, 35, 40, 45, 50], "hands": [{"end": "closure", "ns": {"clean": 1, "melded_points": 120, "closed": true, "took_pozzetto": true}, "ew": {"hand_points": 30, "took_pozzetto": true}}]})),
     responses((status = 200, description = "The engine's report", body = crate::rules::api::CheckSheetOutput),
         (status = 400, description = "Not JSON", body = ErrorBody),
         (status = 413, description = "Body too large", body = ErrorBody),
@@ -83,7 +83,7 @@ pub async fn seat_draw(ctx: PageCtx, body: web::Payload) -> Result<HttpResponse,
 
 /// Splits a prize pool (RULES.md §10).
 #[utoipa::path(tag = "rules", operation_id = "splitPrizes",
-    request_body(content = crate::rules::api::PrizesBody, example = json!({"entries": 20, "entry_fee": "10", "prize_share_percent": "70"})),
+    request_body(content = crate::rules::api::PrizesBody, example = json!({"entries": 20, "entry_fee": "10", "prize_share_percent": "70", "scheme": ["50", "30", "20"]})),
     responses((status = 200, description = "The prizes", body = crate::rules::api::PrizesOutput),
         (status = 400, description = "Not JSON", body = ErrorBody),
         (status = 413, description = "Body too large", body = ErrorBody),

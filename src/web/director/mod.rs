@@ -187,6 +187,16 @@ struct ConfirmPage<'a> {
     /// The form posted was shown before the tournament last changed: this
     /// page (409) says so above what the action does now.
     stale: bool,
+    /// The groups a round's cut will make (RULES.md §13), shown before.
+    groups: Vec<GroupPreview>,
+}
+
+/// One group of a cut to come: "Girone A · 7 tavoli" and its pairs in the
+/// order of the cut.
+struct GroupPreview {
+    name: String,
+    heading: String,
+    pairs: Vec<String>,
 }
 
 impl<'a> ConfirmPage<'a> {
@@ -207,6 +217,7 @@ impl<'a> ConfirmPage<'a> {
             danger: false,
             back: format!("/director/t/{}#rounds", l.t.id),
             stale: false,
+            groups: Vec::new(),
         }
     }
 

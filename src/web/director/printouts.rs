@@ -16,6 +16,8 @@ use askama::Template;
 /// One table of a round, with the pairs' names.
 pub struct TableView<'a> {
     pub table_no: i32,
+    /// Its group, in a round in groups (RULES.md §13).
+    pub group: Option<&'a str>,
     pub ns: Option<&'a Pair>,
     pub ew: Option<&'a Pair>,
     /// On the table cards: the table's code, its player page's address and
@@ -33,6 +35,8 @@ pub struct PlayerSeat {
     pub pair: String,
     pub table: Option<i32>,
     pub line: &'static str,
+    /// The pair's group, in a round in groups.
+    pub group: Option<String>,
 }
 
 #[derive(Template)]
@@ -88,11 +92,20 @@ pub(super) async fn round_data(
     Ok(services::rounds::seating(&state.db, actor, tid, n, Need::Direct).await?)
 }
 
-pub(super) fn table_views<'a>(l: &'a Loaded, tables: &[Seating]) -> Vec<TableView<'a>> {
+pub(super) fn table_views<'a>(
+    l: &'a Loaded,
+    round: &Round,
+    tables: &[Seating],
+) -> Vec<TableView<'a>> {
+    let in_groups = round.movement.in_groups();
     tables
         .iter()
         .map(|s| TableView {
             table_no: s.table_no,
+            group: l
+                .pair(s.ns_pair)
+                .and_then(|p| p.group.as_deref())
+                .filter(|_| in_groups),
             ns: l.pair(s.ns_pair),
             ew: l.pair(s.ew_pair),
             code: None,
@@ -105,9 +118,11 @@ pub(super) fn table_views<'a>(l: &'a Loaded, tables: &[Seating]) -> Vec<TableVie
 pub(super) fn players_alphabetical(
     ctx: &PageCtx,
     l: &Loaded,
+    round: &Round,
     tables: &[Seating],
     resting: &[crate::ids::PairId],
 ) -> Vec<PlayerSeat> {
+    let in_groups = round.movement.in_groups();
     let mut out = Vec::new();
     let mut add = |p: &Pair, table: Option<i32>, line: &'static str| {
         for (surname, name) in [(&p.p1_surname, &p.p1_name), (&p.p2_surname, &p.p2_name)] {
@@ -116,6 +131,7 @@ pub(super) fn players_alphabetical(
                 pair: p.team.clone().unwrap_or_else(|| p.number.to_string()),
                 table,
                 line,
+                group: p.group.clone().filter(|_| in_groups),
             });
         }
     };
@@ -144,8 +160,8 @@ pub async fn round(
 ) -> Result<HttpResponse, AppError> {
     let (tid, n) = path.into_inner();
     let (l, idx, tables, resting) = round_data(&state, actor, tid, n).await?;
-    let by_player = players_alphabetical(&ctx, &l, &tables, &resting);
     let round = &l.rounds[idx];
+    let by_player = players_alphabetical(&ctx, &l, round, &tables, &resting);
     let can_undo = services::rounds::plan_undo(&state.db, actor, tid, n)
         .await?
         .1
@@ -154,7 +170,7 @@ pub async fn round(
         ctx: &ctx,
         l: &l,
         round,
-        tables: table_views(&l, &tables),
+        tables: table_views(&l, round, &tables),
         resting: resting.iter().filter_map(|id| l.pair(Some(*id))).collect(),
         by_player,
         clock: crate::web::clock::ClockView::of(&ctx, &l, round, state.db.now()),
@@ -203,7 +219,7 @@ pub async fn table_cards(
             from_env: state.settings.public_url.is_some(),
         }
     });
-    let mut views = table_views(&l, &tables);
+    let mut views = table_views(&l, &l.rounds[idx], &tables);
     for v in &mut views {
         if let Some(code) = codes.table(v.table_no) {
             let url = format!("{base}/s/{code}");

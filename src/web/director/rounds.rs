@@ -235,7 +235,7 @@ pub(super) async fn round_page(
     stale: bool,
 ) -> Result<HttpResponse, AppError> {
     let actor = ctx.actor(Role::Director)?;
-    let (l, plan) = services::rounds::plan_next_round(&state.db, actor, tid).await?;
+    let (l, plan) = services::rounds::plan_next_round(&state.db, actor, tid, ctx.timezone).await?;
     let lang = ctx.lang;
     let n = l.next_round();
     let mut page = ConfirmPage::new(
@@ -254,6 +254,38 @@ pub(super) async fn round_page(
     page.lines.push(ctx.t("states.round.undo").to_string());
     match &plan {
         Ok(plan) => {
+            if let Some(cut) = &plan.cut {
+                page.lines.push(tf(
+                    lang,
+                    "groups.cut.line",
+                    &[("round", &n), ("groups", &cut.len())],
+                ));
+                page.groups = cut
+                    .iter()
+                    .map(|g| super::GroupPreview {
+                        name: g.name.clone(),
+                        heading: tf(
+                            lang,
+                            "groups.cut.heading",
+                            &[
+                                ("group", &g.name),
+                                ("tables", &(g.pairs.len() / 2)),
+                                ("pairs", &g.pairs.len()),
+                            ],
+                        ),
+                        pairs: g
+                            .pairs
+                            .iter()
+                            .map(|&n| {
+                                l.pairs.iter().find(|p| p.pair_no() == n).map_or_else(
+                                    || n.to_string(),
+                                    |p| format!("{n} · {}", p.names()),
+                                )
+                            })
+                            .collect(),
+                    })
+                    .collect();
+            }
             if let Some(last) = plan.no_time_out {
                 page.warnings
                     .push(tf(lang, "states.round.no_time_out", &[("round", &last)]));

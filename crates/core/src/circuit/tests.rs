@@ -994,6 +994,7 @@ fn tournament(
             .iter()
             .enumerate()
             .map(|(t, &(ns, ew, a, b))| TableFile {
+                group: None,
                 table: u32::try_from(t + 1).unwrap(),
                 ns,
                 ew,

@@ -14,6 +14,7 @@
 //! - A group seats ⌊entrants / 2⌋ tables; tables are numbered group after
 //!   group (A's first), see [`first_tables`].
 
+use super::error::{catalog_message, params};
 use serde::{Deserialize, Serialize};
 
 /// Most groups: one letter each.
@@ -21,6 +22,7 @@ pub const MAX_GROUPS: usize = 26;
 
 /// How the groups are made (the file's `group_plan`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum GroupPlan {
     /// The tables of each group, A first.
@@ -55,6 +57,20 @@ impl GroupPlanError {
             GroupPlanError::EmptyGroup { .. } => "EMPTY_GROUP",
             GroupPlanError::TooFewEntrants { .. } => "TOO_FEW_ENTRANTS_FOR_GROUPS",
         }
+    }
+
+    /// The message in `lang` (`movement.group_error.<CODE>`).
+    pub fn message(&self, lang: crate::i18n::Lang) -> String {
+        let params: Vec<(&'static str, String)> = match self {
+            GroupPlanError::GroupsOutOfRange { groups, max } => params!(groups, max),
+            GroupPlanError::EmptyGroup { group } => params!(group),
+            GroupPlanError::TooFewEntrants { entrants, taken } => params!(entrants, taken),
+        };
+        catalog_message(
+            lang,
+            &format!("movement.group_error.{}", self.code()),
+            &params,
+        )
     }
 }
 

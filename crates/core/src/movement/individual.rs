@@ -56,11 +56,13 @@ pub struct FourSeat {
 impl FourSeat {
     /// The partner of `player` at this table, if it sits here.
     pub fn partner_of(&self, player: PlayerNo) -> Option<PlayerNo> {
-        [self.ns, self.ew].into_iter().find_map(|[a, b]| match player {
-            p if p == a => Some(b),
-            p if p == b => Some(a),
-            _ => None,
-        })
+        [self.ns, self.ew]
+            .into_iter()
+            .find_map(|[a, b]| match player {
+                p if p == a => Some(b),
+                p if p == b => Some(a),
+                _ => None,
+            })
     }
 
     /// The four players, NS first.

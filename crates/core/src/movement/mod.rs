@@ -25,6 +25,7 @@
 pub mod cli;
 pub mod clubs;
 pub mod danish;
+pub mod danish_groups;
 pub mod draw;
 pub mod error;
 pub mod groups;
@@ -50,6 +51,7 @@ pub use danish::{
     danish_round, danish_round_from, ensure_previous_round_complete, entries_from_history,
     DanishEntry,
 };
+pub use danish_groups::{danish_groups_round, group_entries, GroupSeat, GroupsRound};
 pub use draw::{ensure_redraw_allowed, first_round_draw, new_seed, seat_of, tables_for, Layout};
 pub use error::MovementError;
 pub use individual::{

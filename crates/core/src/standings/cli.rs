@@ -19,8 +19,9 @@ pub struct CliRow<K: Kind = Pair>(pub Row<K>);
 
 impl<K: Kind> Serialize for CliRow<K> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut s = serializer.serialize_struct("CliRow", 7)?;
+        let mut s = serializer.serialize_struct("CliRow", 9)?;
         self.0.write_head(&mut s)?;
+        self.0.write_group(&mut s)?;
         s.end()
     }
 }
@@ -31,15 +32,20 @@ pub struct CliPrize<K: Kind = Pair> {
     pub number: u32,
     pub place: u32,
     pub amount: Decimal,
+    /// The group of a prize per group (RULES.md §13).
+    pub group: Option<String>,
     kind: PhantomData<K>,
 }
 
 impl<K: Kind> Serialize for CliPrize<K> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut s = serializer.serialize_struct("CliPrize", 3)?;
+        let mut s = serializer.serialize_struct("CliPrize", 4)?;
         s.serialize_field(K::FIELD, &self.number)?;
         s.serialize_field("place", &self.place)?;
         s.serialize_field("amount", &self.amount)?;
+        if self.group.is_some() {
+            s.serialize_field("group", &self.group)?;
+        }
         s.end()
     }
 }
@@ -67,6 +73,7 @@ impl<K: Kind> Standings<K> {
                     number: p.number,
                     place: p.place,
                     amount: p.amount,
+                    group: p.group.clone(),
                     kind: PhantomData,
                 })
                 .collect(),

@@ -26,7 +26,7 @@
 //! the card round and the file are theirs.
 
 use super::{CardPenalty, SheetRef, StandingsError};
-use crate::tournament_file::{PayoutTierFile, PenaltyKind};
+use crate::tournament_file::{GroupPrizeFile, PayoutTierFile, PenaltyKind};
 use chrono::{DateTime, Utc};
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -176,6 +176,17 @@ pub struct Field<'f> {
     /// The bye award: VP and MP difference.
     pub bye_vp: i64,
     pub bye_mp_diff: i64,
+    /// The groups as cut (RULES.md §13), A first; empty without groups.
+    pub groups: Vec<GroupRef<'f>>,
+    /// The prizes per group, when the file gives them.
+    pub group_prizes: Option<&'f [GroupPrizeFile]>,
+}
+
+/// A group of the file: its name and its entrants.
+#[derive(Debug, Clone, Copy)]
+pub struct GroupRef<'f> {
+    pub name: &'f str,
+    pub members: &'f [u32],
 }
 
 /// The [`Field`] of a tournament file (pairs' and teams' files share
@@ -227,6 +238,8 @@ macro_rules! field_of {
             },
             bye_vp: $bye_vp,
             bye_mp_diff: $bye_diff,
+            groups: Vec::new(),
+            group_prizes: None,
         }
     }};
 }

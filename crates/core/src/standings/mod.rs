@@ -64,7 +64,9 @@
 mod cli;
 pub mod engine;
 mod error;
+pub mod groups;
 pub mod kind;
+mod order;
 pub mod pairs;
 pub mod players;
 pub mod prizes;
@@ -73,6 +75,8 @@ mod schema;
 pub mod teams;
 mod types;
 
+#[cfg(test)]
+mod groups_tests;
 #[cfg(test)]
 mod invariants;
 #[cfg(test)]
@@ -90,7 +94,8 @@ mod tests;
 
 pub use cli::{run_cli, CliPrize, CliRow, CliStandings};
 pub use error::{BrokenSheet, StandingsError};
-pub use kind::{Kind, Ledger, RoundCard};
+pub use groups::{group_pools, in_groups};
+pub use kind::{GroupRef, Kind, Ledger, RoundCard};
 pub use pairs::{CardRound, Pair};
 pub use players::{
     compute_individual, compute_individual_file, Individual, PlayerCard, PlayerCardRound,

@@ -3,7 +3,7 @@
 //! table into its two lines' results ([`score_lines`], which individual
 //! players share, §14: `players.rs`).
 
-use super::kind::{field_of, round_card_fields, Field, Kind, Ledger, RoundCard};
+use super::kind::{field_of, round_card_fields, Field, GroupRef, Kind, Ledger, RoundCard};
 use super::{BrokenSheet, CardPenalty, Outcome, StandingsError};
 use crate::rules::check::check;
 use crate::rules::score_sheet::{Line, ViolationCode};
@@ -231,14 +231,25 @@ impl Kind for Pair {
 
     fn field<'v>(valid: &'v ValidFile<'_>) -> Field<'v> {
         let file: &'v TournamentFile = valid.file();
-        field_of!(
+        let mut field = field_of!(
             file,
             pairs,
             |e| 2,
             pair,
             i64::from(valid.bye_vp()),
             valid.bye_mp_diff()
-        )
+        );
+        field.groups = file
+            .groups
+            .iter()
+            .flatten()
+            .map(|g| GroupRef {
+                name: &g.name,
+                members: &g.pairs,
+            })
+            .collect();
+        field.group_prizes = file.group_prizes.as_deref();
+        field
     }
 
     /// Each line's pair gets the line's result (RULES.md §5): table VP,

@@ -72,7 +72,11 @@ fn both_players_of_a_line_get_its_result_and_partners_share_the_place() {
 fn resting_players_score_the_bye_award_with_the_bands_lower_edge() {
     // 7 players: 3 rest (RULES.md §14); 14 VP and 355 MP on 3 hands.
     let mut f = individual(7);
-    add_round4(&mut f, vec![T4::Sheet(1, [1, 2], [3, 4], 600, 200)], &[5, 6, 7]);
+    add_round4(
+        &mut f,
+        vec![T4::Sheet(1, [1, 2], [3, 4], 600, 200)],
+        &[5, 6, 7],
+    );
     let s = run(&f);
     assert_eq!(
         rows(&s),
@@ -128,7 +132,11 @@ fn penalties_name_a_player() {
     assert_eq!(c1.line.penalties.len(), 1, "only the player's own penalty");
     assert!(c1.line.penalties[0].counts);
     let c5 = &s.card(5).unwrap().rounds[0];
-    assert_eq!(c5.line.penalties.len(), 3, "two warnings and the automatic VP");
+    assert_eq!(
+        c5.line.penalties.len(),
+        3,
+        "two warnings and the automatic VP"
+    );
     assert!(c5.line.penalties[2].automatic);
     // Withdrawn: nothing.
     for p in &mut f.penalties {
@@ -156,13 +164,21 @@ fn an_adjusted_table_gives_each_line_its_vp_and_difference() {
     );
     penalty4(&mut f, 1, 1, PenaltyKind::Mp, Some(100));
     let s = run(&f);
-    for (n, expected) in [(1, (14, 100, 0)), (2, (14, 100, 0)), (3, (6, 0, 0)), (4, (6, 0, 0))] {
+    for (n, expected) in [
+        (1, (14, 100, 0)),
+        (2, (14, 100, 0)),
+        (3, (6, 0, 0)),
+        (4, (6, 0, 0)),
+    ] {
         let r = s.row(n).unwrap();
         assert_eq!((r.vp, r.mp_diff, r.mp), expected, "player {n}");
     }
     let c = &s.card(1).unwrap().rounds[0];
     assert!(c.line.adjusted);
-    assert!(!c.line.penalties[0].counts, "an MP penalty on an adjusted table");
+    assert!(
+        !c.line.penalties[0].counts,
+        "an MP penalty on an adjusted table"
+    );
 }
 
 /// Two rounds where two pairs of players end tied on VP, MP difference and
@@ -201,7 +217,10 @@ fn two_tied_players_who_sat_as_opponents_are_ordered_head_to_head() {
         ]
     );
     let t1 = s.row(1).unwrap().tie_break.clone().unwrap();
-    assert_eq!((t1.other, t1.vp_for, t1.vp_against, t1.won), (3, 14, 6, true));
+    assert_eq!(
+        (t1.other, t1.vp_for, t1.vp_against, t1.won),
+        (3, 14, 6, true)
+    );
     assert_eq!(
         t1.note,
         "Player 1 ranks ahead of player 3 on head-to-head (14 to 6 VP)."
@@ -228,7 +247,8 @@ fn prizes_go_to_one_player_each_and_shared_places_share() {
     assert_eq!(prizes, vec![(1, 1, half, [half]), (2, 1, half, [half])]);
     // A no-show is no entry.
     let mut f = one_round();
-    f.players.push(crate::tournament_file::individual_kit::player(9));
+    f.players
+        .push(crate::tournament_file::individual_kit::player(9));
     f.players[8].no_show = true;
     let s = run(&f);
     assert_eq!((s.entries, s.rows.len()), (8, 8));
@@ -270,7 +290,10 @@ fn the_cli_prints_players() {
     assert!(err.contains(ViolationCode::MissingHands.code()), "{err}");
     let (code, _, err) = run_cli(&text.replace("\"bye\":[5]", "\"bye\":[1]"), Lang::En);
     assert_eq!(code, 2);
-    assert!(err.contains("rounds[0].bye: Player 1 is already seated"), "{err}");
+    assert!(
+        err.contains("rounds[0].bye: Player 1 is already seated"),
+        "{err}"
+    );
 }
 
 #[test]

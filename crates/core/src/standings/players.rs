@@ -17,9 +17,7 @@ use super::pairs::{score_lines, CardRound, TableScore};
 use super::{CardPenalty, Standings, StandingsError};
 use crate::i18n::Lang;
 use crate::rules::score_sheet::Line;
-use crate::tournament_file::{
-    validate_individual, IndividualTournamentFile, ValidIndividualFile,
-};
+use crate::tournament_file::{validate_individual, IndividualTournamentFile, ValidIndividualFile};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -99,7 +97,9 @@ impl Kind for Individual {
     );
     const SHEET_PLACE: &'static str = "file.standings.player_sheet_place";
 
-    fn validate(file: &IndividualTournamentFile) -> Result<ValidIndividualFile<'_>, StandingsError> {
+    fn validate(
+        file: &IndividualTournamentFile,
+    ) -> Result<ValidIndividualFile<'_>, StandingsError> {
         validate_individual(file).map_err(StandingsError::Invalid)
     }
 

@@ -79,8 +79,17 @@ pub(crate) fn prizes<K: Kind>(
 ) -> Result<PrizeParts<K>, StandingsError> {
     let places: Vec<u32> = rows.iter().map(|r| r.place).collect();
     let (pool, fee, scheme, paid) = pay(field.money, &places)?;
-    let list = paid
-        .into_iter()
+    Ok((pool, fee, scheme, prizes_of(field, rows, paid)))
+}
+
+/// The prizes `paid` (indexes into `rows`, as [`pay`] gives them), each
+/// split as the kind splits it.
+pub(crate) fn prizes_of<K: Kind>(
+    field: &Field<'_>,
+    rows: &[Row<K>],
+    paid: Vec<(usize, Decimal, [Decimal; 2])>,
+) -> Vec<Prize<K>> {
+    paid.into_iter()
         .filter_map(|(k, amount, two_way)| {
             let row = rows.get(k)?;
             let players = field
@@ -93,10 +102,10 @@ pub(crate) fn prizes<K: Kind>(
                 place: row.place,
                 amount,
                 per_player: K::split(amount, two_way, players),
+                group: row.group.clone(),
             })
         })
-        .collect();
-    Ok((pool, fee, scheme, list))
+        .collect()
 }
 
 /// `amount` in `ways` shares to the cent, the odd cents to the first.

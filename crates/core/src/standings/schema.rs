@@ -30,7 +30,9 @@ impl PartialSchema for Row<Pair> {
               "byes": {{"type": "integer", "format": "int32", "minimum": 0, "description": "Rounds rested with the bye award."}},
               "penalty_vp": {{"type": "integer", "format": "int64", "description": "VP taken by penalties (`vp` penalties and automatic warning VP), ≥ 0."}},
               "withdrawn": {{"type": "boolean", "description": "The pair has withdrawn (it stays in the standings)."}},
-              "tie_break": {{"oneOf": [{{"type": "null"}}, {{"$ref": "#/components/schemas/TieBreak", "description": "Set on both pairs when head-to-head decided their order."}}]}}
+              "tie_break": {{"oneOf": [{{"type": "null"}}, {{"$ref": "#/components/schemas/TieBreak", "description": "Set on both pairs when head-to-head decided their order."}}]}},
+              "group": {{"type": "string", "description": "Its group (RULES.md §13), once the field is cut; absent without groups."}},
+              "group_place": {{"type": "integer", "format": "int32", "minimum": 1, "description": "Its place inside its group; absent without groups."}}
             }},
             "required": ["place", "pair", "vp", "mp_diff", "mp", "played", "byes", "penalty_vp", "withdrawn"]}}"##
         ))
@@ -86,7 +88,8 @@ impl PartialSchema for Prize<Pair> {
               "pair": {U32},
               "place": {U32},
               "amount": {{"type": "string"}},
-              "per_player": {{"type": "array", "items": {{"type": "string"}}, "description": "The prize split between the two players (odd cent to the first)."}}
+              "per_player": {{"type": "array", "items": {{"type": "string"}}, "description": "The prize split between the two players (odd cent to the first)."}},
+              "group": {{"type": "string", "description": "The group whose prize it is (prizes per group, RULES.md §13); absent otherwise."}}
             }},
             "required": ["pair", "place", "amount", "per_player"]}}"##
         ))

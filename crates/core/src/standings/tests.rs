@@ -36,6 +36,7 @@ fn add_round(f: &mut TournamentFile, tables: Vec<T>, byes: &[u32]) {
         .into_iter()
         .map(|t| match t {
             T::Sheet(table, ns, ew, a, b) => TableFile {
+                group: None,
                 table,
                 ns,
                 ew,
@@ -43,6 +44,7 @@ fn add_round(f: &mut TournamentFile, tables: Vec<T>, byes: &[u32]) {
                 adjusted: None,
             },
             T::Adj(table, ns, ew, adj) => TableFile {
+                group: None,
                 table,
                 ns,
                 ew,
@@ -50,6 +52,7 @@ fn add_round(f: &mut TournamentFile, tables: Vec<T>, byes: &[u32]) {
                 adjusted: Some(adj),
             },
             T::Open(table, ns, ew) => TableFile {
+                group: None,
                 table,
                 ns,
                 ew,

@@ -34,6 +34,11 @@ pub struct Row<K: Kind = Pair> {
     pub withdrawn: bool,
     /// Set on both entrants when head-to-head decided their order.
     pub tie_break: Option<TieBreak>,
+    /// Its group (RULES.md §13), once the field is cut into groups; `None`
+    /// without groups and for an entrant withdrawn before the cut.
+    pub group: Option<String>,
+    /// Its place inside its group (tied entrants of the group share it).
+    pub group_place: Option<u32>,
     pub(crate) kind: PhantomData<K>,
 }
 
@@ -48,6 +53,16 @@ impl<K: Kind> Row<K> {
         s.serialize_field("played", &self.played)?;
         s.serialize_field("byes", &self.byes)
     }
+
+    /// `group` and `group_place`, written only when the row has a group
+    /// (a file without groups keeps its output).
+    pub(crate) fn write_group<S: SerializeStruct>(&self, s: &mut S) -> Result<(), S::Error> {
+        if self.group.is_some() {
+            s.serialize_field("group", &self.group)?;
+            s.serialize_field("group_place", &self.group_place)?;
+        }
+        Ok(())
+    }
 }
 
 impl<K: Kind> Serialize for Row<K> {
@@ -57,6 +72,7 @@ impl<K: Kind> Serialize for Row<K> {
         s.serialize_field("penalty_vp", &self.penalty_vp)?;
         s.serialize_field("withdrawn", &self.withdrawn)?;
         s.serialize_field("tie_break", &self.tie_break)?;
+        self.write_group(&mut s)?;
         s.end()
     }
 }
@@ -154,6 +170,8 @@ pub struct Prize<K: Kind = Pair> {
     /// The prize split among the players (pairs: the two players, odd cent
     /// to the first; teams: all its players, odd cents to the first ones).
     pub per_player: K::Split,
+    /// The group whose prize it is (RULES.md §13, prizes per group).
+    pub group: Option<String>,
 }
 
 impl<K: Kind> Serialize for Prize<K> {
@@ -163,6 +181,9 @@ impl<K: Kind> Serialize for Prize<K> {
         s.serialize_field("place", &self.place)?;
         s.serialize_field("amount", &self.amount)?;
         s.serialize_field("per_player", &self.per_player)?;
+        if self.group.is_some() {
+            s.serialize_field("group", &self.group)?;
+        }
         s.end()
     }
 }

@@ -812,10 +812,17 @@ mod tests {
                 .into(),
         )
         .unwrap();
-        let kept = serde_json::to_value(edited.with_locked_fields_of(&saved, false)).unwrap();
-        for (k, v) in kept.as_object().unwrap() {
-            let changed = v.as_str() == Some(&format!("x-{k}"));
-            assert_eq!(changed, !locked_when_running(k), "{k}");
+        // Once cut, only the listed ones; before the cut, the plan's group
+        // fields too.
+        for cut_made in [true, false] {
+            let kept = serde_json::to_value(edited.clone().with_locked_fields_of(&saved, cut_made))
+                .unwrap();
+            for (k, v) in kept.as_object().unwrap() {
+                let changed = v.as_str() == Some(&format!("x-{k}"));
+                let open = !locked_when_running(k)
+                    || (!cut_made && EDITABLE_UNTIL_CUT.contains(&k.as_str()));
+                assert_eq!(changed, open, "{k} (cut made: {cut_made})");
+            }
         }
     }
 

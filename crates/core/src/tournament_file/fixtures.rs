@@ -265,6 +265,7 @@ pub fn sample_tournament(pairs: usize, rounds: usize, seed: u64) -> TournamentFi
             }
             let adjusted = rng.gen_range(0..60) == 0;
             round.tables.push(TableFile {
+                group: None,
                 table,
                 ns,
                 ew,

@@ -25,8 +25,7 @@ pub fn individual(n: u32) -> IndividualTournamentFile {
         "Individuale",
         chrono::NaiveDate::from_ymd_opt(2026, 11, 20).unwrap_or_default(),
     );
-    (f.entry_fee, f.prize_share_percent, f.payout) =
-        crate::standings::test_kit::sixty_forty(2000);
+    (f.entry_fee, f.prize_share_percent, f.payout) = crate::standings::test_kit::sixty_forty(2000);
     f.players = (1..=n).map(player).collect();
     f
 }

@@ -58,6 +58,7 @@
 
 #[doc(hidden)]
 pub mod fixtures;
+mod groups;
 mod individual;
 #[cfg(test)]
 pub(crate) mod individual_kit;
@@ -71,6 +72,7 @@ mod validate;
 #[cfg(test)]
 mod tests;
 
+pub use groups::{GroupFile, GroupPrizeFile};
 pub use individual::{
     IndividualMovementKind, IndividualPenaltyFile, IndividualPlayerFile, IndividualRoundFile,
     IndividualTableFile, IndividualTag, IndividualTournamentFile,
@@ -78,8 +80,8 @@ pub use individual::{
 pub use pairs::{MovementKind, PairFile, PenaltyFile, RoundFile, TableFile, TournamentFile};
 pub(crate) use parse::from_json;
 pub use parse::{
-    parse, parse_any, parse_individual, parse_teams, teams_to_json, teams_to_json_compact, to_json, to_json_compact,
-    AnyTournamentFile, FileError,
+    parse, parse_any, parse_individual, parse_teams, teams_to_json, teams_to_json_compact, to_json,
+    to_json_compact, AnyTournamentFile, FileError,
 };
 pub(crate) use pieces::fixed_tag;
 pub use pieces::{
@@ -93,9 +95,10 @@ pub use teams::{
 };
 pub(crate) use validate::problem::render;
 pub use validate::{
-    payout_tiers, pool_is_zero, tiers_of, validate, validate_individual, validate_teams, FileProblem, ProblemCause,
-    ProblemCode, TeamSettings, Valid, ValidFile, ValidIndividualFile, ValidTeamFile, MAX_CARD_CHARS, MAX_CLUB_CHARS,
-    MAX_GROUP_CHARS, MAX_HANDS_PER_ROUND, MAX_MP_AMOUNT, MAX_PAIRS, MAX_PLAYERS, MAX_PLAYER_NAME_CHARS,
-    MAX_ROUNDS, MAX_TEAMS, MAX_TEAM_NAME_CHARS, MAX_TOURNAMENT_NAME_CHARS, MAX_VP_AMOUNT,
-    MINUTES_PER_ROUND, MIN_HANDS_PER_ROUND, MITCHELL_ADVANCE,
+    payout_tiers, pool_is_zero, tiers_of, validate, validate_individual, validate_teams,
+    FileProblem, ProblemCause, ProblemCode, TeamSettings, Valid, ValidFile, ValidIndividualFile,
+    ValidTeamFile, MAX_CARD_CHARS, MAX_CLUB_CHARS, MAX_GROUP_CHARS, MAX_HANDS_PER_ROUND,
+    MAX_MP_AMOUNT, MAX_PAIRS, MAX_PLAYERS, MAX_PLAYER_NAME_CHARS, MAX_ROUNDS, MAX_TEAMS,
+    MAX_TEAM_NAME_CHARS, MAX_TOURNAMENT_NAME_CHARS, MAX_VP_AMOUNT, MINUTES_PER_ROUND,
+    MIN_HANDS_PER_ROUND, MITCHELL_ADVANCE,
 };

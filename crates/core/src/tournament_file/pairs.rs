@@ -4,8 +4,10 @@
 //! name a `pair`; it may set the Mitchell advance, repeats and the sheet
 //! mode. Everything else is the skeleton's (`skeleton.rs`).
 
+use super::groups::{GroupFile, GroupPrizeFile};
 use super::skeleton::{entrant_file, penalty_file, round_file, table_file, tournament_file};
 use super::Player;
+use crate::movement::groups::GroupPlan;
 use crate::rules::score_sheet::SheetMode;
 use serde::{Deserialize, Serialize};
 
@@ -23,6 +25,24 @@ pub enum MovementKind {
     DanishGroupsModified,
 }
 
+impl MovementKind {
+    /// A round in groups (RULES.md §13).
+    pub fn in_groups(self) -> bool {
+        matches!(
+            self,
+            MovementKind::DanishGroups | MovementKind::DanishGroupsModified
+        )
+    }
+
+    /// A Danish round that forbids the previous opponent.
+    pub fn is_modified(self) -> bool {
+        matches!(
+            self,
+            MovementKind::DanishModified | MovementKind::DanishGroupsModified
+        )
+    }
+}
+
 entrant_file! {
     /// A registered pair.
     pub struct PairFile {
@@ -37,7 +57,11 @@ table_file! {
     /// Mitchell rounds. At most one of `sheet`/`adjusted`; neither means the
     /// table has not played yet (only in the last round).
     pub struct TableFile {
-        own {}
+        own {
+            /// The group of a round in groups (RULES.md §13).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub group: Option<String>,
+        }
         line: u32,
     }
 }
@@ -74,6 +98,18 @@ tournament_file! {
             pub mitchell_advance: Option<u32>,
             #[serde(default, skip_serializing_if = "Option::is_none")]
             pub allow_repeats: Option<bool>,
+            /// How the groups are made (RULES.md §13).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub group_plan: Option<GroupPlan>,
+            /// Club separation in the Mitchell draw (RULES.md §13).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub separate_clubs: Option<bool>,
+            /// The groups as cut, once a round in groups exists.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub groups: Option<Vec<GroupFile>>,
+            /// Prizes per group (then `payout` is not used).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub group_prizes: Option<Vec<GroupPrizeFile>>,
         }
         sheets {
             /// How the tables enter their sheets: `"totals"` when hand totals

@@ -63,11 +63,20 @@ fn the_format_example_reads_and_writes_back_the_same() {
         Some(IndividualMovementKind::Danish)
     );
     assert_eq!(file.penalties[0].player, 7);
-    assert!(validate_individual(&file).is_ok(), "{:?}", validate_individual(&file).err());
-    let text = AnyTournamentFile::Individual(file.clone()).to_json().unwrap();
+    assert!(
+        validate_individual(&file).is_ok(),
+        "{:?}",
+        validate_individual(&file).err()
+    );
+    let text = AnyTournamentFile::Individual(file.clone())
+        .to_json()
+        .unwrap();
     let again = parse_individual(&text).unwrap();
     assert_eq!(again, file);
-    assert_eq!(AnyTournamentFile::Individual(again).to_json().unwrap(), text);
+    assert_eq!(
+        AnyTournamentFile::Individual(again).to_json().unwrap(),
+        text
+    );
     // The kind, the players' names at their own place, the bye as a list.
     let out: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(out["kind"], json!("individual"));
@@ -130,10 +139,7 @@ fn other_kinds_are_refused_by_name() {
     assert!(!e.message(Lang::It).contains('{'));
     let mut unknown = base();
     unknown["kind"] = json!("singles");
-    assert_eq!(
-        parse_any(&unknown.to_string()).unwrap_err().path(),
-        "kind"
-    );
+    assert_eq!(parse_any(&unknown.to_string()).unwrap_err().path(), "kind");
 }
 
 #[test]
@@ -152,21 +158,91 @@ fn a_line_is_exactly_two_players_named_at_its_place() {
 fn the_base_file_is_valid_and_its_faults_are_named() {
     assert!(problems(&base()).is_empty(), "{:?}", problems(&base()));
     let cases: Vec<(fn(&mut Value), &str, ProblemCode)> = vec![
-        (|v| v["players"][1]["number"] = json!(1), "players[1].number", ProblemCode::PlayerNumberDuplicate),
-        (|v| v["players"][1]["surname"] = json!(" "), "players[1].surname", ProblemCode::PlayerSurnameEmpty),
-        (|v| v["players"][1]["card"] = json!("AB 1"), "players[1].card", ProblemCode::CardInvalid),
-        (|v| v["rounds"][0]["tables"][0]["ns"] = json!([3, 3]), "rounds[0].tables[0].ns[1]", ProblemCode::PlayerAlreadySeated),
-        (|v| v["rounds"][0]["tables"][1]["ew"] = json!([4, 99]), "rounds[0].tables[1].ew[1]", ProblemCode::PlayerUnknown),
-        (|v| v["rounds"][0]["bye"] = json!([8, 1]), "rounds[0].bye[1]", ProblemCode::PlayerAlreadySeated),
-        (|v| v["rounds"][0]["bye"] = json!([10]), "rounds[0].bye", ProblemCode::PlayerNoShow),
-        (|v| v["players"][6]["withdrawn_from_round"] = json!(2), "rounds[1].tables[0].ew[0]", ProblemCode::PlayerWithdrawnSeated),
-        (|v| v["rounds"][1]["tables"][1]["table"] = json!(1), "rounds[1].tables[1].table", ProblemCode::TableNumberDuplicate),
-        (|v| v["penalties"][0]["player"] = json!(42), "penalties[0].player", ProblemCode::PenaltyPlayerUnknown),
-        (|v| v["penalties"][0]["player"] = json!(10), "penalties[0].player", ProblemCode::PlayerNoShow),
-        (|v| v["penalties"][0]["table"] = json!(2), "penalties[0].table", ProblemCode::PenaltyPlayerTableMismatch),
-        (|v| { v["penalties"][0]["player"] = json!(8); v["penalties"][0]["table"] = Value::Null; }, "penalties[0].player", ProblemCode::PenaltyPlayerMpNotSeated),
-        (|v| v["penalties"][1]["amount"] = json!(1), "penalties[1].amount", ProblemCode::PenaltyAmountNotAllowed),
-        (|v| v["rounds"][0]["tables"][0].as_object_mut().unwrap().remove("sheet").map(|_| ()).unwrap_or(()), "rounds[0].tables[0]", ProblemCode::TableNotPlayed),
+        (
+            |v| v["players"][1]["number"] = json!(1),
+            "players[1].number",
+            ProblemCode::PlayerNumberDuplicate,
+        ),
+        (
+            |v| v["players"][1]["surname"] = json!(" "),
+            "players[1].surname",
+            ProblemCode::PlayerSurnameEmpty,
+        ),
+        (
+            |v| v["players"][1]["card"] = json!("AB 1"),
+            "players[1].card",
+            ProblemCode::CardInvalid,
+        ),
+        (
+            |v| v["rounds"][0]["tables"][0]["ns"] = json!([3, 3]),
+            "rounds[0].tables[0].ns[1]",
+            ProblemCode::PlayerAlreadySeated,
+        ),
+        (
+            |v| v["rounds"][0]["tables"][1]["ew"] = json!([4, 99]),
+            "rounds[0].tables[1].ew[1]",
+            ProblemCode::PlayerUnknown,
+        ),
+        (
+            |v| v["rounds"][0]["bye"] = json!([8, 1]),
+            "rounds[0].bye[1]",
+            ProblemCode::PlayerAlreadySeated,
+        ),
+        (
+            |v| v["rounds"][0]["bye"] = json!([10]),
+            "rounds[0].bye",
+            ProblemCode::PlayerNoShow,
+        ),
+        (
+            |v| v["players"][6]["withdrawn_from_round"] = json!(2),
+            "rounds[1].tables[0].ew[0]",
+            ProblemCode::PlayerWithdrawnSeated,
+        ),
+        (
+            |v| v["rounds"][1]["tables"][1]["table"] = json!(1),
+            "rounds[1].tables[1].table",
+            ProblemCode::TableNumberDuplicate,
+        ),
+        (
+            |v| v["penalties"][0]["player"] = json!(42),
+            "penalties[0].player",
+            ProblemCode::PenaltyPlayerUnknown,
+        ),
+        (
+            |v| v["penalties"][0]["player"] = json!(10),
+            "penalties[0].player",
+            ProblemCode::PlayerNoShow,
+        ),
+        (
+            |v| v["penalties"][0]["table"] = json!(2),
+            "penalties[0].table",
+            ProblemCode::PenaltyPlayerTableMismatch,
+        ),
+        (
+            |v| {
+                v["penalties"][0]["player"] = json!(8);
+                v["penalties"][0]["table"] = Value::Null;
+            },
+            "penalties[0].player",
+            ProblemCode::PenaltyPlayerMpNotSeated,
+        ),
+        (
+            |v| v["penalties"][1]["amount"] = json!(1),
+            "penalties[1].amount",
+            ProblemCode::PenaltyAmountNotAllowed,
+        ),
+        (
+            |v| {
+                v["rounds"][0]["tables"][0]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("sheet")
+                    .map(|_| ())
+                    .unwrap_or(())
+            },
+            "rounds[0].tables[0]",
+            ProblemCode::TableNotPlayed,
+        ),
     ];
     let mut all = Vec::new();
     for (change, path, code) in cases {
@@ -187,7 +263,11 @@ fn too_many_players_and_the_shared_settings() {
         .collect();
     v["players"] = json!(many);
     let p = problems(&v);
-    assert!(has(&p, "players", ProblemCode::TooManyPlayers), "{:?}", &p[..p.len().min(3)]);
+    assert!(
+        has(&p, "players", ProblemCode::TooManyPlayers),
+        "{:?}",
+        &p[..p.len().min(3)]
+    );
     // Ten players: a scheme from 5 entries is fine, one from 12 is not.
     let mut cases = shared_settings_cases();
     let from_5 = json!([{"min_entries": 5, "scheme": ["100"]}]);

@@ -1,6 +1,7 @@
 //! Tests of the tournament file: the helpers and checks every kind shares
 //! here, each kind's own in `pairs.rs` and `teams.rs`.
 
+mod groups;
 mod individual;
 mod pairs;
 mod teams;

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 /// A small valid tournament as JSON: 4 pairs, 2 rounds, one adjusted score,
 /// the last round with one table still to play.
-fn base() -> Value {
+pub(super) fn base() -> Value {
     let sheet = |ns: i64, ew: i64| serde_json::to_value(simple_sheet(ns, ew, 3)).unwrap();
     json!({
         "format": "burraco-td/tournament@1",

@@ -14,6 +14,7 @@
 //! Score sheets are not checked against the rules here: that is the
 //! standings step's job (`SheetRuleBroken`, CLI exit code 1).
 
+mod groups;
 mod individual;
 mod pairs;
 pub(crate) mod problem;

@@ -2,6 +2,7 @@
 //! pairs, a penalty's table where the pair sat. Everything else is the
 //! shared skeleton's.
 
+use super::groups::{check_groups, check_round_groups, group_of, GroupOf};
 use super::problem::{At, FileProblem, ProblemCode};
 use super::settings::{tiers_of, Settings, MAX_PAIRS};
 use super::skeleton::{check_penalty_table, EntrantNames, KindChecks, RoundChecks, Seats};
@@ -30,7 +31,7 @@ impl KindChecks for TournamentFile {
     /// The table the pair sits at (0 for a bye).
     type Seat = u32;
     type Own = ();
-    type RoundState<'f> = ();
+    type RoundState<'f> = GroupOf<'f>;
 
     const NAMES: EntrantNames = EntrantNames {
         list: "pairs",
@@ -55,7 +56,8 @@ impl KindChecks for TournamentFile {
         }
     }
 
-    fn check_own_settings(&self, _bye_vp: Option<u8>, _out: &mut Vec<FileProblem>) -> Option<()> {
+    fn check_own_settings(&self, _bye_vp: Option<u8>, out: &mut Vec<FileProblem>) -> Option<()> {
+        check_groups(self, out);
         Some(())
     }
 
@@ -68,15 +70,18 @@ impl KindChecks for TournamentFile {
         }
     }
 
-    fn round_state(&self) {}
+    fn round_state(&self) -> GroupOf<'_> {
+        group_of(self)
+    }
 
     fn check_round<'f>(
         &'f self,
         checks: &mut RoundChecks<'_, Self>,
-        _state: &mut (),
+        state: &mut GroupOf<'f>,
         round: &'f RoundFile,
         out: &mut Vec<FileProblem>,
     ) {
+        check_round_groups(self, state, checks.index(), round, out);
         let at = At::root("rounds", checks.index());
         for (j, table) in round.tables.iter().enumerate() {
             let tat = at.item("tables", j);

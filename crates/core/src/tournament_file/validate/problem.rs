@@ -81,10 +81,25 @@ pub enum ProblemCode {
     PenaltyPlayerUnknown,
     PenaltyPlayerTableMismatch,
     PenaltyPlayerMpNotSeated,
+    GroupPlanInvalid,
+    GroupPlanMissing,
+    GroupNameInvalid,
+    GroupNoPairs,
+    GroupPairTwice,
+    GroupsMissing,
+    TableGroupMissing,
+    TableGroupUnknown,
+    TableGroupMismatch,
+    GroupPrizeMissing,
+    GroupPrizeUnknown,
+    GroupPrizeDuplicate,
+    GroupShareOutOfRange,
+    GroupSharesNotHundred,
+    GroupSchemeInvalid,
 }
 
 impl ProblemCode {
-    pub const ALL: [ProblemCode; 71] = [
+    pub const ALL: [ProblemCode; 86] = [
         ProblemCode::NameEmpty,
         ProblemCode::TextTooLong,
         ProblemCode::OutOfRange,
@@ -156,6 +171,21 @@ impl ProblemCode {
         ProblemCode::PenaltyPlayerUnknown,
         ProblemCode::PenaltyPlayerTableMismatch,
         ProblemCode::PenaltyPlayerMpNotSeated,
+        ProblemCode::GroupPlanInvalid,
+        ProblemCode::GroupPlanMissing,
+        ProblemCode::GroupNameInvalid,
+        ProblemCode::GroupNoPairs,
+        ProblemCode::GroupPairTwice,
+        ProblemCode::GroupsMissing,
+        ProblemCode::TableGroupMissing,
+        ProblemCode::TableGroupUnknown,
+        ProblemCode::TableGroupMismatch,
+        ProblemCode::GroupPrizeMissing,
+        ProblemCode::GroupPrizeUnknown,
+        ProblemCode::GroupPrizeDuplicate,
+        ProblemCode::GroupShareOutOfRange,
+        ProblemCode::GroupSharesNotHundred,
+        ProblemCode::GroupSchemeInvalid,
     ];
 
     /// The stable snake_case code (`pair_seated_twice`…).
@@ -232,6 +262,21 @@ impl ProblemCode {
             ProblemCode::PenaltyPlayerUnknown => "penalty_player_unknown",
             ProblemCode::PenaltyPlayerTableMismatch => "penalty_player_table_mismatch",
             ProblemCode::PenaltyPlayerMpNotSeated => "penalty_player_mp_not_seated",
+            ProblemCode::GroupPlanInvalid => "group_plan_invalid",
+            ProblemCode::GroupPlanMissing => "group_plan_missing",
+            ProblemCode::GroupNameInvalid => "group_name_invalid",
+            ProblemCode::GroupNoPairs => "group_no_pairs",
+            ProblemCode::GroupPairTwice => "group_pair_twice",
+            ProblemCode::GroupsMissing => "groups_missing",
+            ProblemCode::TableGroupMissing => "table_group_missing",
+            ProblemCode::TableGroupUnknown => "table_group_unknown",
+            ProblemCode::TableGroupMismatch => "table_group_mismatch",
+            ProblemCode::GroupPrizeMissing => "group_prize_missing",
+            ProblemCode::GroupPrizeUnknown => "group_prize_unknown",
+            ProblemCode::GroupPrizeDuplicate => "group_prize_duplicate",
+            ProblemCode::GroupShareOutOfRange => "group_share_out_of_range",
+            ProblemCode::GroupSharesNotHundred => "group_shares_not_hundred",
+            ProblemCode::GroupSchemeInvalid => "group_scheme_invalid",
         }
     }
 
