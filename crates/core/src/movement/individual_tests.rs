@@ -260,7 +260,7 @@ proptest! {
                     .collect()
             })
             .unwrap();
-        let mut entries = individual_entries_from_history(&ranking, &[previous.clone()]);
+        let mut entries = individual_entries_from_history(&ranking, std::slice::from_ref(&previous));
         for (e, &k) in entries.iter_mut().zip(&rests) {
             e.rests = k;
         }

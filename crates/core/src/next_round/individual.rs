@@ -98,7 +98,7 @@ fn plays_in(p: &IndividualPlayerFile, n: u32) -> bool {
 }
 
 /// A round of the file as the movement reads it.
-fn seating_of(round: &IndividualRoundFile) -> IndividualRound {
+pub(crate) fn seating_of(round: &IndividualRoundFile) -> IndividualRound {
     IndividualRound {
         round: round.number,
         tables: round

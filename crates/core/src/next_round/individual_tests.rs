@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::i18n::Lang;
-use crate::movement::individual::{individual_draw, FourSeat};
-use crate::tournament_file::individual_kit::{add_round4, individual, T4};
+use crate::movement::individual::individual_draw;
+use crate::tournament_file::individual_kit::{add_round4, individual, one_round, T4};
 use crate::tournament_file::{IndividualMovementKind, IndividualRoundFile};
 
 /// Every player of a round (seated or resting), sorted.
@@ -30,17 +30,7 @@ fn the_first_round_is_the_seeded_draw_of_every_player_who_plays() {
     assert_eq!(everyone(&next.round), (1..=9).collect::<Vec<_>>());
     assert_eq!(next.round.byes.len(), 1);
     let drawn = individual_draw(&(1..=9).collect::<Vec<_>>(), 77).unwrap();
-    let tables: Vec<FourSeat> = next
-        .round
-        .tables
-        .iter()
-        .map(|t| FourSeat {
-            table: t.table,
-            ns: t.ns,
-            ew: t.ew,
-        })
-        .collect();
-    assert_eq!(tables, drawn.tables);
+    assert_eq!(individual::seating_of(&next.round).tables, drawn.tables);
     assert!(next.round.tables.iter().all(|t| !t.is_scored()));
     // The JSON: a round of the file, the bye a list.
     let (code, out, err) = cli::run_cli(&serde_json::to_string(&f).unwrap(), 77, Lang::En);
@@ -103,15 +93,7 @@ fn refusals_give_exit_one_and_a_reason() {
     );
     assert_eq!(e.exit_code(), 1);
     // The plan is complete.
-    let mut f = individual(8);
-    add_round4(
-        &mut f,
-        vec![
-            T4::Sheet(1, [1, 2], [3, 4], 600, 200),
-            T4::Sheet(2, [5, 6], [7, 8], 300, 300),
-        ],
-        &[],
-    );
+    let mut f = one_round();
     f.planned_rounds = Some(1);
     assert_eq!(
         next_individual_round(&f, 0),

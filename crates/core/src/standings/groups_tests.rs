@@ -83,8 +83,11 @@ fn two_groups() -> TournamentFile {
     f
 }
 
-/// (place, pair, group, group place, VP) of each row.
-fn places(s: &Standings) -> Vec<(u32, u32, Option<&str>, Option<u32>, i64)> {
+/// (place, pair, group, group place, VP) of a row.
+type Placed<'a> = (u32, u32, Option<&'a str>, Option<u32>, i64);
+
+/// Each row's [`Placed`].
+fn places(s: &Standings) -> Vec<Placed<'_>> {
     s.rows
         .iter()
         .map(|r| (r.place, r.number, r.group.as_deref(), r.group_place, r.vp))

@@ -6,7 +6,7 @@
 use super::*;
 use crate::i18n::Lang;
 use crate::rules::score_sheet::ViolationCode;
-use crate::tournament_file::individual_kit::{add_round4, individual, penalty4, T4};
+use crate::tournament_file::individual_kit::{add_round4, individual, one_round, penalty4, T4};
 use crate::tournament_file::{Adjusted, IndividualTournamentFile, PenaltyKind};
 use rust_decimal::Decimal;
 
@@ -23,20 +23,6 @@ fn rows(s: &PlayerStandings) -> Vec<(u32, u32, i64, i64, i64)> {
         .iter()
         .map(|r| (r.place, r.number, r.vp, r.mp_diff, r.mp))
         .collect()
-}
-
-/// 8 players, one round: 1+2 beat 3+4 by 400 MP (14–6), 5+6 and 7+8 draw.
-fn one_round() -> IndividualTournamentFile {
-    let mut f = individual(8);
-    add_round4(
-        &mut f,
-        vec![
-            T4::Sheet(1, [1, 2], [3, 4], 600, 200),
-            T4::Sheet(2, [5, 6], [7, 8], 300, 300),
-        ],
-        &[],
-    );
-    f
 }
 
 #[test]

@@ -72,6 +72,20 @@ pub fn add_round4(f: &mut IndividualTournamentFile, tables: Vec<T4>, byes: &[u32
     });
 }
 
+/// 8 players, one round: 1+2 beat 3+4 by 400 MP (14–6), 5+6 and 7+8 draw.
+pub fn one_round() -> IndividualTournamentFile {
+    let mut f = individual(8);
+    add_round4(
+        &mut f,
+        vec![
+            T4::Sheet(1, [1, 2], [3, 4], 600, 200),
+            T4::Sheet(2, [5, 6], [7, 8], 300, 300),
+        ],
+        &[],
+    );
+    f
+}
+
 /// Adds a penalty to `player` in `round`.
 pub fn penalty4(
     f: &mut IndividualTournamentFile,

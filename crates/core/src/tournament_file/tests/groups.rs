@@ -199,9 +199,7 @@ fn group_prizes_before_the_cut_follow_the_plan_and_a_zero_share_needs_no_scheme(
     assert!(problems(&v).is_empty(), "{:?}", problems(&v));
     // Before the cut: the plan's groups (count 3: A, B, C).
     let mut v = grouped();
-    for k in ["groups"] {
-        v.as_object_mut().unwrap().remove(k);
-    }
+    v.as_object_mut().unwrap().remove("groups");
     v["movements"] = json!(["mitchell", "mitchell", "danish_groups"]);
     v["rounds"][1]["movement"] = json!("mitchell");
     v["group_plan"] = json!({"count": 3});

@@ -157,7 +157,8 @@ fn a_line_is_exactly_two_players_named_at_its_place() {
 #[test]
 fn the_base_file_is_valid_and_its_faults_are_named() {
     assert!(problems(&base()).is_empty(), "{:?}", problems(&base()));
-    let cases: Vec<(fn(&mut Value), &str, ProblemCode)> = vec![
+    type Case = (fn(&mut Value), &'static str, ProblemCode);
+    let cases: Vec<Case> = vec![
         (
             |v| v["players"][1]["number"] = json!(1),
             "players[1].number",
