@@ -294,3 +294,63 @@ fn cards_serialize_with_the_player_partner_and_opponents() {
     assert_eq!(v["rows"][0]["player"], 1);
     assert_eq!(v["prizes"][0]["per_player"], serde_json::json!(["56.00"]));
 }
+
+/// A whole individual tournament of `n` players over `rounds` rounds, each
+/// seated by `next-round` (the draw, then Danish) and played with sheets
+/// from `seed`.
+fn simulated(n: u32, rounds: u32, seed: u64) -> IndividualTournamentFile {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut f = individual(n);
+    for _ in 0..rounds {
+        let Ok(next) = crate::next_round::next_individual_round(&f, seed) else {
+            break;
+        };
+        let mut round = next.round;
+        for t in &mut round.tables {
+            let mp = |rng: &mut rand_chacha::ChaCha8Rng| 5 * rng.gen_range(0i64..300);
+            t.sheet = Some(crate::tournament_file::fixtures::simple_sheet(
+                mp(&mut rng),
+                mp(&mut rng),
+                3,
+            ));
+        }
+        f.rounds.push(round);
+    }
+    f
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
+
+    /// Whatever the field: every player seated once or resting each round,
+    /// no partnership of the previous round repeated, a table's two lines'
+    /// VP adding up to 20 for each of their players, and the standings'
+    /// invariants of every kind.
+    #[test]
+    fn simulated_individual_tournaments_hold(n in 4u32..30, rounds in 1u32..5, seed in proptest::prelude::any::<u64>()) {
+        let f = simulated(n, rounds, seed);
+        proptest::prop_assert_eq!(f.rounds.len(), rounds as usize);
+        let s = run(&f);
+        for (r, round) in f.rounds.iter().enumerate() {
+            let mut all: Vec<u32> = round.tables.iter().flat_map(|t| t.ns.into_iter().chain(t.ew)).chain(round.byes.iter().copied()).collect();
+            all.sort_unstable();
+            proptest::prop_assert_eq!(all, (1..=n).collect::<Vec<_>>());
+            proptest::prop_assert_eq!(round.byes.len(), (n % 4) as usize);
+            for t in &round.tables {
+                let vp = |p: u32| s.card(p).and_then(|c| c.rounds.get(r)).and_then(|c| c.line.vp);
+                for (a, b) in [(t.ns[0], t.ew[0]), (t.ns[1], t.ew[1])] {
+                    proptest::prop_assert_eq!(vp(a).zip(vp(b)).map(|(x, y)| x + y), Some(20));
+                }
+                proptest::prop_assert_eq!(vp(t.ns[0]), vp(t.ns[1]));
+                if let Some(prev) = r.checked_sub(1).and_then(|p| f.rounds.get(p)) {
+                    for [a, b] in [t.ns, t.ew] {
+                        let before = prev.tables.iter().find_map(|pt| pt.seat_of(a)).map(|(_, partner)| partner);
+                        proptest::prop_assert_ne!(before, Some(b));
+                    }
+                }
+            }
+        }
+        super::invariants::hold(&s, (1..=n).collect())?;
+    }
+}
