@@ -61,7 +61,7 @@ pub fn team_ids(app: &TestApp, tid: i64) -> Vec<(i32, i64, Option<String>)> {
 pub fn team_file(app: &TestApp, tid: i64) -> TeamTournamentFile {
     match parse_any(&export_text(app, tid)).unwrap() {
         AnyTournamentFile::Teams(f) => f,
-        AnyTournamentFile::Pairs(_) => panic!("a pairs file"),
+        other => panic!("not a team file: {:?}", other.kind()),
     }
 }
 
@@ -504,7 +504,7 @@ async fn a_team_evening_from_registration_to_standings_and_back_from_its_file() 
         AnyTournamentFile::Teams(f) => {
             burraco_td::standings::compute_teams_file(&f, Lang::En).unwrap()
         }
-        AnyTournamentFile::Pairs(_) => panic!("a pairs export"),
+        other => panic!("not a team export: {:?}", other.kind()),
     };
     let res = app
         .submit("/admin/import", "/admin/import", &[("json", &exported)])
@@ -716,7 +716,7 @@ async fn a_team_file_numbered_its_own_way_imports_with_the_same_standings() {
         AnyTournamentFile::Teams(f) => {
             burraco_td::standings::compute_teams_file(&f, Lang::En).unwrap()
         }
-        AnyTournamentFile::Pairs(_) => panic!("teams"),
+        other => panic!("not teams: {:?}", other.kind()),
     };
     let res = app
         .submit("/admin/import", "/admin/import", &[("json", &text)])
