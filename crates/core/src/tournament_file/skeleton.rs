@@ -11,12 +11,13 @@
 //! the one view the validator (and any shared code) has of every kind.
 //!
 //! A new kind is one more small part: an individual tournament (FORMAT.md
-//! "Individual tournaments") would fill `kind` with its tag, name its
-//! entrants `players`, seat two player numbers a line (`line: [u32; 2]`)
-//! and give its penalties a `player`; groups (FORMAT.md "Plans, groups and
-//! prizes per group") would add their settings to a pairs file's slots and
-//! a table's `group` to its `own` slot. The validator takes each through
-//! its `KindChecks` part (`validate/skeleton.rs`).
+//! "Individual tournaments", `individual.rs`) fills `kind` with its tag,
+//! names its entrants `players` (each one player flattened beside its
+//! number), seats two player numbers a line (`line: [u32; 2]`), writes its
+//! `bye` as a list and gives its penalties a `player`; groups (FORMAT.md
+//! "Plans, groups and prizes per group") add their settings to a pairs
+//! file's slots and a table's `group` to its `own` slot. The validator
+//! takes each through its `KindChecks` part (`validate/skeleton.rs`).
 //!
 //! Field order in the structs is the order written on export, so that
 //! `serialize(parse(x))` is deterministic. Optional fields that FORMAT.md does
