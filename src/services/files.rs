@@ -99,6 +99,11 @@ pub fn check_text(json: &str, lang: Lang) -> Result<TournamentFile, Vec<String>>
             "teams.error.team_file_here",
             &[],
         )]),
+        AnyTournamentFile::Individual(_) => Err(vec![crate::i18n::tf(
+            lang,
+            "file.error.individual_not_importable",
+            &[],
+        )]),
     }
 }
 
@@ -119,6 +124,9 @@ pub fn check_any(json: &str, lang: Lang) -> Result<AnyTournamentFile, Vec<String
         }
         AnyTournamentFile::Teams(f) => {
             crate::standings::compute_teams_file(f, lang).map_err(refused)?;
+        }
+        AnyTournamentFile::Individual(f) => {
+            crate::standings::compute_individual_file(f, lang).map_err(refused)?;
         }
     }
     Ok(file)
@@ -155,6 +163,11 @@ pub async fn import_any(
 ) -> Result<TournamentId, ServiceError> {
     match file {
         AnyTournamentFile::Pairs(f) => import(db, actor, owner, f, tz).await,
+        // Individual tournaments are not stored yet (issue 35: the web part).
+        AnyTournamentFile::Individual(_) => Err(ServiceError::invalid(
+            "kind",
+            "file.error.individual_not_importable",
+        )),
         AnyTournamentFile::Teams(f) => {
             if actor.role != Role::Admin {
                 return Err(ServiceError::Forbidden);

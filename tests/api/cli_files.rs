@@ -1,6 +1,6 @@
 //! The file commands a club runs: `burraco-td circuit` (RULES.md §11,
 //! FORMAT.md "The circuit file") and `burraco-td standings` on a team
-//! tournament (§12).
+//! tournament (§12) or an individual one (§14, with `next-round`).
 
 use std::process::Command;
 
@@ -290,4 +290,51 @@ fn next_round_draws_follows_the_plan_into_groups_and_says_when_it_is_over() {
     let (code, out, err) = run(&["next-round", &done, "--lang", "en"]);
     assert_eq!((code, out.as_str()), (1, ""));
     assert!(err.contains("The plan is complete"), "{err}");
+}
+
+#[test]
+fn an_individual_evening_from_the_shell_draws_scores_and_ranks_players() {
+    let dir = Dir::new();
+    let players: Vec<Value> = (1..=9)
+        .map(|n| serde_json::json!({"number": n, "surname": format!("Rossi{n}"), "name": "Maria"}))
+        .collect();
+    let mut file = serde_json::json!({
+        "format": "burraco-td/tournament@1", "kind": "individual", "name": "Individuale",
+        "date": "2026-11-20", "hands_per_round": 3, "entry_fee": "10.00",
+        "prize_share_percent": "70", "payout": [{"min_entries": 1, "scheme": ["100"]}],
+        "players": players, "rounds": []
+    });
+    let fresh = dir.write("fresh.json", &file.to_string());
+    let (code, out, err) = run(&["next-round", &fresh, "--seed", "9"]);
+    assert_eq!(code, 0, "{err}");
+    let mut round: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(round["movement"], "draw");
+    assert_eq!(round["tables"].as_array().unwrap().len(), 2);
+    assert_eq!(round["bye"].as_array().unwrap().len(), 1);
+    let sheet = serde_json::to_value(fixtures::simple_sheet(600, 200, 3)).unwrap();
+    for t in round["tables"].as_array_mut().unwrap() {
+        t["sheet"] = sheet.clone();
+    }
+    file["rounds"] = Value::Array(vec![round]);
+    let played = dir.write("played.json", &file.to_string());
+    let (code, out, err) = run(&["standings", &played]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let rows = v["standings"].as_array().unwrap();
+    assert_eq!(rows.len(), 9);
+    assert!(
+        rows[0]["player"].is_number() && rows[0].get("pair").is_none(),
+        "{out}"
+    );
+    // The four NS players won 14–6 and share the first place and the prize.
+    assert_eq!(rows[3]["place"], 1);
+    assert_eq!(v["prizes"].as_array().unwrap().len(), 4);
+    assert!(v["prizes"][0]["player"].is_number());
+    let (code, out, err) = run(&["next-round", &played]);
+    assert_eq!(code, 0, "{err}");
+    let next: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (next["number"].clone(), next["movement"].clone()),
+        (2.into(), "danish".into())
+    );
 }

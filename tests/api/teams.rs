@@ -66,7 +66,7 @@ pub fn team_file(app: &TestApp, tid: i64) -> TeamTournamentFile {
 fn teams_in(text: &str) -> TeamTournamentFile {
     match parse_any(text).unwrap() {
         AnyTournamentFile::Teams(f) => f,
-        AnyTournamentFile::Pairs(_) => panic!("a pairs file"),
+        other => panic!("not a team file: {:?}", other.kind()),
     }
 }
 

@@ -533,6 +533,9 @@ pub async fn import_tournament(
         crate::tournament_file::AnyTournamentFile::Teams(f) => {
             crate::standings::compute_teams_file(f, ctx.lang).map(|_| ())
         }
+        crate::tournament_file::AnyTournamentFile::Individual(f) => {
+            crate::standings::compute_individual_file(f, ctx.lang).map(|_| ())
+        }
     };
     checked.map_err(|e| {
         let fields = match e {

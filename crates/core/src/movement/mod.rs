@@ -9,6 +9,8 @@
 //!   ranking (any entrant), who may not meet whom, the bye, table numbers.
 //! - [`danish`]: the Danish movement of pairs (matched by standings), pure
 //!   or modified, on the toolkit.
+//! - [`individual`]: individual tournaments (RULES.md §14): the random
+//!   first round and the Danish round of foursomes, with resting players.
 //! - [`teams`]: team tournaments: round robin (in groups or not), Danish
 //!   for teams on the toolkit, line-ups.
 //! - [`cli`]: the JSON printed by `burraco-td movement mitchell`.
@@ -27,6 +29,7 @@ pub mod danish_groups;
 pub mod draw;
 pub mod error;
 pub mod groups;
+pub mod individual;
 pub mod mitchell;
 pub mod pairing;
 pub mod seating;
@@ -36,6 +39,8 @@ pub mod teams;
 mod danish_tests;
 #[cfg(test)]
 mod error_tests;
+#[cfg(test)]
+mod individual_tests;
 #[cfg(test)]
 mod pairing_tests;
 #[cfg(test)]
@@ -49,6 +54,10 @@ pub use danish::{
 pub use danish_groups::{danish_groups_round, group_entries, GroupSeat, GroupsRound};
 pub use draw::{ensure_redraw_allowed, first_round_draw, new_seed, seat_of, tables_for, Layout};
 pub use error::MovementError;
+pub use individual::{
+    individual_danish_round, individual_draw, individual_entries_from_history, FourSeat,
+    IndividualEntry, IndividualMovementError, IndividualRound, PlayerNo,
+};
 pub use mitchell::{max_rounds, round_seating, schedule, MitchellPlan, RosterChange};
 pub use seating::{Line, PairNo, RoundSeating, Seat, TableNo, MAX_PAIRS, MAX_ROUNDS, MIN_PAIRS};
 pub use teams::{

@@ -1,13 +1,14 @@
 //! The whole `burraco-td next-round` command on the text of a tournament
-//! file (pairs or teams).
+//! file (pairs, teams or individual).
 
 use super::error::NextRoundError;
+use super::individual::next_individual_round;
 use super::pairs::next_pairs_round;
 use super::teams::next_team_round;
 use crate::i18n::{tf, Lang};
 use crate::tournament_file::{parse_any, AnyTournamentFile};
 
-/// The next round of a file of either kind, as compact JSON (FORMAT.md).
+/// The next round of a file of any kind, as compact JSON (FORMAT.md).
 pub fn next_round_json(file: &AnyTournamentFile, seed: u64) -> Result<String, NextRoundError> {
     // Plain structs of numbers and strings: serialization cannot fail.
     Ok(match file {
@@ -16,6 +17,9 @@ pub fn next_round_json(file: &AnyTournamentFile, seed: u64) -> Result<String, Ne
         }
         AnyTournamentFile::Teams(f) => {
             serde_json::to_string(&next_team_round(f, seed)?).unwrap_or_default()
+        }
+        AnyTournamentFile::Individual(f) => {
+            serde_json::to_string(&next_individual_round(f, seed)?).unwrap_or_default()
         }
     })
 }

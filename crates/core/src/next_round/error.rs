@@ -3,7 +3,7 @@
 
 use crate::i18n::{tf, Lang};
 use crate::movement::groups::GroupPlanError;
-use crate::movement::{MovementError, TeamMovementError};
+use crate::movement::{IndividualMovementError, MovementError, TeamMovementError};
 use crate::standings::StandingsError;
 
 /// Why `next-round` seats nothing. [`NextRoundError::exit_code`]: 2 for a
@@ -26,6 +26,14 @@ pub enum NextRoundError {
     Movement(MovementError),
     /// The teams' movement refuses.
     TeamMovement(TeamMovementError),
+    /// The individual movement refuses (too few players…).
+    IndividualMovement(IndividualMovementError),
+}
+
+impl From<IndividualMovementError> for NextRoundError {
+    fn from(e: IndividualMovementError) -> Self {
+        NextRoundError::IndividualMovement(e)
+    }
 }
 
 impl From<MovementError> for NextRoundError {
@@ -72,6 +80,7 @@ impl NextRoundError {
             NextRoundError::GroupPlan(e) => e.message(lang),
             NextRoundError::Movement(e) => e.message(lang),
             NextRoundError::TeamMovement(e) => e.message(lang),
+            NextRoundError::IndividualMovement(e) => e.message(lang),
         }
     }
 }

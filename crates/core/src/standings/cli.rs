@@ -1,9 +1,9 @@
 //! `burraco-td standings`: the JSON of FORMAT.md and the whole command,
-//! for a pairs or a team tournament file (by its `kind`).
+//! for a pairs, team or individual tournament file (by its `kind`).
 
 use super::kind::Kind;
 use super::pairs::Pair;
-use super::{compute_file, compute_teams_file, Row, Standings};
+use super::{compute_file, compute_individual_file, compute_teams_file, Row, Standings};
 use crate::i18n::{tf, Lang};
 use crate::tournament_file::{parse_any, AnyTournamentFile};
 use rust_decimal::Decimal;
@@ -88,7 +88,7 @@ impl<K: Kind> Standings<K> {
 }
 
 /// The whole `burraco-td standings` command on the text of a tournament
-/// file (pairs or teams): (exit code, stdout, stderr).
+/// file (pairs, teams or individual): (exit code, stdout, stderr).
 ///
 /// - 0: stdout has the JSON of FORMAT.md and a newline;
 /// - 1: a sheet breaks a rule: stderr lists every violation with its round
@@ -106,6 +106,9 @@ pub fn run_cli(input: &str, lang: Lang) -> (i32, String, String) {
     let result = match &file {
         AnyTournamentFile::Pairs(file) => compute_file(file, lang).map(|s| s.to_cli_json()),
         AnyTournamentFile::Teams(file) => compute_teams_file(file, lang).map(|s| s.to_cli_json()),
+        AnyTournamentFile::Individual(file) => {
+            compute_individual_file(file, lang).map(|s| s.to_cli_json())
+        }
     };
     match result {
         Ok(json) => (0, format!("{json}\n"), String::new()),

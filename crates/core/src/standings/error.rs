@@ -14,6 +14,9 @@ pub struct BrokenSheet {
     /// The entrants of the NS and EW lines (pairs; for teams, the teams).
     pub ns: u32,
     pub ew: u32,
+    /// The partners of `ns` and `ew` (individual tournaments, where `ns`
+    /// and `ew` are the first player of each line).
+    pub partners: Option<[u32; 2]>,
     /// Every violation of the sheet (a `DECLARED_TOTAL_MISMATCH` among them
     /// is listed too).
     pub violations: Vec<Violation>,
@@ -25,6 +28,7 @@ impl BrokenSheet {
     /// One line per violation: `Round 2, table 4 (NS 3, EW 8): …`, or
     /// `(NS team 3, EW team 8)` for teams.
     pub fn lines(&self, lang: Lang) -> Vec<String> {
+        let [ns2, ew2] = self.partners.unwrap_or_default();
         let place = tf(
             lang,
             self.place_key,
@@ -33,6 +37,8 @@ impl BrokenSheet {
                 ("table", &self.table),
                 ("ns", &self.ns),
                 ("ew", &self.ew),
+                ("ns2", &ns2),
+                ("ew2", &ew2),
             ],
         );
         self.violations

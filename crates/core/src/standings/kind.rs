@@ -18,11 +18,12 @@
 //!
 //! Pairs ([`super::Pair`]): a table gives each line its VP and MP. Teams
 //! ([`super::Team`]): a match's two tables, summed or rescaled, give each
-//! team its match result. Individual players (RULES.md §14) would score a
-//! table as pairs do ([`super::pairs::score_lines`]) and credit the line's
-//! result to each of the line's two players; their penalties name a player
-//! and [`Ledger::mp_penalty`] sums a line's by its players — only that
-//! mapping, the card round and the file would be theirs.
+//! team its match result. Individual players ([`super::Individual`],
+//! RULES.md §14) score a table as pairs do
+//! ([`super::pairs::score_lines`]) and credit the line's result to each of
+//! the line's two players; their penalties name a player and a line's MP
+//! penalty sums its players' ([`Ledger::mp_penalty`]) — only that mapping,
+//! the card round and the file are theirs.
 
 use super::{CardPenalty, SheetRef, StandingsError};
 use crate::tournament_file::{GroupPrizeFile, PayoutTierFile, PenaltyKind};
@@ -32,7 +33,7 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::fmt;
 
-/// A kind of entrant (pair, team; later the individual player).
+/// A kind of entrant (pair, team, individual player).
 ///
 /// Every entrant is known by its number (pair, team or player number), a
 /// `u32`, as in the tournament file.

@@ -4,7 +4,9 @@
 //! call it. Pure Rust: no web, database or template code here.
 //!
 //! - [`Kind`] ([`kind`]): what an entrant is — who, and what a table gives
-//!   it; [`Pair`] ([`pairs`]) and [`Team`] ([`teams`]) are the kinds.
+//!   it; [`Pair`] ([`pairs`]), [`Team`] ([`teams`]) and [`Individual`]
+//!   ([`players`], RULES.md §14: each player of a line gets the line's
+//!   result) are the kinds.
 //! - [`engine`]: accumulate, byes, penalties, head-to-head, rank with
 //!   shared places, cards — written once; [`prizes`]: the prizes.
 //! - `types`: the rows, cards, prizes and standings of any kind
@@ -66,6 +68,7 @@ pub mod groups;
 pub mod kind;
 mod order;
 pub mod pairs;
+pub mod players;
 pub mod prizes;
 #[cfg(feature = "openapi")]
 mod schema;
@@ -77,13 +80,15 @@ mod groups_tests;
 #[cfg(test)]
 mod invariants;
 #[cfg(test)]
+mod player_tests;
+#[cfg(test)]
 mod proptests;
 #[cfg(test)]
 mod team_proptests;
 #[cfg(test)]
 mod team_tests;
 #[cfg(test)]
-mod test_kit;
+pub(crate) mod test_kit;
 #[cfg(test)]
 mod tests;
 
@@ -92,6 +97,10 @@ pub use error::{BrokenSheet, StandingsError};
 pub use groups::{group_pools, in_groups};
 pub use kind::{GroupRef, Kind, Ledger, RoundCard};
 pub use pairs::{CardRound, Pair};
+pub use players::{
+    compute_individual, compute_individual_file, Individual, PlayerCard, PlayerCardRound,
+    PlayerStandings,
+};
 pub use prizes::split_evenly;
 pub use teams::{
     compute_teams, compute_teams_file, MatchOutcome, MatchResult, MatchTableResult, RoundResults,

@@ -95,7 +95,7 @@ pub(crate) fn order_entries(
     out
 }
 
-/// The head-to-head note of the kind (`{pair}`/`{team}`, `{other}`,
+/// The head-to-head note of the kind (`{pair}`/`{team}`/`{player}`, `{other}`,
 /// `{vp_for}`, `{vp_against}`).
 fn tie_note<K: Kind>(lang: Lang, t: &HeadToHead, me: u32, other: u32) -> String {
     let key = if t.won { K::TIE_NOTE.0 } else { K::TIE_NOTE.1 };
@@ -103,8 +103,7 @@ fn tie_note<K: Kind>(lang: Lang, t: &HeadToHead, me: u32, other: u32) -> String 
         lang,
         key,
         &[
-            ("pair", &me),
-            ("team", &me),
+            (K::FIELD, &me),
             ("other", &other),
             ("vp_for", &t.vp_for),
             ("vp_against", &t.vp_against),

@@ -1,13 +1,13 @@
 //! Pairs as entrants (RULES.md §5): a table gives each line — a pair — its
 //! VP and MP. What is theirs: the pair card's round and the scoring of a
 //! table into its two lines' results ([`score_lines`], which individual
-//! players would share, §14).
+//! players share, §14: `players.rs`).
 
 use super::kind::{field_of, round_card_fields, Field, GroupRef, Kind, Ledger, RoundCard};
 use super::{BrokenSheet, CardPenalty, Outcome, StandingsError};
 use crate::rules::check::check;
 use crate::rules::score_sheet::{Line, ViolationCode};
-use crate::tournament_file::{validate, TableFile, TournamentFile, ValidFile};
+use crate::tournament_file::{validate, Adjusted, SheetFile, TournamentFile, Valid, ValidFile};
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -91,18 +91,33 @@ pub struct LineResult {
     pub declared_mismatch: bool,
 }
 
-/// Scores a table (RULES.md §5, §9) into its (NS, EW) lines' results:
+/// A table as [`score_lines`] scores it: its number, whom its lines seat
+/// (named when its sheet breaks a rule) and its score.
+#[derive(Debug, Clone, Copy)]
+pub struct TableScore<'t> {
+    pub table: u32,
+    /// The NS and EW pairs (an individual line's first player).
+    pub ns: u32,
+    pub ew: u32,
+    /// The partners of `ns` and `ew` (individual tournaments).
+    pub partners: Option<[u32; 2]>,
+    pub sheet: Option<&'t SheetFile>,
+    pub adjusted: Option<&'t Adjusted>,
+}
+
+/// Scores a table (RULES.md §5, §9) of a file of any kind with tables of
+/// two lines (pairs, individual players) into its (NS, EW) lines' results:
 /// `pen` is each line's MP penalties, taken before the VP conversion (an
 /// adjusted table ignores them). `None` while the table is not scored, or
 /// when its sheet breaks a rule (then in the ledger).
-pub fn score_lines<K: Kind>(
-    valid: &ValidFile<'_>,
+pub fn score_lines<K: Kind, F, O>(
+    valid: &Valid<'_, F, O>,
     ledger: &mut Ledger<'_, K>,
     round: u32,
-    table: &TableFile,
+    table: TableScore<'_>,
     pen: [i64; 2],
 ) -> Option<[LineResult; 2]> {
-    if let Some(sheet) = &table.sheet {
+    if let Some(sheet) = table.sheet {
         let report = check(
             &sheet.to_score_sheet(),
             valid.profile(),
@@ -119,6 +134,7 @@ pub fn score_lines<K: Kind>(
                 table: table.table,
                 ns: table.ns,
                 ew: table.ew,
+                partners: table.partners,
                 violations: report.violations,
                 place_key: K::SHEET_PLACE,
             });
@@ -147,7 +163,7 @@ pub fn score_lines<K: Kind>(
             line(mp_b, mp_a, pen_b, diff.saturating_neg(), vp_b, vp_a),
         ])
     } else {
-        let adj = table.adjusted.as_ref()?;
+        let adj = table.adjusted?;
         let line = |vp, ovp, d: Option<i64>| LineResult {
             outcome: Outcome::Adjusted,
             vp,
@@ -165,16 +181,24 @@ pub fn score_lines<K: Kind>(
 }
 
 impl CardRound {
-    /// Seated at `table` on `line` against `opponent`, not scored yet.
-    fn seat(&mut self, table: u32, line: Line, opponent: u32) {
+    /// Seated at `table` on `line` against `opponent` (an individual
+    /// player's opponents are on its own card round), not scored yet.
+    pub(super) fn seat(&mut self, table: u32, line: Line, opponent: Option<u32>) {
         self.outcome = Outcome::Pending;
         self.table = Some(table);
         self.line = Some(line);
-        self.opponent = Some(opponent);
+        self.opponent = opponent;
+    }
+
+    /// The VP (own, opponents') of a scored meeting this round, whoever
+    /// the opponents were (an individual player's are on its card round).
+    pub(super) fn met_any(&self) -> Option<(i64, i64)> {
+        matches!(self.outcome, Outcome::Played | Outcome::Adjusted)
+            .then(|| (self.vp.unwrap_or(0), self.opponent_vp.unwrap_or(0)))
     }
 
     /// The line's result.
-    fn score(&mut self, l: &LineResult) {
+    pub(super) fn score(&mut self, l: &LineResult) {
         self.outcome = l.outcome;
         self.adjusted = l.outcome == Outcome::Adjusted;
         self.mp_for = l.mp.map(|m| m.0);
@@ -241,11 +265,19 @@ impl Kind for Pair {
                     (table.ew, Line::Ew, table.ns),
                 ] {
                     if let Some(c) = ledger.card(r, pair) {
-                        c.seat(table.table, line, opponent);
+                        c.seat(table.table, line, Some(opponent));
                     }
                 }
                 let pen = [table.ns, table.ew].map(|p| ledger.mp_penalty(round.number, p, None));
-                let Some(lines) = score_lines(valid, ledger, round.number, table, pen) else {
+                let score = TableScore {
+                    table: table.table,
+                    ns: table.ns,
+                    ew: table.ew,
+                    partners: None,
+                    sheet: table.sheet.as_ref(),
+                    adjusted: table.adjusted.as_ref(),
+                };
+                let Some(lines) = score_lines(valid, ledger, round.number, score, pen) else {
                     continue;
                 };
                 for (pair, l) in [table.ns, table.ew].into_iter().zip(&lines) {

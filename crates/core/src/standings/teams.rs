@@ -277,6 +277,7 @@ impl Scorer<'_, '_, '_, '_> {
                     table: table.table,
                     ns: table.ns.team,
                     ew: table.ew.team,
+                    partners: None,
                     violations: report.violations,
                     place_key: Team::SHEET_PLACE,
                 });

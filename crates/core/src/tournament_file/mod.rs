@@ -21,7 +21,10 @@
 //! [`TournamentFile`], [`validate`], [`to_json`]) and teams (`"kind":
 //! "teams"`, RULES.md §12; `teams.rs`, `validate/teams.rs`:
 //! [`TeamTournamentFile`], [`validate_teams`], [`teams_to_json`]).
-//! [`parse_any`] reads either kind; [`parse`] reads pairs only and refuses a
+//! Individual tournaments (`"kind": "individual"`, RULES.md §14;
+//! `individual.rs`, `validate/individual.rs`: [`IndividualTournamentFile`],
+//! [`validate_individual`], [`parse_individual`]) are the third kind.
+//! [`parse_any`] reads any kind; [`parse`] reads pairs only and refuses a
 //! team file naming `kind` ([`FileError::WrongKind`]). The team decisions
 //! are in the `teams` and `validate::teams` module docs.
 //!
@@ -56,6 +59,9 @@
 #[doc(hidden)]
 pub mod fixtures;
 mod groups;
+mod individual;
+#[cfg(test)]
+pub(crate) mod individual_kit;
 mod pairs;
 mod parse;
 mod pieces;
@@ -67,27 +73,32 @@ mod validate;
 mod tests;
 
 pub use groups::{GroupFile, GroupPrizeFile};
+pub use individual::{
+    IndividualMovementKind, IndividualPenaltyFile, IndividualPlayerFile, IndividualRoundFile,
+    IndividualTableFile, IndividualTag, IndividualTournamentFile,
+};
 pub use pairs::{MovementKind, PairFile, PenaltyFile, RoundFile, TableFile, TournamentFile};
 pub(crate) use parse::from_json;
 pub use parse::{
-    parse, parse_any, parse_teams, teams_to_json, teams_to_json_compact, to_json, to_json_compact,
-    AnyTournamentFile, FileError,
+    parse, parse_any, parse_individual, parse_teams, teams_to_json, teams_to_json_compact, to_json,
+    to_json_compact, AnyTournamentFile, FileError,
 };
 pub(crate) use pieces::fixed_tag;
 pub use pieces::{
     Adjusted, FormatTag, PayoutTierFile, PenaltyKind, Player, SheetFile, Status, DEFAULT_PROFILE,
     FORMAT,
 };
-pub use skeleton::{Entrant, Penalty, Round, Tournament};
+pub use skeleton::{AsPlayers, Entrant, Penalty, Round, Tournament};
 pub use teams::{
     FileKind, LineRef, MatchFile, MatchTableFile, TeamFile, TeamMovementKind, TeamPenaltyFile,
     TeamRoundFile, TeamScoringFile, TeamTournamentFile, TeamsTag,
 };
 pub(crate) use validate::problem::render;
 pub use validate::{
-    payout_tiers, pool_is_zero, tiers_of, validate, validate_teams, FileProblem, ProblemCause,
-    ProblemCode, TeamSettings, Valid, ValidFile, ValidTeamFile, MAX_CARD_CHARS, MAX_CLUB_CHARS,
-    MAX_GROUP_CHARS, MAX_HANDS_PER_ROUND, MAX_MP_AMOUNT, MAX_PAIRS, MAX_PLAYER_NAME_CHARS,
-    MAX_ROUNDS, MAX_TEAMS, MAX_TEAM_NAME_CHARS, MAX_TOURNAMENT_NAME_CHARS, MAX_VP_AMOUNT,
-    MINUTES_PER_ROUND, MIN_HANDS_PER_ROUND, MITCHELL_ADVANCE,
+    payout_tiers, pool_is_zero, tiers_of, validate, validate_individual, validate_teams,
+    FileProblem, ProblemCause, ProblemCode, TeamSettings, Valid, ValidFile, ValidIndividualFile,
+    ValidTeamFile, MAX_CARD_CHARS, MAX_CLUB_CHARS, MAX_GROUP_CHARS, MAX_HANDS_PER_ROUND,
+    MAX_MP_AMOUNT, MAX_PAIRS, MAX_PLAYERS, MAX_PLAYER_NAME_CHARS, MAX_ROUNDS, MAX_TEAMS,
+    MAX_TEAM_NAME_CHARS, MAX_TOURNAMENT_NAME_CHARS, MAX_VP_AMOUNT, MINUTES_PER_ROUND,
+    MIN_HANDS_PER_ROUND, MITCHELL_ADVANCE,
 };

@@ -6,6 +6,7 @@
 
 use super::groups::{GroupFile, GroupPrizeFile};
 use super::skeleton::{entrant_file, penalty_file, round_file, table_file, tournament_file};
+use super::Player;
 use crate::movement::groups::GroupPlan;
 use crate::rules::score_sheet::SheetMode;
 use serde::{Deserialize, Serialize};

@@ -1,6 +1,6 @@
 //! Reading and writing the JSON text.
 
-use super::{FileKind, TeamTournamentFile, TournamentFile};
+use super::{FileKind, IndividualTournamentFile, TeamTournamentFile, TournamentFile};
 use crate::i18n::{tf, Lang};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -22,7 +22,7 @@ pub enum FileError {
     /// format does not know.
     #[error("{path}: {detail}")]
     InvalidField { path: String, detail: String },
-    /// A readable file of the other kind: a team tournament given where a
+    /// A readable file of another kind: a team tournament given where a
     /// pairs tournament is read, or the other way round (place: `kind`).
     #[error("kind: the file is a {found} tournament, not a {expected} tournament")]
     WrongKind { expected: FileKind, found: FileKind },
@@ -64,10 +64,12 @@ impl FileError {
                 "file.error.invalid_field",
                 &[("path", path), ("detail", detail)],
             ),
-            FileError::WrongKind { found, .. } => {
-                let key = match found {
-                    FileKind::Teams => "file.error.wrong_kind_teams",
-                    FileKind::Pairs => "file.error.wrong_kind_pairs",
+            FileError::WrongKind { found, expected } => {
+                let key = match (found, expected) {
+                    (_, FileKind::Individual) => "file.error.wrong_kind_not_individual",
+                    (FileKind::Individual, _) => "file.error.wrong_kind_individual",
+                    (FileKind::Teams, _) => "file.error.wrong_kind_teams",
+                    (FileKind::Pairs, _) => "file.error.wrong_kind_pairs",
                 };
                 tf(lang, key, &[("path", &"kind")])
             }
@@ -165,33 +167,38 @@ fn probe_kind(json: &str) -> Result<Option<FileKind>, FileError> {
 /// [`super::validate`]. A team file is refused with
 /// [`FileError::WrongKind`] (read it with [`parse_any`]).
 pub fn parse(json: &str) -> Result<TournamentFile, FileError> {
-    if let Some(FileKind::Teams) = probe_kind(json)? {
-        return Err(FileError::WrongKind {
-            expected: FileKind::Pairs,
-            found: FileKind::Teams,
-        });
+    parse_kind(json, FileKind::Pairs)
+}
+
+/// Reads a file of kind `expected`; a readable file of another kind is
+/// [`FileError::WrongKind`].
+fn parse_kind<T: DeserializeOwned>(json: &str, expected: FileKind) -> Result<T, FileError> {
+    match probe_kind(json)? {
+        Some(found) if found != expected => Err(FileError::WrongKind { expected, found }),
+        _ => from_json(json),
     }
-    from_json(json)
+}
+
+/// Reads an individual tournament file (`"kind": "individual"`); a file of
+/// another kind is refused with [`FileError::WrongKind`]. Does not
+/// validate: see [`super::validate_individual`].
+pub fn parse_individual(json: &str) -> Result<IndividualTournamentFile, FileError> {
+    parse_kind(json, FileKind::Individual)
 }
 
 /// Reads a team tournament file (`"kind": "teams"`); a pairs file is refused
 /// with [`FileError::WrongKind`]. Does not validate: see
 /// [`super::validate_teams`].
 pub fn parse_teams(json: &str) -> Result<TeamTournamentFile, FileError> {
-    if let Some(FileKind::Pairs) = probe_kind(json)? {
-        return Err(FileError::WrongKind {
-            expected: FileKind::Teams,
-            found: FileKind::Pairs,
-        });
-    }
-    from_json(json)
+    parse_kind(json, FileKind::Teams)
 }
 
-/// A tournament file of either kind.
+/// A tournament file of any kind.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AnyTournamentFile {
     Pairs(TournamentFile),
     Teams(TeamTournamentFile),
+    Individual(IndividualTournamentFile),
 }
 
 impl AnyTournamentFile {
@@ -199,22 +206,25 @@ impl AnyTournamentFile {
         match self {
             AnyTournamentFile::Pairs(_) => FileKind::Pairs,
             AnyTournamentFile::Teams(_) => FileKind::Teams,
+            AnyTournamentFile::Individual(_) => FileKind::Individual,
         }
     }
 
-    /// The export of either kind (pretty, deterministic).
+    /// The export of any kind (pretty, deterministic).
     pub fn to_json(&self) -> Result<String, serde_json::Error> {
         match self {
             AnyTournamentFile::Pairs(f) => to_json(f),
             AnyTournamentFile::Teams(f) => teams_to_json(f),
+            AnyTournamentFile::Individual(f) => serde_json::to_string_pretty(f),
         }
     }
 }
 
-/// Reads a tournament file of either kind, by its `kind`.
+/// Reads a tournament file of any kind, by its `kind`.
 pub fn parse_any(json: &str) -> Result<AnyTournamentFile, FileError> {
     match probe_kind(json)? {
         Some(FileKind::Teams) => from_json(json).map(AnyTournamentFile::Teams),
+        Some(FileKind::Individual) => from_json(json).map(AnyTournamentFile::Individual),
         // Pairs, or a fault the pairs read names.
         _ => from_json(json).map(AnyTournamentFile::Pairs),
     }

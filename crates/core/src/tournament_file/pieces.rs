@@ -305,6 +305,21 @@ pub(crate) mod bye_serde {
     }
 }
 
+/// `bye` of an individual tournament (FORMAT.md "Individual tournaments"):
+/// read as [`bye_serde`] reads it (null, a number or a list), always written
+/// as a list (`[]` when nobody rests).
+pub(crate) mod bye_list {
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(byes: &[u32], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(byes.iter())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u32>, D::Error> {
+        super::bye_serde::deserialize(d)
+    }
+}
+
 /// `bye`'s schema: `null`, a pair number or a list of pair numbers.
 #[cfg(feature = "openapi")]
 pub(crate) fn bye_schema() -> utoipa::openapi::schema::Schema {

@@ -11,12 +11,13 @@
 //! the one view the validator (and any shared code) has of every kind.
 //!
 //! A new kind is one more small part: an individual tournament (FORMAT.md
-//! "Individual tournaments") would fill `kind` with its tag, name its
-//! entrants `players`, seat two player numbers a line (`line: [u32; 2]`)
-//! and give its penalties a `player`; groups (FORMAT.md "Plans, groups and
-//! prizes per group") would add their settings to a pairs file's slots and
-//! a table's `group` to its `own` slot. The validator takes each through
-//! its `KindChecks` part (`validate/skeleton.rs`).
+//! "Individual tournaments", `individual.rs`) fills `kind` with its tag,
+//! names its entrants `players` (each one player flattened beside its
+//! number), seats two player numbers a line (`line: [u32; 2]`), writes its
+//! `bye` as a list and gives its penalties a `player`; groups (FORMAT.md
+//! "Plans, groups and prizes per group") add their settings to a pairs
+//! file's slots and a table's `group` to its `own` slot. The validator
+//! takes each through its `KindChecks` part (`validate/skeleton.rs`).
 //!
 //! Field order in the structs is the order written on export, so that
 //! `serialize(parse(x))` is deterministic. Optional fields that FORMAT.md does
@@ -250,16 +251,36 @@ macro_rules! tournament_file {
 }
 pub(crate) use tournament_file;
 
+/// An entrant's players as the shared code reads them: a list (a pair's
+/// two, a team's four to six) or one player (an individual tournament's
+/// entrant is the player).
+pub trait AsPlayers {
+    fn as_players(&self) -> &[Player];
+}
+
+impl AsPlayers for Vec<Player> {
+    fn as_players(&self) -> &[Player] {
+        self
+    }
+}
+
+impl AsPlayers for Player {
+    fn as_players(&self) -> &[Player] {
+        std::slice::from_ref(self)
+    }
+}
+
 /// The shape of an entrant of any kind: its number, then the kind's own
-/// fields (`own`, e.g. a team's `name`), its players, and whether it played
-/// ([`Entrant`]).
+/// fields (`own`, e.g. a team's `name`), its players (`players: Vec<Player>`,
+/// or one player flattened into the entrant: `player: Player`), and whether
+/// it played ([`Entrant`]).
 macro_rules! entrant_file {
     (
         $(#[$meta:meta])*
         pub struct $Entrant:ident {
             own { $( $(#[$own_meta:meta])* pub $own:ident: $own_ty:ty, )* }
             $(#[$players_meta:meta])*
-            pub players: Vec<Player>,
+            pub $players:ident: $Players:ty,
         }
     ) => {
         $(#[$meta])*
@@ -269,7 +290,7 @@ macro_rules! entrant_file {
             pub number: u32,
             $( $(#[$own_meta])* pub $own: $own_ty, )*
             $(#[$players_meta])*
-            pub players: Vec<$crate::tournament_file::Player>,
+            pub $players: $Players,
             #[serde(default, skip_serializing_if = "Option::is_none")]
             pub checked_in: Option<bool>,
             /// It no longer plays from this round on (it stays in the
@@ -298,7 +319,7 @@ macro_rules! entrant_file {
                 self.number
             }
             fn players(&self) -> &[$crate::tournament_file::Player] {
-                &self.players
+                $crate::tournament_file::skeleton::AsPlayers::as_players(&self.$players)
             }
             fn withdrawn_from_round(&self) -> Option<u32> {
                 self.withdrawn_from_round
@@ -314,13 +335,14 @@ pub(crate) use entrant_file;
 /// The shape of a table of any kind: its number, the kind's own fields
 /// (`own`: a group's label, FORMAT.md "Plans, groups and prizes per group"),
 /// the two lines (`line`: a pair's number, a team's line-up, two players'
-/// numbers…), then at most one of `sheet`/`adjusted`; neither means the
+/// numbers…, with the attributes given before it), then at most one of `sheet`/`adjusted`; neither means the
 /// table has not been scored yet.
 macro_rules! table_file {
     (
         $(#[$meta:meta])*
         pub struct $Table:ident {
             own { $( $(#[$own_meta:meta])* pub $own:ident: $own_ty:ty, )* }
+            $(#[$line_meta:meta])*
             line: $Line:ty,
         }
     ) => {
@@ -330,7 +352,9 @@ macro_rules! table_file {
         pub struct $Table {
             pub table: u32,
             $( $(#[$own_meta])* pub $own: $own_ty, )*
+            $(#[$line_meta])*
             pub ns: $Line,
+            $(#[$line_meta])*
             pub ew: $Line,
             #[serde(default, skip_serializing_if = "Option::is_none")]
             pub sheet: Option<$crate::tournament_file::SheetFile>,
@@ -349,7 +373,9 @@ macro_rules! table_file {
 pub(crate) use table_file;
 
 /// The shape of a round of any kind: its number and movement, what is
-/// played (`tables`, `matches`…), and the entrants resting.
+/// played (`tables`, `matches`…), and the entrants resting, written as
+/// `bye_serde` writes them unless the kind names its own encoding (`bye:
+/// "path"`; individual tournaments always write a list).
 macro_rules! round_file {
     (
         $(#[$meta:meta])*
@@ -357,6 +383,25 @@ macro_rules! round_file {
             movement: $Movement:ty,
             $(#[$played_meta:meta])*
             pub $played:ident: $played_ty:ty,
+        }
+    ) => {
+        $crate::tournament_file::skeleton::round_file! {
+            $(#[$meta])*
+            pub struct $Round {
+                movement: $Movement,
+                $(#[$played_meta])*
+                pub $played: $played_ty,
+                bye: "crate::tournament_file::pieces::bye_serde",
+            }
+        }
+    };
+    (
+        $(#[$meta:meta])*
+        pub struct $Round:ident {
+            movement: $Movement:ty,
+            $(#[$played_meta:meta])*
+            pub $played:ident: $played_ty:ty,
+            bye: $bye_with:literal,
         }
     ) => {
         $(#[$meta])*
@@ -374,7 +419,7 @@ macro_rules! round_file {
             #[serde(
                 rename = "bye",
                 default,
-                with = "crate::tournament_file::pieces::bye_serde"
+                with = $bye_with
             )]
             #[cfg_attr(
                 feature = "openapi",

@@ -20,24 +20,29 @@
 //!   `movement` take `round_robin` or `danish`.
 
 use super::skeleton::{entrant_file, penalty_file, round_file, table_file, tournament_file};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use super::Player;
+use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt;
 
-/// What a tournament file holds: pairs (absent `kind`) or teams.
+/// What a tournament file holds: pairs (absent `kind`), teams or
+/// individual players.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FileKind {
     #[default]
     Pairs,
     Teams,
+    /// Individual tournaments (RULES.md §14).
+    Individual,
 }
 
 impl FileKind {
-    /// `pairs` or `teams`.
+    /// `pairs`, `teams` or `individual`.
     pub fn code(self) -> &'static str {
         match self {
             FileKind::Pairs => "pairs",
             FileKind::Teams => "teams",
+            FileKind::Individual => "individual",
         }
     }
 }
@@ -48,6 +53,7 @@ impl TryFrom<String> for FileKind {
         match s.as_str() {
             "pairs" => Ok(FileKind::Pairs),
             "teams" => Ok(FileKind::Teams),
+            "individual" => Ok(FileKind::Individual),
             _ => Err(format!("FileKind: unknown value {s:?}")),
         }
     }
@@ -59,25 +65,40 @@ impl fmt::Display for FileKind {
     }
 }
 
-/// The `kind` tag of a team file: always `"teams"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct TeamsTag;
+/// The `kind` tag of a file of one kind other than pairs: always writes
+/// that kind's code, reads only it.
+macro_rules! kind_tag {
+    ($(#[$meta:meta])* $Tag:ident = $kind:expr) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+        pub struct $Tag;
 
-impl Serialize for TeamsTag {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(FileKind::Teams.code())
-    }
-}
-
-impl<'de> Deserialize<'de> for TeamsTag {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<TeamsTag, D::Error> {
-        match FileKind::deserialize(d)? {
-            FileKind::Teams => Ok(TeamsTag),
-            other => Err(serde::de::Error::custom(format_args!(
-                "kind `{other}` is not a team tournament, expected `teams`"
-            ))),
+        impl serde::Serialize for $Tag {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str($kind.code())
+            }
         }
-    }
+
+        impl<'de> serde::Deserialize<'de> for $Tag {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<$Tag, D::Error> {
+                let found = <$crate::tournament_file::FileKind as serde::Deserialize>::deserialize(d)?;
+                if found == $kind {
+                    Ok($Tag)
+                } else {
+                    Err(serde::de::Error::custom(format_args!(
+                        "kind `{found}` is not a {} tournament, expected `{}`",
+                        $kind, $kind
+                    )))
+                }
+            }
+        }
+    };
+}
+pub(crate) use kind_tag;
+
+kind_tag! {
+    /// The `kind` tag of a team file: always `"teams"`.
+    TeamsTag = FileKind::Teams
 }
 
 /// How a team round was made (RULES.md §12).
@@ -124,7 +145,7 @@ pub struct LineRef {
 }
 
 /// Exactly two player indexes (a field error naming the place otherwise).
-fn two_players<'de, D: Deserializer<'de>>(d: D) -> Result<[u32; 2], D::Error> {
+pub(crate) fn two_players<'de, D: Deserializer<'de>>(d: D) -> Result<[u32; 2], D::Error> {
     let list = Vec::<u32>::deserialize(d)?;
     match list.as_slice() {
         [a, b] => Ok([*a, *b]),

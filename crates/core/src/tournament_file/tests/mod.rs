@@ -2,6 +2,7 @@
 //! here, each kind's own in `pairs.rs` and `teams.rs`.
 
 mod groups;
+mod individual;
 mod pairs;
 mod teams;
 

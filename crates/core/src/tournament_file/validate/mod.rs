@@ -7,13 +7,15 @@
 //! messages), [`settings`] (the settings every file has) and [`skeleton`]
 //! (entrants, rounds, seating, tables, byes, penalties) are written once;
 //! each kind adds only its own checks through [`skeleton::KindChecks`]:
-//! [`pairs`] (two players a pair, tables of two pairs) and [`teams`] (team
-//! names and sizes, scoring, matches, line-ups, groups).
+//! [`pairs`] (two players a pair, tables of two pairs), [`teams`] (team
+//! names and sizes, scoring, matches, line-ups, groups) and [`individual`]
+//! (one player an entrant, two players a line).
 //!
 //! Score sheets are not checked against the rules here: that is the
 //! standings step's job (`SheetRuleBroken`, CLI exit code 1).
 
 mod groups;
+mod individual;
 mod pairs;
 pub(crate) mod problem;
 pub(crate) mod settings;
@@ -21,6 +23,7 @@ mod skeleton;
 mod teams;
 mod valid;
 
+pub use individual::{validate_individual, ValidIndividualFile, MAX_PLAYERS};
 pub use pairs::validate;
 pub use pairs::{payout_tiers, pool_is_zero};
 pub use problem::{FileProblem, ProblemCause, ProblemCode};

@@ -5,10 +5,10 @@
 use super::groups::{check_groups, check_round_groups, group_of, GroupOf};
 use super::problem::{At, FileProblem, ProblemCode};
 use super::settings::{tiers_of, Settings, MAX_PAIRS};
-use super::skeleton::{EntrantNames, KindChecks, RoundChecks, Seats};
+use super::skeleton::{check_penalty_table, EntrantNames, KindChecks, RoundChecks, Seats};
 use super::valid::{validate_file, ValidFile};
 use crate::rules::prize_pool::PayoutTier;
-use crate::tournament_file::{PairFile, PenaltyFile, PenaltyKind, RoundFile, TournamentFile};
+use crate::tournament_file::{PairFile, PenaltyFile, RoundFile, TournamentFile};
 
 /// Checks everything but the score sheets' rules. All problems are listed,
 /// in document order (settings, pairs, rounds, penalties).
@@ -44,6 +44,8 @@ impl KindChecks for TournamentFile {
         withdrawn_seated: ProblemCode::PairWithdrawnSeated,
         no_show: ProblemCode::PairNoShow,
         penalty_unknown: ProblemCode::PenaltyPairUnknown,
+        penalty_table_mismatch: ProblemCode::PenaltyTableMismatch,
+        penalty_not_seated: ProblemCode::PenaltyMpNotSeated,
     };
     const RESTS: u32 = 0;
 
@@ -98,26 +100,6 @@ impl KindChecks for TournamentFile {
         seats: &Seats<u32>,
         out: &mut Vec<FileProblem>,
     ) {
-        let Some((r, pi)) = place else {
-            return;
-        };
-        let seated_at = seats.get(r, pi).filter(|t| *t > 0);
-        if let Some(table) = p.table {
-            if seated_at != Some(table) {
-                out.push(
-                    FileProblem::new(format!("{at}.table"), ProblemCode::PenaltyTableMismatch)
-                        .with("table", table)
-                        .with("pair", p.pair)
-                        .with("round", p.round),
-                );
-            }
-        }
-        if p.kind == PenaltyKind::Mp && seated_at.is_none() {
-            out.push(
-                FileProblem::new(format!("{at}.pair"), ProblemCode::PenaltyMpNotSeated)
-                    .with("pair", p.pair)
-                    .with("round", p.round),
-            );
-        }
+        check_penalty_table::<Self>(at, p, p.table, place, seats, out);
     }
 }

@@ -34,6 +34,10 @@ pub(super) struct EntrantNames {
     pub withdrawn_seated: ProblemCode,
     pub no_show: ProblemCode,
     pub penalty_unknown: ProblemCode,
+    /// A penalty's `table` is not the entrant's that round.
+    pub penalty_table_mismatch: ProblemCode,
+    /// An `mp` penalty to an entrant at no table that round.
+    pub penalty_not_seated: ProblemCode,
 }
 
 /// A kind of tournament file as the shared checks see it: its settings,
@@ -348,6 +352,43 @@ pub(super) fn check_penalties<F: KindChecks>(
         check_penalty_fields(&at, p, out);
         let place = round_index.zip(entrant_index);
         file.check_penalty_place(&at, p, place, seats, out);
+    }
+}
+
+/// The place of a penalty to an entrant seated at one table a round (a
+/// pair, a player; its seat is the table, 0 when resting): its `table`,
+/// when given, is the entrant's that round, and an `mp` penalty needs the
+/// entrant at a table. `place` is (round index, entrant index) when both
+/// are known.
+pub(super) fn check_penalty_table<F: KindChecks<Seat = u32>>(
+    at: &At<'_>,
+    p: &F::Penalty,
+    table: Option<u32>,
+    place: Option<(usize, usize)>,
+    seats: &Seats<u32>,
+    out: &mut Vec<FileProblem>,
+) {
+    let Some((r, i)) = place else {
+        return;
+    };
+    let names = &F::NAMES;
+    let seated_at = seats.get(r, i).filter(|t| *t > 0);
+    if let Some(table) = table {
+        if seated_at != Some(table) {
+            out.push(
+                FileProblem::new(format!("{at}.table"), names.penalty_table_mismatch)
+                    .with("table", table)
+                    .with(names.one, p.entrant())
+                    .with("round", p.round()),
+            );
+        }
+    }
+    if p.kind() == PenaltyKind::Mp && seated_at.is_none() {
+        out.push(
+            FileProblem::new(format!("{at}.{}", names.one), names.penalty_not_seated)
+                .with(names.one, p.entrant())
+                .with("round", p.round()),
+        );
     }
 }
 

@@ -108,6 +108,8 @@ impl KindChecks for TeamTournamentFile {
         withdrawn_seated: ProblemCode::TeamWithdrawnSeated,
         no_show: ProblemCode::TeamNoShow,
         penalty_unknown: ProblemCode::PenaltyTeamUnknown,
+        penalty_table_mismatch: ProblemCode::PenaltyTeamTableMismatch,
+        penalty_not_seated: ProblemCode::PenaltyMpNotSeated,
     };
     const RESTS: Seat = Seat::Rests;
 
