@@ -30,6 +30,7 @@ mod support;
 mod circuits;
 mod confirm;
 mod doors;
+mod hall;
 mod holes;
 mod ownership;
 mod processes;

@@ -325,8 +325,7 @@ pub async fn confirm(
             crate::tournament::text::clean_reason("note", &answer.note, "table.error.note_needed")
                 .map_err(|p| ServiceError::Invalid(vec![p]))?
         };
-        relock(c, s, if agree { Lock::Revision } else { Lock::Shared })?;
-        let status = if agree {
+        if agree {
             if report.has_violations() {
                 // Stored entries passed the rules; settings cannot change
                 // after the start. Never count a sheet that breaks one.
@@ -335,6 +334,27 @@ pub async fn confirm(
                     problems: Vec::new(),
                 })));
             }
+            // A new row that no one else locks, written before the
+            // tournament's lock (rolled back with the rest on a refusal).
+            tsdb::audit_by_pair(
+                c,
+                s.l.t.id,
+                s.round.number,
+                s.table_no,
+                "table.sheet_confirmed",
+                Some(audit_value(&entry, Value::Null)),
+                Some(
+                    json!({"status": "confirmed", "confirmed_by": s.line.code(),
+                        "pair": s.pair.number, "version": seen,
+                        "totals": report.totals, "vp": report.vp})
+                    .to_string(),
+                ),
+                &by,
+                now,
+            )?;
+        }
+        relock(c, s, if agree { Lock::Revision } else { Lock::Shared })?;
+        let status = if agree {
             let write = SheetWrite {
                 sheet: Some(sheet_json(&sheet)?),
                 adjusted: None,
@@ -354,22 +374,6 @@ pub async fn confirm(
             if !tsdb::decide(c, s.seating.id, seen, EntryStatus::Confirmed, side, "", now)? {
                 return Err(ServiceError::refused(Refusal::EntryChanged));
             }
-            tsdb::audit_by_pair(
-                c,
-                s.l.t.id,
-                s.round.number,
-                s.table_no,
-                "table.sheet_confirmed",
-                Some(audit_value(&entry, Value::Null)),
-                Some(
-                    json!({"status": "confirmed", "confirmed_by": s.line.code(),
-                        "pair": s.pair.number, "version": seen,
-                        "totals": report.totals, "vp": report.vp})
-                    .to_string(),
-                ),
-                &by,
-                now,
-            )?;
             TableStatus::Confirmed
         } else {
             let side = EntrySide::from(s.line);
