@@ -12,31 +12,11 @@ use std::collections::HashMap;
 
 use serde_json::{json, Value};
 
+use crate::confirm::{post_json, sheet_json};
 use crate::peek;
 use crate::races::backend;
 use crate::support::*;
 use burraco_td::ids::TournamentId;
-
-/// A 3-hand sheet whose hand 1 NS melded points are `mark`.
-fn sheet_json(mark: i64) -> Value {
-    let hand = json!({
-        "end": "closure",
-        "ns": {"clean": 1, "melded_points": mark, "closed": true, "took_pozzetto": true},
-        "ew": {"melded_points": 90, "hand_points": 20, "took_pozzetto": true},
-    });
-    json!({"hands": [hand, hand, hand]})
-}
-
-async fn post_json(c: reqwest::Client, url: String, body: Value) -> (u16, Value) {
-    match c.post(url).json(&body).send().await {
-        Ok(res) => {
-            let status = res.status().as_u16();
-            let v = res.json().await.unwrap_or(Value::Null);
-            (status, v)
-        }
-        Err(_) => (0, Value::Null),
-    }
-}
 
 async fn revision(db: &burraco_td::db::Db, tid: i64) -> i64 {
     burraco_td::services::current_revision(db, TournamentId(tid))
