@@ -10,6 +10,7 @@ pub mod directory;
 pub mod export;
 pub mod import;
 pub mod import_teams;
+mod lazy;
 pub mod pairs;
 pub mod penalties;
 pub mod people;
@@ -29,6 +30,7 @@ mod url;
 pub mod users;
 
 pub use clock::Clock;
+pub use lazy::Lazy;
 pub use url::DbUrl;
 
 use crate::ids::TournamentId;
@@ -225,9 +227,12 @@ impl Db {
         let limiter = self.limiter.clone();
         let now = self.clock.now_ms();
         let taken = self
-            .write(move |c| match limiter.take_all(c, &keys, now)? {
-                rate_limits::Verdict::Granted => Ok(rate_limits::Verdict::Granted),
-                refused => Err(TakeFailed::Refused(refused)),
+            .write(move |c| {
+                commit_lazily(c, Lazy::Forgettable)?;
+                match limiter.take_all(c, &keys, now)? {
+                    rate_limits::Verdict::Granted => Ok(rate_limits::Verdict::Granted),
+                    refused => Err(TakeFailed::Refused(refused)),
+                }
             })
             .await;
         self.prune_attempts_when_due().await;
@@ -417,6 +422,7 @@ impl Db {
         let mut conn = self.pool.get().map_err(DbError::from)?;
         let sqlite = matches!(*conn, DbConn::Sqlite(_));
         revisions::take_pending();
+        lazy::take();
         let result = conn.transaction(|c| {
             if sqlite {
                 // A write as the first statement takes SQLite's write lock now
@@ -428,6 +434,14 @@ impl Db {
         // Committed: the revisions bumped are now everybody's (before the
         // writer hears back). Rolled back: they never happened.
         let bumped = revisions::take_pending();
+        let lazy = lazy::take();
+        if result.is_ok() && lazy == Lazy::FlushBeforeAnswer {
+            // The commit did not wait for the disk: this one does, and
+            // the log is written in order, so the write is durable before
+            // its writer hears back. Many of these wait together (one
+            // flush for all), none of them holding a lock.
+            conn.transaction(|c| c.batch_execute("SELECT txid_current()"))?;
+        }
         if result.is_ok() {
             for (tid, rev) in bumped {
                 self.revisions.observe(tid, rev);
@@ -444,6 +458,19 @@ impl Db {
         let mut conn = self.pool.get().map_err(DbError::from)?;
         f(&mut conn)
     }
+}
+
+/// Lets the write transaction running on this thread (inside
+/// `Db::write`) commit without waiting for the disk (PostgreSQL's
+/// `synchronous_commit = off`, for this transaction only; SQLite already
+/// commits to its write-ahead log without a sync). Rolled back with the
+/// savepoint it is set in.
+pub fn commit_lazily(conn: &mut DbConn, how: Lazy) -> diesel::QueryResult<()> {
+    if let DbConn::Postgres(_) = conn {
+        conn.batch_execute("SET LOCAL synchronous_commit = off")?;
+        lazy::note(how);
+    }
+    Ok(())
 }
 
 thread_local! {

@@ -115,6 +115,20 @@ pub fn list_pairs(conn: &mut DbConn, tournament_id: TournamentId) -> QueryResult
         .load(conn)
 }
 
+/// The pairs of a tournament with these ids, by number.
+pub fn pairs_by_ids(
+    conn: &mut DbConn,
+    tournament_id: TournamentId,
+    ids: &[PairId],
+) -> QueryResult<Vec<PairRow>> {
+    pairs::table
+        .filter(pairs::tournament_id.eq(tournament_id))
+        .filter(pairs::id.eq_any(ids))
+        .order(pairs::number.asc())
+        .select(PairRow::as_select())
+        .load(conn)
+}
+
 pub fn find_pair(
     conn: &mut DbConn,
     tournament_id: TournamentId,

@@ -1133,3 +1133,59 @@ async fn cards_are_read_trimmed_everywhere() {
         .await;
     assert_eq!(back["pairs"][0]["players"][0]["card"], "FB100037");
 }
+
+/// The plan of a big field over JSON (RULES.md §13, §15): set at creation,
+/// given back by getTournament, a wrong plan named by field, changed by an
+/// update.
+#[tokio::test]
+async fn the_plan_in_groups_and_the_level_through_the_api() {
+    let (_app, dora, _) = staffed().await;
+    let mut body = settings("Nazionale via API", 11, 6);
+    body["group_rounds"] = json!(3);
+    body["group_form"] = json!("pure");
+    body["group_plan"] = json!({"tables": [7, 9, 9]});
+    body["group_prizes"] = json!([
+        {"group": "A", "share_percent": "50", "scheme": ["40", "30", "20", "10"]},
+        {"group": "B", "share_percent": "30", "scheme": ["50", "30", "20"]},
+        {"group": "C", "share_percent": "20", "scheme": ["60", "40"]}
+    ]);
+    body["level"] = json!("national");
+    let id = dora.post_ok("/api/v1/tournaments", body.clone(), 201).await["id"]
+        .as_i64()
+        .unwrap();
+    let base = format!("/api/v1/tournaments/{id}");
+    let t = dora.get_ok(&base, 200).await;
+    let s = if t["settings"].is_object() {
+        &t["settings"]
+    } else {
+        &t
+    };
+    assert_eq!(s["group_rounds"], 3, "{t}");
+    assert_eq!(s["group_form"], "pure");
+    assert_eq!(s["group_plan"], json!({"tables": [7, 9, 9]}));
+    assert_eq!(
+        s["group_prizes"][2],
+        json!({"group": "C", "share_percent": "20", "scheme": ["60", "40"]})
+    );
+    assert_eq!(s["level"], "national");
+    // Shares that do not add up to 100: 422 naming the field.
+    body["group_prizes"][0]["share_percent"] = json!("40");
+    let r = dora.post("/api/v1/tournaments", body.clone()).await;
+    assert_eq!(r.status.as_u16(), 422, "{:?}", r.body);
+    assert!(r.body.to_string().contains("group_prizes"), "{}", r.body);
+    // An update to 2 groups by count.
+    let mut update = settings("Nazionale via API", 11, 6);
+    update["group_rounds"] = json!(3);
+    update["group_plan"] = json!({"count": 2});
+    update["level"] = json!("regional");
+    ok(&dora.put(&base, update).await, 200);
+    let t = dora.get_ok(&base, 200).await;
+    let s = if t["settings"].is_object() {
+        &t["settings"]
+    } else {
+        &t
+    };
+    assert_eq!(s["group_plan"], json!({"count": 2}));
+    assert_eq!(s["group_prizes"], Value::Null);
+    assert_eq!(s["level"], "regional");
+}

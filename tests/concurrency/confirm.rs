@@ -24,7 +24,7 @@ fn attr_values(html: &str, attr: &str) -> Vec<String> {
 
 /// A 3-hand sheet whose hand 1 NS melded points are `mark` (read back to
 /// tell entries apart).
-fn sheet_json(mark: i64) -> Value {
+pub fn sheet_json(mark: i64) -> Value {
     let hand = json!({
         "end": "closure",
         "ns": {"clean": 1, "melded_points": mark, "closed": true, "took_pozzetto": true},
@@ -33,7 +33,7 @@ fn sheet_json(mark: i64) -> Value {
     json!({"hands": [hand, hand, hand]})
 }
 
-async fn post_json(c: reqwest::Client, url: String, body: Value) -> (u16, Value) {
+pub async fn post_json(c: reqwest::Client, url: String, body: Value) -> (u16, Value) {
     match c.post(url).json(&body).send().await {
         Ok(res) => {
             let status = res.status().as_u16();

@@ -31,6 +31,7 @@ mod circuits;
 mod confirm;
 mod doors;
 mod groups;
+mod hall;
 mod holes;
 mod ownership;
 mod processes;

@@ -2,11 +2,15 @@
 //! in-process (see `render.rs`); not part of the server's binary. Run by
 //! `.ci/bench-public`, or by hand:
 //! `cargo run --release -p burraco-bench -- render --runs 3`.
+//! `burraco-bench hall`: a hall of tables entering and confirming their
+//! sheets at once against a running server (see `hall.rs`); run by
+//! `.ci/bench-hall`.
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod hall;
 mod render;
 
 #[derive(Parser)]
@@ -34,6 +38,27 @@ enum Command {
         #[arg(long, default_value = "gzip, deflate, br")]
         accept_encoding: String,
     },
+    /// Every table of round 1 entering its sheet at once, then every
+    /// confirmation at once, against a running server: per wave count,
+    /// p50/p99/max ms, errors.
+    Hall {
+        /// The server, e.g. http://127.0.0.1:18473.
+        #[arg(long)]
+        url: String,
+        /// A tournament imported with its pairs checked in, not started.
+        #[arg(long)]
+        tournament: i64,
+        /// An admin's API token (`burraco-td create-token`).
+        #[arg(long, env = "BENCH_TOKEN")]
+        token: String,
+        #[arg(long)]
+        username: String,
+        #[arg(long, env = "BENCH_PASSWORD")]
+        password: String,
+        /// The database's name in the figures.
+        #[arg(long, default_value = "sqlite")]
+        label: String,
+    },
 }
 
 fn main() -> anyhow::Result<ExitCode> {
@@ -55,6 +80,28 @@ fn main() -> anyhow::Result<ExitCode> {
             };
             let (report, backend) = actix_web::rt::System::new().block_on(render::run(&o))?;
             report.print(&o, backend);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Hall {
+            url,
+            tournament,
+            token,
+            username,
+            password,
+            label,
+        } => {
+            let o = hall::Options {
+                url: url.trim_end_matches('/').to_string(),
+                token,
+                username,
+                password,
+                tournament,
+                label,
+            };
+            tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()?
+                .block_on(hall::run(&o))?;
             Ok(ExitCode::SUCCESS)
         }
     }

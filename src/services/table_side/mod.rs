@@ -64,13 +64,46 @@ pub fn who(pair: &Pair, line: Line) -> String {
 /// The seatings of one table number, round by round.
 pub(super) fn table_history(
     c: &mut DbConn,
-    l: &Loaded,
+    tid: crate::ids::TournamentId,
+    rounds: &[Round],
     table_no: i32,
 ) -> Result<Vec<(Round, Seating)>, ServiceError> {
-    Ok(tsdb::seatings_of_table(c, l.t.id, table_no)?
+    Ok(tsdb::seatings_of_table(c, tid, table_no)?
         .into_iter()
-        .filter_map(|(n, s)| Some((l.round(n)?.clone(), Seating::from(&s))))
+        .filter_map(|(n, s)| {
+            let r = rounds.iter().find(|r| r.number == n)?;
+            Some((r.clone(), Seating::from(&s)))
+        })
         .collect())
+}
+
+/// A tournament's state as one table needs it: its settings, status and
+/// rounds, and of its pairs only the two of `seating` (in a team
+/// tournament with their teams). A table-side request reads this
+/// rather than the whole field: 300 tables at once each read 2 pairs, not
+/// 600.
+pub(super) fn load_for_table(
+    c: &mut DbConn,
+    t: crate::db::tournaments::TournamentRow,
+    seating: &Seating,
+) -> Result<Loaded, ServiceError> {
+    let ids: Vec<crate::ids::PairId> = [seating.ns_pair, seating.ew_pair]
+        .into_iter()
+        .flatten()
+        .collect();
+    let pairs = crate::db::pairs::pairs_by_ids(c, t.id, &ids)?;
+    let rounds = crate::db::rounds::list_rounds(c, t.id)?;
+    let teams = if t.kind == crate::tournament_file::FileKind::Teams {
+        crate::db::teams::list_teams(c, t.id)?
+    } else {
+        Vec::new()
+    };
+    Loaded::of(&super::Rows {
+        t,
+        pairs,
+        rounds,
+        teams,
+    })
 }
 
 /// The round is over: a later round exists, or the tournament is closed.

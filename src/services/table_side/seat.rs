@@ -4,14 +4,14 @@ use std::net::IpAddr;
 
 use diesel::Connection;
 
-use super::{round_over, table_history, PairCode, TableCode};
+use super::{load_for_table, round_over, table_history, PairCode, TableCode};
 use crate::db::rate_limits::Verdict;
 use crate::db::table_side as tsdb;
 use crate::db::tournaments as tdb;
 use crate::db::{Db, DbConn};
 use crate::rules::Line;
 use crate::services::view::{Pair, Round, Seating};
-use crate::services::{load_state, Loaded, Refusal, ServiceError};
+use crate::services::{Loaded, Refusal, ServiceError};
 use crate::tournament::Status;
 
 // ---- entering and confirming ----
@@ -39,7 +39,7 @@ pub(super) fn seat(
     let (tid, table_no) = tsdb::find_table(c, table_code.as_str())?
         .ok_or(ServiceError::refused(Refusal::TableNotFound))?;
     let t = tdb::find(c, tid)?.ok_or(ServiceError::refused(Refusal::TableNotFound))?;
-    let l = load_state(c, t)?;
+    let rounds = crate::services::view::rounds(&crate::db::rounds::list_rounds(c, tid)?)?;
     if pair_code.is_empty() {
         return Err(ServiceError::refused(Refusal::PairCodeWrong));
     }
@@ -53,7 +53,7 @@ pub(super) fn seat(
         },
     };
     let holds = |p: Option<crate::ids::PairId>| p.is_some_and(|p| ids.contains(&p));
-    let history = table_history(c, &l, table_no)?;
+    let history = table_history(c, tid, &rounds, table_no)?;
     let mine: Vec<&(Round, Seating)> = history
         .iter()
         .filter(|(_, s)| holds(s.ns_pair) || holds(s.ew_pair))
@@ -70,6 +70,7 @@ pub(super) fn seat(
         (_, Some(p)) => (Line::Ew, p),
         _ => return Err(ServiceError::refused(Refusal::PairCodeWrong)),
     };
+    let l = load_for_table(c, t, &seating)?;
     let pair = l
         .pair(Some(pair_id))
         .cloned()
@@ -120,6 +121,12 @@ pub(super) enum Lock {
 pub(super) fn relock(c: &mut DbConn, s: &mut Seat, lock: Lock) -> Result<(), ServiceError> {
     match lock {
         Lock::Revision => {
+            // The row lock is held from here to the commit: the commit
+            // does not wait for the disk under it (PostgreSQL), `Db::write`
+            // waits for the disk after, before the pair hears back. 300
+            // confirmations at once then wait for one another's few
+            // statements, not for 300 flushes in a row.
+            crate::db::commit_lazily(c, crate::db::Lazy::FlushBeforeAnswer)?;
             if !tsdb::bump_revision(c, s.l.t.id)? {
                 return Err(ServiceError::refused(Refusal::TableNotFound));
             }

@@ -337,8 +337,7 @@ pub async fn confirm(
             crate::tournament::text::clean_reason("note", &answer.note, "table.error.note_needed")
                 .map_err(|p| ServiceError::Invalid(vec![p]))?
         };
-        relock(c, s, if agree { Lock::Revision } else { Lock::Shared })?;
-        let status = if agree {
+        if agree {
             if report.has_violations() {
                 // Stored entries passed the rules; settings cannot change
                 // after the start. Never count a sheet that breaks one.
@@ -347,16 +346,8 @@ pub async fn confirm(
                     problems: Vec::new(),
                 })));
             }
-            let write = counted_write(&sheet, &report, false, String::new())?;
-            if !tsdb::insert_counted_sheet(c, s.seating.id, &write, now)? {
-                return Err(ServiceError::refused(Refusal::AlreadyConfirmed));
-            }
-            // Conditional on the version the pair saw: a replacement that
-            // won the race rolls this confirmation back.
-            let side = EntrySide::from(s.line);
-            if !tsdb::decide(c, s.seating.id, seen, EntryStatus::Confirmed, side, "", now)? {
-                return Err(ServiceError::refused(Refusal::EntryChanged));
-            }
+            // A new row that no one else locks, written before the
+            // tournament's lock (rolled back with the rest on a refusal).
             tsdb::audit_by_pair(
                 c,
                 s.l.t.id,
@@ -373,6 +364,19 @@ pub async fn confirm(
                 &by,
                 now,
             )?;
+        }
+        relock(c, s, if agree { Lock::Revision } else { Lock::Shared })?;
+        let status = if agree {
+            let write = counted_write(&sheet, &report, false, String::new())?;
+            if !tsdb::insert_counted_sheet(c, s.seating.id, &write, now)? {
+                return Err(ServiceError::refused(Refusal::AlreadyConfirmed));
+            }
+            // Conditional on the version the pair saw: a replacement that
+            // won the race rolls this confirmation back.
+            let side = EntrySide::from(s.line);
+            if !tsdb::decide(c, s.seating.id, seen, EntryStatus::Confirmed, side, "", now)? {
+                return Err(ServiceError::refused(Refusal::EntryChanged));
+            }
             TableStatus::Confirmed
         } else {
             let side = EntrySide::from(s.line);

@@ -1,6 +1,6 @@
 //! A table as its players see it: the round it plays, the two pairs, the entry and what the engine computes of it, where each pair plays next.
 
-use super::{round_over, table_history, TableCode, TableStatus};
+use super::{load_for_table, round_over, table_history, TableCode, TableStatus};
 use crate::db::scoring as sdb;
 use crate::db::table_side as tsdb;
 use crate::db::tournaments as tdb;
@@ -9,7 +9,7 @@ use crate::db::{Db, DbConn};
 use crate::ids::PairId;
 use crate::rules::{Line, ScoreSheet, SheetReport};
 use crate::services::entries::{check, parse_stored};
-use crate::services::{load_state, Loaded, Refusal, ServiceError};
+use crate::services::{Loaded, Refusal, ServiceError};
 
 /// A pair at a table, as its players read it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,8 +89,8 @@ pub(super) fn view_on(
     let (tid, table_no) =
         tsdb::find_table(c, code.as_str())?.ok_or(ServiceError::refused(Refusal::TableNotFound))?;
     let t = tdb::find(c, tid)?.ok_or(ServiceError::refused(Refusal::TableNotFound))?;
-    let l = load_state(c, t)?;
-    let history = table_history(c, &l, table_no)?;
+    let rounds = crate::services::view::rounds(&crate::db::rounds::list_rounds(c, tid)?)?;
+    let history = table_history(c, tid, &rounds, table_no)?;
     let chosen = round
         .and_then(|n| history.iter().find(|(r, _)| r.number == n))
         .or(history.last());
@@ -98,6 +98,7 @@ pub(super) fn view_on(
         // A code made for a table that has not played yet.
         return Err(ServiceError::refused(Refusal::TableNotFound));
     };
+    let l = load_for_table(c, t, &seating)?;
     let counted = sdb::sheet_for(c, seating.id)?;
     let entry = tsdb::entry_for(c, seating.id)?;
     let mut v = TableView {

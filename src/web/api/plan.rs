@@ -45,24 +45,14 @@ pub enum LevelIn {
     National,
 }
 
-/// The plan's rounds in groups and the level (all optional: absent, no
-/// groups and a club tournament).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
+/// The plan's rounds in groups and the level as `TournamentIn` carries
+/// them (all optional: absent, no groups and a club tournament).
+#[derive(Debug, Clone, Default)]
 pub struct PlanIn {
-    /// How many of the last rounds are Danish in groups (0: none).
-    #[serde(default)]
     pub group_rounds: Option<u32>,
-    /// Danish in the groups: modified (default) or pure.
-    #[serde(default)]
     pub group_form: Option<DanishForm>,
-    /// Required when `group_rounds` > 0.
-    #[serde(default)]
     pub group_plan: Option<GroupPlanIn>,
-    /// Prizes per group (shares adding up to 100); absent: the payout on
-    /// the overall places.
-    #[serde(default)]
     pub group_prizes: Option<Vec<GroupPrizeIn>>,
-    #[serde(default)]
     pub level: Option<LevelIn>,
 }
 

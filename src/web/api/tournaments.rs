@@ -19,6 +19,7 @@ use crate::web::roles::{ApiAdmin, ApiDirector};
 use crate::web::AppState;
 
 pub use super::plan::DanishForm;
+use super::plan::{GroupPlanIn, GroupPrizeIn, LevelIn, PlanIn};
 
 /// One line of the payout: from how many entries it applies, and the
 /// percentage of the pool for each place.
@@ -87,9 +88,25 @@ pub struct TournamentIn {
     /// is created, never changed after (ignored by an update).
     #[serde(default)]
     pub kind: Option<KindIn>,
-    /// Rounds in groups, group plan and prizes, level (RULES.md §13, §15).
-    #[serde(flatten)]
-    pub plan: super::plan::PlanIn,
+    /// How many of the plan's last rounds are Danish in groups (RULES.md
+    /// §13; 0 or absent: none).
+    #[serde(default)]
+    pub group_rounds: Option<u32>,
+    /// Danish in the groups: modified (default) or pure.
+    #[serde(default)]
+    pub group_form: Option<DanishForm>,
+    /// How the groups are made: `{"tables": [7, 9, 9]}` or `{"count": 3}`;
+    /// required with rounds in groups.
+    #[serde(default)]
+    pub group_plan: Option<GroupPlanIn>,
+    /// Prizes per group, shares adding up to 100; absent: the payout on
+    /// the overall places.
+    #[serde(default)]
+    pub group_prizes: Option<Vec<GroupPrizeIn>>,
+    /// The tournament's level (RULES.md §15): club (default), federal,
+    /// regional or national; it only warns.
+    #[serde(default)]
+    pub level: Option<LevelIn>,
 }
 
 /// What a tournament holds: pairs or teams.
@@ -204,12 +221,20 @@ impl TournamentIn {
             },
             ..SettingsForm::default()
         };
-        self.plan.fill(&mut form);
+        PlanIn {
+            group_rounds: self.group_rounds,
+            group_form: self.group_form,
+            group_plan: self.group_plan.clone(),
+            group_prizes: self.group_prizes.clone(),
+            level: self.level,
+        }
+        .fill(&mut form);
         form
     }
 
     fn of(s: &Settings, tz: chrono_tz::Tz) -> TournamentIn {
         let f = SettingsForm::from_settings(s, tz);
+        let plan = PlanIn::of(s);
         TournamentIn {
             name: s.name.clone(),
             date: f.date,
@@ -255,7 +280,11 @@ impl TournamentIn {
                 crate::rules::SheetMode::Full => SheetModeIn::Full,
             }),
             kind: None,
-            plan: super::plan::PlanIn::of(s),
+            group_rounds: plan.group_rounds,
+            group_form: plan.group_form,
+            group_plan: plan.group_plan,
+            group_prizes: plan.group_prizes,
+            level: plan.level,
         }
     }
 }
