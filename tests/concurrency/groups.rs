@@ -3,7 +3,6 @@
 //! make one cut.
 
 use serde_json::json;
-use std::time::Instant;
 
 use crate::helpers::TestDb;
 use crate::races::backend;
@@ -30,24 +29,7 @@ async fn the_cut_raced_by_many_calls_is_made_once() {
         .build()
         .await
         .tid;
-    let client = client();
-    let clock = Instant::now();
-    let jobs: Vec<_> = (0..N)
-        .map(|i| {
-            let (client, token) = (client.clone(), token.clone());
-            let url = format!("{}/api/v1/tournaments/{tid}/rounds", bases[i % bases.len()]);
-            async move {
-                let res = client
-                    .post(url)
-                    .bearer_auth(token)
-                    .json(&json!({"round": 4}))
-                    .send()
-                    .await;
-                answer_of(res, clock).await
-            }
-        })
-        .collect();
-    let answers = all_at_once(jobs).await;
+    let answers = next_round_burst(&bases, tid, &token, json!({"round": 4}), N).await;
     let t = Tally::of(&answers);
     let file = export(&dora, tid).await;
     println!(

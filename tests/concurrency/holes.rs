@@ -128,24 +128,14 @@ async fn twenty_next_round_calls_draw_one_round() {
     let first = tables_of(&export(&dora, tid).await, 1)[0].table;
     let a = dora.post(&sheet_path(tid, 1, first), &sheet(120, 90)).await;
     assert_eq!(a.status, 303, "{a:?}");
-    let client = client();
-    let clock = Instant::now();
-    let jobs: Vec<_> = (0..N)
-        .map(|i| {
-            let (client, token) = (client.clone(), token.clone());
-            let url = format!("{}/api/v1/tournaments/{tid}/rounds", bases[i % bases.len()]);
-            async move {
-                let res = client
-                    .post(url)
-                    .bearer_auth(token)
-                    .json(&json!({"force_reason": "the hall is late"}))
-                    .send()
-                    .await;
-                answer_of(res, clock).await
-            }
-        })
-        .collect();
-    let answers = all_at_once(jobs).await;
+    let answers = next_round_burst(
+        &bases,
+        tid,
+        &token,
+        json!({"force_reason": "the hall is late"}),
+        N,
+    )
+    .await;
     let t = Tally::of(&answers);
     let file = export(&dora, tid).await;
     let rounds: Vec<i64> = rounds_of(&file)
@@ -161,7 +151,7 @@ async fn twenty_next_round_calls_draw_one_round() {
     assert_eq!(t.count(409), N - 1, "the rest are refused: {t}");
     assert_eq!(rounds, vec![1, 2], "one round drawn");
     // Naming the round stays idempotent: round 2 again answers round 2.
-    let res = client
+    let res = client()
         .post(format!("{}/api/v1/tournaments/{tid}/rounds", bases[0]))
         .bearer_auth(&token)
         .json(&json!({"round": 2, "force_reason": "again"}))

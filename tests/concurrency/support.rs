@@ -629,3 +629,27 @@ pub async fn race_servers(
     let dora = Staff::login(&bases[0], "dora", DIRECTOR_PW).await;
     (servers, bases, token, dora)
 }
+
+/// `n` `nextRound` calls with `body` at once through the API, spread over
+/// the servers `bases`, with dora's `token`: their answers.
+pub async fn next_round_burst(
+    bases: &[String],
+    tid: i64,
+    token: &str,
+    body: serde_json::Value,
+    n: usize,
+) -> Vec<Answer> {
+    let client = client();
+    let clock = std::time::Instant::now();
+    let jobs: Vec<_> = (0..n)
+        .map(|i| {
+            let (client, token, body) = (client.clone(), token.to_string(), body.clone());
+            let url = format!("{}/api/v1/tournaments/{tid}/rounds", bases[i % bases.len()]);
+            async move {
+                let res = client.post(url).bearer_auth(token).json(&body).send().await;
+                answer_of(res, clock).await
+            }
+        })
+        .collect();
+    all_at_once(jobs).await
+}

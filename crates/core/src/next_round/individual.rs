@@ -39,20 +39,8 @@ pub fn next_individual_round(
     seed: u64,
 ) -> Result<NextIndividualRound, NextRoundError> {
     let valid = validate_individual(file).map_err(StandingsError::Invalid)?;
-    let (n, _) = super::plan::next_in_plan(
-        file.rounds.len(),
-        file.movements.as_deref(),
-        file.planned_rounds,
-    )?;
-    super::plan::ensure_over(
-        file.rounds.last().map(|r| r.number),
-        file.rounds
-            .last()
-            .into_iter()
-            .flat_map(|r| &r.tables)
-            .filter(|t| !t.is_scored())
-            .map(|t| t.table),
-    )?;
+    let (n, _) =
+        super::plan::next_of(&file.rounds, file.movements.as_deref(), file.planned_rounds)?;
     let active: Vec<PlayerNo> = file
         .players
         .iter()

@@ -22,7 +22,7 @@
 //!   the order of the standings with groups.
 
 use super::error::NextRoundError;
-use super::plan::{ensure_over, next_in_plan};
+use super::plan::next_of;
 use crate::i18n::Lang;
 use crate::movement::clubs::{first_round_draw_apart, PairClubs};
 use crate::movement::groups::{cut_into_groups, GroupCut};
@@ -53,21 +53,8 @@ pub fn next_pairs_round(
     seed: u64,
 ) -> Result<NextPairsRound, NextRoundError> {
     let valid = validate(file).map_err(crate::standings::StandingsError::Invalid)?;
-    let (n, planned) = next_in_plan(
-        file.rounds.len(),
-        file.movements.as_deref(),
-        file.planned_rounds,
-    )?;
+    let (n, planned) = next_of(&file.rounds, file.movements.as_deref(), file.planned_rounds)?;
     let movement = planned.unwrap_or(MovementKind::Mitchell);
-    ensure_over(
-        file.rounds.last().map(|r| r.number),
-        file.rounds
-            .last()
-            .into_iter()
-            .flat_map(|r| &r.tables)
-            .filter(|t| !t.is_scored())
-            .map(|t| t.table),
-    )?;
     let active: Vec<PairNo> = file
         .pairs
         .iter()

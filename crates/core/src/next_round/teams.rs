@@ -16,7 +16,7 @@
 //!   (else players 0,1 and 2,3).
 
 use super::error::NextRoundError;
-use super::plan::{ensure_over, next_in_plan};
+use super::plan::next_of;
 use crate::i18n::Lang;
 use crate::movement::teams::{
     default_lineup, draw_order, drop_withdrawn, lineup_in, round_robin_groups, seat_match,
@@ -44,22 +44,8 @@ pub fn next_team_round(
     seed: u64,
 ) -> Result<NextTeamRound, NextRoundError> {
     let valid = validate_teams(file).map_err(crate::standings::StandingsError::Invalid)?;
-    let (n, planned) = next_in_plan(
-        file.rounds.len(),
-        file.movements.as_deref(),
-        file.planned_rounds,
-    )?;
+    let (n, planned) = next_of(&file.rounds, file.movements.as_deref(), file.planned_rounds)?;
     let wanted = planned.unwrap_or(TeamMovementKind::RoundRobin);
-    ensure_over(
-        file.rounds.last().map(|r| r.number),
-        file.rounds
-            .last()
-            .into_iter()
-            .flat_map(|r| &r.matches)
-            .flat_map(|m| &m.tables)
-            .filter(|t| !t.is_scored())
-            .map(|t| t.table),
-    )?;
     let gone: Vec<TeamNo> = file
         .teams
         .iter()
