@@ -78,6 +78,16 @@ refusals! {
     PenaltyAlreadyWithdrawn => ("already_withdrawn", 409, "penalties.error.already_withdrawn"),
     PenaltyNotWithdrawn => ("not_withdrawn", 409, "penalties.error.not_withdrawn"),
 
+    // Entries online (issue 36).
+    /// Entries are off, past their closing time, or the tournament started.
+    EntriesClosed => ("entries_closed", 409, "online.error.closed"),
+    /// A player holds a live entry or a registration already (`player`).
+    AlreadyEntered => ("already_entered", 409, "online.error.already_entered"),
+    /// An entry is withdrawn only before the start.
+    EntryWithdrawStarted => ("started", 409, "online.error.started"),
+    /// Only a waiting entry is confirmed, refused or moved.
+    EntryNotWaiting => ("not_waiting", 409, "online.error.not_waiting"),
+
     // Teams.
     TeamsStarted => ("started", 409, "teams.error.started"),
     TeamsWithdrawn => ("withdrawn", 409, "teams.error.withdrawn"),

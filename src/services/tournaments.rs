@@ -124,6 +124,7 @@ pub async fn create(
     db.write(move |c| {
         let now = clock.now();
         let id = tdb::create(c, &settings, actor.user_id, now)?;
+        crate::db::online_entries::save_switches(c, id, &settings.online)?;
         if kind == crate::tournament_file::FileKind::Teams {
             let setup = super::teams::parse_setup(&super::teams::SetupForm::default())
                 .map_err(ServiceError::Invalid)?;
@@ -189,6 +190,7 @@ pub async fn update_settings(
         let settings = Settings::parse(&form, tz).map_err(ServiceError::Invalid)?;
         check_plan_against_rounds(&l, &settings)?;
         tdb::update_settings(c, tid, &settings, now)?;
+        crate::db::online_entries::save_switches(c, tid, &settings.online)?;
         audit::record(
             c,
             tid,

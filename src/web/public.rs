@@ -3,6 +3,7 @@
 //! (search, round results, prizes, hall screen) are in `players`.
 
 pub mod circuits;
+pub mod enter;
 pub mod players;
 pub mod teams;
 

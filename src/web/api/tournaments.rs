@@ -90,6 +90,9 @@ pub struct TournamentIn {
     /// Rounds in groups, group plan and prizes, level (RULES.md §13, §15).
     #[serde(flatten)]
     pub plan: super::plan::PlanIn,
+    /// Entries online (issue 36).
+    #[serde(flatten)]
+    pub online: super::online::OnlineIn,
 }
 
 /// What a tournament holds: pairs or teams.
@@ -205,6 +208,7 @@ impl TournamentIn {
             ..SettingsForm::default()
         };
         self.plan.fill(&mut form);
+        self.online.fill(&mut form);
         form
     }
 
@@ -256,6 +260,7 @@ impl TournamentIn {
             }),
             kind: None,
             plan: super::plan::PlanIn::of(s),
+            online: super::online::OnlineIn::of(&s.online),
         }
     }
 }

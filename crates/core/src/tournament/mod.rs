@@ -7,6 +7,7 @@ pub mod codes;
 pub mod csv_export;
 pub mod csv_import;
 pub mod money;
+pub mod online;
 pub mod pairs;
 pub mod penalty;
 pub mod plan;
