@@ -57,6 +57,13 @@ impl TournamentPage<'_> {
     fn surnames(&self, pair: &u32) -> String {
         crate::services::public::pair_surnames(self.file, *pair)
     }
+    /// Entries online are open now (issue 36): the page links to the form.
+    fn entries_open(&self) -> bool {
+        let started = self.t.status != crate::tournament::Status::Draft;
+        self.settings
+            .online
+            .open(chrono::Utc::now().naive_utc(), started)
+    }
     fn finished(&self) -> bool {
         self.t.finished()
     }

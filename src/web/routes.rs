@@ -58,6 +58,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             web::get().to(public::pair_card),
         )
         .configure(public::teams::routes)
+        .configure(public::enter::routes)
         .route(
             noted("GET", "", "/t/{id}/find"),
             web::get().to(public::players::find),

@@ -419,3 +419,72 @@ async fn the_settings_form_has_the_switches_with_messages_next_to_them() {
     let error = html[at..].find("field-error").expect("its message");
     assert!(error < 600, "the message is next to the field: {html}");
 }
+
+#[tokio::test]
+async fn a_player_enters_from_the_form_and_withdraws_from_the_private_page() {
+    let app = app_with_director().await;
+    let tid = open_tournament(&app, "1").await;
+    let anna = app.another_browser();
+    let public = anna.get_html(&format!("/t/{tid}")).await;
+    assert!(
+        public.contains(&format!("href=\"/t/{tid}/enter\"")),
+        "{public}"
+    );
+    let form_path = format!("/t/{tid}/enter");
+    let form = anna.get_html(&form_path).await;
+    assert!(form.contains("name=\"consent\""), "{form}");
+    assert!(form.contains("name=\"csrf_token\""), "{form}");
+    let fields = |consent: &'static str| {
+        vec![
+            ("p1_surname", "Rossi"),
+            ("p1_name", "Anna"),
+            ("p1_card", "AB1"),
+            ("p2_surname", "Bianchi"),
+            ("p2_name", "Luca"),
+            ("email", "anna@example.org"),
+            ("consent", consent),
+        ]
+    };
+    let res = anna.submit(&form_path, &form_path, &fields("")).await;
+    assert_eq!(res.status().as_u16(), 422);
+    let html = res.text().await.unwrap();
+    let at = html.find("name=\"consent\"").expect("the consent box");
+    assert!(
+        html[at..].find("field-error").expect("its message") < 700,
+        "{html}"
+    );
+    assert!(
+        html.contains("value=\"Rossi\""),
+        "what was typed stays: {html}"
+    );
+
+    let res = anna.submit(&form_path, &form_path, &fields("on")).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let entry_path = crate::helpers::location(&res);
+    assert!(entry_path.starts_with("/entry/"), "{entry_path}");
+    let page = anna.get_html(&entry_path).await;
+    assert!(page.contains("status-confirmed"), "{page}");
+    assert!(
+        page.contains("id=\"keep-link\""),
+        "no mail server: keep the link"
+    );
+
+    // Another pair waits.
+    let (_, second) = enter(&app, tid, &pair(2)).await;
+    let second = second["token"].as_str().unwrap().to_string();
+    // Without its CSRF token the withdrawal is refused.
+    let forged = anna.post_raw(&format!("{entry_path}/withdraw"), &[]).await;
+    assert_eq!(forged.status().as_u16(), 403);
+    let res = anna
+        .submit(&entry_path, &format!("{entry_path}/withdraw"), &[])
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    let page = anna.get_html(&entry_path).await;
+    assert!(page.contains("status-withdrawn"), "{page}");
+    assert!(!page.contains("id=\"withdraw\""), "{page}");
+    assert_eq!(entry(&app, &second).await["status"], "confirmed");
+    // Entries off: the form says they are closed.
+    let off = app.tournament("Chiuso").build().await.tid;
+    let closed = anna.get_html(&format!("/t/{off}/enter")).await;
+    assert!(closed.contains("id=\"entries-closed\""), "{closed}");
+}
