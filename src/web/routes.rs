@@ -167,6 +167,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                     web::post().to(director::tournaments::update),
                 )
                 .route(
+                    noted("POST", "/director", "/t/{id}/entries/{entry}"),
+                    web::post().to(director::online::decide),
+                )
+                .route(
                     noted("POST", "/director", "/t/{id}/pairs"),
                     web::post().to(director::pairs::add_pair),
                 )

@@ -117,9 +117,9 @@ async fn the_switches_are_tournament_fields_given_back_in_utc() {
     assert_eq!(s, StatusCode::OK, "{t}");
     assert_eq!(t["settings"]["capacity"], Value::Null);
     assert_eq!(t["settings"]["online_entries"], json!(false));
-    // The change is on the record.
-    let log = app.get_html(&format!("/director/t/{tid}/audit")).await;
-    let _ = log;
+    // The changes are on the record.
+    let log = app.get_html(&format!("/desk/t/{tid}/audit")).await;
+    assert!(log.contains("capacity"), "{log}");
 }
 
 #[tokio::test]
@@ -487,4 +487,86 @@ async fn a_player_enters_from_the_form_and_withdraws_from_the_private_page() {
     let off = app.tournament("Chiuso").build().await.tid;
     let closed = anna.get_html(&format!("/t/{off}/enter")).await;
     assert!(closed.contains("id=\"entries-closed\""), "{closed}");
+}
+
+#[tokio::test]
+async fn a_brake_per_address_stops_a_flood_but_not_a_club() {
+    let app = crate::helpers::spawn_app_with(crate::helpers::TestDb::new(), |s| {
+        s.rate_limits.entry.burst = 12;
+    })
+    .await;
+    app.setup_admin().await;
+    app.create_user("dora", "director", "director pass").await;
+    let tid = open_tournament(&app, "").await;
+    // A club enters its twelve pairs from one address.
+    for i in 1..=12 {
+        assert_eq!(
+            enter(&app, tid, &pair(i)).await.0,
+            StatusCode::CREATED,
+            "{i}"
+        );
+    }
+    // The thirteenth attempt at once is braked, whatever it sends.
+    let (s, e) = enter(&app, tid, &pair(13)).await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS, "{e}");
+    let (s, _) = enter(&app, tid, &json!({"players": []})).await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test]
+async fn the_director_reorders_confirms_and_refuses_the_waiting_list() {
+    let (app, dora) = crate::tournaments::with_director().await;
+    let tid = open_tournament(&app, "1").await;
+    let mut tokens = Vec::new();
+    for i in 1..=4 {
+        let (_, v) = enter(&app, tid, &pair(i)).await;
+        tokens.push(v["token"].as_str().unwrap().to_string());
+    }
+    let page_path = format!("/director/t/{tid}");
+    let page = dora.get_html(&page_path).await;
+    assert!(page.contains("id=\"waiting\""), "{page}");
+    assert!(
+        page.contains("badge online"),
+        "the online pair is marked: {page}"
+    );
+    let staff = token_for(&app, Role::Admin).await;
+    let list_path = format!("/api/v1/tournaments/{tid}/entries");
+    let ids = |list: &Value| -> Vec<i64> {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["id"].as_i64().unwrap())
+            .collect()
+    };
+    let (_, list) = send(&app, reqwest::Method::GET, &list_path, None, Some(&staff)).await;
+    let before = ids(&list);
+    assert_eq!(before.len(), 3);
+    let act = |id: i64, what: &'static str| {
+        let dora = &dora;
+        let page_path = page_path.clone();
+        async move {
+            dora.submit(
+                &page_path,
+                &format!("/director/t/{tid}/entries/{id}"),
+                &[("do", what)],
+            )
+            .await
+            .status()
+            .as_u16()
+        }
+    };
+    assert_eq!(act(before[0], "down").await, 303);
+    let (_, list) = send(&app, reqwest::Method::GET, &list_path, None, Some(&staff)).await;
+    assert_eq!(ids(&list), [before[1], before[0], before[2]]);
+    assert_eq!(entry(&app, &tokens[2]).await["position"], 1);
+    assert_eq!(act(before[2], "confirm").await, 303);
+    assert_eq!(entry(&app, &tokens[3]).await["status"], "confirmed");
+    assert_eq!(act(before[1], "refuse").await, 303);
+    assert_eq!(entry(&app, &tokens[2]).await["status"], "refused");
+    assert_eq!(entry(&app, &tokens[1]).await["position"], 1);
+    // A refused entry is not on the list any more.
+    assert_eq!(act(before[1], "confirm").await, 409);
+    let log = app.get_html(&format!("/desk/t/{tid}/audit")).await;
+    assert!(log.contains("Iscrizione in attesa rifiutata"), "{log}");
+    assert!(log.contains("riordinata"), "{log}");
 }

@@ -18,7 +18,8 @@ pub async fn submit(
     tid: TournamentId,
     form: EntryForm,
 ) -> Result<Submitted, ServiceError> {
-    let _ = req;
+    let client = crate::web::client::client_addr(req, state.settings.trust_forwarded_for);
+    crate::services::brakes::take_entry(&state.db, client).await?;
     let done = online::submit(&state.db, tid, form).await?;
     send(state, done.notices.clone());
     Ok(done)
