@@ -32,6 +32,7 @@ mod confirm;
 mod doors;
 mod groups;
 mod holes;
+mod online;
 mod ownership;
 mod processes;
 mod races;
