@@ -429,6 +429,18 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// The member list (issue 36): valid_until as `YYYY-MM-DD`.
+    members (card) {
+        card -> Text,
+        surname -> Text,
+        name -> Text,
+        valid_until -> Text,
+        card_type -> Text,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(teams -> tournaments (tournament_id));
 diesel::joinable!(team_settings -> tournaments (tournament_id));
 diesel::joinable!(team_players -> teams (team_id));

@@ -168,6 +168,46 @@ fn lock_public(c: &mut DbConn, tid: TournamentId) -> Result<Loaded, ServiceError
     Ok(l)
 }
 
+/// Refuses an entry whose card is unknown, expired on the tournament's
+/// date or without the right to its level (RULES.md §15), naming the
+/// player.
+fn check_members(c: &mut DbConn, l: &Loaded, pair: &PairEntry) -> Result<(), ServiceError> {
+    use crate::tournament::members::{check_card, CardProblem};
+    let date = l.settings.starts_at.date();
+    for p in &pair.players {
+        let member = match p.card() {
+            "" => None,
+            card => crate::db::members::find(c, card)?,
+        };
+        if let Err(why) = check_card(member.as_ref(), date, l.settings.level) {
+            let r = match why {
+                CardProblem::Unknown => Refusal::MembershipUnknown,
+                CardProblem::Expired => Refusal::MembershipExpired,
+                CardProblem::Level => Refusal::MembershipLevel,
+            };
+            return Err(ServiceError::refused_with(
+                r,
+                vec![("player", p.full_name())],
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Imports the member list (an administrator or a director); how many.
+pub async fn import_members(
+    db: &Db,
+    actor: Actor,
+    list: Vec<crate::tournament::members::Member>,
+) -> Result<usize, ServiceError> {
+    if !actor.role.allows(crate::auth::Role::Director) {
+        return Err(ServiceError::Forbidden);
+    }
+    let clock = db.clock().clone();
+    db.write(move |c| Ok(crate::db::members::save(c, &list, clock.now())?))
+        .await
+}
+
 /// The player of `entry` who already holds a live entry or a registration.
 fn already_in(
     l: &Loaded,
@@ -220,6 +260,9 @@ pub async fn submit(
         }
         let PairEntryIn { pair, email, phone } =
             form.parse_pair().map_err(ServiceError::Invalid)?;
+        if l.settings.online.member_check {
+            check_members(c, &l, &pair)?;
+        }
         let rows = odb::list(c, tid)?;
         if let Some(who) = already_in(&l, &rows, &pair)? {
             return Err(ServiceError::refused_with(

@@ -85,6 +85,10 @@ refusals! {
     AlreadyEntered => ("already_entered", 409, "online.error.already_entered"),
     /// An entry is withdrawn only before the start.
     EntryWithdrawStarted => ("started", 409, "online.error.started"),
+    /// The member check (RULES.md §15), naming the player (`player`).
+    MembershipUnknown => ("membership", 422, "online.error.membership_unknown"),
+    MembershipExpired => ("membership", 422, "online.error.membership_expired"),
+    MembershipLevel => ("membership", 422, "online.error.membership_level"),
     /// Only a waiting entry is confirmed, refused or moved.
     EntryNotWaiting => ("not_waiting", 409, "online.error.not_waiting"),
 
@@ -157,7 +161,7 @@ mod tests {
                         .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
                 "{r:?}: {code}"
             );
-            assert!([403, 404, 409].contains(&r.status()), "{r:?}");
+            assert!([403, 404, 409, 422].contains(&r.status()), "{r:?}");
             for lang in crate::i18n::Lang::ALL {
                 let catalog = crate::i18n::try_catalog(lang).unwrap();
                 assert!(catalog.get(r.key()).is_some(), "{r:?} {lang:?}");

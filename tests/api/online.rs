@@ -570,3 +570,60 @@ async fn the_director_reorders_confirms_and_refuses_the_waiting_list() {
     assert!(log.contains("Iscrizione in attesa rifiutata"), "{log}");
     assert!(log.contains("riordinata"), "{log}");
 }
+
+#[tokio::test]
+async fn with_the_member_check_an_unknown_expired_or_ridotta_card_is_refused_naming_the_player() {
+    let app = app_with_director().await;
+    let token = token_for(&app, Role::Director).await;
+    let csv = "tessera;cognome;nome;scadenza;tipo\n\
+               C1A;Rossi1;Anna;2026-12-31;ordinaria\n\
+               C1B;Bianchi1;Luca;2026-12-31;\n\
+               C2A;Rossi2;Anna;2025-12-31;ordinaria\n\
+               C3A;Rossi3;Anna;2026-12-31;ridotta\n";
+    let res = reqwest::Client::new()
+        .post(app.url("/api/v1/members/import"))
+        .bearer_auth(&token)
+        .header("content-type", "text/csv")
+        .body(csv)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.json::<Value>().await.unwrap(), json!({"imported": 4}));
+    let bad = reqwest::Client::new()
+        .post(app.url("/api/v1/members/import"))
+        .bearer_auth(&token)
+        .body("a,b\n1,2\n")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let anonymous = reqwest::Client::new()
+        .post(app.url("/api/v1/members/import"))
+        .body(csv)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+
+    let tid = app
+        .tournament("Controllo")
+        .with(&[
+            ("online_entries", "on"),
+            ("member_check", "on"),
+            ("level", "national"),
+        ])
+        .build()
+        .await
+        .tid;
+    assert_eq!(enter(&app, tid, &pair(1)).await.0, StatusCode::CREATED);
+    for (i, who) in [(2, "Rossi2 Anna"), (3, "Rossi3 Anna"), (4, "Rossi4 Anna")] {
+        let mut body = pair(i);
+        body["players"][1]["card"] = json!("C1B");
+        body["players"][1]["surname"] = json!(format!("Other{i}"));
+        let (s, e) = enter(&app, tid, &body).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+        assert_eq!(e["error"]["code"], "membership", "{e}");
+        assert!(e["error"]["message"].as_str().unwrap().contains(who), "{e}");
+    }
+}

@@ -269,3 +269,44 @@ pub async fn list_entries(
     out.sort_by_key(|e| e.position);
     Ok(json(StatusCode::OK, &out))
 }
+
+/// Members imported.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"imported": 120}))]
+pub struct Imported {
+    pub imported: usize,
+}
+
+/// Imports the member list (administrator or director): a CSV body (`;`
+/// or `,`) with `card, surname, name, valid_until` (and optionally `type`)
+/// or `tessera, cognome, nome, scadenza` (and `tipo`), ISO dates. A card
+/// already listed is replaced.
+#[utoipa::path(tag = "tournaments", operation_id = "importMembers", security(("bearer" = [])),
+    request_body(content = String, content_type = "text/csv", description = "The member list"),
+    responses((status = 200, description = "Imported", body = Imported),
+        (status = 422, description = "A line or the header does not read", body = super::reply::ErrorBody)))]
+#[post("/api/v1/members/import")]
+pub async fn import_members(
+    ctx: crate::web::context::PageCtx,
+    state: web::Data<AppState>,
+    crate::web::roles::ApiDirector(actor): crate::web::roles::ApiDirector,
+    body: web::Bytes,
+) -> Result<HttpResponse, ApiError> {
+    let text = crate::tournament::spreadsheet::decode_upload(&body).map_err(|e| {
+        ApiError::invalid(
+            "not a member list",
+            vec![("file".into(), e.message(ctx.lang))],
+        )
+    })?;
+    let list = crate::tournament::members::parse_members(&text).map_err(|problems| {
+        ApiError::invalid(
+            "not a member list",
+            problems
+                .iter()
+                .map(|p| ("file".to_string(), p.message(ctx.lang)))
+                .collect(),
+        )
+    })?;
+    let imported = online::import_members(&state.db, actor, list).await?;
+    Ok(json(StatusCode::OK, &Imported { imported }))
+}

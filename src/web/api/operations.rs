@@ -67,5 +67,6 @@ pub fn register(cfg: &mut ServiceConfig) {
         .service(online::submit_entry)
         .service(online::get_entry)
         .service(online::withdraw_entry)
-        .service(online::list_entries);
+        .service(online::list_entries)
+        .service(online::import_members);
 }

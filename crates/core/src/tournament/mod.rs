@@ -6,6 +6,7 @@ pub mod clock;
 pub mod codes;
 pub mod csv_export;
 pub mod csv_import;
+pub mod members;
 pub mod money;
 pub mod online;
 pub mod pairs;
