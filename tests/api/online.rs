@@ -627,3 +627,37 @@ async fn with_the_member_check_an_unknown_expired_or_ridotta_card_is_refused_nam
         assert!(e["error"]["message"].as_str().unwrap().contains(who), "{e}");
     }
 }
+
+#[tokio::test]
+async fn burraco_td_members_import_reads_a_csv_file() {
+    let app = app_with_director().await;
+    let dir = std::env::temp_dir().join(format!("members-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("soci.csv");
+    std::fs::write(
+        &file,
+        "tessera,cognome,nome,scadenza\nZ1,Verdi,Ada,2026-12-31\nZ2,Neri,Ugo,2026-12-31\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_burraco-td"))
+        .args(["members", "import"])
+        .arg(&file)
+        .env("DATABASE_URL", app.db.url())
+        .output()
+        .expect("run burraco-td");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("imported 2 members"));
+    let tid = app
+        .tournament("Soci")
+        .with(&[("online_entries", "on"), ("member_check", "on")])
+        .build()
+        .await
+        .tid;
+    let body = json!({"players": [{"surname": "Verdi", "name": "Ada", "card": "z1"},
+        {"surname": "Neri", "name": "Ugo", "card": " Z2 "}], "phone": "333", "consent": true});
+    assert_eq!(enter(&app, tid, &body).await.0, StatusCode::CREATED);
+}
