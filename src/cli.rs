@@ -144,6 +144,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .public_url
         .map(|u| u.trim().trim_end_matches('/').to_string())
         .filter(|u| !u.is_empty());
+    settings.smtp = crate::config::smtp_from_env();
     settings.timezone = parse_timezone(&args.timezone).map_err(anyhow::Error::msg)?;
     settings.max_connections = args.max_connections.max(1);
     settings.max_connections_per_address = args.max_connections_per_address.max(1);

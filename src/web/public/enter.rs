@@ -34,10 +34,14 @@ pub async fn withdraw(state: &AppState, token: String) -> Result<(), ServiceErro
 
 /// Hands the notices to the mailer (after the commit).
 pub fn send(state: &AppState, notices: Vec<Notice>) {
-    let _ = state;
-    for n in notices {
-        tracing::debug!(kind = ?n.kind, "entry notice");
-    }
+    let base = state
+        .settings
+        .public_url
+        .clone()
+        .unwrap_or_default()
+        .trim_end_matches('/')
+        .to_string();
+    crate::web::mail::send_later(state.settings.smtp.clone(), base, notices);
 }
 
 // ---- pages ----
@@ -267,8 +271,7 @@ pub async fn entry_withdraw(
 
 /// Whether e-mails go out (`SMTP_URL` set).
 pub fn mail_configured(state: &AppState) -> bool {
-    let _ = state;
-    std::env::var("SMTP_URL").is_ok_and(|v| !v.trim().is_empty())
+    state.settings.smtp.is_some()
 }
 
 /// The routes of the public entry.
