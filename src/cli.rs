@@ -70,6 +70,9 @@ pub fn run(cli: Cli) -> ExitCode {
             timezone,
         }) => import(&cli.serve.db, file, owner, &timezone),
         Some(Command::Backup { file }) => backup(&cli.serve.db, file),
+        Some(Command::Members {
+            command: args::MembersCommand::Import { file },
+        }) => import_members(&cli.serve.db, &file),
         Some(Command::Rules { lang, command }) => Ok(rules(command, cli_lang(lang.as_deref()))),
     };
     match result {
@@ -141,6 +144,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
         .public_url
         .map(|u| u.trim().trim_end_matches('/').to_string())
         .filter(|u| !u.is_empty());
+    settings.smtp = crate::config::smtp_from_env();
     settings.timezone = parse_timezone(&args.timezone).map_err(anyhow::Error::msg)?;
     settings.max_connections = args.max_connections.max(1);
     settings.max_connections_per_address = args.max_connections_per_address.max(1);
@@ -543,4 +547,26 @@ async fn command_line_actor(db: &crate::db::Db) -> anyhow::Result<crate::service
                 "create an administrator first (burraco-td create-user --role admin NAME)"
             )
         })
+}
+
+/// `burraco-td members import FILE`: the member list from a CSV or Excel
+/// file, as the administrator the command line acts as.
+fn import_members(db: &DbArgs, file: &std::path::Path) -> anyhow::Result<ExitCode> {
+    crate::telemetry::init("warn");
+    let lang = cli_lang(None);
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let list = crate::tournament::spreadsheet::decode_upload(&bytes)
+        .map_err(|e| vec![e])
+        .and_then(|text| crate::tournament::members::parse_members(&text));
+    let list = match list {
+        Ok(l) => l,
+        Err(problems) => return Ok(refused(problems.iter().map(|p| p.message(lang)).collect())),
+    };
+    let db = cli_db(db)?;
+    block_on(async {
+        let actor = command_line_actor(&db).await?;
+        let n = crate::services::online::import_members(&db, actor, list).await?;
+        println!("imported {n} members");
+        Ok(ExitCode::SUCCESS)
+    })
 }

@@ -30,6 +30,9 @@ pub struct Settings {
     /// The address players reach the server at (`https://club.example`),
     /// for the QR codes on the table cards; None: the request's own host.
     pub public_url: Option<String>,
+    /// The mail server of the entries' e-mails (`SMTP_URL`, `SMTP_FROM`:
+    /// issue 36); None: nothing is sent.
+    pub smtp: Option<(String, String)>,
     pub pool_size: u32,
     /// The time zone shown to people (storage is always UTC).
     pub timezone: chrono_tz::Tz,
@@ -78,6 +81,7 @@ impl Settings {
             session_max: Duration::from_secs(Self::DEFAULT_SESSION_MAX_HOURS * 3600),
             trust_forwarded_for: false,
             public_url: None,
+            smtp: None,
             pool_size,
             timezone: chrono_tz::Europe::Rome,
             rate_limits: Policy::default(),
@@ -121,4 +125,12 @@ impl BodyDeadline {
         let rate = self.min_rate.max(1);
         self.base + Duration::from_millis(received.saturating_mul(1000) / rate)
     }
+}
+
+/// The mail server of the entries' e-mails from the environment
+/// (`SMTP_URL`, `SMTP_FROM`), when both are set.
+pub fn smtp_from_env() -> Option<(String, String)> {
+    let url = std::env::var("SMTP_URL").ok()?.trim().to_string();
+    let from = std::env::var("SMTP_FROM").ok()?.trim().to_string();
+    (!url.is_empty() && !from.is_empty()).then_some((url, from))
 }

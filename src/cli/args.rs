@@ -193,6 +193,11 @@ pub enum Command {
         #[arg(long)]
         lang: Option<String>,
     },
+    /// The member list (issue 36, RULES.md §15).
+    Members {
+        #[command(subcommand)]
+        command: MembersCommand,
+    },
     /// The rules engine, JSON on stdin/stdout. Exit 0: valid; 1: valid input
     /// that breaks a rule; 2: unreadable input.
     Rules {
@@ -261,4 +266,13 @@ pub enum MovementCommand {
         #[arg(long, default_value_t = false)]
         allow_repeats: bool,
     },
+}
+
+/// What to do with the member list.
+#[derive(Debug, Subcommand)]
+pub enum MembersCommand {
+    /// Imports the members of a CSV or Excel FILE (card, surname, name,
+    /// valid_until[, type] or tessera, cognome, nome, scadenza[, tipo]);
+    /// a card already listed is replaced.
+    Import { file: std::path::PathBuf },
 }

@@ -149,6 +149,7 @@ pub(super) fn settings_of(
             .map(|m| m.code().to_string())
             .unwrap_or_default(),
         kind: String::new(),
+        online: Default::default(),
     };
     let settings = Settings::parse(&form, tz).map_err(|problems| {
         ImportError::Settings(

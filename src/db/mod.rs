@@ -11,6 +11,8 @@ pub mod export;
 pub mod import;
 pub mod import_teams;
 mod lazy;
+pub mod members;
+pub mod online_entries;
 pub mod pairs;
 pub mod penalties;
 pub mod people;

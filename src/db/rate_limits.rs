@@ -35,14 +35,17 @@ pub enum Action {
     PairCode,
     /// A table code that names no table, from one client address.
     TableLookup,
+    /// An entry from the public form, from one client address (issue 36).
+    Entry,
 }
 
 impl Action {
-    pub const ALL: [Action; 4] = [
+    pub const ALL: [Action; 5] = [
         Action::Login,
         Action::LoginAddress,
         Action::PairCode,
         Action::TableLookup,
+        Action::Entry,
     ];
 
     /// The stored name (`rate_limits.action`).
@@ -52,6 +55,7 @@ impl Action {
             Action::LoginAddress => "login_address",
             Action::PairCode => "pair_code",
             Action::TableLookup => "table_lookup",
+            Action::Entry => "entry",
         }
     }
 }
@@ -98,6 +102,10 @@ pub struct Policy {
     /// A code that names a table gives its attempt back, so a hall behind
     /// one address never runs out.
     pub table_lookup: Allowance,
+    /// Entries from one address: 60 at once, then one every 20 s. Every
+    /// entry counts, taken or refused: a club entering its thirty pairs
+    /// from one address gets them all in, a script flooding the form stops.
+    pub entry: Allowance,
     /// The most rows the table keeps; the buckets closest to full go first.
     pub max_rows: i64,
 }
@@ -121,6 +129,10 @@ impl Default for Policy {
                 burst: 60,
                 every: Duration::from_secs(10),
             },
+            entry: Allowance {
+                burst: 60,
+                every: Duration::from_secs(20),
+            },
             max_rows: 50_000,
         }
     }
@@ -133,6 +145,7 @@ impl Policy {
             Action::LoginAddress => self.login_address,
             Action::PairCode => self.pair_code,
             Action::TableLookup => self.table_lookup,
+            Action::Entry => self.entry,
         }
     }
 }

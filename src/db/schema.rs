@@ -401,6 +401,46 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// A tournament's switches for entries online (issue 36).
+    tournament_online (tournament_id) {
+        tournament_id -> BigInt,
+        online_entries -> Bool,
+        capacity -> Nullable<BigInt>,
+        entries_close_at -> Nullable<Timestamp>,
+        member_check -> Bool,
+    }
+}
+
+diesel::table! {
+    /// Entries from the public form (issue 36).
+    online_entries (id) {
+        id -> BigInt,
+        tournament_id -> BigInt,
+        token -> Text,
+        status -> Text,
+        queue -> BigInt,
+        pair_id -> Nullable<BigInt>,
+        players -> Text,
+        email -> Text,
+        phone -> Text,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// The member list (issue 36): valid_until as `YYYY-MM-DD`.
+    members (card) {
+        card -> Text,
+        surname -> Text,
+        name -> Text,
+        valid_until -> Text,
+        card_type -> Text,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::joinable!(teams -> tournaments (tournament_id));
 diesel::joinable!(team_settings -> tournaments (tournament_id));
 diesel::joinable!(team_players -> teams (team_id));

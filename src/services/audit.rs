@@ -43,6 +43,12 @@ pub enum Action {
     TeamCheckInUndone,
     TeamWithdrawn,
     LineUpSet,
+    EntryOnline,
+    EntryMovedUp,
+    EntryWithdrawn,
+    EntryConfirmed,
+    EntryRefused,
+    EntryReordered,
 }
 
 impl Action {
@@ -78,6 +84,12 @@ impl Action {
             Action::TeamCheckInUndone => "team.check_in_undone",
             Action::TeamWithdrawn => "team.withdrawn",
             Action::LineUpSet => "team.lineup",
+            Action::EntryOnline => "entry.online",
+            Action::EntryMovedUp => "entry.moved_up",
+            Action::EntryWithdrawn => "entry.withdrawn",
+            Action::EntryConfirmed => "entry.confirmed",
+            Action::EntryRefused => "entry.refused",
+            Action::EntryReordered => "entry.reordered",
         }
     }
 }

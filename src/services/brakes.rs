@@ -71,6 +71,29 @@ pub fn pair_code_key(table_code: &TableCode, client: Option<IpAddr>) -> Key {
     Key::new(Action::PairCode, &[table_code.as_str(), &address(client)])
 }
 
+pub fn entry_key(client: Option<IpAddr>) -> Key {
+    Key::new(Action::Entry, &[&address(client)])
+}
+
+/// Takes one entry's attempt from its address (issue 36): before anything
+/// is checked, in its own transaction, so that a refused entry counts too.
+pub async fn take_entry(db: &Db, client: Option<IpAddr>) -> Result<(), super::ServiceError> {
+    let limiter = db.limiter();
+    let key = entry_key(client);
+    let now = db.clock().now_ms();
+    let verdict = db
+        .write(move |c| -> Result<Verdict, DbError> {
+            Ok(limiter.take_all(c, std::slice::from_ref(&key), now)?)
+        })
+        .await?;
+    match verdict {
+        Verdict::Refused { retry_after } => Err(super::ServiceError::Throttled {
+            wait_seconds: wait_seconds(retry_after),
+        }),
+        _ => Ok(()),
+    }
+}
+
 pub fn table_lookup_key(client: Option<IpAddr>) -> Key {
     Key::new(Action::TableLookup, &[&address(client)])
 }

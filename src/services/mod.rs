@@ -16,6 +16,7 @@ pub mod clock;
 pub mod directory;
 pub mod entries;
 pub mod files;
+pub mod online;
 pub mod pairs;
 pub mod people;
 pub mod players;
@@ -281,6 +282,8 @@ pub struct Rows {
     pub rounds: Vec<crate::db::rounds::RoundRow>,
     /// A team tournament's teams (none for pairs).
     pub teams: Vec<crate::db::teams::TeamRow>,
+    /// Its switches for entries online (issue 36), beside the row.
+    pub online: crate::tournament::online::OnlineSwitches,
 }
 
 /// Reads a tournament's rows on `conn`.
@@ -292,11 +295,13 @@ pub fn load_rows(conn: &mut DbConn, t: TournamentRow) -> Result<Rows, ServiceErr
     } else {
         Vec::new()
     };
+    let online = crate::db::online_entries::switches(conn, t.id)?;
     Ok(Rows {
         t,
         pairs,
         rounds,
         teams,
+        online,
     })
 }
 
@@ -304,9 +309,10 @@ impl Loaded {
     /// The state of a tournament from its rows.
     pub fn of(rows: &Rows) -> Result<Loaded, ServiceError> {
         let t = &rows.t;
-        let settings = t
+        let mut settings = t
             .settings()
             .map_err(|e| ServiceError::corrupt(format!("tournament {}: settings: {e}", t.id)))?;
+        settings.online = rows.online.clone();
         let t = view::Tournament::of(t)?;
         Ok(Loaded {
             status: t.status,

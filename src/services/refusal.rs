@@ -78,6 +78,20 @@ refusals! {
     PenaltyAlreadyWithdrawn => ("already_withdrawn", 409, "penalties.error.already_withdrawn"),
     PenaltyNotWithdrawn => ("not_withdrawn", 409, "penalties.error.not_withdrawn"),
 
+    // Entries online (issue 36).
+    /// Entries are off, past their closing time, or the tournament started.
+    EntriesClosed => ("entries_closed", 409, "online.error.closed"),
+    /// A player holds a live entry or a registration already (`player`).
+    AlreadyEntered => ("already_entered", 409, "online.error.already_entered"),
+    /// An entry is withdrawn only before the start.
+    EntryWithdrawStarted => ("started", 409, "online.error.started"),
+    /// The member check (RULES.md §15), naming the player (`player`).
+    MembershipUnknown => ("membership", 422, "online.error.membership_unknown"),
+    MembershipExpired => ("membership", 422, "online.error.membership_expired"),
+    MembershipLevel => ("membership", 422, "online.error.membership_level"),
+    /// Only a waiting entry is confirmed, refused or moved.
+    EntryNotWaiting => ("not_waiting", 409, "online.error.not_waiting"),
+
     // Teams.
     TeamsStarted => ("started", 409, "teams.error.started"),
     TeamsWithdrawn => ("withdrawn", 409, "teams.error.withdrawn"),
@@ -147,7 +161,7 @@ mod tests {
                         .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
                 "{r:?}: {code}"
             );
-            assert!([403, 404, 409].contains(&r.status()), "{r:?}");
+            assert!([403, 404, 409, 422].contains(&r.status()), "{r:?}");
             for lang in crate::i18n::Lang::ALL {
                 let catalog = crate::i18n::try_catalog(lang).unwrap();
                 assert!(catalog.get(r.key()).is_some(), "{r:?} {lang:?}");

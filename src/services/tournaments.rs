@@ -122,6 +122,7 @@ pub async fn create(
     let kind = kind.ok_or_else(|| ServiceError::invalid("kind", "teams.error.kind"))?;
     db.write_at(move |c, now| {
         let id = tdb::create(c, &settings, actor.user_id, now)?;
+        crate::db::online_entries::save_switches(c, id, &settings.online)?;
         if kind == crate::tournament_file::FileKind::Teams {
             let setup = super::teams::parse_setup(&super::teams::SetupForm::default())
                 .map_err(ServiceError::Invalid)?;
@@ -185,6 +186,7 @@ pub async fn update_settings(
         let settings = Settings::parse(&form, tz).map_err(ServiceError::Invalid)?;
         check_plan_against_rounds(&l, &settings)?;
         tdb::update_settings(c, tid, &settings, now)?;
+        crate::db::online_entries::save_switches(c, tid, &settings.online)?;
         audit::record(
             c,
             tid,

@@ -208,7 +208,10 @@ fn wrong_body_type(req: &ServiceRequest) -> bool {
     };
     let ct = ct.to_str().unwrap_or("").to_ascii_lowercase();
     let essence = ct.split(';').next().unwrap_or("").trim();
-    has_body && essence != "application/json" && !essence.ends_with("+json")
+    // The member list comes as the file itself (issue 36).
+    let member_file = req.path() == "/api/v1/members/import"
+        && (essence.starts_with("text/") || essence.starts_with("application/vnd."));
+    has_body && essence != "application/json" && !essence.ends_with("+json") && !member_file
 }
 
 /// Refusals made before any handler: 405 with `Allow` for a method a

@@ -22,6 +22,7 @@ pub mod error_code;
 pub mod errors;
 pub mod import;
 pub mod limits;
+pub mod mail;
 pub mod middleware;
 pub mod pages;
 pub mod player;

@@ -3,6 +3,7 @@
 //! (search, round results, prizes, hall screen) are in `players`.
 
 pub mod circuits;
+pub mod enter;
 pub mod players;
 pub mod teams;
 
@@ -55,6 +56,13 @@ impl TournamentPage<'_> {
     }
     fn surnames(&self, pair: &u32) -> String {
         crate::services::public::pair_surnames(self.file, *pair)
+    }
+    /// Entries online are open now (issue 36): the page links to the form.
+    fn entries_open(&self) -> bool {
+        let started = self.t.status != crate::tournament::Status::Draft;
+        self.settings
+            .online
+            .open(chrono::Utc::now().naive_utc(), started)
     }
     fn finished(&self) -> bool {
         self.t.finished()

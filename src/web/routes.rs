@@ -59,6 +59,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             web::get().to(public::pair_card),
         )
         .configure(public::teams::routes)
+        .configure(public::enter::routes)
         .route(
             noted("GET", "", "/t/{id}/find"),
             web::get().to(public::players::find),
@@ -168,6 +169,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .route(
                     noted("POST", "/director", "/t/{id}/edit"),
                     web::post().to(director::tournaments::update),
+                )
+                .route(
+                    noted("POST", "/director", "/t/{id}/entries/{entry}"),
+                    web::post().to(director::online::decide),
                 )
                 .route(
                     noted("POST", "/director", "/t/{id}/pairs"),

@@ -23,6 +23,7 @@ mod groups;
 mod hardening;
 mod health;
 mod italian;
+mod online;
 mod phone_check;
 mod players;
 mod printouts;

@@ -202,7 +202,8 @@ async fn head_answers_like_get_on_every_get_route() {
             .replace("{pair}", "1")
             .replace("{person}", "1")
             .replace("{name}", "style.css")
-            .replace("{code}", "en");
+            .replace("{code}", "en")
+            .replace("{token}", "no-such-entry");
         let path = if route.starts_with("/admin/users/{id}") {
             route.replace("{id}", &uid)
         } else {

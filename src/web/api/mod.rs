@@ -8,6 +8,7 @@
 
 pub mod body;
 pub mod circuits;
+pub mod online;
 pub mod openapi;
 pub mod operations;
 pub mod pairs;

@@ -4,6 +4,7 @@
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::web::api::circuits;
+use crate::web::api::online;
 use crate::web::api::pairs;
 use crate::web::api::penalties;
 use crate::web::api::play;
@@ -62,5 +63,10 @@ pub fn register(cfg: &mut ServiceConfig) {
         .service(circuits::add_circuit_stage)
         .service(circuits::remove_circuit_stage)
         .service(circuits::get_circuit_standings)
-        .service(circuits::get_season_card);
+        .service(circuits::get_season_card)
+        .service(online::submit_entry)
+        .service(online::get_entry)
+        .service(online::withdraw_entry)
+        .service(online::list_entries)
+        .service(online::import_members);
 }

@@ -19,6 +19,7 @@ use crate::web::roles::{ApiAdmin, ApiDirector};
 use crate::web::AppState;
 
 pub use super::plan::DanishForm;
+use super::online::OnlineIn;
 use super::plan::{GroupPlanIn, GroupPrizeIn, LevelIn, PlanIn};
 
 /// One line of the payout: from how many entries it applies, and the
@@ -107,6 +108,19 @@ pub struct TournamentIn {
     /// regional or national; it only warns.
     #[serde(default)]
     pub level: Option<LevelIn>,
+    /// The public entry form takes entries (issue 36; default false).
+    #[serde(default)]
+    pub online_entries: Option<bool>,
+    /// Entries confirmed at most (≥ 1); null: no limit.
+    #[serde(default)]
+    pub capacity: Option<i64>,
+    /// When entries close, RFC 3339 (given back in UTC); null: at the
+    /// start. A past time closes entries at once.
+    #[serde(default)]
+    pub entries_close_at: Option<String>,
+    /// Cards are checked against the member list (default false).
+    #[serde(default)]
+    pub member_check: Option<bool>,
 }
 
 /// What a tournament holds: pairs or teams.
@@ -229,12 +243,20 @@ impl TournamentIn {
             level: self.level,
         }
         .fill(&mut form);
+        OnlineIn {
+            online_entries: self.online_entries,
+            capacity: self.capacity,
+            entries_close_at: self.entries_close_at.clone(),
+            member_check: self.member_check,
+        }
+        .fill(&mut form);
         form
     }
 
     fn of(s: &Settings, tz: chrono_tz::Tz) -> TournamentIn {
         let f = SettingsForm::from_settings(s, tz);
         let plan = PlanIn::of(s);
+        let online = OnlineIn::of(&s.online);
         TournamentIn {
             name: s.name.clone(),
             date: f.date,
@@ -285,6 +307,10 @@ impl TournamentIn {
             group_plan: plan.group_plan,
             group_prizes: plan.group_prizes,
             level: plan.level,
+            online_entries: online.online_entries,
+            capacity: online.capacity,
+            entries_close_at: online.entries_close_at,
+            member_check: online.member_check,
         }
     }
 }

@@ -22,6 +22,7 @@ pub mod close;
 pub mod csv;
 pub mod exports;
 pub mod lineups;
+pub mod online;
 pub mod pairs;
 pub mod people;
 pub mod plan;
@@ -84,6 +85,16 @@ struct TournamentPage<'a> {
     /// The plan in phases, in words, and the level's warnings.
     phases: Vec<String>,
     warnings: Vec<String>,
+    /// Entries online (issue 36): the numbers of the pairs that entered
+    /// online, and the waiting list in order.
+    online_numbers: Vec<i32>,
+    waiting: Vec<services::online::Listed>,
+}
+
+impl TournamentPage<'_> {
+    fn entered_online(&self, number: &i32) -> bool {
+        self.online_numbers.contains(number)
+    }
 }
 
 /// The director's page of a tournament, with an error if one is given.
@@ -101,6 +112,7 @@ async fn tournament_page(
     let candidates = services::tournaments::staff_candidates(&state.db, actor, tid).await?;
     let owner = services::tournaments::owner_name(&state.db, &l.t).await?;
     let missing = services::rounds::missing_in_last_round(&state.db, actor, tid).await?;
+    let online = services::online::list(&state.db, actor, tid).await?;
     render_status(
         &TournamentPage {
             ctx,
@@ -122,6 +134,11 @@ async fn tournament_page(
             missing,
             phases: plan::plan_words(ctx, &l.settings),
             warnings: plan::level_warnings(ctx, &l.settings),
+            online_numbers: online.iter().filter_map(|e| e.number).collect(),
+            waiting: online
+                .into_iter()
+                .filter(|e| e.position.is_some())
+                .collect(),
         },
         status,
     )

@@ -246,6 +246,16 @@ const SOURCES: &[(Lang, &str, &str)] = &[
     ),
     (
         Lang::It,
+        "online.it.json",
+        include_str!("catalog/online.it.json"),
+    ),
+    (
+        Lang::En,
+        "online.en.json",
+        include_str!("catalog/online.en.json"),
+    ),
+    (
+        Lang::It,
         "audit.it.json",
         include_str!("catalog/audit.it.json"),
     ),

@@ -6,6 +6,7 @@ use chrono::{NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
 use rust_decimal::Decimal;
 
 use super::money::{Money, Percent, ENTRY_FEE, GUARANTEED_POOL};
+use super::online::{OnlineForm, OnlineSwitches};
 use super::plan::{self, GroupFields, GroupPhase, Level};
 use super::text::clean_line;
 use super::{FieldProblem, RoundMovement};
@@ -78,6 +79,9 @@ pub struct SettingsForm {
     /// `pairs` (also when empty: the default) or `teams` (issue 25): chosen
     /// when the tournament is created, never changed after.
     pub kind: String,
+    /// Entries online (issue 36).
+    #[serde(flatten)]
+    pub online: OnlineForm,
 }
 
 /// Valid settings. Built only by [`Settings::parse`] (or from the database
@@ -117,6 +121,8 @@ pub struct Settings {
     /// card, or hand totals only (RULES.md §4 checks that need the card are
     /// then not possible; the sheet says so).
     pub sheet_mode: SheetMode,
+    /// Entries online (issue 36; stored beside the tournament's row).
+    pub online: OnlineSwitches,
 }
 
 /// The VP scale a settings text names for `hands` hands: the preset when
@@ -424,6 +430,9 @@ impl Settings {
                 SheetMode::Full
             }),
         };
+        let online = OnlineSwitches::parse(&form.online, tz)
+            .map_err(|e| p.extend(e))
+            .unwrap_or_default();
         if !p.is_empty() {
             return Err(p);
         }
@@ -484,6 +493,7 @@ impl Settings {
                 suit_order,
                 table_entry,
                 sheet_mode,
+                online,
             }),
             _ => Err(vec![FieldProblem::new("name", "settings.error.incomplete")]),
         }
@@ -578,6 +588,7 @@ impl SettingsForm {
             table_entry: "on".into(),
             sheet_mode: SheetMode::Full.code().into(),
             kind: String::new(),
+            online: OnlineForm::default(),
         }
     }
 
@@ -643,6 +654,7 @@ impl SettingsForm {
             table_entry: if s.table_entry { "on" } else { "off" }.into(),
             sheet_mode: s.sheet_mode.code().into(),
             kind: String::new(),
+            online: s.online.form(tz),
         }
     }
 

@@ -98,6 +98,8 @@ impl Settings {
             table_entry: s.table_entry,
             sheet_mode: SheetMode::parse(s.sheet_mode)
                 .ok_or_else(|| format!("sheet_mode {:?}", s.sheet_mode))?,
+            // Read beside the row (`tournament_online`) by the services.
+            online: super::online::OnlineSwitches::default(),
         })
     }
 }

@@ -1,0 +1,2 @@
+DROP TABLE online_entries;
+DROP TABLE tournament_online;

@@ -1,0 +1,293 @@
+//! The public entry (issue 36): what the JSON API and the form share (the
+//! brake per address, the e-mails after the commit), and the pages
+//! `/t/{id}/enter` and `/entry/{token}`.
+
+use actix_web::HttpRequest;
+
+use crate::ids::TournamentId;
+use crate::services::online::{self, Notice, Submitted};
+use crate::services::ServiceError;
+use crate::tournament::online::EntryForm;
+use crate::web::AppState;
+
+/// Takes an entry: the address's brake first, then the use case; the
+/// e-mails go after the commit.
+pub async fn submit(
+    req: &HttpRequest,
+    state: &AppState,
+    tid: TournamentId,
+    form: EntryForm,
+) -> Result<Submitted, ServiceError> {
+    let client = crate::web::client::client_addr(req, state.settings.trust_forwarded_for);
+    crate::services::brakes::take_entry(&state.db, client).await?;
+    let done = online::submit(&state.db, tid, form).await?;
+    send(state, done.notices.clone());
+    Ok(done)
+}
+
+/// Withdraws an entry by its token; the entries it confirmed are told.
+pub async fn withdraw(state: &AppState, token: String) -> Result<(), ServiceError> {
+    let notices = online::withdraw(&state.db, token).await?;
+    send(state, notices);
+    Ok(())
+}
+
+/// Hands the notices to the mailer (after the commit).
+pub fn send(state: &AppState, notices: Vec<Notice>) {
+    let base = state
+        .settings
+        .public_url
+        .clone()
+        .unwrap_or_default()
+        .trim_end_matches('/')
+        .to_string();
+    crate::web::mail::send_later(state.settings.smtp.clone(), base, notices);
+}
+
+// ---- pages ----
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
+
+use crate::services::online::EntryState;
+use crate::tournament::online::EntryStatus;
+use crate::tournament::pairs::{PairForm, PlayerForm};
+use crate::web::context::{FieldErrors, PageCtx};
+use crate::web::error::AppError;
+use crate::web::{render_status, see_other};
+
+/// The entry form as typed.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(default)]
+pub struct EnterForm {
+    #[serde(flatten)]
+    pub pair: PairForm,
+    pub email: String,
+    pub phone: String,
+    pub consent: String,
+}
+
+impl EnterForm {
+    fn entry(&self) -> EntryForm {
+        let p = &self.pair;
+        EntryForm {
+            players: vec![
+                PlayerForm {
+                    surname: p.p1_surname.clone(),
+                    name: p.p1_name.clone(),
+                    card: p.p1_card.clone(),
+                    club: p.p1_club.clone(),
+                },
+                PlayerForm {
+                    surname: p.p2_surname.clone(),
+                    name: p.p2_name.clone(),
+                    card: p.p2_card.clone(),
+                    club: p.p2_club.clone(),
+                },
+            ],
+            email: self.email.clone(),
+            phone: self.phone.clone(),
+            // The box counts as ticked with any value.
+            consent: !self.consent.trim().is_empty(),
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "public/enter.html")]
+struct EnterPage<'a> {
+    ctx: &'a PageCtx,
+    tid: TournamentId,
+    tname: String,
+    open: bool,
+    form: EnterForm,
+    errors: FieldErrors,
+    /// A refusal (closed, already entered), above the form.
+    refusal: Option<String>,
+}
+
+impl EnterPage<'_> {
+    /// The typed value of a player's field (`p1_surname`…).
+    fn value(&self, field: &str) -> String {
+        let p = &self.form.pair;
+        match field {
+            "p1_surname" => &p.p1_surname,
+            "p1_name" => &p.p1_name,
+            "p1_card" => &p.p1_card,
+            "p1_club" => &p.p1_club,
+            "p2_surname" => &p.p2_surname,
+            "p2_name" => &p.p2_name,
+            "p2_card" => &p.p2_card,
+            "p2_club" => &p.p2_club,
+            _ => "",
+        }
+        .to_string()
+    }
+}
+
+/// The name of a tournament and whether it takes entries now.
+async fn open_state(state: &AppState, tid: TournamentId) -> Result<(String, bool), AppError> {
+    let l = crate::services::tournaments::public(&state.db, tid).await?;
+    let now = state.db.clock().now();
+    let open = !l.t.is_teams()
+        && l.settings
+            .online
+            .open(now, l.status() != crate::tournament::Status::Draft);
+    Ok((l.settings.name.clone(), open))
+}
+
+/// `GET /t/{id}/enter`: the entry form (or why entries are closed).
+pub async fn enter_form(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    id: web::Path<TournamentId>,
+) -> Result<HttpResponse, AppError> {
+    let (tname, open) = open_state(&state, *id).await?;
+    let page = EnterPage {
+        ctx: &ctx,
+        tid: *id,
+        tname,
+        open,
+        form: EnterForm::default(),
+        errors: FieldErrors::default(),
+        refusal: None,
+    };
+    render_status(&page, StatusCode::OK)
+}
+
+/// `POST /t/{id}/enter`: 303 to the entry's private page, or the form again
+/// with each problem next to its field.
+pub async fn enter_submit(
+    ctx: PageCtx,
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<TournamentId>,
+    form: web::Form<EnterForm>,
+) -> Result<HttpResponse, AppError> {
+    let form = form.into_inner();
+    let tid = *id;
+    let (errors, refusal, status) = match submit(&req, &state, tid, form.entry()).await {
+        Ok(done) => return Ok(see_other(&format!("/entry/{}", done.token))),
+        Err(ServiceError::Invalid(problems)) => {
+            let mut e = FieldErrors::default();
+            for p in &problems {
+                e.add(p.field, p.message(ctx.lang));
+            }
+            (e, None, StatusCode::UNPROCESSABLE_ENTITY)
+        }
+        Err(ServiceError::Conflict(c)) => (
+            FieldErrors::default(),
+            Some(c.message(ctx.lang)),
+            StatusCode::from_u16(c.status()).unwrap_or(StatusCode::CONFLICT),
+        ),
+        Err(e) => return Err(e.into()),
+    };
+    let (tname, open) = open_state(&state, tid).await?;
+    let page = EnterPage {
+        ctx: &ctx,
+        tid,
+        tname,
+        open,
+        form,
+        errors,
+        refusal,
+    };
+    render_status(&page, status)
+}
+
+#[derive(Template)]
+#[template(path = "public/entry.html")]
+struct EntryPage<'a> {
+    ctx: &'a PageCtx,
+    token: String,
+    e: EntryState,
+    /// No mail server: the page says to keep the link.
+    no_mail: bool,
+    error: Option<String>,
+}
+
+impl EntryPage<'_> {
+    fn live(&self) -> bool {
+        self.e.status.is_live()
+    }
+    fn status_code(&self) -> &'static str {
+        self.e.status.code()
+    }
+    fn number(&self) -> String {
+        self.e.number.map(|n| n.to_string()).unwrap_or_default()
+    }
+    fn position(&self) -> String {
+        self.e.position.map(|n| n.to_string()).unwrap_or_default()
+    }
+    fn waiting(&self) -> bool {
+        self.e.status == EntryStatus::Waiting
+    }
+}
+
+async fn entry_page(
+    ctx: &PageCtx,
+    state: &AppState,
+    token: String,
+    error: Option<String>,
+    status: StatusCode,
+) -> Result<HttpResponse, AppError> {
+    let e = online::get(&state.db, token.clone()).await?;
+    let page = EntryPage {
+        ctx,
+        token,
+        e,
+        no_mail: !crate::web::public::enter::mail_configured(state),
+        error,
+    };
+    render_status(&page, status)
+}
+
+/// `GET /entry/{token}`: the entry's state and its withdraw form.
+pub async fn entry_show(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    entry_page(&ctx, &state, token.into_inner(), None, StatusCode::OK).await
+}
+
+/// `POST /entry/{token}/withdraw` (CSRF-protected like every form).
+pub async fn entry_withdraw(
+    ctx: PageCtx,
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    let token = token.into_inner();
+    match withdraw(&state, token.clone()).await {
+        Ok(()) => Ok(see_other(&format!("/entry/{token}"))),
+        Err(ServiceError::Conflict(c)) => {
+            let status = StatusCode::from_u16(c.status()).unwrap_or(StatusCode::CONFLICT);
+            entry_page(&ctx, &state, token, Some(c.message(ctx.lang)), status).await
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Whether e-mails go out (`SMTP_URL` set).
+pub fn mail_configured(state: &AppState) -> bool {
+    state.settings.smtp.is_some()
+}
+
+/// The routes of the public entry.
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    use crate::web::registry::noted;
+    cfg.route(noted("GET", "", "/t/{id}/enter"), web::get().to(enter_form))
+        .route(
+            noted("POST", "", "/t/{id}/enter"),
+            web::post().to(enter_submit),
+        )
+        .route(
+            noted("GET", "", "/entry/{token}"),
+            web::get().to(entry_show),
+        )
+        .route(
+            noted("POST", "", "/entry/{token}/withdraw"),
+            web::post().to(entry_withdraw),
+        );
+}
