@@ -48,6 +48,10 @@ pub const FIELDS: &[&str] = &[
     "mitchell_advance",
     "allow_repeats",
     "separate_clubs",
+    "online_entries",
+    "capacity",
+    "entries_close_at",
+    "member_check",
     "group_rounds",
     "group_form",
     "group_count",
@@ -196,7 +200,7 @@ fn lineup_words(lang: Lang, text: &str) -> Option<String> {
 fn string_text(lang: Lang, field: &str, s: &str) -> String {
     match field {
         // The settings form's codes, in the reader's language.
-        "table_entry" | "allow_repeats" | "separate_clubs" => {
+        "table_entry" | "allow_repeats" | "separate_clubs" | "online_entries" | "member_check" => {
             t(lang, if s == "on" { "audit.yes" } else { "audit.no" }).to_string()
         }
         "sheet_mode" => match s {

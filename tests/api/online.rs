@@ -119,7 +119,7 @@ async fn the_switches_are_tournament_fields_given_back_in_utc() {
     assert_eq!(t["settings"]["online_entries"], json!(false));
     // The changes are on the record.
     let log = app.get_html(&format!("/desk/t/{tid}/audit")).await;
-    assert!(log.contains("capacity"), "{log}");
+    assert!(log.contains("capienza"), "{log}");
 }
 
 #[tokio::test]
