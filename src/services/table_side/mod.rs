@@ -98,11 +98,13 @@ pub(super) fn load_for_table(
     } else {
         Vec::new()
     };
+    let online = crate::db::online_entries::switches(c, t.id)?;
     Loaded::of(&super::Rows {
         t,
         pairs,
         rounds,
         teams,
+        online,
     })
 }
 

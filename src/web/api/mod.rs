@@ -19,6 +19,7 @@ pub mod reply;
 pub mod rules;
 pub mod score;
 pub mod teams;
+pub mod tournament_in;
 pub mod tournaments;
 
 use actix_web::web;
