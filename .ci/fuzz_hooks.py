@@ -57,6 +57,12 @@ def _made(kind):
         return st.lists(line, min_size=1, max_size=4, unique=True).map(
             lambda lines: {"csv": "cognome1;nome1;cognome2;nome2\n" + "\n".join(lines) + "\n"}
         )
+    if kind == "entry":
+        player = st.fixed_dictionaries({"surname": _word, "name": _word})
+        return st.fixed_dictionaries(
+            {"players": st.lists(player, min_size=2, max_size=2), "email": st.just("a@example.org"),
+             "consent": st.just(True)}
+        )
     if kind == "team":
         player = st.fixed_dictionaries({"surname": _word, "name": _word})
         return st.fixed_dictionaries(
@@ -69,7 +75,7 @@ def _aimed(case, aim, body):
     case.path_parameters = {**case.path_parameters, **aim["path"]}
     if body is not None:
         case.body = body
-        case.media_type = "application/json"
+        case.media_type = aim.get("media", "application/json")
     if case.headers is None:
         case.headers = {}
     case.headers[AIMED] = json.dumps(aim.get("prepare"))

@@ -381,6 +381,27 @@ def main():
                 {"pair_code": ew, "agree": True},
                 prepare={"enter": {"pair_code": ns, "round": 2, "sheet": sheet}})
 
+    # entries online (issue 36): a draft open to entries with room for
+    # four, four entries made by the seed (their private tokens); fresh
+    # names for the form (the seeded ones would be already_entered)
+    E = "/api/v1/entries"
+    t_online, _ = new_tournament("Iscrizioni aperte", online_entries=True, capacity=4)
+    everything.append(t_online)
+    tokens = [call("POST", f"/tournaments/{t_online}/entries",
+                   {"players": [{"surname": f"Online{i}", "name": "Anna"},
+                                {"surname": f"Online{i}", "name": "Luca"}],
+                    "email": f"online{i}@example.org", "consent": True})["token"]
+              for i in range(6)]
+    for token in tokens:
+        aim(f"GET {E}/{{token}}", {"token": token})
+    for token in tokens[3:]:
+        aim(f"DELETE {E}/{{token}}", {"token": token})
+    aim(f"GET {T}/{{id}}/entries", {"id": t_online})
+    aim(f"POST {T}/{{id}}/entries", {"id": t_online}, make="entry")
+    aim("POST /api/v1/members/import",
+        body="tessera;cognome;nome;scadenza\nAB1;Rossi;Maria;2027-12-31\nAB2;Bianchi;Luca;2027-12-31\n",
+        media="text/csv")
+
     # rules: the engine's pure computations, on bodies it takes
     R = "/api/v1/rules"
     for i, sheet in enumerate(sheets[:6]):
