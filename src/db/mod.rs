@@ -13,6 +13,7 @@ pub mod import_teams;
 mod lazy;
 pub mod members;
 pub mod online_entries;
+pub mod outbox;
 pub mod pairs;
 pub mod penalties;
 pub mod people;

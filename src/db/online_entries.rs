@@ -66,6 +66,10 @@ pub struct EntryRow {
     pub phone: String,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    /// A team entry's name ('' for a pair).
+    pub team_name: String,
+    /// The team a team entry became once confirmed.
+    pub team_id: Option<i64>,
 }
 
 /// A new entry.
@@ -74,6 +78,8 @@ pub struct NewEntry<'a> {
     pub token: &'a str,
     pub status: &'a str,
     pub pair_id: Option<i64>,
+    pub team_id: Option<i64>,
+    pub team_name: &'a str,
     pub players: &'a str,
     pub email: &'a str,
     pub phone: &'a str,
@@ -92,6 +98,8 @@ pub fn insert(conn: &mut DbConn, e: &NewEntry<'_>, now: NaiveDateTime) -> QueryR
             online_entries::status.eq(e.status),
             online_entries::queue.eq(last.unwrap_or(0) + 1),
             online_entries::pair_id.eq(e.pair_id),
+            online_entries::team_id.eq(e.team_id),
+            online_entries::team_name.eq(e.team_name),
             online_entries::players.eq(e.players),
             online_entries::email.eq(e.email),
             online_entries::phone.eq(e.phone),
@@ -120,18 +128,20 @@ pub fn by_token(conn: &mut DbConn, token: &str) -> QueryResult<Option<EntryRow>>
         .optional()
 }
 
-/// Sets an entry's state (and its pair once confirmed).
+/// Sets an entry's state (and its pair or team once confirmed:
+/// `(pair_id, team_id)`).
 pub fn set_status(
     conn: &mut DbConn,
     id: i64,
     status: &str,
-    pair_id: Option<i64>,
+    holder: (Option<i64>, Option<i64>),
     now: NaiveDateTime,
 ) -> QueryResult<usize> {
     diesel::update(online_entries::table.find(id))
         .set((
             online_entries::status.eq(status),
-            online_entries::pair_id.eq(pair_id),
+            online_entries::pair_id.eq(holder.0),
+            online_entries::team_id.eq(holder.1),
             online_entries::updated_at.eq(now),
         ))
         .execute(conn)

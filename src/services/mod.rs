@@ -16,6 +16,8 @@ pub mod clock;
 pub mod directory;
 pub mod entries;
 pub mod files;
+pub mod mail;
+pub mod members;
 pub mod online;
 pub mod pairs;
 pub mod people;
@@ -30,6 +32,7 @@ pub mod tokens;
 pub mod tournaments;
 pub mod users;
 pub mod view;
+pub mod waiting_list;
 
 /// The tournament's current revision (what the public pages are cached
 /// by); `None` for no such tournament.

@@ -176,8 +176,9 @@ pub async fn draw(
             .map(|p| p.id)
             .collect();
         let no_shows = crate::db::pairs::mark_undrawn_no_show(c, tid, &drawn)?;
-        super::online::close_waiting_at_start(c, &l, now)?; // the waiting list closes
-                                                            // Table and pair codes for the table-side entry (a redraw keeps them).
+        // The waiting list closes; its entries are told (by e-mail).
+        super::online::close_waiting_at_start(c, &l, now)?;
+        // Table and pair codes for the table-side entry (a redraw keeps them).
         super::entries::ensure_codes(c, tid, now)?;
         audit::record(
             c,

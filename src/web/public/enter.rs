@@ -32,16 +32,12 @@ pub async fn withdraw(state: &AppState, token: String) -> Result<(), ServiceErro
     Ok(())
 }
 
-/// Hands the notices to the mailer (after the commit).
+/// Wakes the sender for the notices the service queued (after the
+/// commit).
 pub fn send(state: &AppState, notices: Vec<Notice>) {
-    let base = state
-        .settings
-        .public_url
-        .clone()
-        .unwrap_or_default()
-        .trim_end_matches('/')
-        .to_string();
-    crate::web::mail::send_later(state.settings.smtp.clone(), base, notices);
+    if !notices.is_empty() {
+        state.mail.notify_one();
+    }
 }
 
 // ---- pages ----
@@ -52,40 +48,45 @@ use askama::Template;
 
 use crate::services::online::EntryState;
 use crate::tournament::online::EntryStatus;
-use crate::tournament::pairs::{PairForm, PlayerForm};
+use crate::tournament::pairs::PlayerForm;
+use crate::tournament::team_csv::{MAX_PLAYERS, MIN_PLAYERS};
 use crate::web::context::{FieldErrors, PageCtx};
 use crate::web::error::AppError;
 use crate::web::{render_status, see_other};
 
-/// The entry form as typed.
+/// The entry form as typed: the players' fields (`p1_surname`…, two for a
+/// pair, up to six for a team), a team's name, the contact and consent.
 #[derive(Debug, Clone, Default, serde::Deserialize)]
 #[serde(default)]
 pub struct EnterForm {
-    #[serde(flatten)]
-    pub pair: PairForm,
+    pub team_name: String,
     pub email: String,
     pub phone: String,
     pub consent: String,
+    #[serde(flatten)]
+    pub players: std::collections::HashMap<String, String>,
 }
 
 impl EnterForm {
-    fn entry(&self) -> EntryForm {
-        let p = &self.pair;
+    /// The entry for a tournament of pairs or (`teams`) of teams.
+    fn entry(&self, teams: bool) -> EntryForm {
+        let count = if teams { MAX_PLAYERS } else { 2 };
+        let field = |i: usize, f: &str| {
+            self.players
+                .get(&format!("p{i}_{f}"))
+                .cloned()
+                .unwrap_or_default()
+        };
         EntryForm {
-            players: vec![
-                PlayerForm {
-                    surname: p.p1_surname.clone(),
-                    name: p.p1_name.clone(),
-                    card: p.p1_card.clone(),
-                    club: p.p1_club.clone(),
-                },
-                PlayerForm {
-                    surname: p.p2_surname.clone(),
-                    name: p.p2_name.clone(),
-                    card: p.p2_card.clone(),
-                    club: p.p2_club.clone(),
-                },
-            ],
+            team_name: self.team_name.clone(),
+            players: (1..=count)
+                .map(|i| PlayerForm {
+                    surname: field(i, "surname"),
+                    name: field(i, "name"),
+                    card: field(i, "card"),
+                    club: field(i, "club"),
+                })
+                .collect(),
             email: self.email.clone(),
             phone: self.phone.clone(),
             // The box counts as ticked with any value.
@@ -101,6 +102,8 @@ struct EnterPage<'a> {
     tid: TournamentId,
     tname: String,
     open: bool,
+    /// A team tournament: a team's name and up to six players.
+    teams: bool,
     form: EnterForm,
     errors: FieldErrors,
     /// A refusal (closed, already entered), above the form.
@@ -110,31 +113,30 @@ struct EnterPage<'a> {
 impl EnterPage<'_> {
     /// The typed value of a player's field (`p1_surname`…).
     fn value(&self, field: &str) -> String {
-        let p = &self.form.pair;
-        match field {
-            "p1_surname" => &p.p1_surname,
-            "p1_name" => &p.p1_name,
-            "p1_card" => &p.p1_card,
-            "p1_club" => &p.p1_club,
-            "p2_surname" => &p.p2_surname,
-            "p2_name" => &p.p2_name,
-            "p2_card" => &p.p2_card,
-            "p2_club" => &p.p2_club,
-            _ => "",
-        }
-        .to_string()
+        self.form.players.get(field).cloned().unwrap_or_default()
+    }
+
+    /// The players' numbers on the form: 1–2, or 1–6 for a team.
+    fn player_numbers(&self) -> Vec<usize> {
+        (1..=if self.teams { MAX_PLAYERS } else { 2 }).collect()
+    }
+
+    /// Whether player `n`'s surname and name must be filled in.
+    fn required(&self, n: usize) -> bool {
+        n <= if self.teams { MIN_PLAYERS } else { 2 }
     }
 }
 
-/// The name of a tournament and whether it takes entries now.
-async fn open_state(state: &AppState, tid: TournamentId) -> Result<(String, bool), AppError> {
+/// A tournament's name, whether it takes entries now, and whether it is a
+/// team tournament.
+async fn open_state(state: &AppState, tid: TournamentId) -> Result<(String, bool, bool), AppError> {
     let l = crate::services::tournaments::public(&state.db, tid).await?;
     let now = state.db.clock().now();
-    let open = !l.t.is_teams()
-        && l.settings
-            .online
-            .open(now, l.status() != crate::tournament::Status::Draft);
-    Ok((l.settings.name.clone(), open))
+    let open = l
+        .settings
+        .online
+        .open(now, l.status() != crate::tournament::Status::Draft);
+    Ok((l.settings.name.clone(), open, l.t.is_teams()))
 }
 
 /// `GET /t/{id}/enter`: the entry form (or why entries are closed).
@@ -143,12 +145,13 @@ pub async fn enter_form(
     state: web::Data<AppState>,
     id: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    let (tname, open) = open_state(&state, *id).await?;
+    let (tname, open, teams) = open_state(&state, *id).await?;
     let page = EnterPage {
         ctx: &ctx,
         tid: *id,
         tname,
         open,
+        teams,
         form: EnterForm::default(),
         errors: FieldErrors::default(),
         refusal: None,
@@ -167,7 +170,8 @@ pub async fn enter_submit(
 ) -> Result<HttpResponse, AppError> {
     let form = form.into_inner();
     let tid = *id;
-    let (errors, refusal, status) = match submit(&req, &state, tid, form.entry()).await {
+    let (_, _, teams) = open_state(&state, tid).await?;
+    let (errors, refusal, status) = match submit(&req, &state, tid, form.entry(teams)).await {
         Ok(done) => return Ok(see_other(&format!("/entry/{}", done.token))),
         Err(ServiceError::Invalid(problems)) => {
             let mut e = FieldErrors::default();
@@ -183,12 +187,13 @@ pub async fn enter_submit(
         ),
         Err(e) => return Err(e.into()),
     };
-    let (tname, open) = open_state(&state, tid).await?;
+    let (tname, open, teams) = open_state(&state, tid).await?;
     let page = EnterPage {
         ctx: &ctx,
         tid,
         tname,
         open,
+        teams,
         form,
         errors,
         refusal,

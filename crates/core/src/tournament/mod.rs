@@ -17,6 +17,7 @@ pub mod sheet_form;
 pub mod spreadsheet;
 pub mod stored_settings;
 pub mod team_csv;
+pub mod team_form;
 pub mod text;
 
 /// A problem with one field of a form: the field's name, the catalog key of

@@ -1,0 +1,2 @@
+ALTER TABLE online_entries DROP COLUMN team_id;
+ALTER TABLE online_entries DROP COLUMN team_name;

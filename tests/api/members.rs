@@ -1,0 +1,151 @@
+//! The member list (issue 36, RULES.md §15): its page (a preview, then all
+//! or nothing) and, with the member check off, the director's page
+//! flagging the online entries the list would not let in.
+
+use burraco_td::auth::Role;
+use serde_json::{json, Value};
+
+use crate::tokens::token_for;
+
+const LIST: &str = "tessera;cognome;nome;scadenza;tipo\n\
+                    C1A;Rossi1;Anna;2026-12-31;ordinaria\n\
+                    C1B;Bianchi1;Luca;2026-12-31;\n\
+                    C2A;Rossi2;Anna;2025-12-31;ordinaria\n";
+
+#[tokio::test]
+async fn the_member_list_is_imported_from_its_page_after_a_preview() {
+    let (_app, dora) = crate::tournaments::with_director().await;
+    let page = dora.get_html("/director/tournaments").await;
+    assert!(page.contains("href=\"/director/members\""), "{page}");
+    let page = dora.get_html("/director/members").await;
+    assert!(page.contains("Nessun elenco importato"), "{page}");
+
+    // A list without its columns: the problem next to the file field.
+    let bad = dora
+        .submit(
+            "/director/members",
+            "/director/members",
+            &[("csv", "a;b\n1;2\n")],
+        )
+        .await;
+    assert_eq!(bad.status().as_u16(), 422);
+    let body = bad.text().await.unwrap();
+    assert!(
+        body.contains("id=\"members-error\"") && body.contains("tessera"),
+        "{body}"
+    );
+
+    // A line without a date: named, nothing imported.
+    let broken = format!("{LIST}C9;Verdi;Ada;;\n");
+    let res = dora
+        .submit(
+            "/director/members",
+            "/director/members",
+            &[("csv", &broken)],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 422);
+    let body = res.text().await.unwrap();
+    assert!(
+        body.contains("id=\"members-problems\"") && body.contains("5"),
+        "{body}"
+    );
+    assert!(dora
+        .get_html("/director/members")
+        .await
+        .contains("Nessun elenco importato"));
+
+    // The preview saves nothing; the confirmation imports all three.
+    let res = dora
+        .submit("/director/members", "/director/members", &[("csv", LIST)])
+        .await;
+    assert_eq!(res.status().as_u16(), 200);
+    let body = res.text().await.unwrap();
+    assert!(
+        body.contains("Soci da importare") && body.contains("Rossi2"),
+        "{body}"
+    );
+    assert!(dora
+        .get_html("/director/members")
+        .await
+        .contains("Nessun elenco importato"));
+    let res = dora
+        .submit(
+            "/director/members",
+            "/director/members",
+            &[("csv", LIST), ("confirm", "yes")],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    let page = dora.get_html("/director/members?imported=3").await;
+    assert!(page.contains("id=\"members-imported\""), "{page}");
+    assert!(
+        page.contains("Tessere nell&#x27;elenco: <strong>3</strong>")
+            || page.contains("<strong>3</strong>"),
+        "{page}"
+    );
+}
+
+#[tokio::test]
+async fn a_referee_cannot_open_the_member_list() {
+    let (app, _dora) = crate::tournaments::with_director().await;
+    app.create_user("rita", "referee", "referee pass").await;
+    app.login("rita", "referee pass").await;
+    assert_eq!(app.get_status("/director/members").await, 403);
+}
+
+#[tokio::test]
+async fn with_the_check_off_the_directors_page_flags_the_cards_the_list_would_refuse() {
+    let (app, dora) = crate::tournaments::with_director().await;
+    let token = token_for(&app, Role::Director).await;
+    let res = reqwest::Client::new()
+        .post(app.url("/api/v1/members/import"))
+        .bearer_auth(&token)
+        .header("content-type", "text/csv")
+        .body(LIST)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 200);
+    let tid = app
+        .tournament("Senza controllo")
+        .with(&[("online_entries", "on"), ("capacity", "1")])
+        .build()
+        .await
+        .tid;
+    let enter = |body: Value| {
+        let app = &app;
+        async move {
+            reqwest::Client::new()
+                .post(app.url(&format!("/api/v1/tournaments/{tid}/entries")))
+                .json(&body)
+                .send()
+                .await
+                .unwrap()
+                .status()
+                .as_u16()
+        }
+    };
+    // Confirmed: Rossi2's card expired; waiting: an unknown card.
+    let expired = json!({"players": [
+        {"surname": "Rossi2", "name": "Anna", "card": "C2A"},
+        {"surname": "Bianchi1", "name": "Luca", "card": "C1B"}], "phone": "1", "consent": true});
+    let unknown = json!({"players": [
+        {"surname": "Rossi1", "name": "Anna", "card": "C1A"},
+        {"surname": "Neri", "name": "Ugo", "card": "ZZ9"}], "phone": "2", "consent": true});
+    assert_eq!(enter(expired).await, 201, "the check is off: taken");
+    assert_eq!(enter(unknown).await, 201);
+    let page = dora.get_html(&format!("/director/t/{tid}")).await;
+    assert!(
+        page.contains("Rossi2 Anna: tessera scaduta"),
+        "the confirmed pair is flagged: {page}"
+    );
+    assert!(
+        page.contains("Neri Ugo: tessera non nell&#39;elenco dei soci"),
+        "the waiting entry is flagged: {page}"
+    );
+    assert!(
+        !page.contains("Bianchi1 Luca: "),
+        "a valid card is not flagged"
+    );
+}

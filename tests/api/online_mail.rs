@@ -1,0 +1,213 @@
+//! The entries' e-mails (issue 36) against a local SMTP sink: the private
+//! link on entry, another when confirmed from the waiting list, the
+//! waiting list told at the start, and a mail server that is down at the
+//! entry's time getting the message once it is back (the outbox).
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use crate::helpers::{spawn_app_with, TestApp, TestDb};
+use crate::tokens::token_for;
+use burraco_td::auth::Role;
+
+async fn enter(app: &TestApp, tid: i64, body: &Value) -> (StatusCode, Value) {
+    let res = reqwest::Client::new()
+        .post(app.url(&format!("/api/v1/tournaments/{tid}/entries")))
+        .json(body)
+        .send()
+        .await
+        .expect("request");
+    let status = res.status();
+    (status, res.json().await.unwrap_or(Value::Null))
+}
+
+async fn withdraw(app: &TestApp, token: &str) {
+    let res = reqwest::Client::new()
+        .delete(app.url(&format!("/api/v1/entries/{token}")))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(res.status(), StatusCode::OK);
+}
+
+fn pair(i: usize) -> Value {
+    json!({"players": [
+        {"surname": format!("Rossi{i}"), "name": "Anna", "card": format!("C{i}A")},
+        {"surname": format!("Bianchi{i}"), "name": "Luca", "card": format!("C{i}B")}],
+        "email": format!("p{i}@example.org"), "consent": true})
+}
+
+/// A tournament taking entries online with `capacity` places.
+async fn open_tournament(app: &TestApp, capacity: &str) -> i64 {
+    app.tournament("Online")
+        .with(&[("online_entries", "on"), ("capacity", capacity)])
+        .build()
+        .await
+        .tid
+}
+
+async fn app_mailing_to(url: String) -> TestApp {
+    let app = spawn_app_with(TestDb::new(), |s| {
+        s.smtp = Some((url, "torneo@example.org".into()));
+    })
+    .await;
+    app.setup_admin().await;
+    app.create_user("dora", "director", "director pass").await;
+    app
+}
+
+/// Waits up to `secs` seconds for the sink to hold `n` messages.
+async fn messages(got: &Kept, n: usize, secs: u64) -> Vec<String> {
+    for _ in 0..secs * 20 {
+        if got.lock().unwrap().len() >= n {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let all = got.lock().unwrap().clone();
+    assert!(all.len() >= n, "{n} messages expected: {all:?}");
+    all
+}
+
+/// A mail server for the tests: enough SMTP to take messages (no
+/// STARTTLS offered), each message's text kept.
+pub async fn smtp_sink() -> (String, Kept) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    sink_on(listener)
+}
+
+/// The messages a sink kept.
+pub type Kept = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
+
+fn sink_on(listener: tokio::net::TcpListener) -> (String, Kept) {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let port = listener.local_addr().unwrap().port();
+    let got = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let kept = got.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((socket, _)) = listener.accept().await else {
+                return;
+            };
+            let kept = kept.clone();
+            tokio::spawn(async move {
+                let (r, mut w) = socket.into_split();
+                let mut lines = BufReader::new(r).lines();
+                let _ = w.write_all(b"220 sink ESMTP\r\n").await;
+                let mut data: Option<String> = None;
+                while let Ok(Some(line)) = lines.next_line().await {
+                    if let Some(d) = data.as_mut() {
+                        if line == "." {
+                            kept.lock().unwrap().push(data.take().unwrap());
+                            let _ = w.write_all(b"250 kept\r\n").await;
+                        } else {
+                            d.push_str(&line);
+                            d.push('\n');
+                        }
+                        continue;
+                    }
+                    let verb = line.get(..4).unwrap_or("").to_ascii_uppercase();
+                    let answer: &[u8] = match verb.as_str() {
+                        "EHLO" => b"250-sink\r\n250 8BITMIME\r\n",
+                        "DATA" => {
+                            data = Some(String::new());
+                            b"354 go on\r\n"
+                        }
+                        "QUIT" => {
+                            let _ = w.write_all(b"221 bye\r\n").await;
+                            return;
+                        }
+                        _ => b"250 OK\r\n",
+                    };
+                    let _ = w.write_all(answer).await;
+                }
+            });
+        }
+    });
+    (format!("smtp://127.0.0.1:{port}"), got)
+}
+
+#[tokio::test]
+async fn each_entry_gets_its_private_link_by_mail_and_another_when_confirmed() {
+    let (url, got) = smtp_sink().await;
+    let app = app_mailing_to(url).await;
+    let tid = open_tournament(&app, "1").await;
+    let (_, first) = enter(&app, tid, &pair(1)).await;
+    let (_, second) = enter(&app, tid, &pair(2)).await;
+    let wait_for = |n: usize| messages(&got, n, 5);
+    wait_for(2).await;
+    let page = app
+        .get_html(&format!("/entry/{}", first["token"].as_str().unwrap()))
+        .await;
+    assert!(!page.contains("id=\"keep-link\""), "the link went by mail");
+    withdraw(&app, first["token"].as_str().unwrap()).await;
+    wait_for(3).await;
+    let all = got.lock().unwrap().clone();
+    let second_link = format!("/entry/{}", second["token"].as_str().unwrap());
+    assert_eq!(
+        all.iter().filter(|m| m.contains(&second_link)).count(),
+        2,
+        "{all:?}"
+    );
+    assert!(
+        all.iter()
+            .any(|m| m.contains("p2@example.org") && m.contains("confermata")),
+        "{all:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_mail_server_down_at_entry_time_gets_the_message_once_it_is_back() {
+    // A port nobody listens on yet: the mail server is down.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    drop(listener);
+    let app = app_mailing_to(format!("smtp://127.0.0.1:{port}")).await;
+    let tid = open_tournament(&app, "4").await;
+    let (status, entered) = enter(&app, tid, &pair(1)).await;
+    assert_eq!(status, StatusCode::CREATED, "the entry is taken: {entered}");
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    // The mail server comes back on its port: the queued message goes.
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let (_, got) = sink_on(listener);
+    let all = messages(&got, 1, 20).await;
+    let link = format!("/entry/{}", entered["token"].as_str().unwrap());
+    assert!(
+        all[0].contains(&link) && all[0].contains("p1@example.org"),
+        "{all:?}"
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    assert_eq!(got.lock().unwrap().len(), 1, "sent once");
+}
+
+#[tokio::test]
+async fn the_start_tells_the_entries_still_waiting_that_the_list_is_closed() {
+    let (url, got) = smtp_sink().await;
+    let app = app_mailing_to(url).await;
+    let built = app
+        .tournament("Chiusura")
+        .with(&[("online_entries", "on"), ("capacity", "8")])
+        .pairs(8)
+        .checked_in()
+        .build()
+        .await;
+    let (_, waiting) = enter(&app, built.tid, &pair(9)).await;
+    assert_eq!(waiting["status"], "waiting", "{waiting}");
+    messages(&got, 1, 5).await;
+    let token = token_for(&app, Role::Admin).await;
+    let res = reqwest::Client::new()
+        .post(app.url(&format!("/api/v1/tournaments/{}/start", built.tid)))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert!(res.status().is_success(), "{}", res.text().await.unwrap());
+    let all = messages(&got, 2, 5).await;
+    let link = format!("/entry/{}", waiting["token"].as_str().unwrap());
+    assert!(
+        all[1].contains(&link) && all[1].contains("chiusa"),
+        "{all:?}"
+    );
+}

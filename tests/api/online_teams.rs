@@ -1,0 +1,142 @@
+//! Entries online for a team tournament (issue 36): a team's name and
+//! four to six players, confirmed up to the capacity in teams, waiting
+//! after, a withdrawal moving the list up, the same player refused in two
+//! teams, and the public form asking for a team.
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use crate::helpers::TestApp;
+
+fn team(i: usize, players: usize) -> Value {
+    let players: Vec<Value> = (1..=players)
+        .map(|k| json!({"surname": format!("Verdi{i}x{k}"), "name": "Ada", "card": format!("S{i}K{k}")}))
+        .collect();
+    json!({"team_name": format!("Squadra {i}"), "players": players,
+        "email": format!("t{i}@example.org"), "consent": true})
+}
+
+async fn enter(app: &TestApp, tid: i64, body: &Value) -> (StatusCode, Value) {
+    let res = reqwest::Client::new()
+        .post(app.url(&format!("/api/v1/tournaments/{tid}/entries")))
+        .header("accept-language", "en")
+        .json(body)
+        .send()
+        .await
+        .expect("request");
+    let status = res.status();
+    (status, res.json().await.unwrap_or(Value::Null))
+}
+
+async fn entry(app: &TestApp, token: &Value) -> Value {
+    let token = token.as_str().unwrap();
+    app.get_json(&format!("/api/v1/entries/{token}")).await
+}
+
+#[tokio::test]
+async fn a_team_enters_online_waits_when_full_and_moves_up() {
+    let (app, dora) = crate::tournaments::with_director().await;
+    let tid = app
+        .tournament("Squadre online")
+        .with(&[
+            ("kind", "teams"),
+            ("online_entries", "on"),
+            ("capacity", "1"),
+        ])
+        .build()
+        .await
+        .tid;
+
+    // The form asks for the team's name and six players (5 and 6 optional).
+    let form = app.get_html(&format!("/t/{tid}/enter")).await;
+    assert!(
+        form.contains("id=\"team_name\"") && form.contains("id=\"p6_surname\""),
+        "{form}"
+    );
+
+    // Problems named next to their fields.
+    let mut bad = team(9, 3);
+    bad["team_name"] = json!("");
+    let (s, e) = enter(&app, tid, &bad).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{e}");
+    let fields = e["error"]["fields"].to_string();
+    assert!(
+        fields.contains("team_name") && fields.contains("p4_surname"),
+        "{e}"
+    );
+
+    let (s, first) = enter(&app, tid, &team(1, 5)).await;
+    assert_eq!(s, StatusCode::CREATED, "{first}");
+    assert_eq!(first["status"], "confirmed");
+    assert_eq!(first["number"], 1);
+    let (_, second) = enter(&app, tid, &team(2, 4)).await;
+    assert_eq!(second["status"], "waiting", "{second}");
+    assert_eq!(second["position"], 1);
+
+    // The same player cannot be in two teams' entries.
+    let mut twice = team(3, 4);
+    twice["players"][2] = json!({"surname": "Verdi1x2", "name": "Ada", "card": "s1k2"});
+    let (s, e) = enter(&app, tid, &twice).await;
+    assert_eq!(s, StatusCode::CONFLICT, "{e}");
+    assert_eq!(e["error"]["code"], "already_entered", "{e}");
+
+    // The confirmed team is on the director's teams page, marked online.
+    let page = dora.get_html(&format!("/director/t/{tid}/teams")).await;
+    assert!(
+        page.contains("Squadra 1") && page.contains("badge online"),
+        "{page}"
+    );
+
+    // The first withdraws: the second is confirmed, with the next number
+    // (none is left after the withdrawn team's).
+    let token = first["token"].as_str().unwrap();
+    let res = reqwest::Client::new()
+        .delete(app.url(&format!("/api/v1/entries/{token}")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let now = entry(&app, &second["token"]).await;
+    assert_eq!(now["status"], "confirmed", "{now}");
+    assert_eq!(now["number"], 1, "{now}");
+    let page = dora.get_html(&format!("/director/t/{tid}/teams")).await;
+    assert!(
+        !page.contains("Squadra 1<"),
+        "the withdrawn team is gone: {page}"
+    );
+    assert!(page.contains("Squadra 2"), "{page}");
+}
+
+#[tokio::test]
+async fn a_team_enters_through_the_public_form() {
+    let (app, _dora) = crate::tournaments::with_director().await;
+    let tid = app
+        .tournament("Squadre dal modulo")
+        .with(&[("kind", "teams"), ("online_entries", "on")])
+        .build()
+        .await
+        .tid;
+    let path = format!("/t/{tid}/enter");
+    let mut fields: Vec<(String, String)> = vec![
+        ("team_name".into(), "I Leoni".into()),
+        ("phone".into(), "333 1234567".into()),
+        ("consent".into(), "on".into()),
+    ];
+    for k in 1..=4 {
+        fields.push((format!("p{k}_surname"), format!("Leone{k}")));
+        fields.push((format!("p{k}_name"), "Rita".into()));
+    }
+    let refs: Vec<(&str, &str)> = fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let res = app.submit(&path, &path, &refs).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let to = res.headers()["location"].to_str().unwrap().to_string();
+    assert!(to.starts_with("/entry/"), "{to}");
+    let page = app.get_html(&to).await;
+    assert!(
+        page.contains("status-confirmed") && page.contains("Leone4 Rita"),
+        "{page}"
+    );
+}
