@@ -18,7 +18,7 @@ async fn app_with_director() -> TestApp {
 }
 
 /// A tournament taking entries online with `capacity` places.
-async fn open_tournament(app: &TestApp, capacity: &str) -> i64 {
+pub async fn open_tournament(app: &TestApp, capacity: &str) -> i64 {
     app.tournament("Online")
         .with(&[("online_entries", "on"), ("capacity", capacity)])
         .build()
@@ -26,14 +26,14 @@ async fn open_tournament(app: &TestApp, capacity: &str) -> i64 {
         .tid
 }
 
-fn pair(i: usize) -> Value {
+pub fn pair(i: usize) -> Value {
     json!({"players": [
         {"surname": format!("Rossi{i}"), "name": "Anna", "card": format!("C{i}A"), "club": "Sole"},
         {"surname": format!("Bianchi{i}"), "name": "Luca", "card": format!("C{i}B")}],
         "email": format!("p{i}@example.org"), "consent": true})
 }
 
-async fn send(
+pub async fn send(
     app: &TestApp,
     method: reqwest::Method,
     path: &str,
@@ -55,12 +55,12 @@ async fn send(
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
-async fn enter(app: &TestApp, tid: i64, body: &Value) -> (StatusCode, Value) {
+pub async fn enter(app: &TestApp, tid: i64, body: &Value) -> (StatusCode, Value) {
     let path = format!("/api/v1/tournaments/{tid}/entries");
     send(app, reqwest::Method::POST, &path, Some(body), None).await
 }
 
-async fn entry(app: &TestApp, token: &str) -> Value {
+pub async fn entry(app: &TestApp, token: &str) -> Value {
     let (s, v) = send(
         app,
         reqwest::Method::GET,
@@ -73,7 +73,7 @@ async fn entry(app: &TestApp, token: &str) -> Value {
     v
 }
 
-async fn withdraw(app: &TestApp, token: &str) -> (StatusCode, Value) {
+pub async fn withdraw(app: &TestApp, token: &str) -> (StatusCode, Value) {
     let path = format!("/api/v1/entries/{token}");
     send(app, reqwest::Method::DELETE, &path, None, None).await
 }

@@ -4,47 +4,12 @@
 //! entry's time getting the message once it is back (the outbox).
 
 use reqwest::StatusCode;
-use serde_json::{json, Value};
+
+use crate::online::{enter, open_tournament, pair, withdraw};
 
 use crate::helpers::{spawn_app_with, TestApp, TestDb};
 use crate::tokens::token_for;
 use burraco_td::auth::Role;
-
-async fn enter(app: &TestApp, tid: i64, body: &Value) -> (StatusCode, Value) {
-    let res = reqwest::Client::new()
-        .post(app.url(&format!("/api/v1/tournaments/{tid}/entries")))
-        .json(body)
-        .send()
-        .await
-        .expect("request");
-    let status = res.status();
-    (status, res.json().await.unwrap_or(Value::Null))
-}
-
-async fn withdraw(app: &TestApp, token: &str) {
-    let res = reqwest::Client::new()
-        .delete(app.url(&format!("/api/v1/entries/{token}")))
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(res.status(), StatusCode::OK);
-}
-
-fn pair(i: usize) -> Value {
-    json!({"players": [
-        {"surname": format!("Rossi{i}"), "name": "Anna", "card": format!("C{i}A")},
-        {"surname": format!("Bianchi{i}"), "name": "Luca", "card": format!("C{i}B")}],
-        "email": format!("p{i}@example.org"), "consent": true})
-}
-
-/// A tournament taking entries online with `capacity` places.
-async fn open_tournament(app: &TestApp, capacity: &str) -> i64 {
-    app.tournament("Online")
-        .with(&[("online_entries", "on"), ("capacity", capacity)])
-        .build()
-        .await
-        .tid
-}
 
 async fn app_mailing_to(url: String) -> TestApp {
     let app = spawn_app_with(TestDb::new(), |s| {
@@ -140,7 +105,10 @@ async fn each_entry_gets_its_private_link_by_mail_and_another_when_confirmed() {
         .get_html(&format!("/entry/{}", first["token"].as_str().unwrap()))
         .await;
     assert!(!page.contains("id=\"keep-link\""), "the link went by mail");
-    withdraw(&app, first["token"].as_str().unwrap()).await;
+    assert_eq!(
+        withdraw(&app, first["token"].as_str().unwrap()).await.0,
+        StatusCode::OK
+    );
     wait_for(3).await;
     let all = got.lock().unwrap().clone();
     let second_link = format!("/entry/{}", second["token"].as_str().unwrap());

@@ -6,7 +6,7 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::helpers::TestApp;
+use crate::online::{enter, entry, withdraw};
 
 fn team(i: usize, players: usize) -> Value {
     let players: Vec<Value> = (1..=players)
@@ -14,23 +14,6 @@ fn team(i: usize, players: usize) -> Value {
         .collect();
     json!({"team_name": format!("Squadra {i}"), "players": players,
         "email": format!("t{i}@example.org"), "consent": true})
-}
-
-async fn enter(app: &TestApp, tid: i64, body: &Value) -> (StatusCode, Value) {
-    let res = reqwest::Client::new()
-        .post(app.url(&format!("/api/v1/tournaments/{tid}/entries")))
-        .header("accept-language", "en")
-        .json(body)
-        .send()
-        .await
-        .expect("request");
-    let status = res.status();
-    (status, res.json().await.unwrap_or(Value::Null))
-}
-
-async fn entry(app: &TestApp, token: &Value) -> Value {
-    let token = token.as_str().unwrap();
-    app.get_json(&format!("/api/v1/entries/{token}")).await
 }
 
 #[tokio::test]
@@ -89,14 +72,9 @@ async fn a_team_enters_online_waits_when_full_and_moves_up() {
 
     // The first withdraws: the second is confirmed, with the next number
     // (none is left after the withdrawn team's).
-    let token = first["token"].as_str().unwrap();
-    let res = reqwest::Client::new()
-        .delete(app.url(&format!("/api/v1/entries/{token}")))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), StatusCode::OK);
-    let now = entry(&app, &second["token"]).await;
+    let (s, _) = withdraw(&app, first["token"].as_str().unwrap()).await;
+    assert_eq!(s, StatusCode::OK);
+    let now = entry(&app, second["token"].as_str().unwrap()).await;
     assert_eq!(now["status"], "confirmed", "{now}");
     assert_eq!(now["number"], 1, "{now}");
     let page = dora.get_html(&format!("/director/t/{tid}/teams")).await;
