@@ -30,6 +30,7 @@ pub struct MailRow {
     pub tournament_name: String,
     pub tries: i32,
     pub next_try_at: NaiveDateTime,
+    pub created_at: NaiveDateTime,
 }
 
 /// Queues messages, due now.
@@ -77,32 +78,60 @@ pub fn claim(conn: &mut DbConn, row: &MailRow, lease: NaiveDateTime) -> QueryRes
     Ok(n == 1)
 }
 
-/// A message handed over (or dropped, with why): its token is cleared.
-pub fn done(conn: &mut DbConn, id: i64, why: &str, now: NaiveDateTime) -> QueryResult<()> {
-    diesel::update(mail_outbox::table.find(id))
+/// A message handed over (or dropped, with why) by the sender holding its
+/// `lease`: its token is cleared. False when the lease was lost (another
+/// sender took the message after it ran out).
+pub fn done(
+    conn: &mut DbConn,
+    id: i64,
+    lease: NaiveDateTime,
+    why: &str,
+    now: NaiveDateTime,
+) -> QueryResult<bool> {
+    let n = diesel::update(held(id, lease))
         .set((
             mail_outbox::sent_at.eq(Some(now)),
             mail_outbox::token.eq(""),
             mail_outbox::last_error.eq(why),
         ))
         .execute(conn)?;
-    Ok(())
+    Ok(n == 1)
 }
 
-/// A try that failed: the next one at `next`.
+/// A try that failed, by the sender holding its `lease`: the next one at
+/// `next`. False when the lease was lost.
 pub fn failed(
     conn: &mut DbConn,
     id: i64,
+    lease: NaiveDateTime,
     tries: i32,
     next: NaiveDateTime,
     error: &str,
-) -> QueryResult<()> {
-    diesel::update(mail_outbox::table.find(id))
+) -> QueryResult<bool> {
+    let n = diesel::update(held(id, lease))
         .set((
             mail_outbox::tries.eq(tries),
             mail_outbox::next_try_at.eq(next),
             mail_outbox::last_error.eq(error),
         ))
         .execute(conn)?;
-    Ok(())
+    Ok(n == 1)
+}
+
+/// A message not sent whose lease is still the one given (nobody took it
+/// since).
+type Held = diesel::dsl::Filter<
+    diesel::dsl::Filter<
+        diesel::dsl::Find<mail_outbox::table, i64>,
+        diesel::dsl::IsNull<mail_outbox::sent_at>,
+    >,
+    diesel::dsl::Eq<mail_outbox::next_try_at, NaiveDateTime>,
+>;
+
+/// [`Held`]: message `id` under `lease`.
+fn held(id: i64, lease: NaiveDateTime) -> Held {
+    mail_outbox::table
+        .find(id)
+        .filter(mail_outbox::sent_at.is_null())
+        .filter(mail_outbox::next_try_at.eq(lease))
 }

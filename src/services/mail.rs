@@ -1,6 +1,6 @@
 //! The entries' e-mails (issue 36), as use cases over the outbox: the
 //! services that tell someone queue the message in their own transaction
-//! ([`queue`]); the background sender takes the due ones ([`take_due`]),
+//! ([`queue`]); the background sender takes the due ones one at a time ([`take_one`]),
 //! and marks each [`sent`] or [`failed`] (tried again later, with a wait
 //! that doubles up to a quarter of an hour, for about a day).
 
@@ -63,13 +63,18 @@ const FIRST_WAIT: Duration = Duration::from_secs(1);
 const LONGEST_WAIT: Duration = Duration::from_secs(15 * 60);
 /// How long a taken message is the taker's before another sender may try
 /// it (a sender that died while sending).
-const LEASE: Duration = Duration::from_secs(5 * 60);
+pub const LEASE: Duration = Duration::from_secs(5 * 60);
+/// The longest one message may take to hand over (well under [`LEASE`]).
+pub const SEND_TIMEOUT: Duration = Duration::from_secs(60);
+/// A message not sent this long after it was queued is given up.
+pub const MAX_AGE: Duration = Duration::from_secs(2 * 24 * 3600);
 
-/// A message to hand to the mail server.
+/// A message taken for sending: it is this sender's until `lease`.
 #[derive(Debug, Clone)]
 pub struct Mail {
     pub id: i64,
     pub tries: i32,
+    pub lease: NaiveDateTime,
     pub notice: Notice,
 }
 
@@ -103,12 +108,13 @@ pub fn wait_after(tries: i32) -> Duration {
     FIRST_WAIT.saturating_mul(1 << doublings).min(LONGEST_WAIT)
 }
 
-fn mail_of(row: MailRow) -> Result<Mail, ServiceError> {
+fn mail_of(row: MailRow, lease: NaiveDateTime) -> Result<Mail, ServiceError> {
     let kind = NoticeKind::parse(&row.kind)
         .ok_or_else(|| ServiceError::corrupt(format!("mail {}: kind", row.id)))?;
     Ok(Mail {
         id: row.id,
         tries: row.tries,
+        lease,
         notice: Notice {
             tournament: row.tournament_id,
             email: row.email,
@@ -119,52 +125,70 @@ fn mail_of(row: MailRow) -> Result<Mail, ServiceError> {
     })
 }
 
-/// Takes up to `limit` due messages for sending (each leased to this
-/// sender for a while).
-pub async fn take_due(db: &Db, limit: i64) -> Result<Vec<Mail>, ServiceError> {
+/// Takes the oldest due message for sending: it is this sender's until its
+/// lease runs out ([`LEASE`], well over the longest send: [`SEND_TIMEOUT`]),
+/// so two senders never hold one message at the same time. A message older
+/// than [`MAX_AGE`] (queued while no mail server was set up) is given up
+/// instead of sent late.
+pub async fn take_one(db: &Db) -> Result<Option<Mail>, ServiceError> {
     let clock = db.clock().clone();
     let now = clock.now();
     let rows = db
-        .read(move |c| Ok::<_, ServiceError>(outbox::due(c, now, limit)?))
+        .read(move |c| Ok::<_, ServiceError>(outbox::due(c, now, 8)?))
         .await?;
     if rows.is_empty() {
-        return Ok(Vec::new());
+        return Ok(None);
     }
     db.write(move |c| {
         let now = clock.now();
-        let mut taken = Vec::new();
         for row in rows {
-            if outbox::claim(c, &row, after(now, LEASE))? {
-                taken.push(mail_of(row)?);
+            let lease = after(now, LEASE);
+            if !outbox::claim(c, &row, lease)? {
+                continue;
             }
+            if now - row.created_at > chrono::Duration::from_std(MAX_AGE).unwrap_or_default() {
+                outbox::done(c, row.id, lease, "given up: too old", now)?;
+                continue;
+            }
+            return Ok(Some(mail_of(row, lease)?));
         }
-        Ok(taken)
+        Ok(None)
     })
     .await
 }
 
-/// A message handed to the mail server (or dropped, saying why).
-pub async fn sent(db: &Db, id: i64, why: &'static str) -> Result<(), ServiceError> {
-    db.write_at(move |c, now| Ok(outbox::done(c, id, why, now)?))
-        .await
+/// A message handed to the mail server (or given up, saying why).
+pub async fn sent(db: &Db, mail: &Mail, why: String) -> Result<(), ServiceError> {
+    let (id, lease) = (mail.id, mail.lease);
+    db.write_at(move |c, now| {
+        if !outbox::done(c, id, lease, &why, now)? {
+            tracing::warn!(mail = id, "an e-mail's lease ran out while it was sent");
+        }
+        Ok(())
+    })
+    .await
 }
 
 /// A try that failed: the message is tried again later, or given up after
-/// [`TRIES`].
-pub async fn failed(db: &Db, mail: &Mail, error: String) -> Result<(), ServiceError> {
-    let (id, tries) = (mail.id, mail.tries + 1);
+/// [`TRIES`] (or at once when the mail server said it never will take it).
+pub async fn failed(
+    db: &Db,
+    mail: &Mail,
+    error: String,
+    permanent: bool,
+) -> Result<(), ServiceError> {
+    let (id, lease, tries) = (mail.id, mail.lease, mail.tries + 1);
     db.write_at(move |c, now| {
-        if tries >= TRIES {
-            let why = format!("given up: {error}");
-            return Ok(outbox::done(c, id, &why, now)?);
+        let kept = if tries >= TRIES || permanent {
+            outbox::done(c, id, lease, &format!("given up: {error}"), now)?
+        } else {
+            let next = after(now, wait_after(tries));
+            outbox::failed(c, id, lease, tries, next, &error)?
+        };
+        if !kept {
+            tracing::warn!(mail = id, "an e-mail's lease ran out while it was tried");
         }
-        Ok(outbox::failed(
-            c,
-            id,
-            tries,
-            after(now, wait_after(tries)),
-            &error,
-        )?)
+        Ok(())
     })
     .await
 }

@@ -39,6 +39,8 @@ pub struct EntryState {
     pub status: EntryStatus,
     pub number: Option<i32>,
     pub position: Option<usize>,
+    /// A team entry's name ('' for a pair).
+    pub team_name: String,
     pub players: Vec<Player>,
 }
 
@@ -365,6 +367,7 @@ pub(super) fn state_of(
         status,
         number: number.filter(|_| status == EntryStatus::Confirmed),
         position: position_in(rows, row.id),
+        team_name: row.team_name.clone(),
         players: players_of(row)?,
     })
 }
@@ -377,6 +380,10 @@ fn move_up(
     now: NaiveDateTime,
 ) -> Result<Vec<Notice>, ServiceError> {
     let mut notices = Vec::new();
+    // An entry one of whose players the director registered meanwhile
+    // cannot be confirmed: it keeps its place (the director decides) and
+    // the next one moves up instead.
+    let mut passed_over: Vec<i64> = Vec::new();
     loop {
         let t = crate::db::tournaments::find(c, tid)?.ok_or(ServiceError::NotFound)?;
         let l = load_state(c, t)?;
@@ -384,10 +391,14 @@ fn move_up(
             return Ok(notices);
         }
         let rows = odb::list(c, tid)?;
-        let Some(first) = waiting(&rows).next() else {
+        let Some(next) = waiting(&rows).find(|r| !passed_over.contains(&r.id)) else {
             return Ok(notices);
         };
-        notices.extend(confirm_row(c, &l, first, now)?);
+        if already_in(c, &l, &[], &entrant_of(next)?)?.is_some() {
+            passed_over.push(next.id);
+            continue;
+        }
+        notices.extend(confirm_row(c, &l, next, now)?);
     }
 }
 

@@ -140,6 +140,9 @@ pub async fn draw(
         l.ensure_seen(seen)?;
         plan_draw(&l, kind)?;
         // A team tournament draws its teams (issue 25): the same operation.
+        // The waiting list closes and its entries are told (by e-mail), in
+        // the draw's transaction: a draw refused below closes nothing.
+        super::online::close_waiting_at_start(c, &l, now)?;
         if l.t.is_teams() {
             return super::teams::start_locked(c, &actor, rows, seed, now);
         }
@@ -176,8 +179,6 @@ pub async fn draw(
             .map(|p| p.id)
             .collect();
         let no_shows = crate::db::pairs::mark_undrawn_no_show(c, tid, &drawn)?;
-        // The waiting list closes; its entries are told (by e-mail).
-        super::online::close_waiting_at_start(c, &l, now)?;
         // Table and pair codes for the table-side entry (a redraw keeps them).
         super::entries::ensure_codes(c, tid, now)?;
         audit::record(

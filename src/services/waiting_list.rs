@@ -27,6 +27,8 @@ pub struct Listed {
     pub status: EntryStatus,
     pub number: Option<i32>,
     pub position: Option<usize>,
+    /// A team entry's name ('' for a pair).
+    pub team_name: String,
     pub players: Vec<Player>,
     pub email: String,
     pub phone: String,
@@ -58,6 +60,7 @@ pub async fn list(db: &Db, actor: Actor, tid: TournamentId) -> Result<Vec<Listed
                 status: s.status,
                 number: s.number,
                 position: s.position,
+                team_name: s.team_name,
                 players: s.players,
                 email: r.email.clone(),
                 phone: r.phone.clone(),

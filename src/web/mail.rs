@@ -69,49 +69,42 @@ fn message(from: &str, base: &str, n: &Notice) -> Result<Message, String> {
 }
 
 /// The background sender: wakes when a service queued a message (the
-/// web wakes it after the commit) or every few seconds, takes the due
-/// messages of the outbox and hands them to the mail server. Without
-/// `SMTP_URL`, due messages are dropped (the entry page said to keep the
-/// link).
+/// web wakes it after the commit) or every second, takes the due messages
+/// of the outbox one at a time and hands them to the mail server. Without
+/// `SMTP_URL` there is no sender: the messages stay queued (and are given
+/// up once too old when a mail server is set up later), and the entry page
+/// says to keep the link. With an `SMTP_URL` that does not read, nothing
+/// is sent and nothing dropped: the error is logged. Every instance on one
+/// database needs the same mail settings.
 pub fn spawn_sender(settings: &crate::config::Settings, db: Db, wake: Arc<Notify>) {
-    let smtp = settings.smtp.clone();
+    let Some((url, from)) = settings.smtp.clone() else {
+        return;
+    };
     let public_url = settings.public_url.clone();
     let listening = settings.listening;
     tokio::spawn(async move {
-        let mailer = match smtp.as_ref().map(|(url, _)| transport(url)) {
-            Some(Ok(m)) => Some(m),
-            Some(Err(e)) => {
-                tracing::error!(error = %e, "SMTP_URL does not read: no e-mail sent");
-                None
+        let mailer = match transport(&url) {
+            Ok(m) => m,
+            Err(e) => {
+                tracing::error!(error = %e, "SMTP_URL does not read: no e-mail is sent (they stay queued)");
+                return;
             }
-            None => None,
         };
-        let from = smtp.map(|(_, from)| from).unwrap_or_default();
         loop {
-            let due = match mail::take_due(&db, 20).await {
-                Ok(due) => due,
+            let mail = match mail::take_one(&db).await {
+                Ok(mail) => mail,
                 Err(e) => {
                     tracing::warn!(error = %e, "the outbox cannot be read");
-                    Vec::new()
+                    None
                 }
             };
-            let idle = due.is_empty();
-            let base = if due.is_empty() {
-                String::new()
-            } else {
-                link_base(&db, public_url.as_deref(), listening).await
-            };
-            for m in due {
-                let outcome = match &mailer {
-                    None => mail::sent(&db, m.id, "no SMTP_URL: not sent").await,
-                    Some(mailer) => send_one(&db, mailer, &from, &base, &m).await,
-                };
-                if let Err(e) = outcome {
-                    tracing::warn!(error = %e, "the outbox cannot be written");
-                }
-            }
-            if idle {
+            let Some(m) = mail else {
                 let _ = tokio::time::timeout(POLL, wake.notified()).await;
+                continue;
+            };
+            let base = link_base(&db, public_url.as_deref(), listening).await;
+            if let Err(e) = send_one(&db, &mailer, &from, &base, &m).await {
+                tracing::warn!(error = %e, "the outbox cannot be written");
             }
         }
     });
@@ -147,14 +140,21 @@ async fn send_one(
         Ok(msg) => msg,
         Err(e) => {
             tracing::warn!(error = %e, "an entry's e-mail cannot be written");
-            return mail::sent(db, m.id, "cannot be written").await;
+            return mail::sent(db, m, format!("given up: {e}")).await;
         }
     };
-    match mailer.send(msg).await {
-        Ok(_) => mail::sent(db, m.id, "").await,
-        Err(e) => {
-            tracing::info!(tries = m.tries + 1, error = %e, "mail server refused; trying again later");
-            mail::failed(db, m, e.to_string()).await
+    match tokio::time::timeout(mail::SEND_TIMEOUT, mailer.send(msg)).await {
+        Ok(Ok(_)) => mail::sent(db, m, String::new()).await,
+        Ok(Err(e)) => {
+            tracing::info!(tries = m.tries + 1, permanent = e.is_permanent(), error = %e, "the mail server did not take an e-mail");
+            mail::failed(db, m, e.to_string(), e.is_permanent()).await
+        }
+        Err(_) => {
+            tracing::info!(
+                tries = m.tries + 1,
+                "the mail server did not answer in time"
+            );
+            mail::failed(db, m, "timed out".into(), false).await
         }
     }
 }

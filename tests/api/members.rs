@@ -132,3 +132,24 @@ async fn with_the_check_off_the_directors_page_flags_the_cards_the_list_would_re
         "a valid card is not flagged"
     );
 }
+
+#[tokio::test]
+async fn a_member_list_of_thousands_of_cards_fits_the_page() {
+    let (_app, dora) = crate::tournaments::with_director().await;
+    let mut list = String::from("tessera;cognome;nome;scadenza;tipo\n");
+    for i in 0..4000 {
+        list.push_str(&format!(
+            "T{i:05};Cognome{i};Nome{i};2026-12-31;ordinaria\n"
+        ));
+    }
+    assert!(list.len() > 150 * 1024, "{}", list.len());
+    let (status, body) = post_list(&dora, &[("csv", &list)]).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("<strong>4000</strong>"), "{body}");
+    let (status, _) = post_list(&dora, &[("csv", &list), ("confirm", "yes")]).await;
+    assert_eq!(status, 303);
+    assert!(dora
+        .get_html("/director/members")
+        .await
+        .contains("<strong>4000</strong>"));
+}

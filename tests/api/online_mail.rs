@@ -3,6 +3,8 @@
 //! waiting list told at the start, and a mail server that is down at the
 //! entry's time getting the message once it is back (the outbox).
 
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
 use reqwest::StatusCode;
 
 use crate::online::{enter, open_tournament, pair, withdraw};
@@ -37,14 +39,31 @@ async fn messages(got: &Kept, n: usize, secs: u64) -> Vec<String> {
 /// A mail server for the tests: enough SMTP to take messages (no
 /// STARTTLS offered), each message's text kept.
 pub async fn smtp_sink() -> (String, Kept) {
+    let (url, got, _) = switched_sink(true).await;
+    (url, got)
+}
+
+/// A sink that, while its switch is off, answers every connection
+/// `421` (a mail server that is down) and counts them.
+async fn switched_sink(on: bool) -> (String, Kept, Switch) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    sink_on(listener)
+    let switch = Switch::default();
+    switch.on.store(on, Ordering::SeqCst);
+    let (url, got) = sink_on(listener, switch.clone());
+    (url, got, switch)
+}
+
+/// The sink's switch and how many connections it turned away.
+#[derive(Clone, Default)]
+struct Switch {
+    on: std::sync::Arc<AtomicBool>,
+    refused: std::sync::Arc<AtomicUsize>,
 }
 
 /// The messages a sink kept.
 pub type Kept = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
 
-fn sink_on(listener: tokio::net::TcpListener) -> (String, Kept) {
+fn sink_on(listener: tokio::net::TcpListener, switch: Switch) -> (String, Kept) {
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
     let port = listener.local_addr().unwrap().port();
     let got = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
@@ -55,8 +74,14 @@ fn sink_on(listener: tokio::net::TcpListener) -> (String, Kept) {
                 return;
             };
             let kept = kept.clone();
+            let switch = switch.clone();
             tokio::spawn(async move {
                 let (r, mut w) = socket.into_split();
+                if !switch.on.load(Ordering::SeqCst) {
+                    switch.refused.fetch_add(1, Ordering::SeqCst);
+                    let _ = w.write_all(b"421 sink down\r\n").await;
+                    return;
+                }
                 let mut lines = BufReader::new(r).lines();
                 let _ = w.write_all(b"220 sink ESMTP\r\n").await;
                 let mut data: Option<String> = None;
@@ -126,20 +151,22 @@ async fn each_entry_gets_its_private_link_by_mail_and_another_when_confirmed() {
 
 #[tokio::test]
 async fn a_mail_server_down_at_entry_time_gets_the_message_once_it_is_back() {
-    // A port nobody listens on yet: the mail server is down.
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    drop(listener);
-    let app = app_mailing_to(format!("smtp://127.0.0.1:{port}")).await;
+    let (url, got, switch) = switched_sink(false).await;
+    let app = app_mailing_to(url).await;
     let tid = open_tournament(&app, "4").await;
     let (status, entered) = enter(&app, tid, &pair(1)).await;
     assert_eq!(status, StatusCode::CREATED, "the entry is taken: {entered}");
-    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
-    // The mail server comes back on its port: the queued message goes.
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
-        .await
-        .unwrap();
-    let (_, got) = sink_on(listener);
+    // The mail server turns the sender away, which tries again later.
+    for _ in 0..100 {
+        if switch.refused.load(Ordering::SeqCst) >= 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(switch.refused.load(Ordering::SeqCst) >= 2, "tried again");
+    assert!(got.lock().unwrap().is_empty());
+    // The mail server comes back: the queued message goes, once.
+    switch.on.store(true, Ordering::SeqCst);
     let all = messages(&got, 1, 20).await;
     let link = format!("/entry/{}", entered["token"].as_str().unwrap());
     assert!(
@@ -148,6 +175,36 @@ async fn a_mail_server_down_at_entry_time_gets_the_message_once_it_is_back() {
     );
     tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
     assert_eq!(got.lock().unwrap().len(), 1, "sent once");
+}
+
+#[tokio::test]
+async fn two_senders_on_one_database_send_each_message_once() {
+    let (url, got) = smtp_sink().await;
+    let app = app_mailing_to(url.clone()).await;
+    // A second instance's sender, on the same database.
+    let mut settings = burraco_td::config::Settings::for_database(&app.db.url());
+    settings.smtp = Some((url, "torneo@example.org".into()));
+    let wake = std::sync::Arc::new(tokio::sync::Notify::new());
+    burraco_td::web::mail::spawn_sender(&settings, app.handle.clone(), wake.clone());
+    let tid = open_tournament(&app, "30").await;
+    let entries = futures_util::future::join_all((1..=12).map(|i| {
+        let app = &app;
+        async move { enter(app, tid, &pair(i)).await }
+    }))
+    .await;
+    assert!(entries.iter().all(|(s, _)| *s == StatusCode::CREATED));
+    wake.notify_one();
+    messages(&got, 12, 10).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let all = got.lock().unwrap().clone();
+    for i in 1..=12 {
+        let to = format!("p{i}@example.org");
+        assert_eq!(
+            all.iter().filter(|m| m.contains(&to)).count(),
+            1,
+            "{to}: {all:?}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -118,3 +118,33 @@ async fn a_team_enters_through_the_public_form() {
         "{page}"
     );
 }
+
+#[tokio::test]
+async fn the_start_of_a_team_tournament_closes_its_waiting_list() {
+    let (app, _dora) = crate::tournaments::with_director().await;
+    let built = app
+        .tournament("Squadre al via")
+        .with(&[
+            ("kind", "teams"),
+            ("online_entries", "on"),
+            ("capacity", "4"),
+        ])
+        .teams(4)
+        .checked_in()
+        .build()
+        .await;
+    let (s, waiting) = enter(&app, built.tid, &team(7, 4)).await;
+    assert_eq!(s, StatusCode::CREATED, "{waiting}");
+    assert_eq!(waiting["status"], "waiting", "{waiting}");
+    let token = crate::tokens::token_for(&app, burraco_td::auth::Role::Admin).await;
+    let res = reqwest::Client::new()
+        .post(app.url(&format!("/api/v1/tournaments/{}/start", built.tid)))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert!(res.status().is_success(), "{}", res.text().await.unwrap());
+    let now = entry(&app, waiting["token"].as_str().unwrap()).await;
+    assert_eq!(now["status"], "closed", "{now}");
+    assert_eq!(now["position"], Value::Null, "{now}");
+}

@@ -144,6 +144,9 @@ pub struct ListedEntry {
     pub status: String,
     pub number: Option<i32>,
     pub position: Option<usize>,
+    /// A team entry's name (absent for a pair).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub team_name: Option<String>,
     pub players: Vec<EntryPlayerIn>,
     pub email: String,
     pub phone: String,
@@ -252,6 +255,7 @@ pub async fn list_entries(
             status: e.status.code().into(),
             number: e.number,
             position: e.position,
+            team_name: Some(e.team_name.clone()).filter(|n| !n.is_empty()),
             players: e
                 .players
                 .iter()
