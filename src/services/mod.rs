@@ -16,6 +16,7 @@ pub mod clock;
 pub mod directory;
 pub mod entries;
 pub mod files;
+pub mod individual;
 pub mod online;
 pub mod pairs;
 pub mod people;
@@ -28,6 +29,7 @@ pub mod table_side;
 pub mod teams;
 pub mod tokens;
 pub mod tournaments;
+pub mod unscored;
 pub mod users;
 pub mod view;
 

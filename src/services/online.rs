@@ -165,6 +165,9 @@ fn lock_public(c: &mut DbConn, tid: TournamentId) -> Result<Loaded, ServiceError
     if l.t.is_teams() {
         return Err(Refusal::TeamsNoPairs.into());
     }
+    if l.t.is_individual() {
+        return Err(Refusal::IndividualNoPairs.into());
+    }
     Ok(l)
 }
 

@@ -92,6 +92,21 @@ refusals! {
     /// Only a waiting entry is confirmed, refused or moved.
     EntryNotWaiting => ("not_waiting", 409, "online.error.not_waiting"),
 
+    // Individual tournaments.
+    IndividualStarted => ("started", 409, "individual.error.started"),
+    IndividualWithdrawn => ("withdrawn", 409, "individual.error.withdrawn"),
+    IndividualNotIndividual => ("not_individual", 409, "individual.error.not_individual"),
+    /// An individual tournament registers players, not pairs.
+    IndividualNoPairs => ("no_pairs", 409, "individual.error.no_pairs"),
+    /// More players than the movement seats (`max`).
+    IndividualTooMany => ("too_many", 409, "individual.error.too_many"),
+    /// Fewer players present than one table (`min`).
+    IndividualTooFew => ("too_few", 409, "individual.error.too_few"),
+    /// The individual movement refuses (`reason`).
+    IndividualMovement => ("movement", 409, "individual.error.movement"),
+    /// Tables of the last round have no result (`round`, `tables`).
+    IndividualTablesMissing => ("tables_missing", 409, "individual.error.tables_missing"),
+
     // Teams.
     TeamsStarted => ("started", 409, "teams.error.started"),
     TeamsWithdrawn => ("withdrawn", 409, "teams.error.withdrawn"),

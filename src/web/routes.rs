@@ -305,6 +305,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                     web::post().to(director::close::reopen),
                 )
                 .configure(director::teams::routes)
+                .configure(director::individual::routes)
                 .route(
                     noted("GET", "/director", "/t/{id}/export.json"),
                     web::get().to(director::exports::export_json),
@@ -332,6 +333,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .route(
                     noted("GET", "/desk", "/t/{id}/rounds/{n}"),
                     web::get().to(desk::round::round_desk),
+                )
+                .route(
+                    noted("GET", "/desk", "/t/{id}/seating/{n}"),
+                    web::get().to(director::individual_rounds::show),
                 )
                 .route(
                     noted("GET", "/desk", "/t/{id}/rounds/{n}/states"),
