@@ -98,6 +98,8 @@ refusals! {
     IndividualNotIndividual => ("not_individual", 409, "individual.error.not_individual"),
     /// An individual tournament registers players, not pairs.
     IndividualNoPairs => ("no_pairs", 409, "individual.error.no_pairs"),
+    /// An individual tournament has no pairs file: its file is its own.
+    IndividualPairsFile => ("pairs_file", 409, "individual.error.pairs_file"),
     /// More players than the movement seats (`max`).
     IndividualTooMany => ("too_many", 409, "individual.error.too_many"),
     /// Fewer players present than one table (`min`).

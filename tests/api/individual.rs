@@ -4,7 +4,9 @@
 //! and from a CSV file (a preview, all or nothing), corrected, removed and
 //! checked in; the start (a random draw of foursomes, players resting),
 //! Danish rounds through the confirmation pages, clicked twice, undone;
-//! the seating lists by table and by name.
+//! the seating lists by table and by name; a whole evening played from the
+//! phones and the desk to the public standings per player, the prize list,
+//! the hall screen, getStandings and the exported file.
 
 use serde_json::{json, Value};
 
@@ -331,9 +333,15 @@ pub async fn next_round(app: &TestApp, t: &str, n: u32) -> reqwest::Response {
 /// line from the phones; NS scores `ns`, EW `ew` at table 1, and the
 /// tables after swap the lead so that places differ.
 pub async fn play_round(app: &TestApp, tid: i64, round: u32) {
+    play_round_from(app, tid, round, 0).await;
+}
+
+/// As [`play_round`] from the `first`-th table on (the ones before are the
+/// desk's).
+pub async fn play_round_from(app: &TestApp, tid: i64, round: u32, first: usize) {
     let f = ind_file(app, tid);
     let r = f.rounds.iter().find(|r| r.number == round).unwrap();
-    for (i, t) in r.tables.iter().enumerate() {
+    for (i, t) in r.tables.iter().enumerate().skip(first) {
         let table = t.table as i32;
         let (ns, ew) = seat(app, tid, round as i32, table);
         let code = table_code(app, tid, table);
@@ -521,4 +529,105 @@ async fn the_start_undone_gives_the_players_back_and_too_few_cannot_start() {
     assert!(f.rounds.is_empty() && f.players.iter().all(|p| !p.no_show));
     let res = add_player(&app, &t, "Tardi", "Ugo", "").await;
     assert_eq!(res.status().as_u16(), 303);
+}
+
+#[tokio::test]
+async fn a_22_player_evening_from_the_phones_and_the_desk_to_the_standings_per_player() {
+    let app = spawn_app().await;
+    app.setup_admin().await;
+    let t = individual_evening(&app, 22, "4").await;
+    let tid = tid_of(&t);
+    start(&app, &t).await;
+    for round in 1..=4u32 {
+        if round > 1 {
+            let res = next_round(&app, &t, round).await;
+            assert_eq!(res.status().as_u16(), 303, "round {round}");
+        }
+        // Table 1 at the desk (its line's VP goes to both partners), the
+        // others from the phones.
+        let res =
+            crate::scoring::post_sheet(&app, &t, round, 1, &crate::builders::sheet(500, 200)).await;
+        assert_eq!(res.status().as_u16(), 303, "desk table 1 round {round}");
+        play_round_from(&app, tid, round, 1).await;
+    }
+    let f = ind_file(&app, tid);
+    // Everybody rested at most once in 4 rounds of 2 resting out of 22.
+    let mut rests = std::collections::HashMap::new();
+    for r in &f.rounds {
+        for p in &r.byes {
+            *rests.entry(*p).or_insert(0) += 1;
+        }
+    }
+    assert_eq!(rests.len(), 8);
+    assert!(rests.values().all(|n| *n == 1));
+
+    // getStandings: a row per player, partners with the same VP at table 1
+    // of round 1 as far as that round goes, every round counted.
+    let doc: Value = app
+        .get(&format!("/api/v1/tournaments/{tid}/standings"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(doc["kind"], "individual", "{doc}");
+    let rows = doc["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 22);
+    assert_eq!(doc["entries"], 22);
+    for r in rows {
+        assert_eq!(
+            r["played"].as_u64().unwrap() + r["byes"].as_u64().unwrap(),
+            4,
+            "{r}"
+        );
+    }
+    // The exported file gives the same standings.
+    let export = app.get_html(&format!("{t}/export.json")).await;
+    let file = match burraco_td::tournament_file::parse_any(&export).unwrap() {
+        burraco_td::tournament_file::AnyTournamentFile::Individual(f) => f,
+        other => panic!("not an individual file: {:?}", other.kind()),
+    };
+    let st =
+        burraco_td::standings::compute_individual_file(&file, burraco_td::i18n::Lang::En).unwrap();
+    let from_file: Vec<(u64, i64)> = st
+        .rows
+        .iter()
+        .map(|r| (u64::from(r.number), r.vp))
+        .collect();
+    let from_doc: Vec<(u64, i64)> = rows
+        .iter()
+        .map(|r| (r["player"].as_u64().unwrap(), r["vp"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(from_file, from_doc);
+    // Both partners of a line share its VP: at table 1 of round 1 (the
+    // desk's sheet), the two NS players' cards agree.
+    let [a, b] = file.rounds[0].tables[0].ns;
+    let vp_of =
+        |p: u32| serde_json::to_value(&st.card(p).unwrap().rounds[0]).unwrap()["vp"].clone();
+    assert_eq!(vp_of(a), vp_of(b));
+    assert!(vp_of(a).is_i64(), "{}", vp_of(a));
+
+    // The public pages: standings per player, seating, prizes, screen.
+    let page = app.get_html(&format!("/t/{tid}")).await;
+    assert!(page.contains("Classifica per giocatore"), "{page}");
+    assert_eq!(page.matches("<tr id=\"player-").count(), 22);
+    let seating = app.get_html(&format!("/t/{tid}/rounds/2")).await;
+    assert!(seating.contains("id=\"by-name\""), "{seating}");
+    assert_eq!(app.get_status(&format!("/t/{tid}/screen")).await, 200);
+    let prizes = app.get_html(&format!("/t/{tid}/prizes")).await;
+    assert!(prizes.contains("id=\"player-prizes\""), "{prizes}");
+    assert!(!doc["prizes"].as_array().unwrap().is_empty());
+
+    // Closed: final.
+    let close = format!("{t}/confirm-close");
+    let page = app.get_html(&close).await;
+    let res = app
+        .submit(
+            &close,
+            &format!("{t}/close"),
+            &[("revision", &revision_of(&page)), ("confirm", "1")],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    let page = app.get_html(&format!("/t/{tid}")).await;
+    assert!(page.contains("final"), "{page}");
 }

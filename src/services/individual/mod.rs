@@ -10,6 +10,7 @@ pub mod file;
 mod loaded;
 pub mod rounds;
 pub mod seating;
+pub mod standings;
 
 use loaded::{ensure_individual, load_ind};
 pub use loaded::{load, loaded, IndLoaded, IndPlayer};

@@ -411,23 +411,23 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         web::post().to(check_in_many),
     )
     .route(
-        noted("GET", "/director", "/t/{id}/individual/{player}"),
+        noted("GET", "/director", "/t/{id}/individual/{pid}"),
         web::get().to(edit),
     )
     .route(
-        noted("POST", "/director", "/t/{id}/individual/{player}"),
+        noted("POST", "/director", "/t/{id}/individual/{pid}"),
         web::post().to(save),
     )
     .route(
-        noted("POST", "/director", "/t/{id}/individual/{player}/checkin"),
+        noted("POST", "/director", "/t/{id}/individual/{pid}/checkin"),
         web::post().to(check_in),
     )
     .route(
-        noted("POST", "/director", "/t/{id}/individual/{player}/withdraw"),
+        noted("POST", "/director", "/t/{id}/individual/{pid}/withdraw"),
         web::post().to(withdraw),
     )
     .route(
-        noted("POST", "/director", "/t/{id}/individual/{player}/delete"),
+        noted("POST", "/director", "/t/{id}/individual/{pid}/delete"),
         web::post().to(delete),
     );
 }

@@ -1,0 +1,132 @@
+//! An individual tournament's public pages (issue 35): the standings per
+//! player (and the hall screen), the prize list, each round's seating, and
+//! the standings as JSON — at the addresses of a pairs tournament's.
+
+use actix_web::{HttpRequest, HttpResponse};
+use askama::Template;
+
+use crate::ids::TournamentId;
+use crate::services::individual::seating::{seating_of_file, RoundSeating};
+use crate::services::individual::standings::{self, IndView, PlayerStandingsDoc};
+use crate::standings::Row;
+use crate::web::context::PageCtx;
+use crate::web::error::AppError;
+use crate::web::AppState;
+
+async fn view_of(
+    req: &HttpRequest,
+    state: &AppState,
+    tid: TournamentId,
+) -> Result<(PageCtx, IndView), AppError> {
+    let ctx = PageCtx::from_request(req);
+    let v = standings::view(&state.db, tid, state.settings.timezone, ctx.lang)
+        .await?
+        .ok_or(AppError::NotFound)?;
+    Ok((ctx, v))
+}
+
+fn page(body: String) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/html; charset=utf-8")
+        .insert_header(("Cache-Control", "no-cache"))
+        .body(body)
+}
+
+#[derive(Template)]
+#[template(path = "public/individual_standings.html")]
+struct StandingsPage<'a> {
+    ctx: &'a PageCtx,
+    v: &'a IndView,
+    /// The hall screen's layout (large type, no links).
+    screen: bool,
+}
+
+impl StandingsPage<'_> {
+    fn rows(&self) -> &[Row<crate::standings::Individual>] {
+        &self.v.standings.rows
+    }
+    fn name(&self, n: &u32) -> String {
+        self.v.player_name(*n)
+    }
+    fn rounds(&self) -> Vec<u32> {
+        self.v.file.rounds.iter().map(|r| r.number).collect()
+    }
+    fn finished(&self) -> bool {
+        self.v.status == crate::tournament::Status::Finished
+    }
+}
+
+/// The standings per player (the tournament's public page, or the hall
+/// screen).
+pub async fn standings_page(
+    req: &HttpRequest,
+    state: &AppState,
+    tid: TournamentId,
+    screen: bool,
+) -> Result<HttpResponse, AppError> {
+    let (ctx, v) = view_of(req, state, tid).await?;
+    Ok(page(
+        StandingsPage {
+            ctx: &ctx,
+            v: &v,
+            screen,
+        }
+        .render()?,
+    ))
+}
+
+#[derive(Template)]
+#[template(path = "public/individual_prizes.html")]
+struct PrizesPage<'a> {
+    ctx: &'a PageCtx,
+    v: &'a IndView,
+}
+
+/// The prize list: each prize to one player.
+pub async fn prizes(
+    req: &HttpRequest,
+    state: &AppState,
+    tid: TournamentId,
+) -> Result<HttpResponse, AppError> {
+    let (ctx, v) = view_of(req, state, tid).await?;
+    Ok(page(PrizesPage { ctx: &ctx, v: &v }.render()?))
+}
+
+#[derive(Template)]
+#[template(path = "public/individual_round.html")]
+struct RoundPage<'a> {
+    ctx: &'a PageCtx,
+    v: &'a IndView,
+    s: RoundSeating,
+}
+
+/// Round `n`'s seating, by table and by name.
+pub async fn round(
+    req: &HttpRequest,
+    state: &AppState,
+    tid: TournamentId,
+    n: u32,
+) -> Result<HttpResponse, AppError> {
+    let (ctx, v) = view_of(req, state, tid).await?;
+    let s = seating_of_file(&v.file, n).ok_or(AppError::NotFound)?;
+    Ok(page(
+        RoundPage {
+            ctx: &ctx,
+            v: &v,
+            s,
+        }
+        .render()?,
+    ))
+}
+
+/// The standings as JSON (`getStandings` of an individual tournament).
+pub async fn standings_json(
+    req: &HttpRequest,
+    state: &AppState,
+    tid: TournamentId,
+) -> Result<HttpResponse, AppError> {
+    let (_, v) = view_of(req, state, tid).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-cache"))
+        .json(PlayerStandingsDoc::of(&v)))
+}
