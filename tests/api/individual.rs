@@ -550,6 +550,20 @@ async fn a_22_player_evening_from_the_phones_and_the_desk_to_the_standings_per_p
         assert_eq!(res.status().as_u16(), 303, "desk table 1 round {round}");
         play_round_from(&app, tid, round, 1).await;
     }
+    // A penalty names a player: the desk does not record it on a line.
+    let res = app
+        .submit(
+            &format!("/desk/t/{tid}/penalties"),
+            &format!("/desk/t/{tid}/penalties"),
+            &[
+                ("pair", "1"),
+                ("round", "1"),
+                ("kind", "warning"),
+                ("reason", "slow play"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 409);
     let f = ind_file(&app, tid);
     // Everybody rested at most once in 4 rounds of 2 resting out of 22.
     let mut rests = std::collections::HashMap::new();
