@@ -58,6 +58,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             noted("GET", "", "/t/{id}/pairs/{pair}"),
             web::get().to(public::pair_card),
         )
+        .route(
+            noted("GET", "", "/t/{id}/players/{pair}"),
+            web::get().to(public::individual::player_page),
+        )
         .configure(public::teams::routes)
         .configure(public::enter::routes)
         .route(

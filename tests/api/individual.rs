@@ -631,6 +631,44 @@ async fn a_22_player_evening_from_the_phones_and_the_desk_to_the_standings_per_p
     assert!(prizes.contains("id=\"player-prizes\""), "{prizes}");
     assert!(!doc["prizes"].as_array().unwrap().is_empty());
 
+    // A player's page: the seat of the last round (table, partner,
+    // opponents) on top, then every round with partner, opponents, result.
+    let last = &file.rounds[3].tables[0];
+    let [me, partner] = last.ns;
+    let page = app.get_html(&format!("/t/{tid}/players/{me}")).await;
+    assert!(page.contains("id=\"seat-now\""), "{page}");
+    let now = page
+        .split("id=\"seat-now\"")
+        .nth(1)
+        .unwrap()
+        .split("</div>")
+        .next()
+        .unwrap();
+    assert!(
+        now.contains(&format!("Giocatore{partner} Nome{partner}")),
+        "{now}"
+    );
+    for o in last.ew {
+        assert!(now.contains(&format!("Giocatore{o} Nome{o}")), "{now}");
+    }
+    assert_eq!(page.matches("<tr id=\"round-").count(), 4);
+    let round1 = file.rounds[0]
+        .tables
+        .iter()
+        .find_map(|t| t.seat_of(me))
+        .map(|(_, p)| p);
+    if let Some(p1) = round1 {
+        let row = page
+            .split("<tr id=\"round-1\"")
+            .nth(1)
+            .unwrap()
+            .split("</tr>")
+            .next()
+            .unwrap();
+        assert!(row.contains(&format!("Giocatore{p1} Nome{p1}")), "{row}");
+    }
+    assert_eq!(app.get_status(&format!("/t/{tid}/players/99")).await, 404);
+
     // Closed: final.
     let close = format!("{t}/confirm-close");
     let page = app.get_html(&close).await;

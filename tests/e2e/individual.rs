@@ -159,6 +159,10 @@ async fn a_20_player_individual_evening_from_phones() {
         assert_eq!(rows, want);
         assert_eq!(rows.len(), 20);
         b.shot("i6-standings-per-player").await;
+        let best = reference.rows[0].number;
+        b.go(&format!("/t/{tid}/players/{best}")).await;
+        assert!(b.html().await.contains("id=\"seat-now\""));
+        b.shot("i6b-player-page").await;
         b.go(&format!("/t/{tid}/prizes")).await;
         assert!(b.html().await.contains("id=\"player-prizes\""));
         b.shot("i7-prizes").await;

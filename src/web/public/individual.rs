@@ -130,3 +130,101 @@ pub async fn standings_json(
         .insert_header(("Cache-Control", "no-cache"))
         .json(PlayerStandingsDoc::of(&v)))
 }
+
+/// One round on a player's page.
+pub struct PlayerRound {
+    pub round: u32,
+    pub table: Option<u32>,
+    /// `NS` or `EW` ("" when resting or absent).
+    pub line: &'static str,
+    pub partner: Option<String>,
+    pub opponents: Vec<String>,
+    pub vp: Option<i64>,
+    pub mp_diff: i64,
+    pub outcome: crate::standings::Outcome,
+}
+
+impl PlayerRound {
+    /// The outcome's words (played, adjusted, resting, to play, absent).
+    pub fn outcome_key(&self) -> &'static str {
+        use crate::standings::Outcome;
+        match self.outcome {
+            Outcome::Played => "individual.player_page.played",
+            Outcome::Adjusted => "individual.player_page.adjusted",
+            Outcome::Bye => "round.rests",
+            Outcome::Pending => "individual.player_page.pending",
+            Outcome::Absent => "individual.player_page.absent",
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "public/individual_player.html")]
+struct PlayerPage<'a> {
+    ctx: &'a PageCtx,
+    v: &'a IndView,
+    number: u32,
+    name: String,
+    row: Option<&'a Row<crate::standings::Individual>>,
+    /// Every round, the last first (the seat in play at the top).
+    rounds: Vec<PlayerRound>,
+}
+
+/// A player's page: where they sit now (table, line, partner, opponents),
+/// then every round with partner, opponents and result.
+pub async fn player(
+    req: &HttpRequest,
+    state: &AppState,
+    tid: TournamentId,
+    n: u32,
+) -> Result<HttpResponse, AppError> {
+    let (ctx, v) = view_of(req, state, tid).await?;
+    if !v.file.players.iter().any(|p| p.number == n) {
+        return Err(AppError::NotFound);
+    }
+    let card = v.standings.card(n);
+    let mut rounds: Vec<PlayerRound> = card
+        .map(|c| {
+            c.rounds
+                .iter()
+                .map(|r| PlayerRound {
+                    round: r.line.round,
+                    table: r.line.table,
+                    line: match r.line.line {
+                        Some(crate::rules::Line::Ns) => "NS",
+                        Some(_) => "EW",
+                        None => "",
+                    },
+                    partner: r.partner.map(|p| v.player_name(p)),
+                    opponents: r.opponents.iter().map(|&p| v.player_name(p)).collect(),
+                    vp: r.line.vp,
+                    mp_diff: r.line.mp_diff,
+                    outcome: r.line.outcome,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    rounds.reverse();
+    let row = v.standings.rows.iter().find(|r| r.number == n);
+    Ok(page(
+        PlayerPage {
+            ctx: &ctx,
+            v: &v,
+            number: n,
+            name: v.player_name(n),
+            row,
+            rounds,
+        }
+        .render()?,
+    ))
+}
+
+/// `GET /t/{id}/players/{n}`: a player's page (an individual tournament's).
+pub async fn player_page(
+    req: HttpRequest,
+    state: actix_web::web::Data<AppState>,
+    path: actix_web::web::Path<(TournamentId, u32)>,
+) -> Result<HttpResponse, AppError> {
+    let (tid, n) = path.into_inner();
+    player(&req, &state, tid, n).await
+}
