@@ -89,3 +89,9 @@ id_type!(
     /// A personal API token (`api_tokens.id`; never the secret).
     TokenId
 );
+
+id_type!(
+    /// A player of an individual tournament (`individual_players.id`; not
+    /// its number).
+    IndividualPlayerId
+);

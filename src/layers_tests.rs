@@ -36,7 +36,6 @@ const MAX_LINES: usize = 600;
 /// roots are routers and toolboxes alike too.
 const KNOWN_CIRCLES: &[&[&str]] = &[
     &[
-        "services::rounds",
         "services::teams",
         "services::teams::doc",
         "services::teams::entries",

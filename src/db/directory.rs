@@ -8,6 +8,7 @@ use crate::ids::UserId;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
+use super::schema::individual_players as ip;
 use super::schema::{pairs, tournament_staff, tournaments};
 use super::DbConn;
 use crate::ids::TournamentId;
@@ -110,6 +111,32 @@ pub fn search_seats(
     }
     seat!(p1_surname, p1_name, p1_card, p1_club);
     seat!(p2_surname, p2_name, p2_card, p2_club);
+    // The players of individual tournaments (issue 35), registered alone.
+    let mut q = ip::table
+        .filter(
+            lower(ip::surname)
+                .like(contains.clone())
+                .escape('\\')
+                .or(lower(ip::card).like(contains.clone()).escape('\\')),
+        )
+        .select((ip::surname, ip::name, ip::card, ip::club, ip::created_at))
+        .order(ip::created_at.desc())
+        .limit(limit)
+        .into_boxed();
+    if let Some(ids) = within {
+        q = q.filter(ip::tournament_id.eq_any(ids.to_vec()));
+    }
+    let rows: Vec<(String, String, String, String, NaiveDateTime)> = q.load(conn)?;
+    out.extend(
+        rows.into_iter()
+            .map(|(surname, name, card, club, registered_at)| SeatRow {
+                surname,
+                name,
+                card,
+                club,
+                registered_at,
+            }),
+    );
     Ok(out)
 }
 

@@ -34,9 +34,9 @@ fn movement_kind(m: RoundMovement) -> MovementKind {
         RoundMovement::DanishModified => MovementKind::DanishModified,
         RoundMovement::DanishGroups => MovementKind::DanishGroups,
         RoundMovement::DanishGroupsModified => MovementKind::DanishGroupsModified,
-        // Only in a team tournament, whose file writes its own movements
-        // (`services::teams`): the pairs view of its rows never shows it.
-        RoundMovement::RoundRobin => MovementKind::Mitchell,
+        // Only in a team or individual tournament, whose file writes its
+        // own movements: the pairs view of its rows never shows them.
+        RoundMovement::RoundRobin | RoundMovement::Draw => MovementKind::Mitchell,
     }
 }
 

@@ -10,6 +10,7 @@ pub mod directory;
 pub mod export;
 pub mod import;
 pub mod import_teams;
+pub mod individual;
 mod lazy;
 pub mod members;
 pub mod online_entries;

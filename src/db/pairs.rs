@@ -42,6 +42,9 @@ pub struct PairRow {
     pub team_p2: Option<i32>,
     /// The pair's group once the field is cut (RULES.md §13).
     pub group_label: Option<String>,
+    /// An individual tournament's partnership: its two players (issue 35).
+    pub ind_p1: Option<crate::ids::IndividualPlayerId>,
+    pub ind_p2: Option<crate::ids::IndividualPlayerId>,
 }
 
 impl PairRow {

@@ -123,6 +123,8 @@ diesel::table! {
         team_p1 -> Nullable<Integer>,
         team_p2 -> Nullable<Integer>,
         group_label -> Nullable<Text>,
+        ind_p1 -> Nullable<BigInt>,
+        ind_p2 -> Nullable<BigInt>,
     }
 }
 
@@ -238,6 +240,8 @@ diesel::joinable!(byes -> rounds (round_id));
 diesel::joinable!(byes -> pairs (pair_id));
 diesel::allow_tables_to_appear_in_same_query!(
     users,
+    individual_players,
+    individual_byes,
     sessions,
     api_tokens,
     app_settings,
@@ -466,3 +470,34 @@ diesel::joinable!(team_players -> teams (team_id));
 diesel::joinable!(team_byes -> rounds (round_id));
 diesel::joinable!(team_byes -> teams (team_id));
 diesel::joinable!(pairs -> teams (team_id));
+
+diesel::table! {
+    /// The players of an individual tournament (issue 35).
+    individual_players (id) {
+        id -> BigInt,
+        tournament_id -> BigInt,
+        number -> Integer,
+        surname -> Text,
+        name -> Text,
+        card -> Text,
+        club -> Text,
+        person_id -> Nullable<BigInt>,
+        code -> Nullable<Text>,
+        checked_in -> Bool,
+        withdrawn_from_round -> Nullable<Integer>,
+        no_show -> Bool,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(individual_players -> tournaments (tournament_id));
+
+diesel::table! {
+    /// The players resting in a round of an individual tournament.
+    individual_byes (round_id, player_id) {
+        round_id -> BigInt,
+        player_id -> BigInt,
+    }
+}
+
+diesel::joinable!(individual_byes -> rounds (round_id));

@@ -244,8 +244,9 @@ pub fn unstart(
     tournament_id: TournamentId,
     now: NaiveDateTime,
 ) -> QueryResult<usize> {
-    // A team tournament's start marks go too (`db::teams::unstart`).
+    // A team or individual tournament's start marks go too.
     super::teams::unstart(conn, tournament_id)?;
+    super::individual::unstart(conn, tournament_id)?;
     diesel::update(tournaments::table.find(tournament_id))
         .set((
             tournaments::status.eq(Status::Draft.as_str()),

@@ -24,6 +24,10 @@ pub fn file_of(
     if t.kind == crate::tournament_file::FileKind::Teams {
         return Err(ServiceError::refused(Refusal::TeamsPairsFile));
     }
+    // An individual tournament's pairs are its partnerships (issue 35).
+    if t.kind == crate::tournament_file::FileKind::Individual {
+        return Err(ServiceError::refused(Refusal::IndividualPairsFile));
+    }
     let rows = super::load_rows(c, t)?;
     Ok(crate::db::export::load_file_of(
         c,
@@ -145,6 +149,11 @@ pub async fn export_any(
             Ok(AnyTournamentFile::Teams(super::teams::export_on(
                 c, rows, tz,
             )?))
+        } else if rows.t.kind == crate::tournament_file::FileKind::Individual {
+            let t = super::individual::loaded(c, rows)?;
+            Ok(AnyTournamentFile::Individual(
+                super::individual::rounds::file_of_loaded(c, &t, tz)?,
+            ))
         } else {
             Ok(AnyTournamentFile::Pairs(file_of(c, tid, tz)?))
         }

@@ -150,7 +150,11 @@ pub(super) fn position_in(rows: &[EntryRow], id: i64) -> Option<usize> {
 /// public).
 fn lock_public(c: &mut DbConn, tid: TournamentId) -> Result<Loaded, ServiceError> {
     let t = bump(c, tid)?;
-    load_state(c, t)
+    let l = load_state(c, t)?;
+    if l.t.is_individual() {
+        return Err(Refusal::IndividualNoPairs.into());
+    }
+    Ok(l)
 }
 
 /// The player of `entry` who already holds a live entry or a registration.

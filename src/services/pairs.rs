@@ -58,6 +58,9 @@ fn lock_pairs(c: &mut DbConn, actor: &Actor, tid: TournamentId) -> Result<Loaded
     if l.t.is_teams() {
         return Err(ServiceError::refused(Refusal::TeamsNoPairs));
     }
+    if l.t.is_individual() {
+        return Err(ServiceError::refused(Refusal::IndividualNoPairs));
+    }
     Ok(l)
 }
 

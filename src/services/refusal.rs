@@ -92,6 +92,25 @@ refusals! {
     /// Only a waiting entry is confirmed, refused or moved.
     EntryNotWaiting => ("not_waiting", 409, "online.error.not_waiting"),
 
+    // Individual tournaments.
+    IndividualStarted => ("started", 409, "individual.error.started"),
+    IndividualWithdrawn => ("withdrawn", 409, "individual.error.withdrawn"),
+    IndividualNotIndividual => ("not_individual", 409, "individual.error.not_individual"),
+    /// An individual tournament registers players, not pairs.
+    IndividualNoPairs => ("no_pairs", 409, "individual.error.no_pairs"),
+    /// An individual tournament has no pairs file: its file is its own.
+    IndividualPairsFile => ("pairs_file", 409, "individual.error.pairs_file"),
+    /// A penalty naming a player is not recorded on the web yet.
+    IndividualPenalties => ("individual_penalties", 409, "individual.error.penalties"),
+    /// More players than the movement seats (`max`).
+    IndividualTooMany => ("too_many", 409, "individual.error.too_many"),
+    /// Fewer players present than one table (`min`).
+    IndividualTooFew => ("too_few", 409, "individual.error.too_few"),
+    /// The individual movement refuses (`reason`).
+    IndividualMovement => ("movement", 409, "individual.error.movement"),
+    /// Tables of the last round have no result (`round`, `tables`).
+    IndividualTablesMissing => ("tables_missing", 409, "individual.error.tables_missing"),
+
     // Teams.
     TeamsStarted => ("started", 409, "teams.error.started"),
     TeamsWithdrawn => ("withdrawn", 409, "teams.error.withdrawn"),

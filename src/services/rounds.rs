@@ -1,8 +1,6 @@
 //! Rounds: the first draw, the next round (Mitchell or Danish), the clock.
 
-use crate::ids::PairId;
-use crate::ids::RoundId;
-use crate::ids::TournamentId;
+use crate::ids::{PairId, TournamentId};
 use crate::services::Refusal;
 use std::collections::{HashMap, HashSet};
 
@@ -16,9 +14,12 @@ use crate::i18n::Lang;
 use crate::movement::{self, Layout, MitchellPlan, PairNo, RosterChange};
 use crate::services::view::{Pair, Seating};
 use crate::tournament::{RoundMovement, Status};
+use crate::tournament_file::FileKind;
 
 mod clubs;
+pub(crate) use super::unscored::{tables_missing, tables_without_score};
 mod groups;
+mod kinds;
 mod undo;
 pub use clubs::{club_meetings, clubs_crossing};
 use clubs::{pair_clubs, separates_clubs};
@@ -74,29 +75,6 @@ pub(crate) fn roster_changes(l: &Loaded) -> Vec<RosterChange> {
     changes
 }
 
-/// Tables of a round that have no score yet.
-pub(crate) fn tables_without_score(
-    c: &mut DbConn,
-    round_id: RoundId,
-) -> Result<Vec<u32>, ServiceError> {
-    Ok(crate::db::export::round_tables(c, round_id)?
-        .iter()
-        .filter(|(_, sheet)| sheet.is_none())
-        .map(|(s, _)| u32::try_from(s.table_no).unwrap_or(0))
-        .collect())
-}
-
-/// The refusal `why` for round `round` whose `tables` have no score yet
-/// (the message lists them).
-pub(crate) fn tables_missing(why: Refusal, round: i32, tables: &[u32]) -> ServiceError {
-    let tables = tables
-        .iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
-    ServiceError::refused_with(why, vec![("round", round.to_string()), ("tables", tables)])
-}
-
 /// Which draw of round 1: the start, or drawing round 1 again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DrawKind {
@@ -109,7 +87,7 @@ pub enum DrawKind {
 /// What a draw will do, or why it cannot happen: the one precondition the
 /// confirmation page and the action share.
 pub fn plan_draw(l: &Loaded, kind: DrawKind) -> Result<(), ServiceError> {
-    if l.t.is_teams() && kind == DrawKind::Redraw {
+    if l.t.kind != FileKind::Pairs && kind == DrawKind::Redraw {
         return Err(ServiceError::refused(Refusal::TeamsPairsOnly));
     }
     match (kind, l.status()) {
@@ -139,12 +117,12 @@ pub async fn draw(
         let (rows, l) = super::lock_both(c, &actor, tid, Need::Direct)?;
         l.ensure_seen(seen)?;
         plan_draw(&l, kind)?;
-        // A team tournament draws its teams (issue 25): the same operation.
         // The waiting list closes and its entries are told (by e-mail), in
         // the draw's transaction: a draw refused below closes nothing.
         super::online::close_waiting_at_start(c, &l, now)?;
-        if l.t.is_teams() {
-            return super::teams::start_locked(c, &actor, rows, seed, now);
+        // Teams and players alone draw their own (issues 25, 35).
+        if l.t.kind != FileKind::Pairs {
+            return kinds::start_locked(c, &actor, rows, seed, now);
         }
         let players: Vec<PairNo> = l.drawable().map(Pair::pair_no).collect();
         let layout = if separates_clubs(&l) {
@@ -228,8 +206,24 @@ pub struct RoundPlan {
 /// round waits for every sheet of the last one; tables without a score
 /// otherwise only ask for a reason).
 fn check_next_round(c: &mut DbConn, l: &Loaded) -> Result<RoundPlan, ServiceError> {
-    if l.t.is_teams() {
-        return Err(ServiceError::refused(Refusal::TeamsPairsOnly));
+    if l.t.kind != FileKind::Pairs {
+        return Ok(RoundPlan {
+            number: kinds::next_of_kind(c, l)?,
+            movement: RoundMovement::Danish,
+            missing: Vec::new(),
+            no_time_out: l
+                .rounds
+                .last()
+                .filter(|r| r.time_out_at.is_none())
+                .map(|r| r.number),
+            cut: None,
+            layout: Layout {
+                seed: 0,
+                tables: 0,
+                fixed: Vec::new(),
+                moving: Vec::new(),
+            },
+        });
     }
     let n = l.next_round();
     let Some(layout) = l.t.layout().filter(|_| l.status() == Status::Running) else {
@@ -391,9 +385,9 @@ async fn draw_next(
             return Ok(r);
         }
         l.ensure_seen(seen)?;
-        // A team tournament's next round is the teams' (issue 25).
-        if l.t.is_teams() {
-            let n = super::teams::next_round_locked(c, &actor, rows, requested, now)?;
+        // Teams and players alone seat their own (issues 25, 35).
+        if l.t.kind != FileKind::Pairs {
+            let n = kinds::next_round_locked(c, &actor, rows, requested, now)?;
             crate::db::rounds::stamp_drawn(c, tid, n, clock.now())?;
             return Ok(n);
         }
@@ -431,8 +425,8 @@ async fn draw_next(
                 }
                 seating
             }
-            // Only a team tournament's (which went to the teams' above).
-            RoundMovement::RoundRobin => {
+            // Only a team or individual tournament's (gone to theirs above).
+            RoundMovement::RoundRobin | RoundMovement::Draw => {
                 return Err(ServiceError::refused(Refusal::TeamsPairsOnly))
             }
         };

@@ -339,6 +339,11 @@ pub async fn add_penalty(
     lang: Lang,
 ) -> Result<PenaltyId, ServiceError> {
     super::write_running(db, actor, tid, Need::Referee, move |c, l, now| {
+        // A penalty of an individual tournament names a player (RULES.md
+        // §14), not one of its partnerships: not recorded here.
+        if l.t.is_individual() {
+            return Err(ServiceError::refused(Refusal::IndividualPenalties));
+        }
         let mut problems = Vec::new();
         let pair = form
             .pair

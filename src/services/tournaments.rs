@@ -97,6 +97,25 @@ pub async fn may_direct(db: &Db, actor: Actor, tid: TournamentId) -> Result<(), 
     .await
 }
 
+/// The movement fields a kind decides itself: a team tournament's rounds
+/// are round robin then Danish (its Teams page), the pairs' Mitchell count
+/// following the planned rounds; an individual tournament draws round 1
+/// and seats the others Danish (RULES.md §14: no Mitchell, no groups, no
+/// modified Danish).
+fn shape_form(kind: crate::tournament_file::FileKind, form: &mut SettingsForm) {
+    match kind {
+        crate::tournament_file::FileKind::Teams => {
+            form.mitchell_rounds = form.planned_rounds.clone();
+        }
+        crate::tournament_file::FileKind::Individual => {
+            form.mitchell_rounds = "1".into();
+            form.danish_form = "pure".into();
+            form.group_rounds = "0".into();
+        }
+        crate::tournament_file::FileKind::Pairs => {}
+    }
+}
+
 /// Creates a tournament owned by the actor.
 pub async fn create(
     db: &Db,
@@ -107,16 +126,15 @@ pub async fn create(
     if !actor.role.allows(Role::Director) {
         return Err(ServiceError::Forbidden);
     }
-    // A team tournament's rounds are round robin then Danish (its Teams
-    // page): the pairs' Mitchell count follows the planned rounds.
     let kind = match form.kind.trim() {
         "" | "pairs" => Some(crate::tournament_file::FileKind::Pairs),
         "teams" => Some(crate::tournament_file::FileKind::Teams),
+        "individual" => Some(crate::tournament_file::FileKind::Individual),
         _ => None,
     };
     let mut form = form;
-    if kind == Some(crate::tournament_file::FileKind::Teams) {
-        form.mitchell_rounds = form.planned_rounds.clone();
+    if let Some(kind) = kind {
+        shape_form(kind, &mut form);
     }
     let settings = Settings::parse(&form, tz).map_err(ServiceError::Invalid)?;
     let kind = kind.ok_or_else(|| ServiceError::invalid("kind", "teams.error.kind"))?;
@@ -127,6 +145,9 @@ pub async fn create(
             let setup = super::teams::parse_setup(&super::teams::SetupForm::default())
                 .map_err(ServiceError::Invalid)?;
             super::teams::write_setup(c, id, &setup, now)?;
+        }
+        if kind == crate::tournament_file::FileKind::Individual {
+            super::individual::make_individual(c, id, now)?;
         }
         audit::record(
             c,
@@ -180,9 +201,7 @@ pub async fn update_settings(
         } else {
             form.with_locked_fields_of(&saved, l.cut_made())
         };
-        if l.t.is_teams() {
-            form.mitchell_rounds = form.planned_rounds.clone();
-        }
+        shape_form(l.t.kind, &mut form);
         let settings = Settings::parse(&form, tz).map_err(ServiceError::Invalid)?;
         check_plan_against_rounds(&l, &settings)?;
         tdb::update_settings(c, tid, &settings, now)?;
@@ -228,9 +247,9 @@ fn check_close(c: &mut DbConn, l: &Loaded) -> Result<(), ServiceError> {
         return Err(ServiceError::refused(Refusal::CloseNotRunning));
     }
     for r in &l.rounds {
-        let missing = super::rounds::tables_without_score(c, r.id)?;
+        let missing = super::unscored::tables_without_score(c, r.id)?;
         if !missing.is_empty() {
-            return Err(super::rounds::tables_missing(
+            return Err(super::unscored::tables_missing(
                 Refusal::CloseMissing,
                 r.number,
                 &missing,

@@ -56,6 +56,11 @@ impl Tournament {
         self.kind == crate::tournament_file::FileKind::Teams
     }
 
+    /// An individual tournament (issue 35).
+    pub fn is_individual(&self) -> bool {
+        self.kind == crate::tournament_file::FileKind::Individual
+    }
+
     /// Round 1's draw, once drawn.
     pub fn layout(&self) -> Option<Layout> {
         self.layout.clone()

@@ -111,6 +111,10 @@ pub const FIELDS: &[&str] = &[
     "by",
     "team_scoring",
     "groups",
+    // Individual tournaments.
+    "player",
+    "players_imported",
+    "resting",
     // Accounts and tokens.
     "username",
     "active",

@@ -4,6 +4,7 @@
 
 pub mod circuits;
 pub mod enter;
+pub mod individual;
 pub mod players;
 pub mod teams;
 
@@ -111,6 +112,17 @@ where
             Page::Pair(_) | Page::PairJson(_) => Err(AppError::NotFound),
         };
     }
+    // And an individual tournament its own (issue 35).
+    if state.public.kind(state, tid).await? == crate::tournament_file::FileKind::Individual {
+        return match page {
+            Page::Tournament => individual::standings_page(req, state, tid, false).await,
+            Page::Screen => individual::standings_page(req, state, tid, true).await,
+            Page::Round(n) => individual::round(req, state, tid, n).await,
+            Page::Prizes => individual::prizes(req, state, tid).await,
+            Page::StandingsJson => individual::standings_json(req, state, tid).await,
+            Page::Pair(_) | Page::PairJson(_) => Err(AppError::NotFound),
+        };
+    }
     let ctx = PageCtx::from_request(req);
     let rev = crate::services::current_revision(&state.db, tid)
         .await?
@@ -198,6 +210,7 @@ fn render_tournament(ctx: &PageCtx, snap: &Snapshot, rev: i64) -> Result<String,
 pub enum StandingsDoc {
     Pairs(PublicStandings),
     Teams(crate::services::teams::TeamStandingsDoc),
+    Individual(crate::services::individual::standings::PlayerStandingsDoc),
 }
 
 /// `GET /api/v1/tournaments/{id}/standings`: the public standings as JSON
@@ -205,7 +218,7 @@ pub enum StandingsDoc {
 #[utoipa::path(get, path = "/api/v1/tournaments/{id}/standings", tag = "public",
     operation_id = "getStandings",
     params(("id" = i64, Path, description = "Tournament id")),
-    responses((status = 200, description = "The standings, prizes and penalties (no token; ETag per revision): a pairs tournament's, or a team tournament's (`kind` `teams`)",
+    responses((status = 200, description = "The standings, prizes and penalties (no token; ETag per revision): a pairs tournament's, a team tournament's (`kind` `teams`) or an individual one's (`kind` `individual`)",
             body = StandingsDoc),
         (status = 304, description = "Not modified (If-None-Match)"),
         (status = 404, description = "No such tournament", body = crate::web::api::reply::ErrorBody)))]

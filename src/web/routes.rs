@@ -58,6 +58,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             noted("GET", "", "/t/{id}/pairs/{pair}"),
             web::get().to(public::pair_card),
         )
+        .route(
+            noted("GET", "", "/t/{id}/players/{pair}"),
+            web::get().to(public::individual::player_page),
+        )
         .configure(public::teams::routes)
         .configure(public::enter::routes)
         .route(
@@ -313,6 +317,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                     web::post().to(director::close::reopen),
                 )
                 .configure(director::teams::routes)
+                .configure(director::individual::routes)
                 .route(
                     noted("GET", "/director", "/t/{id}/export.json"),
                     web::get().to(director::exports::export_json),
@@ -340,6 +345,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                 .route(
                     noted("GET", "/desk", "/t/{id}/rounds/{n}"),
                     web::get().to(desk::round::round_desk),
+                )
+                .route(
+                    noted("GET", "/desk", "/t/{id}/seating/{n}"),
+                    web::get().to(director::individual_rounds::show),
                 )
                 .route(
                     noted("GET", "/desk", "/t/{id}/rounds/{n}/states"),

@@ -22,6 +22,7 @@ mod first_night;
 mod groups;
 mod hardening;
 mod health;
+mod individual;
 mod italian;
 mod members;
 mod online;

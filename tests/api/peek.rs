@@ -9,8 +9,9 @@
 #![allow(dead_code)]
 
 use burraco_td::db::schema::{
-    api_tokens, audit_log, byes, circuit_stages, pairs, penalties, people, rate_limits, rounds,
-    seatings, sessions, sheet_entries, sheets, table_codes, teams, tournaments, user_audit, users,
+    api_tokens, audit_log, byes, circuit_stages, individual_players, pairs, penalties, people,
+    rate_limits, rounds, seatings, sessions, sheet_entries, sheets, table_codes, teams,
+    tournaments, user_audit, users,
 };
 use burraco_td::db::{Db, DbConn, Pool, PooledConn};
 use chrono::NaiveDateTime;
@@ -209,6 +210,22 @@ pub fn teams_of(db: &impl Pooled, tid: i64) -> Vec<(i32, i64, Option<String>)> {
         .select((teams::number, teams::id, teams::code))
         .load(&mut *db.conn())
         .expect("teams")
+}
+
+/// (number, id, checked in, club) of an individual tournament's players,
+/// by number.
+pub fn individual_players_of(db: &impl Pooled, tid: i64) -> Vec<(i32, i64, bool, String)> {
+    individual_players::table
+        .filter(individual_players::tournament_id.eq(tid))
+        .order(individual_players::number.asc())
+        .select((
+            individual_players::number,
+            individual_players::id,
+            individual_players::checked_in,
+            individual_players::club,
+        ))
+        .load(&mut *db.conn())
+        .expect("individual players")
 }
 
 /// (id, merged_into) of the people with this surname.

@@ -8,6 +8,7 @@ mod circuits;
 mod entries;
 mod groups;
 mod hall;
+mod individual;
 mod online;
 #[path = "../api/peek.rs"]
 mod peek;

@@ -377,9 +377,9 @@ pub(crate) fn next_round_locked(
         return Err(ServiceError::refused(Refusal::RoundAllGenerated));
     }
     if let Some(last) = t.l.rounds.last() {
-        let missing = crate::services::rounds::tables_without_score(c, last.id)?;
+        let missing = crate::services::unscored::tables_without_score(c, last.id)?;
         if !missing.is_empty() {
-            return Err(crate::services::rounds::tables_missing(
+            return Err(crate::services::unscored::tables_missing(
                 Refusal::TeamsTablesMissing,
                 last.number,
                 &missing,

@@ -74,8 +74,9 @@ pub struct TournamentIn {
     /// (hand totals only).
     #[serde(default)]
     pub sheet_mode: Option<SheetModeIn>,
-    /// `pairs` (default) or `teams` (issue 25): chosen when the tournament
-    /// is created, never changed after (ignored by an update).
+    /// `pairs` (default), `teams` (issue 25) or `individual` (issue 35):
+    /// chosen when the tournament is created, never changed after (ignored
+    /// by an update).
     #[serde(default)]
     pub kind: Option<KindIn>,
     /// How many of the plan's last rounds are Danish in groups (RULES.md
@@ -112,12 +113,24 @@ pub struct TournamentIn {
     pub member_check: Option<bool>,
 }
 
-/// What a tournament holds: pairs or teams.
+/// What a tournament holds: pairs, teams or players alone.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum KindIn {
     Pairs,
     Teams,
+    Individual,
+}
+
+impl KindIn {
+    /// The kind of a stored tournament.
+    pub fn of(kind: crate::tournament_file::FileKind) -> KindIn {
+        match kind {
+            crate::tournament_file::FileKind::Pairs => KindIn::Pairs,
+            crate::tournament_file::FileKind::Teams => KindIn::Teams,
+            crate::tournament_file::FileKind::Individual => KindIn::Individual,
+        }
+    }
 }
 
 /// How the tables enter their sheets.
@@ -220,6 +233,7 @@ impl TournamentIn {
             },
             kind: match self.kind {
                 Some(KindIn::Teams) => "teams".into(),
+                Some(KindIn::Individual) => "individual".into(),
                 _ => "pairs".into(),
             },
             ..SettingsForm::default()

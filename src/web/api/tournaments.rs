@@ -46,11 +46,7 @@ impl TournamentOut {
             pairs: l.pairs.len(),
             rounds: l.rounds.iter().map(|r| r.number).collect(),
             settings: TournamentIn {
-                kind: Some(if l.t.is_teams() {
-                    KindIn::Teams
-                } else {
-                    KindIn::Pairs
-                }),
+                kind: Some(KindIn::of(l.t.kind)),
                 ..TournamentIn::of(&l.settings, tz)
             },
         }

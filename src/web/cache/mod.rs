@@ -484,8 +484,8 @@ where
     F: FnOnce(&Snapshot, i64) -> Result<String, AppError>,
 {
     let lang = crate::web::context::PageCtx::from_request(req).lang;
-    // A team tournament has no pairs' documents (its own: `serve_teams`).
-    if state.public.kind(state, tid).await? == FileKind::Teams {
+    // A team or individual tournament has no pairs' documents (its own).
+    if state.public.kind(state, tid).await? != FileKind::Pairs {
         return Err(AppError::NotFound);
     }
     let rev = crate::services::current_revision(&state.db, tid)

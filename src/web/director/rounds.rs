@@ -28,6 +28,9 @@ pub(super) async fn draw_page(
     if kind == DrawKind::Start && l.t.is_teams() {
         return team_start_page(ctx, state, actor, tid, stale).await;
     }
+    if kind == DrawKind::Start && l.t.is_individual() {
+        return super::individual_rounds::start_page(ctx, state, actor, tid, stale).await;
+    }
     let lang = ctx.lang;
     let redraw = kind == DrawKind::Redraw;
     let (title, action) = if redraw {

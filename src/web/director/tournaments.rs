@@ -138,9 +138,7 @@ pub async fn edit_form(
 ) -> Result<HttpResponse, AppError> {
     let l = load(&state, actor, *id).await?;
     let mut form = SettingsForm::from_settings(&l.settings, ctx.timezone).share_as_typed();
-    if l.t.is_teams() {
-        form.kind = "teams".into();
-    }
+    form.kind = l.t.kind.code().into();
     render(&settings_page(
         &ctx,
         Some(l.t.id),

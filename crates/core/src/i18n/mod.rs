@@ -246,6 +246,16 @@ const SOURCES: &[(Lang, &str, &str)] = &[
     ),
     (
         Lang::It,
+        "individual.it.json",
+        include_str!("catalog/individual.it.json"),
+    ),
+    (
+        Lang::En,
+        "individual.en.json",
+        include_str!("catalog/individual.en.json"),
+    ),
+    (
+        Lang::It,
         "online.it.json",
         include_str!("catalog/online.it.json"),
     ),

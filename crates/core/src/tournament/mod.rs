@@ -12,6 +12,7 @@ pub mod online;
 pub mod pairs;
 pub mod penalty;
 pub mod plan;
+pub mod player_csv;
 pub mod settings;
 pub mod sheet_form;
 pub mod spreadsheet;
@@ -118,6 +119,9 @@ pub enum RoundMovement {
     DanishGroupsModified,
     /// A team tournament's round-robin round (RULES.md §12).
     RoundRobin,
+    /// An individual tournament's first round, drawn at random (RULES.md
+    /// §14).
+    Draw,
 }
 
 impl RoundMovement {
@@ -129,6 +133,7 @@ impl RoundMovement {
             RoundMovement::DanishGroups => "danish_groups",
             RoundMovement::DanishGroupsModified => "danish_groups_modified",
             RoundMovement::RoundRobin => "round_robin",
+            RoundMovement::Draw => "draw",
         }
     }
 
@@ -140,6 +145,7 @@ impl RoundMovement {
             "danish_groups" => Some(RoundMovement::DanishGroups),
             "danish_groups_modified" => Some(RoundMovement::DanishGroupsModified),
             "round_robin" => Some(RoundMovement::RoundRobin),
+            "draw" => Some(RoundMovement::Draw),
             _ => None,
         }
     }
@@ -152,6 +158,7 @@ impl RoundMovement {
             RoundMovement::DanishGroups => "movement_kind.danish_groups",
             RoundMovement::DanishGroupsModified => "movement_kind.danish_groups_modified",
             RoundMovement::RoundRobin => "movement_kind.round_robin",
+            RoundMovement::Draw => "movement_kind.draw",
         }
     }
 

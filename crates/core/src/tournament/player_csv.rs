@@ -1,0 +1,169 @@
+//! Players of an individual tournament from a CSV file (issue 35): one
+//! player per line after a header row. The same reading as the pairs' and
+//! teams' imports ([`super::csv_import`]): UTF-8 or Windows-1252, `;` `,`
+//! or TAB, headers in Italian or English (`cognome;nome;tessera;circolo` or
+//! `surname;name;card;club`). Nothing is imported while any line is bad:
+//! the preview lists every problem with its line.
+
+use super::csv_import::{header_word, read, LineProblem, Lines};
+use super::pairs::{Player, PlayerForm};
+use super::FieldProblem;
+
+/// The columns and the words that name them in a header.
+const COLUMNS: &[(&str, &[&str])] = &[
+    ("surname", &["cognome", "surname", "lastname", "familyname"]),
+    ("name", &["nome", "name", "firstname", "givenname"]),
+    (
+        "card",
+        &[
+            "tessera",
+            "ntessera",
+            "numtessera",
+            "numerotessera",
+            "card",
+            "cardno",
+            "cardnumber",
+        ],
+    ),
+    (
+        "club",
+        &["circolo", "club", "associazione", "societa", "asd"],
+    ),
+];
+
+/// A player as the file gives it, with its line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerLine {
+    pub line: usize,
+    pub player: Player,
+}
+
+/// What the file would add.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PlayerPreview {
+    pub players: Vec<PlayerLine>,
+    pub bad_lines: Vec<LineProblem>,
+    /// Header cells this import does not read, as written.
+    pub ignored_columns: Vec<String>,
+}
+
+impl PlayerPreview {
+    pub fn is_clean(&self) -> bool {
+        self.bad_lines.is_empty() && !self.players.is_empty()
+    }
+}
+
+/// Reads a CSV text of players; `existing` are the players already
+/// registered (nobody plays twice).
+pub fn preview(text: &str, existing: &[Player]) -> Result<PlayerPreview, FieldProblem> {
+    let text = text.trim_start_matches('\u{feff}');
+    let (header, records) = read(text)?;
+    let mut index: Vec<(&'static str, usize)> = Vec::new();
+    let mut out = PlayerPreview::default();
+    for (i, cell) in header.iter().enumerate() {
+        let word = header_word(cell);
+        match COLUMNS
+            .iter()
+            .find(|(_, words)| words.contains(&word.as_str()))
+        {
+            Some((col, _)) if !index.iter().any(|(c, _)| c == col) => index.push((col, i)),
+            Some(_) => {}
+            None if !cell.trim().is_empty() => out.ignored_columns.push(cell.trim().to_string()),
+            None => {}
+        }
+    }
+    for (col, key) in [
+        ("surname", "teams.import.missing_surname"),
+        ("name", "teams.import.missing_name"),
+    ] {
+        if !index.iter().any(|(c, _)| *c == col) {
+            return Err(FieldProblem::new("file", key));
+        }
+    }
+    let lines = Lines::new(text);
+    for record in records {
+        let line = lines.of(&record);
+        let get = |col: &str| {
+            index
+                .iter()
+                .find(|(c, _)| *c == col)
+                .and_then(|(_, i)| record.get(*i))
+                .unwrap_or_default()
+                .to_string()
+        };
+        let form = PlayerForm {
+            surname: get("surname"),
+            name: get("name"),
+            card: get("card"),
+            club: get("club"),
+        };
+        match Player::parse(&form, ["surname", "name", "card", "club"]) {
+            Ok(p) => {
+                let taken = existing.iter().any(|q| q.same_person(&p))
+                    || out.players.iter().any(|q| q.player.same_person(&p));
+                if taken {
+                    out.bad_lines.push(LineProblem {
+                        line,
+                        problems: vec![FieldProblem::new("file", "import.error.duplicate")
+                            .with("player", p.full_name())],
+                    });
+                } else {
+                    out.players.push(PlayerLine { line, player: p });
+                }
+            }
+            Err(problems) => out.bad_lines.push(LineProblem { line, problems }),
+        }
+    }
+    if out.players.is_empty() && out.bad_lines.is_empty() {
+        return Err(FieldProblem::new("file", "individual.import.none"));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = "cognome;nome;tessera;circolo;note\n\
+        Rossi;Maria;AB1;Circolo Sole;x\n\
+        Bianchi;Luca;;;\n\
+        Verdi;Anna;;;\n";
+
+    #[test]
+    fn one_player_per_line_in_file_order() {
+        let p = preview(GOOD, &[]).unwrap();
+        assert!(p.is_clean(), "{:?}", p.bad_lines);
+        let names: Vec<String> = p.players.iter().map(|l| l.player.full_name()).collect();
+        assert_eq!(names, ["Rossi Maria", "Bianchi Luca", "Verdi Anna"]);
+        assert_eq!(p.players[0].line, 2);
+        assert_eq!(p.players[0].player.card(), "AB1");
+        assert_eq!(p.ignored_columns, ["note"]);
+    }
+
+    #[test]
+    fn english_headers_and_commas() {
+        let p = preview("surname,name,card,club\nRossi,Maria,,\n", &[]).unwrap();
+        assert!(p.is_clean());
+        assert_eq!(p.players.len(), 1);
+    }
+
+    #[test]
+    fn a_player_twice_or_already_registered_is_a_bad_line() {
+        let text = "cognome;nome\nRossi;Maria\nROSSI;maria\nBianchi;Luca\n";
+        let p = preview(text, &[]).unwrap();
+        assert!(!p.is_clean());
+        assert_eq!(p.bad_lines.len(), 1);
+        assert_eq!(p.bad_lines[0].line, 3);
+        let existing = [p.players[1].player.clone()];
+        let again = preview("cognome;nome\nBianchi;Luca\n", &existing).unwrap();
+        assert_eq!(again.bad_lines.len(), 1);
+        assert!(again.players.is_empty());
+    }
+
+    #[test]
+    fn a_missing_name_is_a_bad_line_and_no_surname_column_refuses_the_file() {
+        let p = preview("cognome;nome\nRossi;\n", &[]).unwrap();
+        assert_eq!(p.bad_lines[0].line, 2);
+        assert!(preview("nome;tessera\nMaria;1\n", &[]).is_err());
+    }
+}
