@@ -432,6 +432,7 @@ diesel::table! {
         updated_at -> Timestamp,
         team_name -> Text,
         team_id -> Nullable<BigInt>,
+        player_id -> Nullable<BigInt>,
     }
 }
 

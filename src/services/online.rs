@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use super::audit::{self, Action, Entry};
 pub use super::mail::{Notice, NoticeKind};
 use super::{bump, load_state, Loaded, Refusal, ServiceError};
-use crate::db::online_entries::{self as odb, EntryRow, NewEntry};
+use crate::db::online_entries::{self as odb, EntryRow, Holder, NewEntry};
 use crate::db::{Db, DbConn};
 use crate::ids::{PairId, TournamentId};
 use crate::tournament::online::{Entrant, EntryForm, EntryIn, EntryStatus};
@@ -91,14 +91,18 @@ fn players_of(row: &EntryRow) -> Result<Vec<Player>, ServiceError> {
         .collect())
 }
 
-/// Who an entry enters: a team when it has a team's name, else a pair.
+/// Who an entry enters: a team when it has a team's name, a player alone
+/// when it has one player, else a pair.
 pub(super) fn entrant_of(row: &EntryRow) -> Result<Entrant, ServiceError> {
-    let players = players_of(row)?;
+    let mut players = players_of(row)?;
     if !row.team_name.is_empty() {
         return Ok(Entrant::Team {
             name: row.team_name.clone(),
             players,
         });
+    }
+    if players.len() == 1 {
+        return Ok(Entrant::Player(players.remove(0)));
     }
     match <[Player; 2]>::try_from(players) {
         Ok(players) => Ok(Entrant::Pair(PairEntry { players })),
@@ -114,15 +118,22 @@ pub(super) fn status_of(row: &EntryRow) -> Result<EntryStatus, ServiceError> {
         .ok_or_else(|| ServiceError::corrupt(format!("online entry {}: status", row.id)))
 }
 
-/// The places taken: the registrations (pairs or teams) that hold their
-/// players.
+/// The places taken: the registrations (pairs, teams or players) that
+/// hold their players.
 fn holding(c: &mut DbConn, l: &Loaded) -> Result<usize, ServiceError> {
     Ok(live_players(c, l)?.len())
 }
 
-/// The players of each registration that holds its players (a pair or a
-/// team, by the tournament's kind).
+/// The players of each registration that holds its players (a pair, a
+/// team or a player alone, by the tournament's kind).
 fn live_players(c: &mut DbConn, l: &Loaded) -> Result<Vec<Vec<Player>>, ServiceError> {
+    if l.t.is_individual() {
+        return Ok(crate::db::individual::list_players(c, l.t.id)?
+            .iter()
+            .filter(|p| !p.no_show && p.withdrawn_from_round.is_none())
+            .map(|p| vec![p.player()])
+            .collect());
+    }
     if l.t.is_teams() {
         return Ok(crate::db::teams::live_teams(c, l.t.id)?
             .into_iter()
@@ -150,11 +161,7 @@ pub(super) fn position_in(rows: &[EntryRow], id: i64) -> Option<usize> {
 /// public).
 fn lock_public(c: &mut DbConn, tid: TournamentId) -> Result<Loaded, ServiceError> {
     let t = bump(c, tid)?;
-    let l = load_state(c, t)?;
-    if l.t.is_individual() {
-        return Err(Refusal::IndividualNoPairs.into());
-    }
-    Ok(l)
+    load_state(c, t)
 }
 
 /// The player of `entry` who already holds a live entry or a registration.
@@ -201,6 +208,8 @@ pub async fn submit(
         }
         let parsed = if l.t.is_teams() {
             form.parse_team()
+        } else if l.t.is_individual() {
+            form.parse_player()
         } else {
             form.parse_pair()
         };
@@ -237,8 +246,7 @@ pub async fn submit(
                 tid,
                 token: &token,
                 status: status.code(),
-                pair_id: registered.and_then(|r| r.0 .0),
-                team_id: registered.and_then(|r| r.0 .1),
+                holder: registered.map(|r| r.0).unwrap_or_default(),
                 team_name: entrant.team_name(),
                 players: &players_json(entrant.players()),
                 email: &email,
@@ -285,13 +293,15 @@ pub(super) fn entrant_values(e: &Entrant) -> Map<String, Value> {
                 Value::from(players.iter().map(Player::full_name).collect::<Vec<_>>()),
             ),
         ]),
+        Entrant::Player(p) => audit::values([("player", Value::from(p.full_name()))]),
     }
 }
 
-/// A registration's `(pair_id, team_id)` and its number.
-type Registered = ((Option<i64>, Option<i64>), i32);
+/// The registration an entry became, and its number.
+type Registered = (Holder, i32);
 
-/// Registers a confirmed entry: its pair or team, with the next number.
+/// Registers a confirmed entry: its pair, team or player, with the next
+/// number.
 fn register(
     c: &mut DbConn,
     tid: TournamentId,
@@ -301,11 +311,44 @@ fn register(
     match entrant {
         Entrant::Pair(pair) => {
             let (id, number) = add_pair(c, tid, pair, now)?;
-            Ok(((Some(id.0), None), number))
+            let pair = Some(id.0);
+            Ok((
+                Holder {
+                    pair,
+                    ..Holder::default()
+                },
+                number,
+            ))
         }
         Entrant::Team { name, players } => {
             let (id, number) = crate::db::teams::insert_team(c, tid, name, players, false, now)?;
-            Ok(((None, Some(id.0)), number))
+            let team = Some(id.0);
+            Ok((
+                Holder {
+                    team,
+                    ..Holder::default()
+                },
+                number,
+            ))
+        }
+        Entrant::Player(p) => {
+            let numbers =
+                crate::db::individual::insert_players(c, tid, std::slice::from_ref(p), now)?;
+            let number = numbers
+                .first()
+                .copied()
+                .ok_or_else(|| ServiceError::corrupt("player not inserted"))?;
+            let player = crate::db::individual::list_players(c, tid)?
+                .iter()
+                .find(|r| r.number == number)
+                .map(|r| r.id.0);
+            Ok((
+                Holder {
+                    player,
+                    ..Holder::default()
+                },
+                number,
+            ))
         }
     }
 }
@@ -334,14 +377,22 @@ pub async fn get(db: &Db, token: String) -> Result<EntryState, ServiceError> {
             crate::db::tournaments::find(c, row.tournament_id)?.ok_or(ServiceError::NotFound)?;
         let l = load_state(c, t)?;
         let rows = odb::list(c, row.tournament_id)?;
-        let teams = team_numbers(c, &l)?;
-        state_of(&l, &teams, &rows, &row)
+        let numbers = holder_numbers(c, &l)?;
+        state_of(&l, &numbers, &rows, &row)
     })
     .await
 }
 
-/// A team tournament's team numbers by team id (empty for pairs).
-pub(super) fn team_numbers(c: &mut DbConn, l: &Loaded) -> Result<Vec<(i64, i32)>, ServiceError> {
+/// The numbers of a team tournament's teams, or of an individual
+/// tournament's players, by their ids (empty for pairs: they are in the
+/// loaded state).
+pub(super) fn holder_numbers(c: &mut DbConn, l: &Loaded) -> Result<Vec<(i64, i32)>, ServiceError> {
+    if l.t.is_individual() {
+        return Ok(crate::db::individual::list_players(c, l.t.id)?
+            .iter()
+            .map(|p| (p.id.0, p.number))
+            .collect());
+    }
     if !l.t.is_teams() {
         return Ok(Vec::new());
     }
@@ -353,13 +404,16 @@ pub(super) fn team_numbers(c: &mut DbConn, l: &Loaded) -> Result<Vec<(i64, i32)>
 
 pub(super) fn state_of(
     l: &Loaded,
-    teams: &[(i64, i32)],
+    numbers: &[(i64, i32)],
     rows: &[EntryRow],
     row: &EntryRow,
 ) -> Result<EntryState, ServiceError> {
     let status = status_of(row)?;
-    let number = match row.team_id {
-        Some(team) => teams.iter().find(|(id, _)| *id == team).map(|(_, n)| *n),
+    let number = match row.team_id.or(row.player_id) {
+        Some(holder) => numbers
+            .iter()
+            .find(|(id, _)| *id == holder)
+            .map(|(_, n)| *n),
         None => row
             .pair_id
             .and_then(|p| l.pair(Some(PairId(p))))
@@ -432,7 +486,7 @@ pub(super) fn confirm_row(
 }
 
 /// Withdraws an entry by its private token (before the start): a
-/// confirmed entry's pair is deleted and the first waiting entry confirmed
+/// confirmed entry's pair (team, player) is deleted and the first waiting entry confirmed
 /// at once. Withdrawing twice is the same as once.
 pub async fn withdraw(db: &Db, token: String) -> Result<Vec<Notice>, ServiceError> {
     let clock = db.clock().clone();
@@ -458,9 +512,12 @@ pub async fn withdraw(db: &Db, token: String) -> Result<Vec<Notice>, ServiceErro
             if let Some(team) = row.team_id {
                 crate::db::teams::delete_team(c, tid, crate::ids::TeamId(team))?;
             }
+            if let Some(player) = row.player_id {
+                let id = crate::ids::IndividualPlayerId(player);
+                crate::db::individual::delete_player(c, id)?;
+            }
         }
-        let holder = (row.pair_id, row.team_id);
-        odb::set_status(c, row.id, EntryStatus::Withdrawn.code(), holder, now)?;
+        odb::set_status(c, row.id, EntryStatus::Withdrawn.code(), row.holder(), now)?;
         let mut before = match entrant_of(&row) {
             Ok(e) => entrant_values(&e),
             Err(_) => Map::new(),

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::audit::{self, Action, Entry};
 use super::online::{
-    confirm_row, entrant_of, entrant_values, position_in, state_of, status_of, team_numbers,
+    confirm_row, entrant_of, entrant_values, holder_numbers, position_in, state_of, status_of,
     waiting, Notice,
 };
 use super::{bump, check_access, load_state, Actor, Need, Refusal, ServiceError};
@@ -46,10 +46,10 @@ pub async fn list(db: &Db, actor: Actor, tid: TournamentId) -> Result<Vec<Listed
         let l = super::read(c, &actor, tid, Need::Referee)?;
         let rows = odb::list(c, tid)?;
         let flag = super::members::flags_entries(c, &l)?;
-        let teams = team_numbers(c, &l)?;
+        let numbers = holder_numbers(c, &l)?;
         let mut out = Vec::new();
         for r in &rows {
-            let s = state_of(&l, &teams, &rows, r)?;
+            let s = state_of(&l, &numbers, &rows, r)?;
             let card_problems = if flag && s.status.is_live() {
                 super::members::problems(c, &l, &s.players)?
             } else {
@@ -124,7 +124,13 @@ pub async fn decide(
                 Action::EntryConfirmed
             }
             Decision::Refuse => {
-                odb::set_status(c, row.id, EntryStatus::Refused.code(), (None, None), now)?;
+                odb::set_status(
+                    c,
+                    row.id,
+                    EntryStatus::Refused.code(),
+                    Default::default(),
+                    now,
+                )?;
                 Action::EntryRefused
             }
             Decision::Up | Decision::Down => {

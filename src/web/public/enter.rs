@@ -50,6 +50,7 @@ use crate::services::online::EntryState;
 use crate::tournament::online::EntryStatus;
 use crate::tournament::pairs::PlayerForm;
 use crate::tournament::team_csv::{MAX_PLAYERS, MIN_PLAYERS};
+use crate::tournament_file::FileKind;
 use crate::web::context::{FieldErrors, PageCtx};
 use crate::web::error::AppError;
 use crate::web::{render_status, see_other};
@@ -68,9 +69,9 @@ pub struct EnterForm {
 }
 
 impl EnterForm {
-    /// The entry for a tournament of pairs or (`teams`) of teams.
-    fn entry(&self, teams: bool) -> EntryForm {
-        let count = if teams { MAX_PLAYERS } else { 2 };
+    /// The entry for a tournament of `kind`.
+    fn entry(&self, kind: FileKind) -> EntryForm {
+        let count = players_on_form(kind);
         let field = |i: usize, f: &str| {
             self.players
                 .get(&format!("p{i}_{f}"))
@@ -102,8 +103,9 @@ struct EnterPage<'a> {
     tid: TournamentId,
     tname: String,
     open: bool,
-    /// A team tournament: a team's name and up to six players.
-    teams: bool,
+    /// The tournament's kind: a pair, a team (its name and up to six
+    /// players) or a player alone enters.
+    kind: FileKind,
     form: EnterForm,
     errors: FieldErrors,
     /// A refusal (closed, already entered), above the form.
@@ -116,27 +118,45 @@ impl EnterPage<'_> {
         self.form.players.get(field).cloned().unwrap_or_default()
     }
 
-    /// The players' numbers on the form: 1–2, or 1–6 for a team.
+    fn teams(&self) -> bool {
+        self.kind == FileKind::Teams
+    }
+
+    /// The players' numbers on the form: 1–2, 1–6 for a team, 1 alone.
     fn player_numbers(&self) -> Vec<usize> {
-        (1..=if self.teams { MAX_PLAYERS } else { 2 }).collect()
+        (1..=players_on_form(self.kind)).collect()
     }
 
     /// Whether player `n`'s surname and name must be filled in.
     fn required(&self, n: usize) -> bool {
-        n <= if self.teams { MIN_PLAYERS } else { 2 }
+        n <= match self.kind {
+            FileKind::Teams => MIN_PLAYERS,
+            kind => players_on_form(kind),
+        }
     }
 }
 
-/// A tournament's name, whether it takes entries now, and whether it is a
-/// team tournament.
-async fn open_state(state: &AppState, tid: TournamentId) -> Result<(String, bool, bool), AppError> {
+/// How many players the form of a tournament of `kind` asks for.
+fn players_on_form(kind: FileKind) -> usize {
+    match kind {
+        FileKind::Pairs => 2,
+        FileKind::Teams => MAX_PLAYERS,
+        FileKind::Individual => 1,
+    }
+}
+
+/// A tournament's name, whether it takes entries now, and its kind.
+async fn open_state(
+    state: &AppState,
+    tid: TournamentId,
+) -> Result<(String, bool, FileKind), AppError> {
     let l = crate::services::tournaments::public(&state.db, tid).await?;
     let now = state.db.clock().now();
     let open = l
         .settings
         .online
         .open(now, l.status() != crate::tournament::Status::Draft);
-    Ok((l.settings.name.clone(), open, l.t.is_teams()))
+    Ok((l.settings.name.clone(), open, l.t.kind))
 }
 
 /// `GET /t/{id}/enter`: the entry form (or why entries are closed).
@@ -145,13 +165,13 @@ pub async fn enter_form(
     state: web::Data<AppState>,
     id: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    let (tname, open, teams) = open_state(&state, *id).await?;
+    let (tname, open, kind) = open_state(&state, *id).await?;
     let page = EnterPage {
         ctx: &ctx,
         tid: *id,
         tname,
         open,
-        teams,
+        kind,
         form: EnterForm::default(),
         errors: FieldErrors::default(),
         refusal: None,
@@ -170,8 +190,8 @@ pub async fn enter_submit(
 ) -> Result<HttpResponse, AppError> {
     let form = form.into_inner();
     let tid = *id;
-    let (_, _, teams) = open_state(&state, tid).await?;
-    let (errors, refusal, status) = match submit(&req, &state, tid, form.entry(teams)).await {
+    let (_, _, kind) = open_state(&state, tid).await?;
+    let (errors, refusal, status) = match submit(&req, &state, tid, form.entry(kind)).await {
         Ok(done) => return Ok(see_other(&format!("/entry/{}", done.token))),
         Err(ServiceError::Invalid(problems)) => {
             let mut e = FieldErrors::default();
@@ -187,13 +207,13 @@ pub async fn enter_submit(
         ),
         Err(e) => return Err(e.into()),
     };
-    let (tname, open, teams) = open_state(&state, tid).await?;
+    let (tname, open, kind) = open_state(&state, tid).await?;
     let page = EnterPage {
         ctx: &ctx,
         tid,
         tname,
         open,
-        teams,
+        kind,
         form,
         errors,
         refusal,

@@ -199,6 +199,8 @@ pub enum Entrant {
         name: String,
         players: Vec<Player>,
     },
+    /// A player alone (an individual tournament).
+    Player(Player),
 }
 
 impl Entrant {
@@ -206,6 +208,7 @@ impl Entrant {
         match self {
             Entrant::Pair(p) => &p.players,
             Entrant::Team { players, .. } => players,
+            Entrant::Player(p) => std::slice::from_ref(p),
         }
     }
 
@@ -226,8 +229,8 @@ impl Entrant {
     /// The team's name (empty for a pair).
     pub fn team_name(&self) -> &str {
         match self {
-            Entrant::Pair(_) => "",
             Entrant::Team { name, .. } => name,
+            Entrant::Pair(_) | Entrant::Player(_) => "",
         }
     }
 }
@@ -263,6 +266,20 @@ impl EntryForm {
         .map_err(|e| p.extend(e))
         .ok();
         self.with_contact(pair.map(Entrant::Pair), p)
+    }
+
+    /// A player's entry (an individual tournament): one player
+    /// (`p1_surname`…), the contact and the consent.
+    pub fn parse_player(&self) -> Result<EntryIn, Vec<FieldProblem>> {
+        let mut p = Vec::new();
+        if self.players.len() > 1 {
+            p.push(FieldProblem::new("players", "online.error.players").with("count", 1));
+        }
+        let form = self.players.first().cloned().unwrap_or_default();
+        let player = Player::parse(&form, ["p1_surname", "p1_name", "p1_card", "p1_club"])
+            .map_err(|e| p.extend(e))
+            .ok();
+        self.with_contact(player.map(Entrant::Player), p)
     }
 
     /// A team's entry: its name (`team_name`) and four to six players

@@ -1,7 +1,8 @@
-//! Entries online for a team tournament (issue 36): a team's name and
+//! Entries online by the tournament's kind (issue 36): a team's name and
 //! four to six players, confirmed up to the capacity in teams, waiting
 //! after, a withdrawal moving the list up, the same player refused in two
-//! teams, and the public form asking for a team.
+//! teams, the public form asking for a team; a player alone for an
+//! individual tournament.
 
 use reqwest::StatusCode;
 use serde_json::{json, Value};
@@ -147,4 +148,51 @@ async fn the_start_of_a_team_tournament_closes_its_waiting_list() {
     let now = entry(&app, waiting["token"].as_str().unwrap()).await;
     assert_eq!(now["status"], "closed", "{now}");
     assert_eq!(now["position"], Value::Null, "{now}");
+}
+
+#[tokio::test]
+async fn a_player_alone_enters_an_individual_tournament() {
+    let (app, dora) = crate::tournaments::with_director().await;
+    let tid = app
+        .tournament("Individuale online")
+        .with(&[
+            ("kind", "individual"),
+            ("online_entries", "on"),
+            ("capacity", "1"),
+        ])
+        .build()
+        .await
+        .tid;
+    let form = app.get_html(&format!("/t/{tid}/enter")).await;
+    assert!(
+        form.contains("id=\"p1_surname\"") && !form.contains("id=\"p2_surname\""),
+        "{form}"
+    );
+    let one = |i: usize| {
+        json!({"players": [{"surname": format!("Solo{i}"), "name": "Ida", "card": format!("I{i}")}],
+            "phone": "333 1234567", "consent": true})
+    };
+    let mut two = one(8);
+    two["players"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"surname": "Extra", "name": "Eva"}));
+    let (s, e) = enter(&app, tid, &two).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "one player only: {e}");
+    let (s, first) = enter(&app, tid, &one(1)).await;
+    assert_eq!(s, StatusCode::CREATED, "{first}");
+    assert_eq!(first["status"], "confirmed");
+    assert_eq!(first["number"], 1);
+    let (_, second) = enter(&app, tid, &one(2)).await;
+    assert_eq!(second["status"], "waiting", "{second}");
+    let (s, _) = enter(&app, tid, &one(1)).await;
+    assert_eq!(s, StatusCode::CONFLICT, "the same player twice");
+    let page = dora.get_html(&format!("/director/t/{tid}/individual")).await;
+    assert!(page.contains("Solo1"), "registered: {page}");
+    let (s, _) = withdraw(&app, first["token"].as_str().unwrap()).await;
+    assert_eq!(s, StatusCode::OK);
+    let now = entry(&app, second["token"].as_str().unwrap()).await;
+    assert_eq!(now["status"], "confirmed", "{now}");
+    let page = dora.get_html(&format!("/director/t/{tid}/individual")).await;
+    assert!(page.contains("Solo2") && !page.contains("Solo1"), "{page}");
 }
