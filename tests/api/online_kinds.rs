@@ -7,6 +7,7 @@
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
+use crate::helpers::{Browser, TestApp};
 use crate::online::{enter, entry, withdraw};
 
 fn team(i: usize, players: usize) -> Value {
@@ -17,22 +18,24 @@ fn team(i: usize, players: usize) -> Value {
         "email": format!("t{i}@example.org"), "consent": true})
 }
 
-#[tokio::test]
-async fn a_team_enters_online_waits_when_full_and_moves_up() {
+/// A tournament of `kind` taking entries online for one place, its
+/// director's browser, and its entry form.
+async fn one_place(kind: &str) -> (TestApp, Browser, i64, String) {
     let (app, dora) = crate::tournaments::with_director().await;
     let tid = app
-        .tournament("Squadre online")
-        .with(&[
-            ("kind", "teams"),
-            ("online_entries", "on"),
-            ("capacity", "1"),
-        ])
+        .tournament("Online")
+        .with(&[("kind", kind), ("online_entries", "on"), ("capacity", "1")])
         .build()
         .await
         .tid;
-
-    // The form asks for the team's name and six players (5 and 6 optional).
     let form = app.get_html(&format!("/t/{tid}/enter")).await;
+    (app, dora, tid, form)
+}
+
+#[tokio::test]
+async fn a_team_enters_online_waits_when_full_and_moves_up() {
+    // The form asks for the team's name and six players (5 and 6 optional).
+    let (app, dora, tid, form) = one_place("teams").await;
     assert!(
         form.contains("id=\"team_name\"") && form.contains("id=\"p6_surname\""),
         "{form}"
@@ -152,18 +155,7 @@ async fn the_start_of_a_team_tournament_closes_its_waiting_list() {
 
 #[tokio::test]
 async fn a_player_alone_enters_an_individual_tournament() {
-    let (app, dora) = crate::tournaments::with_director().await;
-    let tid = app
-        .tournament("Individuale online")
-        .with(&[
-            ("kind", "individual"),
-            ("online_entries", "on"),
-            ("capacity", "1"),
-        ])
-        .build()
-        .await
-        .tid;
-    let form = app.get_html(&format!("/t/{tid}/enter")).await;
+    let (app, dora, tid, form) = one_place("individual").await;
     assert!(
         form.contains("id=\"p1_surname\"") && !form.contains("id=\"p2_surname\""),
         "{form}"
@@ -187,12 +179,16 @@ async fn a_player_alone_enters_an_individual_tournament() {
     assert_eq!(second["status"], "waiting", "{second}");
     let (s, _) = enter(&app, tid, &one(1)).await;
     assert_eq!(s, StatusCode::CONFLICT, "the same player twice");
-    let page = dora.get_html(&format!("/director/t/{tid}/individual")).await;
+    let page = dora
+        .get_html(&format!("/director/t/{tid}/individual"))
+        .await;
     assert!(page.contains("Solo1"), "registered: {page}");
     let (s, _) = withdraw(&app, first["token"].as_str().unwrap()).await;
     assert_eq!(s, StatusCode::OK);
     let now = entry(&app, second["token"].as_str().unwrap()).await;
     assert_eq!(now["status"], "confirmed", "{now}");
-    let page = dora.get_html(&format!("/director/t/{tid}/individual")).await;
+    let page = dora
+        .get_html(&format!("/director/t/{tid}/individual"))
+        .await;
     assert!(page.contains("Solo2") && !page.contains("Solo1"), "{page}");
 }
