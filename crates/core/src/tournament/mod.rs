@@ -12,6 +12,7 @@ pub mod online;
 pub mod pairs;
 pub mod penalty;
 pub mod plan;
+mod player_columns;
 pub mod player_csv;
 pub mod settings;
 pub mod sheet_form;
