@@ -246,3 +246,47 @@ pub fn unstart(conn: &mut DbConn, tid: TournamentId) -> QueryResult<usize> {
         .set(individual_players::no_show.eq(false))
         .execute(conn)
 }
+
+/// Gives every player of the tournament a personal code if they have none
+/// (the pairs' code format, unique among the tournament's players: its
+/// partnerships have no code of their own; existing codes never change).
+pub fn ensure_codes(conn: &mut DbConn, tid: TournamentId) -> QueryResult<()> {
+    let rows = list_players(conn, tid)?;
+    let mut taken: std::collections::HashSet<String> =
+        rows.iter().filter_map(|p| p.code.clone()).collect();
+    for p in rows.iter().filter(|p| p.code.is_none()) {
+        let fresh = loop {
+            let c = super::table_side::new_pair_code();
+            if taken.insert(c.clone()) {
+                break c;
+            }
+        };
+        diesel::update(
+            individual_players::table
+                .find(p.id)
+                .filter(individual_players::code.is_null()),
+        )
+        .set(individual_players::code.eq(fresh))
+        .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// The partnerships of the player whose personal code this is (none when
+/// no player of the tournament has it).
+pub fn lines_of_code(conn: &mut DbConn, tid: TournamentId, code: &str) -> QueryResult<Vec<PairId>> {
+    let player: Option<IndividualPlayerId> = individual_players::table
+        .filter(individual_players::tournament_id.eq(tid))
+        .filter(individual_players::code.eq(code))
+        .select(individual_players::id)
+        .first(conn)
+        .optional()?;
+    let Some(player) = player else {
+        return Ok(Vec::new());
+    };
+    pairs::table
+        .filter(pairs::tournament_id.eq(tid))
+        .filter(pairs::ind_p1.eq(player).or(pairs::ind_p2.eq(player)))
+        .select(pairs::id)
+        .load(conn)
+}

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use burraco_td::tournament_file::IndividualTournamentFile;
 
 use crate::helpers::{location, spawn_app, tid_of, Browser, TestApp};
-use crate::table_side::{answer, enter, pair_code, seat, sheet, table_code};
+use crate::table_side::{answer, enter, sheet, table_code};
 use crate::tournaments::create_through_the_form;
 
 /// (number, id, checked in, club) of the players.
@@ -329,8 +329,9 @@ pub async fn next_round(app: &TestApp, t: &str, n: u32) -> reqwest::Response {
     .await
 }
 
-/// Every table of `round` entered by its NS line and confirmed by its EW
-/// line from the phones; NS scores `ns`, EW `ew` at table 1, and the
+/// Every table of `round` entered by a player of its NS line and confirmed
+/// by a player of its EW line from the phones, each with their personal
+/// code; NS scores `ns`, EW `ew` at table 1, and the
 /// tables after swap the lead so that places differ.
 pub async fn play_round(app: &TestApp, tid: i64, round: u32) {
     play_round_from(app, tid, round, 0).await;
@@ -343,10 +344,11 @@ pub async fn play_round_from(app: &TestApp, tid: i64, round: u32, first: usize) 
     let r = f.rounds.iter().find(|r| r.number == round).unwrap();
     for (i, t) in r.tables.iter().enumerate().skip(first) {
         let table = t.table as i32;
-        let (ns, ew) = seat(app, tid, round as i32, table);
         let code = table_code(app, tid, table);
-        let ns_code = pair_code(app, tid, ns).expect("a code");
-        let ew_code = pair_code(app, tid, ew).expect("a code");
+        // One NS player enters with their personal code, one EW player
+        // confirms with theirs.
+        let ns_code = crate::peek::individual_code(app, tid, t.ns[i % 2]);
+        let ew_code = crate::peek::individual_code(app, tid, t.ew[(i + 1) % 2]);
         let (a, b) = if i % 2 == 0 {
             (600, 200 + 10 * i as i64)
         } else {

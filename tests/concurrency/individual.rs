@@ -9,13 +9,6 @@ use crate::confirm::{post_json, sheet_json};
 use crate::races::backend;
 use crate::support::*;
 
-/// The partnership pair's number (`db::individual::line_number`).
-fn line_number(line: &Value) -> i32 {
-    let a = line[0].as_i64().unwrap_or(0) as i32;
-    let b = line[1].as_i64().unwrap_or(0) as i32;
-    a.min(b) * 10_000 + a.max(b)
-}
-
 /// The tables of round `n` of an individual export.
 fn tables(file: &Value, n: i64) -> Vec<Value> {
     rounds_of(file)
@@ -89,8 +82,10 @@ async fn race_two_confirmations_of_one_individual_table() {
     for t in tables(&file, 1) {
         let table = t["table"].as_i64().unwrap() as i32;
         let code = crate::peek::table_code(&app, tid, table);
-        let ns = crate::peek::pair_code(&app, tid, line_number(&t["ns"])).unwrap();
-        let ew = crate::peek::pair_code(&app, tid, line_number(&t["ew"])).unwrap();
+        let code_of = |line: &str, i: usize| {
+            crate::peek::individual_code(&app, tid, t[line][i].as_u64().unwrap() as u32)
+        };
+        let ns = code_of("ns", 0);
         let (s, _) = post_json(
             phone.clone(),
             url(&code, "sheet"),
@@ -98,15 +93,19 @@ async fn race_two_confirmations_of_one_individual_table() {
         )
         .await;
         assert_eq!(s, 200);
-        // Both players of the EW line confirm at the same moment.
-        let confirm = |c: reqwest::Client| {
+        // Both players of the EW line confirm at the same moment, each
+        // with their own code.
+        let confirm = |c: reqwest::Client, who: String| {
             post_json(
                 c,
                 url(&code, "confirm"),
-                json!({"pair_code": ew, "agree": true, "entry_version": 1}),
+                json!({"pair_code": who, "agree": true, "entry_version": 1}),
             )
         };
-        let (a, b) = tokio::join!(confirm(phone.clone()), confirm(reqwest::Client::new()));
+        let (a, b) = tokio::join!(
+            confirm(phone.clone(), code_of("ew", 0)),
+            confirm(reqwest::Client::new(), code_of("ew", 1))
+        );
         let statuses = [a.0, b.0];
         assert!(
             statuses.iter().all(|s| *s == 200 || *s == 409),

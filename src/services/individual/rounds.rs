@@ -134,6 +134,8 @@ fn save_round(
         inddb::insert_bye(c, round_id, row(n)?.id)?;
     }
     crate::services::entries::ensure_codes(c, tid, now)?;
+    // Each player's personal code, the credential at the tables.
+    inddb::ensure_codes(c, tid)?;
     Ok(())
 }
 
