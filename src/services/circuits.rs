@@ -257,9 +257,13 @@ pub async fn add_stage(
         // The tournament's page names its circuits: a new revision of it.
         let l = lock(c, &actor, tid, Need::Direct)?;
         // A season ranks pairs and players (RULES.md §11): a team
-        // tournament is not a stage.
+        // tournament is not a stage; an individual one's stage (rank:
+        // player) is not counted on the web yet (issue 35).
         if l.t.is_teams() {
             return Err(ServiceError::refused(Refusal::TeamsNotAStage));
+        }
+        if l.t.is_individual() {
+            return Err(ServiceError::refused(Refusal::IndividualNotAStage));
         }
         if !cdb::add_stage(c, id, tid)? {
             return Err(ServiceError::refused(Refusal::CircuitStageAlready));
@@ -350,7 +354,7 @@ pub async fn editing(db: &Db, actor: Actor, id: CircuitId) -> Result<Editing, Se
         let mut candidates = Vec::new();
         for t in tdb::list(c)? {
             if stages.iter().any(|s| s.tournament_id == t.id)
-                || t.kind == crate::tournament_file::FileKind::Teams
+                || t.kind != crate::tournament_file::FileKind::Pairs
             {
                 continue;
             }

@@ -685,3 +685,62 @@ async fn a_22_player_evening_from_the_phones_and_the_desk_to_the_standings_per_p
     let page = app.get_html(&format!("/t/{tid}")).await;
     assert!(page.contains("final"), "{page}");
 }
+
+#[tokio::test]
+async fn every_page_answers_for_an_individual_tournament_and_it_is_no_circuit_stage_yet() {
+    let app = spawn_app().await;
+    app.setup_admin().await;
+    let t = individual_evening(&app, 9, "3").await;
+    let tid = tid_of(&t);
+    start(&app, &t).await;
+    play_round(&app, tid, 1).await;
+    // No page of the server fails on an individual tournament: each
+    // answers, or refuses with a reason (4xx), never a 5xx.
+    let routes: Vec<String> = burraco_td::web::registered_routes()
+        .into_iter()
+        .filter(|(method, _)| *method == "GET")
+        .map(|(_, path)| path)
+        .filter(|p| {
+            p.contains("{id}")
+                && (p.starts_with("/t/")
+                    || p.starts_with("/director/t/")
+                    || p.starts_with("/desk/t/")
+                    || p.starts_with("/api/v1/tournaments/"))
+        })
+        .collect();
+    assert!(routes.len() > 20, "{routes:?}");
+    let first = players_of(&app, tid)[0].1.to_string();
+    for route in &routes {
+        let path = route
+            .replace("{id}", &tid.to_string())
+            .replace("{pid}", &first)
+            .replace("{n}", "1")
+            .replace("{round}", "1")
+            .replace("{table}", "1")
+            .replace("{pair}", "1")
+            .replace("{number}", "1");
+        if path.contains('{') {
+            continue;
+        }
+        let status = app.get_status(&path).await;
+        assert!(status < 500, "GET {path}: {status}");
+    }
+    // A circuit does not take it as a stage (its players' ranking is not
+    // counted on the web yet), and does not offer it.
+    let res = app.circuit_form(crate::circuits::CIRCUIT_FORM).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let id = crate::helpers::circuit_id_of(&res);
+    let page = format!("/director/circuits/{id}");
+    assert!(!app
+        .get_html(&page)
+        .await
+        .contains("Individuale del venerdì"));
+    let res = app
+        .submit(
+            &page,
+            &format!("{page}/stages"),
+            &[("tournament", &tid.to_string())],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 409);
+}
