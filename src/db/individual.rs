@@ -149,7 +149,7 @@ pub fn set_withdrawn(
 
 /// The pair number of players `a` and `b` (their numbers, any order):
 /// `lower·10000 + higher` (players 3 and 17: 30017), unique in the
-/// tournament.
+/// tournament; the desk shows it as `3–17` (`templates/desk/round.html`).
 pub fn line_number(a: i32, b: i32) -> i32 {
     a.min(b) * 10_000 + a.max(b)
 }

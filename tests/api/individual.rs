@@ -552,6 +552,13 @@ async fn a_22_player_evening_from_the_phones_and_the_desk_to_the_standings_per_p
         assert_eq!(res.status().as_u16(), 303, "desk table 1 round {round}");
         play_round_from(&app, tid, round, 1).await;
     }
+    // The desk names each line by its two players' numbers.
+    let desk = app.get_html(&format!("/desk/t/{tid}/rounds/4")).await;
+    let [x, y] = ind_file(&app, tid).rounds[3].tables[0].ns;
+    assert!(
+        desk.contains(&format!("<b>{}–{}</b>", x.min(y), x.max(y))),
+        "{desk}"
+    );
     // A penalty names a player: the desk does not record it on a line.
     let res = app
         .submit(
@@ -724,6 +731,13 @@ async fn every_page_answers_for_an_individual_tournament_and_it_is_no_circuit_st
         }
         let status = app.get_status(&path).await;
         assert!(status < 500, "GET {path}: {status}");
+        // Only the pages of another kind refuse: a pairs tournament's
+        // (movement cards, a pair's page, the pairs' CSV files) and a team
+        // tournament's.
+        let other_kind = ["/movement-cards", "/pairs/", ".csv", "/teams"]
+            .iter()
+            .any(|k| path.contains(k));
+        assert!(status == 200 || other_kind, "GET {path}: {status}");
     }
     // A circuit does not take it as a stage (its players' ranking is not
     // counted on the web yet), and does not offer it.
