@@ -678,6 +678,14 @@ async fn a_22_player_evening_from_the_phones_and_the_desk_to_the_standings_per_p
     }
     assert_eq!(app.get_status(&format!("/t/{tid}/players/99")).await, 404);
 
+    // The standings as CSV, a line per player.
+    let csv = app.get_html(&format!("{t}/standings.csv")).await;
+    assert_eq!(csv.lines().count(), 23, "{csv}");
+    assert!(
+        csv.contains(&format!("Giocatore{me};Nome{me};Circolo Sole")),
+        "{csv}"
+    );
+
     // Closed: final.
     let close = format!("{t}/confirm-close");
     let page = app.get_html(&close).await;
@@ -734,7 +742,7 @@ async fn every_page_answers_for_an_individual_tournament_and_it_is_no_circuit_st
         // Only the pages of another kind refuse: a pairs tournament's
         // (movement cards, a pair's page, the pairs' CSV files) and a team
         // tournament's.
-        let other_kind = ["/movement-cards", "/pairs/", ".csv", "/teams"]
+        let other_kind = ["/movement-cards", "/pairs/", "/sheets.csv", "/teams"]
             .iter()
             .any(|k| path.contains(k));
         assert!(status == 200 || other_kind, "GET {path}: {status}");
