@@ -6,7 +6,9 @@
 //! A round's tables are a pairs tournament's seatings of those partnership
 //! pairs: sheets, table entries and penalties are the pairs' own rows.
 
-use super::schema::{individual_byes, individual_players, pairs, tournaments};
+use super::schema::{
+    individual_byes, individual_penalties, individual_players, pairs, penalties, tournaments,
+};
 use super::DbConn;
 use crate::ids::{IndividualPlayerId, PairId, PersonId, RoundId, TournamentId};
 use crate::tournament::pairs::Player;
@@ -288,5 +290,49 @@ pub fn lines_of_code(conn: &mut DbConn, tid: TournamentId, code: &str) -> QueryR
         .filter(pairs::tournament_id.eq(tid))
         .filter(pairs::ind_p1.eq(player).or(pairs::ind_p2.eq(player)))
         .select(pairs::id)
+        .load(conn)
+}
+
+/// The partnerships of a player (every round's).
+pub fn lines_of_player(
+    conn: &mut DbConn,
+    tid: TournamentId,
+    player: IndividualPlayerId,
+) -> QueryResult<Vec<PairId>> {
+    pairs::table
+        .filter(pairs::tournament_id.eq(tid))
+        .filter(pairs::ind_p1.eq(player).or(pairs::ind_p2.eq(player)))
+        .select(pairs::id)
+        .load(conn)
+}
+
+/// Names the player a penalty is given to.
+pub fn insert_penalty_player(
+    conn: &mut DbConn,
+    penalty: crate::ids::PenaltyId,
+    player: IndividualPlayerId,
+) -> QueryResult<usize> {
+    diesel::insert_into(individual_penalties::table)
+        .values((
+            individual_penalties::penalty_id.eq(penalty),
+            individual_penalties::player_id.eq(player),
+        ))
+        .execute(conn)
+}
+
+/// The player of every penalty of a tournament, in the order of
+/// `db::penalties::penalties_of` (round, then id): (penalty, player).
+pub fn penalty_players(
+    conn: &mut DbConn,
+    tid: TournamentId,
+) -> QueryResult<Vec<(crate::ids::PenaltyId, IndividualPlayerId)>> {
+    individual_penalties::table
+        .inner_join(penalties::table)
+        .filter(penalties::tournament_id.eq(tid))
+        .order((penalties::round_no.asc(), penalties::id.asc()))
+        .select((
+            individual_penalties::penalty_id,
+            individual_penalties::player_id,
+        ))
         .load(conn)
 }

@@ -559,20 +559,48 @@ async fn a_22_player_evening_from_the_phones_and_the_desk_to_the_standings_per_p
         desk.contains(&format!("<b>{}–{}</b>", x.min(y), x.max(y))),
         "{desk}"
     );
-    // A penalty names a player: the desk does not record it on a line.
+    // Penalties name a player (RULES.md §14): 1 VP off player x alone; 100
+    // MP off player z's line in round 1 (the partner shares the line's
+    // result); none to a player who rested that round.
+    let r1 = ind_file(&app, tid).rounds[0].clone();
+    let [x, x_partner] = r1.tables[1].ns;
+    let [z, z_partner] = r1.tables[2].ew;
+    let penalties = format!("/desk/t/{tid}/penalties");
+    for (who, kind, amount) in [(x, "vp", "1"), (z, "mp", "100")] {
+        let res = app
+            .submit(
+                &penalties,
+                &penalties,
+                &[
+                    ("pair", &who.to_string()),
+                    ("round", "1"),
+                    ("kind", kind),
+                    ("amount", amount),
+                    ("reason", "gioco lento"),
+                ],
+            )
+            .await;
+        assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    }
+    let resting = r1.byes[0];
     let res = app
         .submit(
-            &format!("/desk/t/{tid}/penalties"),
-            &format!("/desk/t/{tid}/penalties"),
+            &penalties,
+            &penalties,
             &[
-                ("pair", "1"),
+                ("pair", &resting.to_string()),
                 ("round", "1"),
                 ("kind", "warning"),
-                ("reason", "slow play"),
+                ("reason", "gioco lento"),
             ],
         )
         .await;
-    assert_eq!(res.status().as_u16(), 409);
+    assert_eq!(res.status().as_u16(), 422);
+    let list = app.get_html(&penalties).await;
+    assert!(
+        list.contains(&format!("{x} · Giocatore{x} Nome{x}")),
+        "{list}"
+    );
     let f = ind_file(&app, tid);
     // Everybody rested at most once in 4 rounds of 2 resting out of 22.
     let mut rests = std::collections::HashMap::new();
@@ -603,6 +631,9 @@ async fn a_22_player_evening_from_the_phones_and_the_desk_to_the_standings_per_p
             "{r}"
         );
     }
+    let row = |n: u32| rows.iter().find(|r| r["player"] == n).unwrap().clone();
+    assert_eq!(row(x)["penalty_vp"], 1);
+    assert_eq!(row(x_partner)["penalty_vp"], 0);
     // The exported file gives the same standings.
     let export = app.get_html(&format!("{t}/export.json")).await;
     let file = match burraco_td::tournament_file::parse_any(&export).unwrap() {
@@ -623,11 +654,19 @@ async fn a_22_player_evening_from_the_phones_and_the_desk_to_the_standings_per_p
     assert_eq!(from_file, from_doc);
     // Both partners of a line share its VP: at table 1 of round 1 (the
     // desk's sheet), the two NS players' cards agree.
+    assert_eq!(file.penalties.len(), 2);
+    assert_eq!((file.penalties[0].player, file.penalties[1].player), (x, z));
     let [a, b] = file.rounds[0].tables[0].ns;
     let vp_of =
         |p: u32| serde_json::to_value(&st.card(p).unwrap().rounds[0]).unwrap()["vp"].clone();
     assert_eq!(vp_of(a), vp_of(b));
     assert!(vp_of(a).is_i64(), "{}", vp_of(a));
+    // Z's MP penalty is the line's: z and the partner share its round.
+    let mp_of =
+        |p: u32| serde_json::to_value(&st.card(p).unwrap().rounds[0]).unwrap()["mp_for"].clone();
+    assert_eq!(vp_of(z), vp_of(z_partner));
+    assert_eq!(mp_of(z), mp_of(z_partner));
+    assert!(mp_of(z).is_i64());
 
     // The public pages: standings per player, seating, prizes, screen.
     let page = app.get_html(&format!("/t/{tid}")).await;

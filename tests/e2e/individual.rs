@@ -117,6 +117,10 @@ async fn a_20_player_individual_evening_from_phones() {
                 let ns_code = code_of(tb.ns[k % 2]);
                 let ew_code = code_of(tb.ew[(k + 1) % 2]);
                 let ns = 100 + 20 * ((round as usize + k) % 5) as u32;
+                if round == 1 && k == 0 {
+                    a.go(&format!("/s/{code}")).await;
+                    a.shot("i3b-phone-table").await;
+                }
                 enter_sheet(&a, &code, &ns_code, ns, 90).await;
                 answer(&b, &code, &ew_code, None).await;
                 assert!(
@@ -130,6 +134,12 @@ async fn a_20_player_individual_evening_from_phones() {
             if round == 1 {
                 p.go(&format!("/desk/t/{tid}/rounds/1")).await;
                 p.shot("i4-desk").await;
+                // A penalty names a player: 1 VP off player 7.
+                p.go(&format!("/desk/t/{tid}/penalties")).await;
+                p.penalty_form("7", "1", "vp", "1").await;
+                p.fill("#reason", "gioco lento").await;
+                p.save_penalty("i4b-penalty-to-a-player").await;
+                assert!(p.html().await.contains("7 · Giocatore7 Nome7"));
             }
         }
 
