@@ -100,7 +100,7 @@ refusals! {
     IndividualNoPairs => ("no_pairs", 409, "individual.error.no_pairs"),
     /// An individual tournament has no pairs file: its file is its own.
     IndividualPairsFile => ("pairs_file", 409, "individual.error.pairs_file"),
-    /// An individual tournament is not a circuit's stage yet.
+    /// An individual tournament is a stage only of a circuit ranking players.
     IndividualNotAStage => ("not_a_stage", 409, "individual.error.not_a_stage"),
     /// More players than the movement seats (`max`).
     IndividualTooMany => ("too_many", 409, "individual.error.too_many"),

@@ -741,7 +741,7 @@ async fn a_22_player_evening_from_the_phones_and_the_desk_to_the_standings_per_p
 }
 
 #[tokio::test]
-async fn every_page_answers_for_an_individual_tournament_and_it_is_no_circuit_stage_yet() {
+async fn every_page_answers_for_an_individual_tournament_and_a_circuit_ranking_players_counts_it() {
     let app = spawn_app().await;
     app.setup_admin().await;
     let t = individual_evening(&app, 9, "3").await;
@@ -786,12 +786,16 @@ async fn every_page_answers_for_an_individual_tournament_and_it_is_no_circuit_st
             .any(|k| path.contains(k));
         assert!(status == 200 || other_kind, "GET {path}: {status}");
     }
-    // A circuit does not take it as a stage (its players' ranking is not
-    // counted on the web yet), and does not offer it.
-    let res = app.circuit_form(crate::circuits::CIRCUIT_FORM).await;
+    // A circuit ranking pairs does not take it; one ranking players does
+    // (RULES.md §11): once closed, each player's own place counts.
+    let pairs_form: Vec<(&str, &str)> = crate::circuits::CIRCUIT_FORM
+        .iter()
+        .map(|(k, v)| if *k == "rank" { (*k, "pair") } else { (*k, *v) })
+        .collect();
+    let res = app.circuit_form(&pairs_form).await;
     assert_eq!(res.status().as_u16(), 303);
-    let id = crate::helpers::circuit_id_of(&res);
-    let page = format!("/director/circuits/{id}");
+    let pairs_id = crate::helpers::circuit_id_of(&res);
+    let page = format!("/director/circuits/{pairs_id}");
     assert!(!app
         .get_html(&page)
         .await
@@ -804,4 +808,41 @@ async fn every_page_answers_for_an_individual_tournament_and_it_is_no_circuit_st
         )
         .await;
     assert_eq!(res.status().as_u16(), 409);
+    let res = app.circuit_form(crate::circuits::CIRCUIT_FORM).await;
+    let id = crate::helpers::circuit_id_of(&res);
+    let page = format!("/director/circuits/{id}");
+    assert!(app
+        .get_html(&page)
+        .await
+        .contains("Individuale del venerdì"));
+    let res = app
+        .submit(
+            &page,
+            &format!("{page}/stages"),
+            &[("tournament", &tid.to_string())],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    let close = format!("{t}/confirm-close");
+    let confirm = app.get_html(&close).await;
+    let res = app
+        .submit(
+            &close,
+            &format!("{t}/close"),
+            &[("revision", &revision_of(&confirm)), ("confirm", "1")],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    let v: Value = app
+        .get(&format!("/api/v1/circuits/{id}/standings"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let rows = v["standings"].as_array().unwrap();
+    assert_eq!(rows.len(), 9, "one row per player: {v}");
+    assert!(rows.iter().all(|r| r["player"]["surname"]
+        .as_str()
+        .is_some_and(|s| s.starts_with("Giocatore"))));
+    assert_eq!(v["stages"][0]["counts"], true, "{v}");
 }
