@@ -672,6 +672,12 @@ async fn a_22_player_evening_from_the_phones_and_the_desk_to_the_standings_per_p
     let page = app.get_html(&format!("/t/{tid}")).await;
     assert!(page.contains("Classifica per giocatore"), "{page}");
     assert_eq!(page.matches("<tr id=\"player-").count(), 22);
+    // It follows the tournament: the revision it shows is the current one.
+    let rev: Value = app.get_json(&format!("/t/{tid}/rev")).await;
+    assert!(
+        page.contains(&format!("data-rev=\"{}\"", rev["revision"])),
+        "{rev}"
+    );
     let seating = app.get_html(&format!("/t/{tid}/rounds/2")).await;
     assert!(seating.contains("id=\"by-name\""), "{seating}");
     assert_eq!(app.get_status(&format!("/t/{tid}/screen")).await, 200);
