@@ -6,7 +6,9 @@
 //! A round's tables are a pairs tournament's seatings of those partnership
 //! pairs: sheets, table entries and penalties are the pairs' own rows.
 
-use super::schema::{individual_byes, individual_players, pairs, tournaments};
+use super::schema::{
+    individual_byes, individual_penalties, individual_players, pairs, penalties, tournaments,
+};
 use super::DbConn;
 use crate::ids::{IndividualPlayerId, PairId, PersonId, RoundId, TournamentId};
 use crate::tournament::pairs::Player;
@@ -149,7 +151,7 @@ pub fn set_withdrawn(
 
 /// The pair number of players `a` and `b` (their numbers, any order):
 /// `lower·10000 + higher` (players 3 and 17: 30017), unique in the
-/// tournament.
+/// tournament; the desk shows it as `3–17` (`templates/desk/round.html`).
 pub fn line_number(a: i32, b: i32) -> i32 {
     a.min(b) * 10_000 + a.max(b)
 }
@@ -245,4 +247,92 @@ pub fn unstart(conn: &mut DbConn, tid: TournamentId) -> QueryResult<usize> {
     diesel::update(individual_players::table.filter(individual_players::tournament_id.eq(tid)))
         .set(individual_players::no_show.eq(false))
         .execute(conn)
+}
+
+/// Gives every player of the tournament a personal code if they have none
+/// (the pairs' code format, unique among the tournament's players: its
+/// partnerships have no code of their own; existing codes never change).
+pub fn ensure_codes(conn: &mut DbConn, tid: TournamentId) -> QueryResult<()> {
+    let rows = list_players(conn, tid)?;
+    let mut taken: std::collections::HashSet<String> =
+        rows.iter().filter_map(|p| p.code.clone()).collect();
+    for p in rows.iter().filter(|p| p.code.is_none()) {
+        let fresh = loop {
+            let c = super::table_side::new_pair_code();
+            if taken.insert(c.clone()) {
+                break c;
+            }
+        };
+        diesel::update(
+            individual_players::table
+                .find(p.id)
+                .filter(individual_players::code.is_null()),
+        )
+        .set(individual_players::code.eq(fresh))
+        .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// The partnerships of the player whose personal code this is (none when
+/// no player of the tournament has it).
+pub fn lines_of_code(conn: &mut DbConn, tid: TournamentId, code: &str) -> QueryResult<Vec<PairId>> {
+    let player: Option<IndividualPlayerId> = individual_players::table
+        .filter(individual_players::tournament_id.eq(tid))
+        .filter(individual_players::code.eq(code))
+        .select(individual_players::id)
+        .first(conn)
+        .optional()?;
+    let Some(player) = player else {
+        return Ok(Vec::new());
+    };
+    pairs::table
+        .filter(pairs::tournament_id.eq(tid))
+        .filter(pairs::ind_p1.eq(player).or(pairs::ind_p2.eq(player)))
+        .select(pairs::id)
+        .load(conn)
+}
+
+/// The partnerships of a player (every round's).
+pub fn lines_of_player(
+    conn: &mut DbConn,
+    tid: TournamentId,
+    player: IndividualPlayerId,
+) -> QueryResult<Vec<PairId>> {
+    pairs::table
+        .filter(pairs::tournament_id.eq(tid))
+        .filter(pairs::ind_p1.eq(player).or(pairs::ind_p2.eq(player)))
+        .select(pairs::id)
+        .load(conn)
+}
+
+/// Names the player a penalty is given to.
+pub fn insert_penalty_player(
+    conn: &mut DbConn,
+    penalty: crate::ids::PenaltyId,
+    player: IndividualPlayerId,
+) -> QueryResult<usize> {
+    diesel::insert_into(individual_penalties::table)
+        .values((
+            individual_penalties::penalty_id.eq(penalty),
+            individual_penalties::player_id.eq(player),
+        ))
+        .execute(conn)
+}
+
+/// The player of every penalty of a tournament, in the order of
+/// `db::penalties::penalties_of` (round, then id): (penalty, player).
+pub fn penalty_players(
+    conn: &mut DbConn,
+    tid: TournamentId,
+) -> QueryResult<Vec<(crate::ids::PenaltyId, IndividualPlayerId)>> {
+    individual_penalties::table
+        .inner_join(penalties::table)
+        .filter(penalties::tournament_id.eq(tid))
+        .order((penalties::round_no.asc(), penalties::id.asc()))
+        .select((
+            individual_penalties::penalty_id,
+            individual_penalties::player_id,
+        ))
+        .load(conn)
 }

@@ -242,6 +242,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     users,
     individual_players,
     individual_byes,
+    individual_penalties,
     sessions,
     api_tokens,
     app_settings,
@@ -502,3 +503,13 @@ diesel::table! {
 }
 
 diesel::joinable!(individual_byes -> rounds (round_id));
+
+diesel::table! {
+    /// The player a penalty of an individual tournament names.
+    individual_penalties (penalty_id) {
+        penalty_id -> BigInt,
+        player_id -> BigInt,
+    }
+}
+
+diesel::joinable!(individual_penalties -> penalties (penalty_id));

@@ -55,10 +55,12 @@ pub fn pair_codes_of(
     tid: TournamentId,
 ) -> QueryResult<Vec<(i64, i32, Option<String>)>> {
     // A team tournament's pairs have no code of their own: the team's
-    // code names them at their tables (issue 25).
+    // code names them at their tables (issue 25); nor an individual one's
+    // partnerships: each player's personal code does (issue 35).
     pairs::table
         .filter(pairs::tournament_id.eq(tid))
         .filter(pairs::team_id.is_null())
+        .filter(pairs::ind_p1.is_null())
         .order(pairs::number.asc())
         .select((pairs::id, pairs::number, pairs::code))
         .load(conn)

@@ -128,8 +128,9 @@ fn counted_of_round(
 ) -> Result<std::collections::HashMap<i32, Counted>, ServiceError> {
     use crate::rules::score_sheet::Line;
     use crate::standings::Outcome;
-    // A team tournament's penalised tables are on its team pages.
-    if super::teams::kind_on(c, tid)? == crate::tournament_file::FileKind::Teams {
+    // A team tournament's penalised tables are on its team pages; an
+    // individual one's penalties are not recorded on its lines (issue 35).
+    if super::teams::kind_on(c, tid)? != crate::tournament_file::FileKind::Pairs {
         return Ok(Default::default());
     }
     let file = super::files::file_of(c, tid, tz)?;

@@ -247,7 +247,7 @@ pub async fn add_stage(
     tid: TournamentId,
 ) -> Result<(), ServiceError> {
     db.write_at(move |c, now| {
-        lock_circuit(c, &actor, id, 1, now)?;
+        let circuit = lock_circuit(c, &actor, id, 1, now)?;
         if cdb::stages(c, id)?.len() >= MAX_STAGES {
             return Err(ServiceError::refused_with(
                 Refusal::CircuitTooManyStages,
@@ -257,9 +257,13 @@ pub async fn add_stage(
         // The tournament's page names its circuits: a new revision of it.
         let l = lock(c, &actor, tid, Need::Direct)?;
         // A season ranks pairs and players (RULES.md §11): a team
-        // tournament is not a stage.
+        // tournament is not a stage; an individual one is a stage of a
+        // circuit ranking players (its players' own places).
         if l.t.is_teams() {
             return Err(ServiceError::refused(Refusal::TeamsNotAStage));
+        }
+        if l.t.is_individual() && circuit.spec.rank != crate::circuit::RankBy::Player {
+            return Err(ServiceError::refused(Refusal::IndividualNotAStage));
         }
         if !cdb::add_stage(c, id, tid)? {
             return Err(ServiceError::refused(Refusal::CircuitStageAlready));
@@ -349,8 +353,10 @@ pub async fn editing(db: &Db, actor: Actor, id: CircuitId) -> Result<Editing, Se
         let stages = stage_infos(c, id)?;
         let mut candidates = Vec::new();
         for t in tdb::list(c)? {
+            let individual_here = t.kind == crate::tournament_file::FileKind::Individual
+                && circuit.spec.rank == crate::circuit::RankBy::Player;
             if stages.iter().any(|s| s.tournament_id == t.id)
-                || t.kind == crate::tournament_file::FileKind::Teams
+                || (t.kind != crate::tournament_file::FileKind::Pairs && !individual_here)
             {
                 continue;
             }
@@ -410,6 +416,9 @@ fn stage_of(
             entries: 0,
             results: Vec::new(),
         });
+    }
+    if t.kind == crate::tournament_file::FileKind::Individual {
+        return super::individual::standings::circuit_stage(conn, t, people, tz, lang);
     }
     let rows = super::load_rows(conn, t)?;
     let file = crate::db::export::load_file_of(conn, None, &rows.t, &rows.pairs, &rows.rounds, tz)?;

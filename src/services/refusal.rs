@@ -100,8 +100,8 @@ refusals! {
     IndividualNoPairs => ("no_pairs", 409, "individual.error.no_pairs"),
     /// An individual tournament has no pairs file: its file is its own.
     IndividualPairsFile => ("pairs_file", 409, "individual.error.pairs_file"),
-    /// A penalty naming a player is not recorded on the web yet.
-    IndividualPenalties => ("individual_penalties", 409, "individual.error.penalties"),
+    /// An individual tournament is a stage only of a circuit ranking players.
+    IndividualNotAStage => ("not_a_stage", 409, "individual.error.not_a_stage"),
     /// More players than the movement seats (`max`).
     IndividualTooMany => ("too_many", 409, "individual.error.too_many"),
     /// Fewer players present than one table (`min`).

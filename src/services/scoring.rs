@@ -340,9 +340,11 @@ pub async fn add_penalty(
 ) -> Result<PenaltyId, ServiceError> {
     super::write_running(db, actor, tid, Need::Referee, move |c, l, now| {
         // A penalty of an individual tournament names a player (RULES.md
-        // §14), not one of its partnerships: not recorded here.
-        if l.t.is_individual() {
-            return Err(ServiceError::refused(Refusal::IndividualPenalties));
+        // §14): recorded on the player's partnership that round.
+        let mut form = form;
+        let player = super::individual::penalties::seat_of_player(c, &l, &form.pair, &form.round)?;
+        if let Some((pair, _)) = &player {
+            form.pair.clone_from(pair);
         }
         let mut problems = Vec::new();
         let pair = form
@@ -428,6 +430,9 @@ pub async fn add_penalty(
             reason,
         };
         let id = pdb::add_penalty(c, tid, &p, actor.user_id, now)?;
+        if let Some((_, player)) = player {
+            crate::db::individual::insert_penalty_player(c, id, player)?;
+        }
         audit::record(
             c,
             tid,

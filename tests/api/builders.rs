@@ -123,6 +123,8 @@ pub struct TournamentBuilder<'a> {
     fields: Vec<(String, String)>,
     pairs: usize,
     teams: usize,
+    /// An individual tournament's players (issue 35).
+    players: usize,
     check_in: bool,
     /// Only these pairs checked in (numbers), when not all are.
     check_in_only: Option<Vec<usize>>,
@@ -169,6 +171,7 @@ impl<'a> TournamentBuilder<'a> {
             fields,
             pairs: 0,
             teams: 0,
+            players: 0,
             check_in: false,
             check_in_only: None,
             rounds: 0,
@@ -209,6 +212,13 @@ impl<'a> TournamentBuilder<'a> {
     pub fn teams(mut self, n: usize) -> Self {
         self.teams = n;
         self.set("kind", "teams")
+    }
+
+    /// An individual tournament with `n` players imported ("Giocatore{i}
+    /// Nome{i}", club "Circolo Sole").
+    pub fn players(mut self, n: usize) -> Self {
+        self.players = n;
+        self.set("kind", "individual")
     }
 
     /// Every entrant checked in.
@@ -300,7 +310,26 @@ impl<'a> TournamentBuilder<'a> {
                 .await
                 .unwrap_or_else(|e| panic!("register team {i}: {e:?}"));
         }
-        if self.teams > 0 {
+        if self.players > 0 {
+            let players = (1..=self.players)
+                .map(|i| {
+                    burraco_td::tournament::pairs::Player::from_stored(
+                        &format!("Giocatore{i}"),
+                        &format!("Nome{i}"),
+                        "",
+                        "Circolo Sole",
+                    )
+                })
+                .collect();
+            services::individual::import(db, owner, id, players)
+                .await
+                .unwrap_or_else(|e| panic!("import the players: {e:?}"));
+            if self.check_in {
+                services::individual::check_in(db, owner, id, Vec::new(), true)
+                    .await
+                    .unwrap_or_else(|e| panic!("check the players in: {e:?}"));
+            }
+        } else if self.teams > 0 {
             let t = services::teams::load(db, owner, id, Need::Direct)
                 .await
                 .expect("the teams");

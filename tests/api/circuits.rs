@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 use crate::helpers::{spawn_app, Browser, TestApp, ADMIN};
 use crate::shared::player;
 
-const CIRCUIT_FORM: &[(&str, &str)] = &[
+pub const CIRCUIT_FORM: &[(&str, &str)] = &[
     ("name", "Circuito d'inverno"),
     ("season", "2026/27"),
     ("rank", "player"),

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use burraco_td::tournament_file::IndividualTournamentFile;
 
 use crate::helpers::{location, spawn_app, tid_of, Browser, TestApp};
-use crate::table_side::{answer, enter, pair_code, seat, sheet, table_code};
+use crate::table_side::{answer, enter, sheet, table_code};
 use crate::tournaments::create_through_the_form;
 
 /// (number, id, checked in, club) of the players.
@@ -329,8 +329,9 @@ pub async fn next_round(app: &TestApp, t: &str, n: u32) -> reqwest::Response {
     .await
 }
 
-/// Every table of `round` entered by its NS line and confirmed by its EW
-/// line from the phones; NS scores `ns`, EW `ew` at table 1, and the
+/// Every table of `round` entered by a player of its NS line and confirmed
+/// by a player of its EW line from the phones, each with their personal
+/// code; NS scores `ns`, EW `ew` at table 1, and the
 /// tables after swap the lead so that places differ.
 pub async fn play_round(app: &TestApp, tid: i64, round: u32) {
     play_round_from(app, tid, round, 0).await;
@@ -343,10 +344,11 @@ pub async fn play_round_from(app: &TestApp, tid: i64, round: u32, first: usize) 
     let r = f.rounds.iter().find(|r| r.number == round).unwrap();
     for (i, t) in r.tables.iter().enumerate().skip(first) {
         let table = t.table as i32;
-        let (ns, ew) = seat(app, tid, round as i32, table);
         let code = table_code(app, tid, table);
-        let ns_code = pair_code(app, tid, ns).expect("a code");
-        let ew_code = pair_code(app, tid, ew).expect("a code");
+        // One NS player enters with their personal code, one EW player
+        // confirms with theirs.
+        let ns_code = crate::peek::individual_code(app, tid, t.ns[i % 2]);
+        let ew_code = crate::peek::individual_code(app, tid, t.ew[(i + 1) % 2]);
         let (a, b) = if i % 2 == 0 {
             (600, 200 + 10 * i as i64)
         } else {
@@ -550,20 +552,55 @@ async fn a_22_player_evening_from_the_phones_and_the_desk_to_the_standings_per_p
         assert_eq!(res.status().as_u16(), 303, "desk table 1 round {round}");
         play_round_from(&app, tid, round, 1).await;
     }
-    // A penalty names a player: the desk does not record it on a line.
+    // The desk names each line by its two players' numbers.
+    let desk = app.get_html(&format!("/desk/t/{tid}/rounds/4")).await;
+    let [x, y] = ind_file(&app, tid).rounds[3].tables[0].ns;
+    assert!(
+        desk.contains(&format!("<b>{}–{}</b>", x.min(y), x.max(y))),
+        "{desk}"
+    );
+    // Penalties name a player (RULES.md §14): 1 VP off player x alone; 100
+    // MP off player z's line in round 1 (the partner shares the line's
+    // result); none to a player who rested that round.
+    let r1 = ind_file(&app, tid).rounds[0].clone();
+    let [x, x_partner] = r1.tables[1].ns;
+    let [z, z_partner] = r1.tables[2].ew;
+    let penalties = format!("/desk/t/{tid}/penalties");
+    for (who, kind, amount) in [(x, "vp", "1"), (z, "mp", "100")] {
+        let res = app
+            .submit(
+                &penalties,
+                &penalties,
+                &[
+                    ("pair", &who.to_string()),
+                    ("round", "1"),
+                    ("kind", kind),
+                    ("amount", amount),
+                    ("reason", "gioco lento"),
+                ],
+            )
+            .await;
+        assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    }
+    let resting = r1.byes[0];
     let res = app
         .submit(
-            &format!("/desk/t/{tid}/penalties"),
-            &format!("/desk/t/{tid}/penalties"),
+            &penalties,
+            &penalties,
             &[
-                ("pair", "1"),
+                ("pair", &resting.to_string()),
                 ("round", "1"),
                 ("kind", "warning"),
-                ("reason", "slow play"),
+                ("reason", "gioco lento"),
             ],
         )
         .await;
-    assert_eq!(res.status().as_u16(), 409);
+    assert_eq!(res.status().as_u16(), 422);
+    let list = app.get_html(&penalties).await;
+    assert!(
+        list.contains(&format!("{x} · Giocatore{x} Nome{x}")),
+        "{list}"
+    );
     let f = ind_file(&app, tid);
     // Everybody rested at most once in 4 rounds of 2 resting out of 22.
     let mut rests = std::collections::HashMap::new();
@@ -594,6 +631,9 @@ async fn a_22_player_evening_from_the_phones_and_the_desk_to_the_standings_per_p
             "{r}"
         );
     }
+    let row = |n: u32| rows.iter().find(|r| r["player"] == n).unwrap().clone();
+    assert_eq!(row(x)["penalty_vp"], 1);
+    assert_eq!(row(x_partner)["penalty_vp"], 0);
     // The exported file gives the same standings.
     let export = app.get_html(&format!("{t}/export.json")).await;
     let file = match burraco_td::tournament_file::parse_any(&export).unwrap() {
@@ -614,16 +654,30 @@ async fn a_22_player_evening_from_the_phones_and_the_desk_to_the_standings_per_p
     assert_eq!(from_file, from_doc);
     // Both partners of a line share its VP: at table 1 of round 1 (the
     // desk's sheet), the two NS players' cards agree.
+    assert_eq!(file.penalties.len(), 2);
+    assert_eq!((file.penalties[0].player, file.penalties[1].player), (x, z));
     let [a, b] = file.rounds[0].tables[0].ns;
     let vp_of =
         |p: u32| serde_json::to_value(&st.card(p).unwrap().rounds[0]).unwrap()["vp"].clone();
     assert_eq!(vp_of(a), vp_of(b));
     assert!(vp_of(a).is_i64(), "{}", vp_of(a));
+    // Z's MP penalty is the line's: z and the partner share its round.
+    let mp_of =
+        |p: u32| serde_json::to_value(&st.card(p).unwrap().rounds[0]).unwrap()["mp_for"].clone();
+    assert_eq!(vp_of(z), vp_of(z_partner));
+    assert_eq!(mp_of(z), mp_of(z_partner));
+    assert!(mp_of(z).is_i64());
 
     // The public pages: standings per player, seating, prizes, screen.
     let page = app.get_html(&format!("/t/{tid}")).await;
     assert!(page.contains("Classifica per giocatore"), "{page}");
     assert_eq!(page.matches("<tr id=\"player-").count(), 22);
+    // It follows the tournament: the revision it shows is the current one.
+    let rev: Value = app.get_json(&format!("/t/{tid}/rev")).await;
+    assert!(
+        page.contains(&format!("data-rev=\"{}\"", rev["revision"])),
+        "{rev}"
+    );
     let seating = app.get_html(&format!("/t/{tid}/rounds/2")).await;
     assert!(seating.contains("id=\"by-name\""), "{seating}");
     assert_eq!(app.get_status(&format!("/t/{tid}/screen")).await, 200);
@@ -669,6 +723,14 @@ async fn a_22_player_evening_from_the_phones_and_the_desk_to_the_standings_per_p
     }
     assert_eq!(app.get_status(&format!("/t/{tid}/players/99")).await, 404);
 
+    // The standings as CSV, a line per player.
+    let csv = app.get_html(&format!("{t}/standings.csv")).await;
+    assert_eq!(csv.lines().count(), 23, "{csv}");
+    assert!(
+        csv.contains(&format!("Giocatore{me};Nome{me};Circolo Sole")),
+        "{csv}"
+    );
+
     // Closed: final.
     let close = format!("{t}/confirm-close");
     let page = app.get_html(&close).await;
@@ -682,4 +744,111 @@ async fn a_22_player_evening_from_the_phones_and_the_desk_to_the_standings_per_p
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
     let page = app.get_html(&format!("/t/{tid}")).await;
     assert!(page.contains("final"), "{page}");
+}
+
+#[tokio::test]
+async fn every_page_answers_for_an_individual_tournament_and_a_circuit_ranking_players_counts_it() {
+    let app = spawn_app().await;
+    app.setup_admin().await;
+    let t = individual_evening(&app, 9, "3").await;
+    let tid = tid_of(&t);
+    start(&app, &t).await;
+    play_round(&app, tid, 1).await;
+    // No page of the server fails on an individual tournament: each
+    // answers, or refuses with a reason (4xx), never a 5xx.
+    let routes: Vec<String> = burraco_td::web::registered_routes()
+        .into_iter()
+        .filter(|(method, _)| *method == "GET")
+        .map(|(_, path)| path)
+        .filter(|p| {
+            p.contains("{id}")
+                && (p.starts_with("/t/")
+                    || p.starts_with("/director/t/")
+                    || p.starts_with("/desk/t/")
+                    || p.starts_with("/api/v1/tournaments/"))
+        })
+        .collect();
+    assert!(routes.len() > 20, "{routes:?}");
+    let first = players_of(&app, tid)[0].1.to_string();
+    for route in &routes {
+        let path = route
+            .replace("{id}", &tid.to_string())
+            .replace("{pid}", &first)
+            .replace("{n}", "1")
+            .replace("{round}", "1")
+            .replace("{table}", "1")
+            .replace("{pair}", "1")
+            .replace("{number}", "1");
+        if path.contains('{') {
+            continue;
+        }
+        let status = app.get_status(&path).await;
+        assert!(status < 500, "GET {path}: {status}");
+        // Only the pages of another kind refuse: a pairs tournament's
+        // (movement cards, a pair's page, the pairs' CSV files) and a team
+        // tournament's.
+        let other_kind = ["/movement-cards", "/pairs/", "/sheets.csv", "/teams"]
+            .iter()
+            .any(|k| path.contains(k));
+        assert!(status == 200 || other_kind, "GET {path}: {status}");
+    }
+    // A circuit ranking pairs does not take it; one ranking players does
+    // (RULES.md §11): once closed, each player's own place counts.
+    let pairs_form: Vec<(&str, &str)> = crate::circuits::CIRCUIT_FORM
+        .iter()
+        .map(|(k, v)| if *k == "rank" { (*k, "pair") } else { (*k, *v) })
+        .collect();
+    let res = app.circuit_form(&pairs_form).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let pairs_id = crate::helpers::circuit_id_of(&res);
+    let page = format!("/director/circuits/{pairs_id}");
+    assert!(!app
+        .get_html(&page)
+        .await
+        .contains("Individuale del venerdì"));
+    let res = app
+        .submit(
+            &page,
+            &format!("{page}/stages"),
+            &[("tournament", &tid.to_string())],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 409);
+    let res = app.circuit_form(crate::circuits::CIRCUIT_FORM).await;
+    let id = crate::helpers::circuit_id_of(&res);
+    let page = format!("/director/circuits/{id}");
+    assert!(app
+        .get_html(&page)
+        .await
+        .contains("Individuale del venerdì"));
+    let res = app
+        .submit(
+            &page,
+            &format!("{page}/stages"),
+            &[("tournament", &tid.to_string())],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    let close = format!("{t}/confirm-close");
+    let confirm = app.get_html(&close).await;
+    let res = app
+        .submit(
+            &close,
+            &format!("{t}/close"),
+            &[("revision", &revision_of(&confirm)), ("confirm", "1")],
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 303);
+    let v: Value = app
+        .get(&format!("/api/v1/circuits/{id}/standings"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let rows = v["standings"].as_array().unwrap();
+    assert_eq!(rows.len(), 9, "one row per player: {v}");
+    assert!(rows.iter().all(|r| r["player"]["surname"]
+        .as_str()
+        .is_some_and(|s| s.starts_with("Giocatore"))));
+    assert_eq!(v["stages"][0]["counts"], true, "{v}");
 }

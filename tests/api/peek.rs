@@ -228,6 +228,17 @@ pub fn individual_players_of(db: &impl Pooled, tid: i64) -> Vec<(i32, i64, bool,
         .expect("individual players")
 }
 
+/// The personal code of player `number` of an individual tournament.
+pub fn individual_code(db: &impl Pooled, tid: i64, number: u32) -> String {
+    individual_players::table
+        .filter(individual_players::tournament_id.eq(tid))
+        .filter(individual_players::number.eq(number as i32))
+        .select(individual_players::code)
+        .first::<Option<String>>(&mut *db.conn())
+        .expect("the player")
+        .expect("a personal code")
+}
+
 /// (id, merged_into) of the people with this surname.
 pub fn people_named(db: &impl Pooled, surname: &str) -> Vec<(i64, Option<i64>)> {
     people::table

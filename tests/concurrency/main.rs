@@ -33,6 +33,7 @@ mod doors;
 mod groups;
 mod hall;
 mod holes;
+mod individual;
 mod online;
 mod ownership;
 mod processes;

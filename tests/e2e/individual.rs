@@ -1,7 +1,8 @@
 //! An individual evening in Chromium (issue 35): 20 players (one through
 //! the director's form, the others from a file), all checked in with one
 //! click, the start through its confirmation page, three rounds whose
-//! every table is entered by one line's phone and confirmed by the other's,
+//! every table is entered by a player of one line on a phone and confirmed
+//! by a player of the other with their own personal code,
 //! the next rounds through their confirmation pages; the public standings
 //! per player are the core's over the exported file. Screenshots (360 and
 //! 1280 px): the players page, the import preview, the start's
@@ -20,11 +21,6 @@ use crate::phones::{answer, enter_sheet};
 use crate::setup;
 
 const DORA_PW: &str = "director pass 1";
-
-/// The pair number of a partnership (`db::individual::line_number`).
-fn line_number([a, b]: [u32; 2]) -> i32 {
-    (a.min(b) * 10_000 + a.max(b)) as i32
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_20_player_individual_evening_from_phones() {
@@ -98,8 +94,18 @@ async fn a_20_player_individual_evening_from_phones() {
                 .unwrap();
             let r = f.rounds.iter().find(|r| r.number == round).unwrap();
             assert_eq!((r.tables.len(), r.byes.len()), (5, 0));
-            // Each round's partnerships have their codes once seated.
             let table_codes = services::entries::codes(db, dora, tid).await.unwrap();
+            let players = individual::load(db, dora, tid, services::Need::Direct)
+                .await
+                .unwrap();
+            let code_of = |n: u32| {
+                players
+                    .players
+                    .iter()
+                    .find(|p| p.player_no() == n)
+                    .and_then(|p| p.code.clone())
+                    .expect("a personal code")
+            };
             if round == 1 {
                 p.go(&format!("/desk/t/{tid}/seating/1")).await;
                 assert!(p.html().await.contains("id=\"by-name\""));
@@ -107,9 +113,14 @@ async fn a_20_player_individual_evening_from_phones() {
             }
             for (k, tb) in r.tables.iter().enumerate() {
                 let code = table_codes.table(tb.table as i32).unwrap().to_string();
-                let ns_code = table_codes.pair(line_number(tb.ns)).unwrap().to_string();
-                let ew_code = table_codes.pair(line_number(tb.ew)).unwrap().to_string();
+                // A player of each line, with their personal code.
+                let ns_code = code_of(tb.ns[k % 2]);
+                let ew_code = code_of(tb.ew[(k + 1) % 2]);
                 let ns = 100 + 20 * ((round as usize + k) % 5) as u32;
+                if round == 1 && k == 0 {
+                    a.go(&format!("/s/{code}")).await;
+                    a.shot("i3b-phone-table").await;
+                }
                 enter_sheet(&a, &code, &ns_code, ns, 90).await;
                 answer(&b, &code, &ew_code, None).await;
                 assert!(
@@ -123,6 +134,12 @@ async fn a_20_player_individual_evening_from_phones() {
             if round == 1 {
                 p.go(&format!("/desk/t/{tid}/rounds/1")).await;
                 p.shot("i4-desk").await;
+                // A penalty names a player: 1 VP off player 7.
+                p.go(&format!("/desk/t/{tid}/penalties")).await;
+                p.penalty_form("7", "1", "vp", "1").await;
+                p.fill("#reason", "gioco lento").await;
+                p.save_penalty("i4b-penalty-to-a-player").await;
+                assert!(p.html().await.contains("7 · Giocatore7 Nome7"));
             }
         }
 
@@ -170,6 +187,9 @@ async fn a_20_player_individual_evening_from_phones() {
         p.shot("i8-hall-screen").await;
         p.go(&format!("/director/t/{tid}/individual")).await;
         p.shot("i9-players-running").await;
+        p.go(&format!("/director/t/{tid}/individual/cards")).await;
+        assert_eq!(p.html().await.matches("data-player-code=").count(), 20);
+        p.shot("i10-player-cards").await;
     };
     let result = tokio::time::timeout(Duration::from_secs(420), run).await;
     for c in [desk_client, phone_a, phone_b] {

@@ -9,8 +9,8 @@ use crate::db::DbConn;
 use crate::ids::{IndividualPlayerId, RoundId};
 use crate::services::{Rows, ServiceError};
 use crate::tournament_file::{
-    IndividualMovementKind, IndividualPlayerFile, IndividualRoundFile, IndividualTableFile,
-    IndividualTournamentFile, TournamentFile,
+    IndividualMovementKind, IndividualPenaltyFile, IndividualPlayerFile, IndividualRoundFile,
+    IndividualTableFile, IndividualTournamentFile, TournamentFile,
 };
 use std::collections::HashMap;
 
@@ -106,6 +106,38 @@ pub fn individual_file_on(
             byes: resting,
         });
     }
+    // Each penalty to the player it names (both lists in round, then id
+    // order): recorded on the player's partnership, counted for the player.
+    let named = crate::db::individual::penalty_players(c, t.l.t.id)?;
+    if named.len() != pf.penalties.len() {
+        return Err(ServiceError::corrupt(format!(
+            "tournament {}: {} penalties, {} naming a player",
+            t.l.t.id,
+            pf.penalties.len(),
+            named.len()
+        )));
+    }
+    f.penalties = pf
+        .penalties
+        .iter()
+        .zip(&named)
+        .map(|(p, (_, player))| {
+            Ok(IndividualPenaltyFile {
+                round: p.round,
+                player: number(*player)?,
+                table: p.table,
+                kind: p.kind,
+                amount: p.amount,
+                reason: p.reason.clone(),
+                withdrawn: p.withdrawn,
+                by: p.by.clone(),
+                at: p.at,
+                withdrawn_by: p.withdrawn_by.clone(),
+                withdrawn_at: p.withdrawn_at,
+                withdrawn_reason: p.withdrawn_reason.clone(),
+            })
+        })
+        .collect::<Result<_, ServiceError>>()?;
     Ok(f)
 }
 

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 pub mod file;
 mod loaded;
+pub mod penalties;
 pub mod rounds;
 pub mod seating;
 pub mod standings;

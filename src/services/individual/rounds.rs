@@ -134,6 +134,8 @@ fn save_round(
         inddb::insert_bye(c, round_id, row(n)?.id)?;
     }
     crate::services::entries::ensure_codes(c, tid, now)?;
+    // Each player's personal code, the credential at the tables.
+    inddb::ensure_codes(c, tid)?;
     Ok(())
 }
 
@@ -255,7 +257,8 @@ pub(crate) fn next_round_locked(
     Ok(n)
 }
 
-/// The individual file of a tournament (staff), as the database has it now.
+/// The individual file of a tournament (its directors), as the database
+/// has it now.
 pub async fn file(
     db: &Db,
     actor: Actor,
@@ -263,7 +266,7 @@ pub async fn file(
     tz: chrono_tz::Tz,
 ) -> Result<IndividualTournamentFile, ServiceError> {
     db.read(move |c| {
-        let rows = read_rows(c, &actor, tid, Need::Referee)?;
+        let rows = read_rows(c, &actor, tid, Need::Direct)?;
         let t = load_ind(c, rows)?;
         ensure_individual(&t)?;
         file_of_loaded(c, &t, tz)

@@ -1,12 +1,13 @@
 //! What the public pages and the API read of an individual tournament: its
 //! file and the standings per player (the one engine's third kind), made
-//! once per read; the standings document of the API's `getStandings`.
+//! once per read; the standings document of the API's `getStandings`;
+//! the stage a circuit ranking players reads of it (RULES.md §11).
 
 use super::loaded::loaded;
 use super::rounds::file_of_loaded;
-use crate::db::Db;
+use crate::db::{Db, DbConn};
 use crate::i18n::Lang;
-use crate::ids::TournamentId;
+use crate::ids::{PersonId, TournamentId};
 use crate::services::{load_rows, ServiceError};
 use crate::standings::PlayerStandings;
 use crate::tournament::Status;
@@ -165,4 +166,43 @@ impl PlayerStandingsDoc {
                 .collect(),
         }
     }
+}
+
+/// An individual tournament's stage (RULES.md §14, §11): each player's own
+/// place, keyed by their person (after merges).
+pub(crate) fn circuit_stage(
+    conn: &mut DbConn,
+    t: crate::db::tournaments::TournamentRow,
+    people: &std::collections::HashMap<PersonId, PersonId>,
+    tz: chrono_tz::Tz,
+    lang: Lang,
+) -> Result<crate::circuit::Stage<PersonId>, ServiceError> {
+    let tid = t.id;
+    let rows = crate::services::load_rows(conn, t)?;
+    let ind = loaded(conn, rows)?;
+    let file = file_of_loaded(conn, &ind, tz)?;
+    let persons: std::collections::HashMap<u32, Option<PersonId>> =
+        crate::db::individual::list_players(conn, tid)?
+            .iter()
+            .map(|p| (u32::try_from(p.number).unwrap_or(0), p.person_id))
+            .collect();
+    let mut unlinked = None;
+    let stage = crate::circuit::stage_of_individual_file(
+        &file,
+        |n, _| match persons.get(&n).copied().flatten() {
+            Some(id) => crate::db::people::canonical(people, id),
+            None => {
+                unlinked = Some(n);
+                PersonId(0)
+            }
+        },
+        lang,
+    )
+    .map_err(|e| ServiceError::corrupt(format!("tournament {tid}: {}", e.message(lang))))?;
+    if let Some(n) = unlinked {
+        return Err(ServiceError::corrupt(format!(
+            "tournament {tid}: player {n} has no person in the directory"
+        )));
+    }
+    Ok(stage)
 }

@@ -44,12 +44,13 @@ pub(super) fn seat(
         return Err(ServiceError::refused(Refusal::PairCodeWrong));
     }
     // A pair's own code, or in a team tournament the team's code: the
-    // team's pair seated at this table (issue 25).
+    // team's pair seated at this table (issue 25); in an individual one a
+    // player's personal code: the player's partnership here (issue 35).
     let ids: Vec<crate::ids::PairId> = match tsdb::pair_with_code(c, tid, pair_code.as_str())? {
         Some(id) => vec![id],
         None => match crate::db::teams::team_with_code(c, tid, pair_code.as_str())? {
             Some(team) => crate::db::teams::pairs_of_team(c, team)?,
-            None => Vec::new(),
+            None => crate::db::individual::lines_of_code(c, tid, pair_code.as_str())?,
         },
     };
     let holds = |p: Option<crate::ids::PairId>| p.is_some_and(|p| ids.contains(&p));

@@ -27,6 +27,9 @@ pub(super) struct PenaltiesPage<'a> {
     form: PenaltyForm,
     errors: FieldErrors,
     reasons: Vec<&'static str>,
+    /// An individual tournament's players, whom a penalty names (RULES.md
+    /// §14): (number, "number · Surname Name").
+    players: Vec<(String, String)>,
 }
 
 /// A penalty as the list shows it: who gave it, when (local time), round,
@@ -146,6 +149,27 @@ pub(super) async fn penalties_page(
         .into_iter()
         .map(|row| PenaltyLine::of(ctx, &l, row))
         .collect();
+    // An individual tournament's penalties name a player, not the line.
+    let mut players = Vec::new();
+    if l.t.is_individual() {
+        let t = services::individual::load(&state.db, actor, tid, services::Need::Referee).await?;
+        players = t
+            .players
+            .iter()
+            .filter(|p| p.active())
+            .map(|p| {
+                (
+                    p.number.to_string(),
+                    format!("{} · {}", p.number, p.player.full_name()),
+                )
+            })
+            .collect();
+        for (id, name) in services::individual::penalties::named(&state.db, actor, tid).await? {
+            if let Some(line) = penalties.iter_mut().find(|p| p.id == id) {
+                line.pair = name;
+            }
+        }
+    }
     if let Some(r) = refused {
         if let Some(line) = penalties.iter_mut().find(|p| p.id == r.penalty) {
             line.change_reason = r.reason.to_string();
@@ -160,6 +184,7 @@ pub(super) async fn penalties_page(
             form,
             errors,
             reasons: reasons(),
+            players,
         },
         status,
     )

@@ -45,11 +45,20 @@ pub async fn export_standings_csv(
     id: web::Path<crate::ids::TournamentId>,
 ) -> Result<HttpResponse, AppError> {
     let tid = *id;
-    let (file, st) =
-        services::files::standings(&state.db, actor, tid, state.settings.timezone, ctx.lang)
-            .await?;
-    let out = crate::tournament::csv_export::standings_csv(&file, &st, ctx.lang)
-        .map_err(|e| AppError::Internal(e.into()))?;
+    let tz = state.settings.timezone;
+    // An individual tournament's standings rank players (issue 35).
+    let out = if services::teams::kind(&state.db, tid).await?
+        == crate::tournament_file::FileKind::Individual
+    {
+        let file = services::individual::rounds::file(&state.db, actor, tid, tz).await?;
+        let st = crate::standings::compute_individual_file(&file, ctx.lang)
+            .map_err(|e| AppError::Internal(anyhow::anyhow!(e.message(ctx.lang))))?;
+        crate::tournament::csv_export::player_standings_csv(&file, &st, ctx.lang)
+    } else {
+        let (file, st) = services::files::standings(&state.db, actor, tid, tz, ctx.lang).await?;
+        crate::tournament::csv_export::standings_csv(&file, &st, ctx.lang)
+    }
+    .map_err(|e| AppError::Internal(e.into()))?;
     Ok(download(
         out,
         "text/csv; charset=utf-8",

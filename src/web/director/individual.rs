@@ -411,6 +411,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         web::post().to(check_in_many),
     )
     .route(
+        noted("GET", "/director", "/t/{id}/individual/cards"),
+        web::get().to(super::individual_rounds::cards),
+    )
+    .route(
         noted("GET", "/director", "/t/{id}/individual/{pid}"),
         web::get().to(edit),
     )

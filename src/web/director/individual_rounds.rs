@@ -87,3 +87,24 @@ pub(super) async fn start_page(
     page.submit = ctx.t("states.start.submit").to_string();
     crate::web::render_status(&page, page.status())
 }
+
+#[derive(Template)]
+#[template(path = "director/individual_cards.html")]
+struct CardsPage<'a> {
+    ctx: &'a PageCtx,
+    t: &'a crate::services::individual::IndLoaded,
+}
+
+/// The player cards: each player's name, number and personal code (the
+/// credential at the tables), printable on A4 (directors only: the codes
+/// are secrets).
+pub async fn cards(
+    ctx: PageCtx,
+    crate::web::roles::Director(actor): crate::web::roles::Director,
+    state: web::Data<AppState>,
+    id: web::Path<TournamentId>,
+) -> Result<HttpResponse, AppError> {
+    let t = crate::services::individual::load(&state.db, actor, *id, crate::services::Need::Direct)
+        .await?;
+    render(&CardsPage { ctx: &ctx, t: &t })
+}

@@ -1,6 +1,8 @@
 //! An individual tournament's public pages (issue 35): the standings per
-//! player (and the hall screen), the prize list, each round's seating, and
-//! the standings as JSON — at the addresses of a pairs tournament's.
+//! player (and the hall screen, both following the tournament with
+//! `live.js`), the prize list, each round's seating, a player's page, and
+//! the standings as JSON — at the addresses of a pairs tournament's. Each
+//! is computed on the request (no per-revision cache yet).
 
 use actix_web::{HttpRequest, HttpResponse};
 use askama::Template;

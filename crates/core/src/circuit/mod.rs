@@ -106,4 +106,6 @@ pub use spec::{
     ProblemCode, RankBy, DEFAULT_PLACING_MIN, DEFAULT_PLACING_STEP, FORMAT, MAX_CIRCUIT_NAME_CHARS,
     MAX_POINTS, MAX_SEASON_CHARS, MAX_TABLE_PLACES, POINTS_DECIMALS,
 };
-pub use stage::{stage_of_file, stage_of_file_by_seat, Stage, StagePlayer, StageResult};
+pub use stage::{
+    stage_of_file, stage_of_file_by_seat, stage_of_individual_file, Stage, StagePlayer, StageResult,
+};

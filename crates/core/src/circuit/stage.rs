@@ -102,3 +102,75 @@ pub fn stage_of_file_by_seat<K>(
         results,
     })
 }
+
+/// The stage of an individual tournament file (RULES.md §14, §11 `rank:
+/// player`): its standings per player by the one engine, each player's
+/// result their own. A result holds its player twice (the circuit counts
+/// a result whose two players are one person once: one entrant, shown
+/// once), so a circuit ranking players reads it like any other stage.
+pub fn stage_of_individual_file<K: Clone>(
+    file: &crate::tournament_file::IndividualTournamentFile,
+    mut key: impl FnMut(u32, &Player) -> K,
+    lang: Lang,
+) -> Result<Stage<K>, StandingsError> {
+    let standings = crate::standings::compute_individual_file(file, lang)?;
+    let mut results = Vec::with_capacity(standings.rows.len());
+    for row in &standings.rows {
+        let Some(p) = file.players.iter().find(|p| p.number == row.number) else {
+            continue;
+        };
+        let shown = StagePlayer {
+            key: key(row.number, &p.player),
+            surname: p.player.surname.clone(),
+            name: p.player.name.clone(),
+            card: p
+                .player
+                .card
+                .as_deref()
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .map(str::to_string),
+        };
+        results.push(StageResult {
+            pair_number: row.number,
+            place: row.place,
+            vp: row.vp,
+            mp_diff: row.mp_diff,
+            players: [shown.clone(), shown],
+        });
+    }
+    Ok(Stage {
+        title: file.name.clone(),
+        finished: file.status == Some(Status::Finished),
+        entries: standings.entries,
+        results,
+    })
+}
+
+#[cfg(test)]
+mod individual_tests {
+    use super::*;
+    use crate::circuit::{compute, parse};
+    use crate::tournament_file::individual_kit::one_round;
+
+    #[test]
+    fn an_individual_stage_ranks_each_player_once_with_their_own_place() {
+        let mut f = one_round();
+        f.status = Some(Status::Finished);
+        let stage = stage_of_individual_file(&f, |n, _| n, Lang::En).unwrap();
+        assert_eq!(stage.entries, 8);
+        assert_eq!(stage.results.len(), 8);
+        // 1 and 2 won their table 14–6: they share the first place.
+        let r1 = stage.results.iter().find(|r| r.pair_number == 1).unwrap();
+        let r2 = stage.results.iter().find(|r| r.pair_number == 2).unwrap();
+        assert_eq!((r1.place, r1.vp), (r2.place, r2.vp));
+        let spec = parse(
+            r#"{"format":"burraco-td/circuit@1","name":"C","season":"S",
+                "points":{"method":"placing"}}"#,
+        )
+        .unwrap();
+        let st = compute(&spec, &[stage]);
+        assert_eq!(st.rows.len(), 8, "one row per player");
+        assert!(st.rows.iter().all(|r| r.players.len() == 1));
+    }
+}

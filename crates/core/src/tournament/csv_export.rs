@@ -131,6 +131,56 @@ const STANDINGS_HEADER: [&str; 11] = [
     "standings.prize",
 ];
 
+/// The columns of an individual tournament's standings.
+const PLAYER_STANDINGS_HEADER: [&str; 11] = [
+    "standings.place",
+    "individual.player",
+    "field.surname",
+    "field.first_name",
+    "field.club",
+    "csv.vp",
+    "standings.mp_diff",
+    "csv.mp",
+    "standings.played",
+    "standings.byes",
+    "standings.prize",
+];
+
+/// An individual tournament's standings, best first (RULES.md §14): place,
+/// player number, surname, name, club, VP, MP difference, MP, rounds
+/// played, rests, prize.
+pub fn player_standings_csv(
+    file: &crate::tournament_file::IndividualTournamentFile,
+    standings: &crate::standings::PlayerStandings,
+    lang: Lang,
+) -> Result<String, CsvWriteError> {
+    let mut doc = Doc::new();
+    doc.header(lang, &PLAYER_STANDINGS_HEADER)?;
+    for r in &standings.rows {
+        let p = file.players.iter().find(|p| p.number == r.number);
+        let field = |f: fn(&crate::tournament_file::Player) -> String| {
+            p.map(|p| f(&p.player)).unwrap_or_default()
+        };
+        let prize = standings
+            .prize(r.number)
+            .map_or_else(empty, |p| money(lang, p.amount));
+        doc.record(&[
+            num(r.place),
+            num(r.number),
+            owned_text(field(|p| p.surname.clone())),
+            owned_text(field(|p| p.name.clone())),
+            owned_text(field(|p| p.club.clone().unwrap_or_default())),
+            num(r.vp),
+            points(lang, r.mp_diff),
+            points(lang, r.mp),
+            num(r.played),
+            num(r.byes),
+            prize,
+        ])?;
+    }
+    doc.finish()
+}
+
 /// The standings, best first: place, pair, both players ("Surname Name"),
 /// VP, MP difference, MP, rounds played, byes, penalty VP, prize.
 pub fn standings_csv(
@@ -321,6 +371,20 @@ mod tests {
             .records()
             .map(|r| r.unwrap().iter().map(str::to_string).collect())
             .collect()
+    }
+
+    #[test]
+    fn an_individual_tournament_s_standings_have_a_line_per_player() {
+        let f = crate::tournament_file::individual_kit::one_round();
+        let st = crate::standings::compute_individual_file(&f, Lang::En).unwrap();
+        let rows = read(&player_standings_csv(&f, &st, Lang::En).unwrap());
+        assert_eq!(rows.len(), 9, "a header and 8 players");
+        assert_eq!(rows[0].len(), 11);
+        // 1+2 beat 3+4 (14–6): both partners share the line's VP.
+        let line = |n: &str| rows.iter().find(|r| r[1] == n).unwrap().clone();
+        assert_eq!(line("1")[5], line("2")[5]);
+        assert_eq!(line("1")[5], "14");
+        assert_eq!(line("3")[5], "6");
     }
 
     #[test]
