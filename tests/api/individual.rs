@@ -312,6 +312,32 @@ async fn the_api_creates_an_individual_tournament() {
     let rows = list.as_array().unwrap();
     assert!(rows.iter().take(8).all(|p| p["code"].is_string()), "{list}");
     assert_eq!(rows[8]["no_show"], true, "not checked in: a no-show");
+    // A penalty through the API names the player by number.
+    let res = api(
+        reqwest::Method::POST,
+        format!("/api/v1/tournaments/{id}/penalties"),
+    )
+    .json(&json!({"pair": 2, "round": 1, "kind": "vp", "amount": 1, "reason": "gioco lento"}))
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(res.status().as_u16(), 201, "{}", res.text().await.unwrap());
+    let st: Value = client
+        .get(format!("{}/api/v1/tournaments/{id}/standings", app.address))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let two = st["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["player"] == 2)
+        .unwrap()
+        .clone();
+    assert_eq!(two["penalty_vp"], 1, "{st}");
     // Its page is the players'.
     let page = app.get_html(&format!("/director/t/{id}/individual")).await;
     assert!(
