@@ -565,7 +565,7 @@ fn import_members(db: &DbArgs, file: &std::path::Path) -> anyhow::Result<ExitCod
     let db = cli_db(db)?;
     block_on(async {
         let actor = command_line_actor(&db).await?;
-        let n = crate::services::online::import_members(&db, actor, list).await?;
+        let n = crate::services::members::import_members(&db, actor, list).await?;
         println!("imported {n} members");
         Ok(ExitCode::SUCCESS)
     })

@@ -130,6 +130,7 @@ impl Application {
             settings,
             public.clone(),
         ));
+        crate::web::mail::spawn_sender(&state.settings, state.db.clone(), state.mail.clone());
         let server = HttpServer::new(move || app(state.clone()))
             // Phones poll the public pages: keep their connections open long
             // enough (as nginx does) that a reused connection is rarely one the

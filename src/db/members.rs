@@ -52,3 +52,12 @@ pub fn find(conn: &mut DbConn, card: &str) -> QueryResult<Option<Member>> {
         })
     }))
 }
+
+/// How many members the list holds, and the last day any card is valid
+/// (none: no list imported).
+pub fn summary(conn: &mut DbConn) -> QueryResult<(i64, Option<String>)> {
+    use diesel::dsl::{count_star, max};
+    members::table
+        .select((count_star(), max(members::valid_until)))
+        .first(conn)
+}

@@ -14,6 +14,7 @@ pub mod individual;
 mod lazy;
 pub mod members;
 pub mod online_entries;
+pub mod outbox;
 pub mod pairs;
 pub mod penalties;
 pub mod people;

@@ -66,6 +66,32 @@ pub struct EntryRow {
     pub phone: String,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    /// A team entry's name ('' for a pair).
+    pub team_name: String,
+    /// The team a team entry became once confirmed.
+    pub team_id: Option<i64>,
+    /// The player an individual entry became once confirmed.
+    pub player_id: Option<i64>,
+}
+
+impl EntryRow {
+    /// The registration it became.
+    pub fn holder(&self) -> Holder {
+        Holder {
+            pair: self.pair_id,
+            team: self.team_id,
+            player: self.player_id,
+        }
+    }
+}
+
+/// The registration an entry became once confirmed: a pair, a team or a
+/// player (by the tournament's kind).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Holder {
+    pub pair: Option<i64>,
+    pub team: Option<i64>,
+    pub player: Option<i64>,
 }
 
 /// A new entry.
@@ -73,7 +99,8 @@ pub struct NewEntry<'a> {
     pub tid: TournamentId,
     pub token: &'a str,
     pub status: &'a str,
-    pub pair_id: Option<i64>,
+    pub holder: Holder,
+    pub team_name: &'a str,
     pub players: &'a str,
     pub email: &'a str,
     pub phone: &'a str,
@@ -91,7 +118,10 @@ pub fn insert(conn: &mut DbConn, e: &NewEntry<'_>, now: NaiveDateTime) -> QueryR
             online_entries::token.eq(e.token),
             online_entries::status.eq(e.status),
             online_entries::queue.eq(last.unwrap_or(0) + 1),
-            online_entries::pair_id.eq(e.pair_id),
+            online_entries::pair_id.eq(e.holder.pair),
+            online_entries::team_id.eq(e.holder.team),
+            online_entries::player_id.eq(e.holder.player),
+            online_entries::team_name.eq(e.team_name),
             online_entries::players.eq(e.players),
             online_entries::email.eq(e.email),
             online_entries::phone.eq(e.phone),
@@ -120,18 +150,21 @@ pub fn by_token(conn: &mut DbConn, token: &str) -> QueryResult<Option<EntryRow>>
         .optional()
 }
 
-/// Sets an entry's state (and its pair once confirmed).
+/// Sets an entry's state (and the registration it became once
+/// confirmed).
 pub fn set_status(
     conn: &mut DbConn,
     id: i64,
     status: &str,
-    pair_id: Option<i64>,
+    holder: Holder,
     now: NaiveDateTime,
 ) -> QueryResult<usize> {
     diesel::update(online_entries::table.find(id))
         .set((
             online_entries::status.eq(status),
-            online_entries::pair_id.eq(pair_id),
+            online_entries::pair_id.eq(holder.pair),
+            online_entries::team_id.eq(holder.team),
+            online_entries::player_id.eq(holder.player),
             online_entries::updated_at.eq(now),
         ))
         .execute(conn)

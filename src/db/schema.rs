@@ -431,6 +431,9 @@ diesel::table! {
         phone -> Text,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        team_name -> Text,
+        team_id -> Nullable<BigInt>,
+        player_id -> Nullable<BigInt>,
     }
 }
 
@@ -443,6 +446,23 @@ diesel::table! {
         valid_until -> Text,
         card_type -> Text,
         updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    /// The entries' e-mails waiting for the mail server (issue 36).
+    mail_outbox (id) {
+        id -> BigInt,
+        tournament_id -> BigInt,
+        email -> Text,
+        token -> Text,
+        kind -> Text,
+        tournament_name -> Text,
+        tries -> Integer,
+        next_try_at -> Timestamp,
+        sent_at -> Nullable<Timestamp>,
+        last_error -> Text,
+        created_at -> Timestamp,
     }
 }
 

@@ -486,3 +486,37 @@ pub fn unstart(conn: &mut DbConn, tid: TournamentId) -> QueryResult<usize> {
         ))
         .execute(conn)
 }
+
+/// Deletes a team registered before the start (an entry online withdrawn):
+/// its players first, then the team; the other teams keep their numbers.
+pub fn delete_team(conn: &mut DbConn, tid: TournamentId, id: TeamId) -> QueryResult<usize> {
+    diesel::delete(team_players::table.filter(team_players::team_id.eq(id))).execute(conn)?;
+    diesel::delete(
+        teams::table
+            .filter(teams::tournament_id.eq(tid))
+            .filter(teams::id.eq(id)),
+    )
+    .execute(conn)
+}
+
+/// The live teams of a tournament (not withdrawn, not no-shows), each with
+/// its players.
+pub fn live_teams(
+    conn: &mut DbConn,
+    tid: TournamentId,
+) -> QueryResult<Vec<(TeamRow, Vec<crate::tournament::pairs::Player>)>> {
+    let teams = list_teams(conn, tid)?;
+    let players = list_players(conn, tid)?;
+    Ok(teams
+        .into_iter()
+        .filter(|t| !t.no_show && t.withdrawn_from_round.is_none())
+        .map(|t| {
+            let of: Vec<_> = players
+                .iter()
+                .filter(|p| p.team_id == t.id)
+                .map(TeamPlayerRow::player)
+                .collect();
+            (t, of)
+        })
+        .collect())
+}

@@ -17,6 +17,8 @@ pub mod directory;
 pub mod entries;
 pub mod files;
 pub mod individual;
+pub mod mail;
+pub mod members;
 pub mod online;
 pub mod pairs;
 pub mod people;
@@ -32,6 +34,7 @@ pub mod tournaments;
 pub mod unscored;
 pub mod users;
 pub mod view;
+pub mod waiting_list;
 
 /// The tournament's current revision (what the public pages are cached
 /// by); `None` for no such tournament.

@@ -13,11 +13,12 @@ use chrono::NaiveDateTime;
 use serde_json::{Map, Value};
 
 use super::audit::{self, Action, Entry};
-use super::{bump, check_access, load_state, Actor, Loaded, Need, Refusal, ServiceError};
-use crate::db::online_entries::{self as odb, EntryRow, NewEntry};
+pub use super::mail::{Notice, NoticeKind};
+use super::{bump, load_state, Loaded, Refusal, ServiceError};
+use crate::db::online_entries::{self as odb, EntryRow, Holder, NewEntry};
 use crate::db::{Db, DbConn};
 use crate::ids::{PairId, TournamentId};
-use crate::tournament::online::{EntryForm, EntryStatus, PairEntryIn};
+use crate::tournament::online::{Entrant, EntryForm, EntryIn, EntryStatus};
 use crate::tournament::pairs::{PairEntry, Player};
 use crate::tournament::Status;
 
@@ -38,41 +39,9 @@ pub struct EntryState {
     pub status: EntryStatus,
     pub number: Option<i32>,
     pub position: Option<usize>,
+    /// A team entry's name ('' for a pair).
+    pub team_name: String,
     pub players: Vec<Player>,
-}
-
-/// An entry in the director's list.
-#[derive(Debug, Clone)]
-pub struct Listed {
-    pub id: i64,
-    pub status: EntryStatus,
-    pub number: Option<i32>,
-    pub position: Option<usize>,
-    pub players: Vec<Player>,
-    pub email: String,
-    pub phone: String,
-    /// UTC.
-    pub created_at: NaiveDateTime,
-}
-
-/// Someone to tell by e-mail, after the commit: the entry's address and
-/// private token, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Notice {
-    pub email: String,
-    pub token: String,
-    pub kind: NoticeKind,
-    pub tournament_name: String,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NoticeKind {
-    /// The entry was taken (confirmed or waiting).
-    Entered,
-    /// Confirmed from the waiting list.
-    Confirmed,
-    /// Still waiting at the start: the list is closed.
-    Closed,
 }
 
 /// A new entry's answer: its token, where it stands, whom to tell.
@@ -90,9 +59,8 @@ fn new_token() -> String {
     hex::encode(bytes)
 }
 
-fn players_json(p: &PairEntry) -> String {
-    let v: Vec<Value> = p
-        .players
+fn players_json(players: &[Player]) -> String {
+    let v: Vec<Value> = players
         .iter()
         .map(|p| {
             serde_json::json!({"surname": p.surname(), "name": p.name(),
@@ -123,10 +91,21 @@ fn players_of(row: &EntryRow) -> Result<Vec<Player>, ServiceError> {
         .collect())
 }
 
-fn pair_of(row: &EntryRow) -> Result<PairEntry, ServiceError> {
-    let p = players_of(row)?;
-    match <[Player; 2]>::try_from(p) {
-        Ok(players) => Ok(PairEntry { players }),
+/// Who an entry enters: a team when it has a team's name, a player alone
+/// when it has one player, else a pair.
+pub(super) fn entrant_of(row: &EntryRow) -> Result<Entrant, ServiceError> {
+    let mut players = players_of(row)?;
+    if !row.team_name.is_empty() {
+        return Ok(Entrant::Team {
+            name: row.team_name.clone(),
+            players,
+        });
+    }
+    if players.len() == 1 {
+        return Ok(Entrant::Player(players.remove(0)));
+    }
+    match <[Player; 2]>::try_from(players) {
+        Ok(players) => Ok(Entrant::Pair(PairEntry { players })),
         Err(_) => Err(ServiceError::corrupt(format!(
             "online entry {}: not a pair",
             row.id
@@ -134,104 +113,69 @@ fn pair_of(row: &EntryRow) -> Result<PairEntry, ServiceError> {
     }
 }
 
-fn status_of(row: &EntryRow) -> Result<EntryStatus, ServiceError> {
+pub(super) fn status_of(row: &EntryRow) -> Result<EntryStatus, ServiceError> {
     EntryStatus::parse(&row.status)
         .ok_or_else(|| ServiceError::corrupt(format!("online entry {}: status", row.id)))
 }
 
-/// The places taken: the registrations that hold their players.
-fn holding(l: &Loaded) -> usize {
-    l.pairs
+/// The places taken: the registrations (pairs, teams or players) that
+/// hold their players.
+fn holding(c: &mut DbConn, l: &Loaded) -> Result<usize, ServiceError> {
+    Ok(live_players(c, l)?.len())
+}
+
+/// The players of each registration that holds its players (a pair, a
+/// team or a player alone, by the tournament's kind).
+fn live_players(c: &mut DbConn, l: &Loaded) -> Result<Vec<Vec<Player>>, ServiceError> {
+    if l.t.is_individual() {
+        return Ok(crate::db::individual::list_players(c, l.t.id)?
+            .iter()
+            .filter(|p| !p.no_show && p.withdrawn_from_round.is_none())
+            .map(|p| vec![p.player()])
+            .collect());
+    }
+    if l.t.is_teams() {
+        return Ok(crate::db::teams::live_teams(c, l.t.id)?
+            .into_iter()
+            .map(|(_, players)| players)
+            .collect());
+    }
+    Ok(l.pairs
         .iter()
         .filter(|p| !p.no_show && p.withdrawn_from_round.is_none())
-        .count()
+        .map(|p| p.entry().players.to_vec())
+        .collect())
 }
 
 /// The waiting entries in order.
-fn waiting(rows: &[EntryRow]) -> impl Iterator<Item = &EntryRow> {
+pub(super) fn waiting(rows: &[EntryRow]) -> impl Iterator<Item = &EntryRow> {
     rows.iter()
         .filter(|r| r.status == EntryStatus::Waiting.code())
 }
 
-fn position_in(rows: &[EntryRow], id: i64) -> Option<usize> {
+pub(super) fn position_in(rows: &[EntryRow], id: i64) -> Option<usize> {
     waiting(rows).position(|r| r.id == id).map(|i| i + 1)
 }
 
 /// Locks a tournament for a public entry (no access check: the form is
-/// public) and refuses a team tournament.
+/// public).
 fn lock_public(c: &mut DbConn, tid: TournamentId) -> Result<Loaded, ServiceError> {
     let t = bump(c, tid)?;
-    let l = load_state(c, t)?;
-    if l.t.is_teams() {
-        return Err(Refusal::TeamsNoPairs.into());
-    }
-    if l.t.is_individual() {
-        return Err(Refusal::IndividualNoPairs.into());
-    }
-    Ok(l)
-}
-
-/// Refuses an entry whose card is unknown, expired on the tournament's
-/// date or without the right to its level (RULES.md §15), naming the
-/// player.
-fn check_members(c: &mut DbConn, l: &Loaded, pair: &PairEntry) -> Result<(), ServiceError> {
-    use crate::tournament::members::{check_card, CardProblem};
-    let date = l.settings.starts_at.date();
-    for p in &pair.players {
-        let member = match p.card() {
-            "" => None,
-            card => crate::db::members::find(c, card)?,
-        };
-        if let Err(why) = check_card(member.as_ref(), date, l.settings.level) {
-            let r = match why {
-                CardProblem::Unknown => Refusal::MembershipUnknown,
-                CardProblem::Expired => Refusal::MembershipExpired,
-                CardProblem::Level => Refusal::MembershipLevel,
-            };
-            return Err(ServiceError::refused_with(
-                r,
-                vec![("player", p.full_name())],
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Imports the member list (an administrator or a director); how many.
-pub async fn import_members(
-    db: &Db,
-    actor: Actor,
-    list: Vec<crate::tournament::members::Member>,
-) -> Result<usize, ServiceError> {
-    if !actor.role.allows(crate::auth::Role::Director) {
-        return Err(ServiceError::Forbidden);
-    }
-    let clock = db.clock().clone();
-    db.write(move |c| Ok(crate::db::members::save(c, &list, clock.now())?))
-        .await
+    load_state(c, t)
 }
 
 /// The player of `entry` who already holds a live entry or a registration.
 fn already_in(
+    c: &mut DbConn,
     l: &Loaded,
     rows: &[EntryRow],
-    entry: &PairEntry,
+    entry: &Entrant,
 ) -> Result<Option<String>, ServiceError> {
-    let mut others: Vec<PairEntry> = l
-        .pairs
-        .iter()
-        .filter(|p| !p.no_show && p.withdrawn_from_round.is_none())
-        .map(|p| p.entry())
-        .collect();
-    for r in rows
-        .iter()
-        .filter(|r| r.status == EntryStatus::Waiting.code())
-    {
-        others.push(pair_of(r)?);
+    let mut others = live_players(c, l)?;
+    for r in waiting(rows) {
+        others.push(players_of(r)?);
     }
-    Ok(entry
-        .clashes_with(others.iter())
-        .map(|(_, who)| who.to_string()))
+    Ok(entry.clashes_with(others.iter().map(Vec::as_slice)))
 }
 
 fn entered_notice(l: &Loaded, email: &str, token: &str, kind: NoticeKind) -> Vec<Notice> {
@@ -239,6 +183,7 @@ fn entered_notice(l: &Loaded, email: &str, token: &str, kind: NoticeKind) -> Vec
         return Vec::new();
     }
     vec![Notice {
+        tournament: l.t.id,
         email: email.to_string(),
         token: token.to_string(),
         kind,
@@ -261,22 +206,32 @@ pub async fn submit(
         if !l.settings.online.open(now, l.status() != Status::Draft) {
             return Err(Refusal::EntriesClosed.into());
         }
-        let PairEntryIn { pair, email, phone } =
-            form.parse_pair().map_err(ServiceError::Invalid)?;
+        let parsed = if l.t.is_teams() {
+            form.parse_team()
+        } else if l.t.is_individual() {
+            form.parse_player()
+        } else {
+            form.parse_pair()
+        };
+        let EntryIn {
+            entrant,
+            email,
+            phone,
+        } = parsed.map_err(ServiceError::Invalid)?;
         if l.settings.online.member_check {
-            check_members(c, &l, &pair)?;
+            super::members::check_entry(c, &l, entrant.players())?;
         }
         let rows = odb::list(c, tid)?;
-        if let Some(who) = already_in(&l, &rows, &pair)? {
+        if let Some(who) = already_in(c, &l, &rows, &entrant)? {
             return Err(ServiceError::refused_with(
                 Refusal::AlreadyEntered,
                 vec![("player", who)],
             ));
         }
         let token = new_token();
-        let confirmed = l.settings.online.has_room(holding(&l));
-        let pair_id = if confirmed {
-            Some(add_pair(c, tid, &pair, now)?)
+        let confirmed = l.settings.online.has_room(holding(c, &l)?);
+        let registered = if confirmed {
+            Some(register(c, tid, &entrant, now)?)
         } else {
             None
         };
@@ -291,27 +246,29 @@ pub async fn submit(
                 tid,
                 token: &token,
                 status: status.code(),
-                pair_id: pair_id.map(|p| p.0 .0),
-                players: &players_json(&pair),
+                holder: registered.map(|r| r.0).unwrap_or_default(),
+                team_name: entrant.team_name(),
+                players: &players_json(entrant.players()),
                 email: &email,
                 phone: &phone,
             },
             now,
         )?;
-        let placed = match pair_id {
+        let placed = match registered {
             Some((_, number)) => Placed::Confirmed(number),
             None => {
                 let rows = odb::list(c, tid)?;
                 Placed::Waiting(position_in(&rows, id).unwrap_or(1))
             }
         };
-        let mut after = pair_values(&pair);
+        let mut after = entrant_values(&entrant);
         after.insert("status".into(), Value::from(status.code()));
         if let Placed::Confirmed(n) = placed {
             after.insert("number".into(), Value::from(n));
         }
         audit::record_anonymous(c, tid, Entry::new(Action::EntryOnline).after(after), now)?;
         let notices = entered_notice(&l, &email, &token, NoticeKind::Entered);
+        let notices = super::mail::queue(c, notices, now)?;
         Ok(Submitted {
             token,
             placed,
@@ -321,10 +278,78 @@ pub async fn submit(
     .await
 }
 
-fn pair_values(p: &PairEntry) -> Map<String, Value> {
-    match serde_json::to_value(p.to_form()) {
-        Ok(Value::Object(m)) => m,
-        _ => Map::new(),
+/// An entrant as the audit log shows it: the pair form's fields, or the
+/// team's name and players.
+pub(super) fn entrant_values(e: &Entrant) -> Map<String, Value> {
+    match e {
+        Entrant::Pair(p) => match serde_json::to_value(p.to_form()) {
+            Ok(Value::Object(m)) => m,
+            _ => Map::new(),
+        },
+        Entrant::Team { name, players } => audit::values([
+            ("team", Value::from(name.clone())),
+            (
+                "players",
+                Value::from(players.iter().map(Player::full_name).collect::<Vec<_>>()),
+            ),
+        ]),
+        Entrant::Player(p) => audit::values([("player", Value::from(p.full_name()))]),
+    }
+}
+
+/// The registration an entry became, and its number.
+type Registered = (Holder, i32);
+
+/// Registers a confirmed entry: its pair, team or player, with the next
+/// number.
+fn register(
+    c: &mut DbConn,
+    tid: TournamentId,
+    entrant: &Entrant,
+    now: NaiveDateTime,
+) -> Result<Registered, ServiceError> {
+    match entrant {
+        Entrant::Pair(pair) => {
+            let (id, number) = add_pair(c, tid, pair, now)?;
+            let pair = Some(id.0);
+            Ok((
+                Holder {
+                    pair,
+                    ..Holder::default()
+                },
+                number,
+            ))
+        }
+        Entrant::Team { name, players } => {
+            let (id, number) = crate::db::teams::insert_team(c, tid, name, players, false, now)?;
+            let team = Some(id.0);
+            Ok((
+                Holder {
+                    team,
+                    ..Holder::default()
+                },
+                number,
+            ))
+        }
+        Entrant::Player(p) => {
+            let numbers =
+                crate::db::individual::insert_players(c, tid, std::slice::from_ref(p), now)?;
+            let number = numbers
+                .first()
+                .copied()
+                .ok_or_else(|| ServiceError::corrupt("player not inserted"))?;
+            let player = crate::db::individual::list_players(c, tid)?
+                .iter()
+                .find(|r| r.number == number)
+                .map(|r| r.id.0);
+            Ok((
+                Holder {
+                    player,
+                    ..Holder::default()
+                },
+                number,
+            ))
+        }
     }
 }
 
@@ -352,23 +377,55 @@ pub async fn get(db: &Db, token: String) -> Result<EntryState, ServiceError> {
             crate::db::tournaments::find(c, row.tournament_id)?.ok_or(ServiceError::NotFound)?;
         let l = load_state(c, t)?;
         let rows = odb::list(c, row.tournament_id)?;
-        state_of(&l, &rows, &row)
+        let numbers = holder_numbers(c, &l)?;
+        state_of(&l, &numbers, &rows, &row)
     })
     .await
 }
 
-fn state_of(l: &Loaded, rows: &[EntryRow], row: &EntryRow) -> Result<EntryState, ServiceError> {
+/// The numbers of a team tournament's teams, or of an individual
+/// tournament's players, by their ids (empty for pairs: they are in the
+/// loaded state).
+pub(super) fn holder_numbers(c: &mut DbConn, l: &Loaded) -> Result<Vec<(i64, i32)>, ServiceError> {
+    if l.t.is_individual() {
+        return Ok(crate::db::individual::list_players(c, l.t.id)?
+            .iter()
+            .map(|p| (p.id.0, p.number))
+            .collect());
+    }
+    if !l.t.is_teams() {
+        return Ok(Vec::new());
+    }
+    Ok(crate::db::teams::list_teams(c, l.t.id)?
+        .iter()
+        .map(|t| (t.id.0, t.number))
+        .collect())
+}
+
+pub(super) fn state_of(
+    l: &Loaded,
+    numbers: &[(i64, i32)],
+    rows: &[EntryRow],
+    row: &EntryRow,
+) -> Result<EntryState, ServiceError> {
     let status = status_of(row)?;
+    let number = match row.team_id.or(row.player_id) {
+        Some(holder) => numbers
+            .iter()
+            .find(|(id, _)| *id == holder)
+            .map(|(_, n)| *n),
+        None => row
+            .pair_id
+            .and_then(|p| l.pair(Some(PairId(p))))
+            .map(|p| p.number),
+    };
     Ok(EntryState {
         tournament: row.tournament_id,
         tournament_name: l.settings.name.clone(),
         status,
-        number: row
-            .pair_id
-            .and_then(|p| l.pair(Some(PairId(p))))
-            .map(|p| p.number)
-            .filter(|_| status == EntryStatus::Confirmed),
+        number: number.filter(|_| status == EntryStatus::Confirmed),
         position: position_in(rows, row.id),
+        team_name: row.team_name.clone(),
         players: players_of(row)?,
     })
 }
@@ -381,30 +438,38 @@ fn move_up(
     now: NaiveDateTime,
 ) -> Result<Vec<Notice>, ServiceError> {
     let mut notices = Vec::new();
+    // An entry one of whose players the director registered meanwhile
+    // cannot be confirmed: it keeps its place (the director decides) and
+    // the next one moves up instead.
+    let mut passed_over: Vec<i64> = Vec::new();
     loop {
         let t = crate::db::tournaments::find(c, tid)?.ok_or(ServiceError::NotFound)?;
         let l = load_state(c, t)?;
-        if !l.settings.online.has_room(holding(&l)) {
+        if !l.settings.online.has_room(holding(c, &l)?) {
             return Ok(notices);
         }
         let rows = odb::list(c, tid)?;
-        let Some(first) = waiting(&rows).next() else {
+        let Some(next) = waiting(&rows).find(|r| !passed_over.contains(&r.id)) else {
             return Ok(notices);
         };
-        notices.extend(confirm_row(c, &l, first, now)?);
+        if already_in(c, &l, &[], &entrant_of(next)?)?.is_some() {
+            passed_over.push(next.id);
+            continue;
+        }
+        notices.extend(confirm_row(c, &l, next, now)?);
     }
 }
 
-fn confirm_row(
+pub(super) fn confirm_row(
     c: &mut DbConn,
     l: &Loaded,
     row: &EntryRow,
     now: NaiveDateTime,
 ) -> Result<Vec<Notice>, ServiceError> {
-    let pair = pair_of(row)?;
-    let (pid, number) = add_pair(c, row.tournament_id, &pair, now)?;
-    odb::set_status(c, row.id, EntryStatus::Confirmed.code(), Some(pid.0), now)?;
-    let mut after = pair_values(&pair);
+    let entrant = entrant_of(row)?;
+    let (holder, number) = register(c, row.tournament_id, &entrant, now)?;
+    odb::set_status(c, row.id, EntryStatus::Confirmed.code(), holder, now)?;
+    let mut after = entrant_values(&entrant);
     after.insert("number".into(), Value::from(number));
     audit::record_anonymous(
         c,
@@ -421,7 +486,7 @@ fn confirm_row(
 }
 
 /// Withdraws an entry by its private token (before the start): a
-/// confirmed entry's pair is deleted and the first waiting entry confirmed
+/// confirmed entry's pair (team, player) is deleted and the first waiting entry confirmed
 /// at once. Withdrawing twice is the same as once.
 pub async fn withdraw(db: &Db, token: String) -> Result<Vec<Notice>, ServiceError> {
     let clock = db.clock().clone();
@@ -440,12 +505,21 @@ pub async fn withdraw(db: &Db, token: String) -> Result<Vec<Notice>, ServiceErro
         if l.status() != Status::Draft {
             return Err(Refusal::EntryWithdrawStarted.into());
         }
-        if let Some(pid) = row.pair_id.filter(|_| status == EntryStatus::Confirmed) {
-            crate::db::pairs::delete_pair(c, tid, PairId(pid))?;
+        if status == EntryStatus::Confirmed {
+            if let Some(pid) = row.pair_id {
+                crate::db::pairs::delete_pair(c, tid, PairId(pid))?;
+            }
+            if let Some(team) = row.team_id {
+                crate::db::teams::delete_team(c, tid, crate::ids::TeamId(team))?;
+            }
+            if let Some(player) = row.player_id {
+                let id = crate::ids::IndividualPlayerId(player);
+                crate::db::individual::delete_player(c, id)?;
+            }
         }
-        odb::set_status(c, row.id, EntryStatus::Withdrawn.code(), row.pair_id, now)?;
-        let mut before = match pair_of(&row) {
-            Ok(p) => pair_values(&p),
+        odb::set_status(c, row.id, EntryStatus::Withdrawn.code(), row.holder(), now)?;
+        let mut before = match entrant_of(&row) {
+            Ok(e) => entrant_values(&e),
             Err(_) => Map::new(),
         };
         before.insert("status".into(), Value::from(status.code()));
@@ -455,109 +529,8 @@ pub async fn withdraw(db: &Db, token: String) -> Result<Vec<Notice>, ServiceErro
             Entry::new(Action::EntryWithdrawn).before(before),
             now,
         )?;
-        move_up(c, tid, now)
-    })
-    .await
-}
-
-/// A tournament's entries for its staff: the confirmed ones, then the
-/// waiting list in order, then the rest.
-pub async fn list(db: &Db, actor: Actor, tid: TournamentId) -> Result<Vec<Listed>, ServiceError> {
-    db.read(move |c| {
-        let l = super::read(c, &actor, tid, Need::Referee)?;
-        let rows = odb::list(c, tid)?;
-        let mut out = Vec::new();
-        for r in &rows {
-            let s = state_of(&l, &rows, r)?;
-            out.push(Listed {
-                id: r.id,
-                status: s.status,
-                number: s.number,
-                position: s.position,
-                players: s.players,
-                email: r.email.clone(),
-                phone: r.phone.clone(),
-                created_at: r.created_at,
-            });
-        }
-        let rank = |s: EntryStatus| match s {
-            EntryStatus::Confirmed => 0,
-            EntryStatus::Waiting => 1,
-            _ => 2,
-        };
-        out.sort_by_key(|e| (rank(e.status), e.number.unwrap_or(0)));
-        Ok(out)
-    })
-    .await
-}
-
-/// What the director does with a waiting entry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Decision {
-    /// Confirmed now, whatever the capacity.
-    Confirm,
-    Refuse,
-    /// One place up the list.
-    Up,
-    /// One place down the list.
-    Down,
-}
-
-/// The director's decision on a waiting entry (audited).
-pub async fn decide(
-    db: &Db,
-    actor: Actor,
-    tid: TournamentId,
-    entry_id: i64,
-    decision: Decision,
-) -> Result<Vec<Notice>, ServiceError> {
-    let clock = db.clock().clone();
-    db.write(move |c| {
-        let now = clock.now();
-        let t = bump(c, tid)?;
-        check_access(c, &actor, &t, Need::Direct)?;
-        let l = load_state(c, t)?;
-        l.ensure_not_finished()?;
-        if l.status() != Status::Draft {
-            return Err(Refusal::EntriesStarted.into());
-        }
-        let rows = odb::list(c, tid)?;
-        let row = rows
-            .iter()
-            .find(|r| r.id == entry_id)
-            .ok_or(ServiceError::NotFound)?;
-        if status_of(row)? != EntryStatus::Waiting {
-            return Err(Refusal::EntryNotWaiting.into());
-        }
-        let mut notices = Vec::new();
-        let action = match decision {
-            Decision::Confirm => {
-                notices = confirm_row(c, &l, row, now)?;
-                Action::EntryConfirmed
-            }
-            Decision::Refuse => {
-                odb::set_status(c, row.id, EntryStatus::Refused.code(), None, now)?;
-                Action::EntryRefused
-            }
-            Decision::Up | Decision::Down => {
-                let list: Vec<&EntryRow> = waiting(&rows).collect();
-                let i = list.iter().position(|r| r.id == entry_id).unwrap_or(0);
-                let j = if decision == Decision::Up {
-                    i.checked_sub(1)
-                } else {
-                    Some(i + 1).filter(|j| *j < list.len())
-                };
-                if let Some(j) = j {
-                    odb::set_queue(c, list[i].id, list[j].queue)?;
-                    odb::set_queue(c, list[j].id, list[i].queue)?;
-                }
-                Action::EntryReordered
-            }
-        };
-        let mut after = pair_values(&pair_of(row)?);
-        after.insert("position".into(), Value::from(position_in(&rows, entry_id)));
-        audit::record(c, tid, &actor, Entry::new(action).after(after), now)?;
-        Ok(notices)
+        let notices = move_up(c, tid, now)?;
+        super::mail::queue(c, notices, now)
     })
     .await
 }
@@ -570,10 +543,11 @@ pub fn close_waiting_at_start(
     now: NaiveDateTime,
 ) -> Result<Vec<Notice>, ServiceError> {
     let closed = odb::close_waiting(c, l.t.id, now)?;
-    Ok(closed
+    let notices = closed
         .iter()
         .flat_map(|r| entered_notice(l, &r.email, &r.token, NoticeKind::Closed))
-        .collect())
+        .collect();
+    super::mail::queue(c, notices, now)
 }
 
 /// The pair ids of a tournament's confirmed online entries (the pairs

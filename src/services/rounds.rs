@@ -117,6 +117,9 @@ pub async fn draw(
         let (rows, l) = super::lock_both(c, &actor, tid, Need::Direct)?;
         l.ensure_seen(seen)?;
         plan_draw(&l, kind)?;
+        // The waiting list closes and its entries are told (by e-mail), in
+        // the draw's transaction: a draw refused below closes nothing.
+        super::online::close_waiting_at_start(c, &l, now)?;
         // Teams and players alone draw their own (issues 25, 35).
         if l.t.kind != FileKind::Pairs {
             return kinds::start_locked(c, &actor, rows, seed, now);
@@ -154,8 +157,7 @@ pub async fn draw(
             .map(|p| p.id)
             .collect();
         let no_shows = crate::db::pairs::mark_undrawn_no_show(c, tid, &drawn)?;
-        super::online::close_waiting_at_start(c, &l, now)?; // the waiting list closes
-                                                            // Table and pair codes for the table-side entry (a redraw keeps them).
+        // Table and pair codes for the table-side entry (a redraw keeps them).
         super::entries::ensure_codes(c, tid, now)?;
         audit::record(
             c,

@@ -60,13 +60,18 @@ pub enum LargeRoute {
     /// `/director/t/{id}/import` and `/director/t/{id}/teams/import`: the
     /// tournament's directors.
     TournamentImport(crate::ids::TournamentId),
+    /// `/director/members`: the member list's import, directors and
+    /// administrators.
+    Members,
 }
 
 impl LargeRoute {
     /// The route of `path`, if it is one of the large ones.
     pub fn of(path: &str) -> Option<LargeRoute> {
-        if path == "/admin/import" {
-            return Some(LargeRoute::AdminImport);
+        match path {
+            "/admin/import" => return Some(LargeRoute::AdminImport),
+            "/director/members" => return Some(LargeRoute::Members),
+            _ => {}
         }
         let (id, tail) = path.strip_prefix("/director/t/")?.split_once('/')?;
         if tail != "import" && tail != "teams/import" {
@@ -80,7 +85,7 @@ impl LargeRoute {
     pub fn limit(self) -> usize {
         match self {
             LargeRoute::AdminImport => TOURNAMENT_FILE,
-            LargeRoute::TournamentImport(_) => PAIRS_CSV,
+            LargeRoute::TournamentImport(_) | LargeRoute::Members => PAIRS_CSV,
         }
     }
 }

@@ -41,7 +41,7 @@ pub async fn request_span(
         "request",
         request_id = %id,
         method = %req.method(),
-        path = %req.path(),
+        path = %loggable_path(req.path()),
     );
     req.extensions_mut().insert(RequestId(id));
     let method = req.method().clone();
@@ -71,6 +71,22 @@ pub async fn request_span(
             .set_connection_type(actix_web::http::ConnectionType::Close);
     }
     Ok(res)
+}
+
+/// The paths whose next segment is a private token or code (an entry's
+/// link, a table's code): never written to the log.
+const SECRET_SEGMENT_AFTER: &[&str] = &["/entry/", "/api/v1/entries/", "/api/v1/score/", "/s/"];
+
+/// A request's path as the log shows it: a private token or table code in
+/// it replaced by `…`.
+pub fn loggable_path(path: &str) -> std::borrow::Cow<'_, str> {
+    for prefix in SECRET_SEGMENT_AFTER {
+        if let Some(rest) = path.strip_prefix(prefix) {
+            let tail = rest.find('/').map_or("", |i| &rest[i..]);
+            return format!("{prefix}…{tail}").into();
+        }
+    }
+    path.into()
 }
 
 /// The level of a request's log line: errors at `warn`; writes, refusals
@@ -432,7 +448,8 @@ fn refuse_early(
 }
 
 /// Whether the caller may use a large route: an administrator the
-/// tournament-file import, a director of the tournament its imports. The
+/// tournament-file import, a director of the tournament its imports, a
+/// director or an administrator the member list. The
 /// refusal is the one the route itself would give (sign in; 403; a
 /// tournament not the caller's does not exist for her).
 async fn may_use(
@@ -446,6 +463,7 @@ async fn may_use(
             next: match route {
                 LargeRoute::AdminImport => "/admin/import".to_string(),
                 LargeRoute::TournamentImport(tid) => format!("/director/t/{tid}/import"),
+                LargeRoute::Members => "/director/members".to_string(),
             },
         });
     };
@@ -456,9 +474,12 @@ async fn may_use(
     match route {
         LargeRoute::AdminImport if user.role == Role::Admin => Ok(()),
         LargeRoute::AdminImport => Err(AppError::Forbidden),
-        LargeRoute::TournamentImport(_) if !user.role.allows(Role::Director) => {
+        LargeRoute::TournamentImport(_) | LargeRoute::Members
+            if !user.role.allows(Role::Director) =>
+        {
             Err(AppError::Forbidden)
         }
+        LargeRoute::Members => Ok(()),
         LargeRoute::TournamentImport(tid) => {
             Ok(crate::services::tournaments::may_direct(&state.db, actor, tid).await?)
         }
@@ -521,6 +542,19 @@ pub async fn referee_only(
 mod tests {
     use super::*;
     use tracing::Level;
+
+    #[test]
+    fn private_tokens_and_table_codes_stay_out_of_the_log() {
+        assert_eq!(loggable_path("/entry/ab12cd"), "/entry/…");
+        assert_eq!(loggable_path("/entry/ab12cd/withdraw"), "/entry/…/withdraw");
+        assert_eq!(loggable_path("/api/v1/entries/ab12cd"), "/api/v1/entries/…");
+        assert_eq!(
+            loggable_path("/api/v1/score/KX7MPA/sheet"),
+            "/api/v1/score/…/sheet"
+        );
+        assert_eq!(loggable_path("/s/KX7MPA/preview"), "/s/…/preview");
+        assert_eq!(loggable_path("/t/4/standings"), "/t/4/standings");
+    }
 
     #[test]
     fn public_reads_stay_quiet_and_writes_refusals_errors_speak() {

@@ -147,6 +147,14 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
                     web::get().to(director::people::list),
                 )
                 .route(
+                    noted("GET", "/director", "/members"),
+                    web::get().to(director::members::show),
+                )
+                .route(
+                    noted("POST", "/director", "/members"),
+                    web::post().to(director::members::import),
+                )
+                .route(
                     noted("POST", "/director", "/people/merge"),
                     web::post().to(director::people::merge),
                 )

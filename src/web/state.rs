@@ -25,6 +25,9 @@ pub struct AppState {
     pub lookups: Arc<TableLookups>,
     /// The logins being checked now (the login brake's waiting room).
     pub logins: Arc<LoginsInFlight>,
+    /// Wakes the e-mail sender (`web::mail`) after a commit that queued
+    /// a message.
+    pub mail: Arc<tokio::sync::Notify>,
 }
 
 impl AppState {
@@ -55,6 +58,7 @@ impl AppState {
             )),
             lookups: Arc::default(),
             logins: Arc::default(),
+            mail: Arc::default(),
             settings,
             public,
         }

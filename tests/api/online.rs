@@ -18,7 +18,7 @@ async fn app_with_director() -> TestApp {
 }
 
 /// A tournament taking entries online with `capacity` places.
-async fn open_tournament(app: &TestApp, capacity: &str) -> i64 {
+pub async fn open_tournament(app: &TestApp, capacity: &str) -> i64 {
     app.tournament("Online")
         .with(&[("online_entries", "on"), ("capacity", capacity)])
         .build()
@@ -26,14 +26,14 @@ async fn open_tournament(app: &TestApp, capacity: &str) -> i64 {
         .tid
 }
 
-fn pair(i: usize) -> Value {
+pub fn pair(i: usize) -> Value {
     json!({"players": [
         {"surname": format!("Rossi{i}"), "name": "Anna", "card": format!("C{i}A"), "club": "Sole"},
         {"surname": format!("Bianchi{i}"), "name": "Luca", "card": format!("C{i}B")}],
         "email": format!("p{i}@example.org"), "consent": true})
 }
 
-async fn send(
+pub async fn send(
     app: &TestApp,
     method: reqwest::Method,
     path: &str,
@@ -55,12 +55,12 @@ async fn send(
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
-async fn enter(app: &TestApp, tid: i64, body: &Value) -> (StatusCode, Value) {
+pub async fn enter(app: &TestApp, tid: i64, body: &Value) -> (StatusCode, Value) {
     let path = format!("/api/v1/tournaments/{tid}/entries");
     send(app, reqwest::Method::POST, &path, Some(body), None).await
 }
 
-async fn entry(app: &TestApp, token: &str) -> Value {
+pub async fn entry(app: &TestApp, token: &str) -> Value {
     let (s, v) = send(
         app,
         reqwest::Method::GET,
@@ -73,7 +73,7 @@ async fn entry(app: &TestApp, token: &str) -> Value {
     v
 }
 
-async fn withdraw(app: &TestApp, token: &str) -> (StatusCode, Value) {
+pub async fn withdraw(app: &TestApp, token: &str) -> (StatusCode, Value) {
     let path = format!("/api/v1/entries/{token}");
     send(app, reqwest::Method::DELETE, &path, None, None).await
 }
@@ -660,100 +660,4 @@ async fn burraco_td_members_import_reads_a_csv_file() {
     let body = json!({"players": [{"surname": "Verdi", "name": "Ada", "card": "z1"},
         {"surname": "Neri", "name": "Ugo", "card": " Z2 "}], "phone": "333", "consent": true});
     assert_eq!(enter(&app, tid, &body).await.0, StatusCode::CREATED);
-}
-
-/// A mail server for the tests: enough SMTP to take messages (no
-/// STARTTLS offered), each message's text kept.
-async fn smtp_sink() -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let got = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let kept = got.clone();
-    tokio::spawn(async move {
-        loop {
-            let Ok((socket, _)) = listener.accept().await else {
-                return;
-            };
-            let kept = kept.clone();
-            tokio::spawn(async move {
-                let (r, mut w) = socket.into_split();
-                let mut lines = BufReader::new(r).lines();
-                let _ = w.write_all(b"220 sink ESMTP\r\n").await;
-                let mut data: Option<String> = None;
-                while let Ok(Some(line)) = lines.next_line().await {
-                    if let Some(d) = data.as_mut() {
-                        if line == "." {
-                            kept.lock().unwrap().push(data.take().unwrap());
-                            let _ = w.write_all(b"250 kept\r\n").await;
-                        } else {
-                            d.push_str(&line);
-                            d.push('\n');
-                        }
-                        continue;
-                    }
-                    let verb = line.get(..4).unwrap_or("").to_ascii_uppercase();
-                    let answer: &[u8] = match verb.as_str() {
-                        "EHLO" => b"250-sink\r\n250 8BITMIME\r\n",
-                        "DATA" => {
-                            data = Some(String::new());
-                            b"354 go on\r\n"
-                        }
-                        "QUIT" => {
-                            let _ = w.write_all(b"221 bye\r\n").await;
-                            return;
-                        }
-                        _ => b"250 OK\r\n",
-                    };
-                    let _ = w.write_all(answer).await;
-                }
-            });
-        }
-    });
-    (format!("smtp://127.0.0.1:{port}"), got)
-}
-
-#[tokio::test]
-async fn each_entry_gets_its_private_link_by_mail_and_another_when_confirmed() {
-    let (url, got) = smtp_sink().await;
-    let app = crate::helpers::spawn_app_with(crate::helpers::TestDb::new(), |s| {
-        s.smtp = Some((url, "torneo@example.org".into()));
-    })
-    .await;
-    app.setup_admin().await;
-    app.create_user("dora", "director", "director pass").await;
-    let tid = open_tournament(&app, "1").await;
-    let (_, first) = enter(&app, tid, &pair(1)).await;
-    let (_, second) = enter(&app, tid, &pair(2)).await;
-    let wait_for = |n: usize| {
-        let got = got.clone();
-        async move {
-            for _ in 0..100 {
-                if got.lock().unwrap().len() >= n {
-                    return;
-                }
-                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-            }
-            panic!("{n} messages expected: {:?}", got.lock().unwrap());
-        }
-    };
-    wait_for(2).await;
-    let page = app
-        .get_html(&format!("/entry/{}", first["token"].as_str().unwrap()))
-        .await;
-    assert!(!page.contains("id=\"keep-link\""), "the link went by mail");
-    withdraw(&app, first["token"].as_str().unwrap()).await;
-    wait_for(3).await;
-    let all = got.lock().unwrap().clone();
-    let second_link = format!("/entry/{}", second["token"].as_str().unwrap());
-    assert_eq!(
-        all.iter().filter(|m| m.contains(&second_link)).count(),
-        2,
-        "{all:?}"
-    );
-    assert!(
-        all.iter()
-            .any(|m| m.contains("p2@example.org") && m.contains("confermata")),
-        "{all:?}"
-    );
 }

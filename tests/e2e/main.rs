@@ -9,6 +9,7 @@ mod entries;
 mod groups;
 mod hall;
 mod individual;
+mod online;
 #[path = "../api/peek.rs"]
 mod peek;
 mod phone_sheet;

@@ -29,11 +29,8 @@ use crate::tournament::FieldProblem;
 use crate::tournament::Status;
 use crate::tournament_file::{FileKind, TeamScoringFile};
 
-/// Players of a team: at least four, at most six (RULES.md §12).
-pub const MIN_PLAYERS: usize = 4;
-pub const MAX_PLAYERS: usize = 6;
-/// The longest team name.
-pub const MAX_TEAM_NAME: usize = 60;
+/// Players of a team (RULES.md §12) and the longest team name.
+pub use crate::tournament::team_csv::{MAX_PLAYERS, MAX_TEAM_NAME, MIN_PLAYERS};
 /// Round-robin groups at most (the core's limit).
 pub const MAX_GROUPS: u32 = 8;
 

@@ -72,8 +72,9 @@ pub struct EntryPlayerIn {
     pub club: Option<String>,
 }
 
-/// An entry: 2 players for a pair, an e-mail and/or a phone number, and
-/// consent to keep the data for the tournament.
+/// An entry: 2 players for a pair (a team: its `team_name` and 4–6
+/// players), an e-mail and/or a phone number, and consent to keep the
+/// data for the tournament.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({"players": [{"surname": "Rossi", "name": "Anna", "card": "AB123", "club": "Circolo"},
     {"surname": "Bianchi", "name": "Luca"}], "email": "anna@example.org", "consent": true}))]
@@ -106,6 +107,7 @@ impl EntryIn {
             email: self.email.clone().unwrap_or_default(),
             phone: self.phone.clone().unwrap_or_default(),
             consent: self.consent == Some(true),
+            team_name: self.team_name.clone().unwrap_or_default(),
         }
     }
 }
@@ -142,6 +144,9 @@ pub struct ListedEntry {
     pub status: String,
     pub number: Option<i32>,
     pub position: Option<usize>,
+    /// A team entry's name (absent for a pair).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub team_name: Option<String>,
     pub players: Vec<EntryPlayerIn>,
     pub email: String,
     pub phone: String,
@@ -241,7 +246,7 @@ pub async fn list_entries(
     actor: ApiActor,
     id: web::Path<TournamentId>,
 ) -> Result<HttpResponse, ApiError> {
-    let all = online::list(&state.db, actor.0, *id).await?;
+    let all = crate::services::waiting_list::list(&state.db, actor.0, *id).await?;
     let out: Vec<ListedEntry> = all
         .into_iter()
         .filter(|e| e.position.is_some())
@@ -250,6 +255,7 @@ pub async fn list_entries(
             status: e.status.code().into(),
             number: e.number,
             position: e.position,
+            team_name: Some(e.team_name.clone()).filter(|n| !n.is_empty()),
             players: e
                 .players
                 .iter()
@@ -307,6 +313,6 @@ pub async fn import_members(
                 .collect(),
         )
     })?;
-    let imported = online::import_members(&state.db, actor, list).await?;
+    let imported = crate::services::members::import_members(&state.db, actor, list).await?;
     Ok(json(StatusCode::OK, &Imported { imported }))
 }

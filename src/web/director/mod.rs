@@ -25,6 +25,7 @@ pub mod individual;
 pub mod individual_csv;
 pub mod individual_rounds;
 pub mod lineups;
+pub mod members;
 pub mod online;
 pub mod pairs;
 pub mod people;
@@ -91,13 +92,43 @@ struct TournamentPage<'a> {
     /// Entries online (issue 36): the numbers of the pairs that entered
     /// online, and the waiting list in order.
     online_numbers: Vec<i32>,
-    waiting: Vec<services::online::Listed>,
+    waiting: Vec<services::waiting_list::Listed>,
+    /// With the member check off: the online pairs whose cards the member
+    /// list would not let in ("Rossi Mario: tessera scaduta"), by number.
+    card_flags: Vec<(i32, String)>,
 }
 
 impl TournamentPage<'_> {
     fn entered_online(&self, number: &i32) -> bool {
         self.online_numbers.contains(number)
     }
+
+    fn card_flags_of(&self, number: &i32) -> Vec<&str> {
+        card_flags_of(&self.card_flags, number)
+    }
+}
+
+/// The flags of registration `number`.
+fn card_flags_of<'a>(flags: &'a [(i32, String)], number: &i32) -> Vec<&'a str> {
+    flags
+        .iter()
+        .filter(|(n, _)| n == number)
+        .map(|(_, text)| text.as_str())
+        .collect()
+}
+
+/// "Rossi Mario: tessera scaduta", by registration number, for each card
+/// of a confirmed entry that the member list would not let in.
+fn card_flags(ctx: &PageCtx, online: &[services::waiting_list::Listed]) -> Vec<(i32, String)> {
+    online
+        .iter()
+        .filter_map(|e| e.number.map(|n| (n, e)))
+        .flat_map(|(n, e)| {
+            e.card_problems
+                .iter()
+                .map(move |(who, why)| (n, format!("{who}: {}", ctx.t(why.key()))))
+        })
+        .collect()
 }
 
 /// The director's page of a tournament, with an error if one is given.
@@ -115,7 +146,7 @@ async fn tournament_page(
     let candidates = services::tournaments::staff_candidates(&state.db, actor, tid).await?;
     let owner = services::tournaments::owner_name(&state.db, &l.t).await?;
     let missing = services::rounds::missing_in_last_round(&state.db, actor, tid).await?;
-    let online = services::online::list(&state.db, actor, tid).await?;
+    let online = services::waiting_list::list(&state.db, actor, tid).await?;
     render_status(
         &TournamentPage {
             ctx,
@@ -138,6 +169,7 @@ async fn tournament_page(
             phases: plan::plan_words(ctx, &l.settings),
             warnings: plan::level_warnings(ctx, &l.settings),
             online_numbers: online.iter().filter_map(|e| e.number).collect(),
+            card_flags: card_flags(ctx, &online),
             waiting: online
                 .into_iter()
                 .filter(|e| e.position.is_some())

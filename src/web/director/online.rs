@@ -3,7 +3,7 @@
 
 use super::refused;
 use crate::services;
-use crate::services::online::Decision;
+use crate::services::waiting_list::Decision;
 use crate::web::context::PageCtx;
 use crate::web::error::AppError;
 use crate::web::roles::Director;
@@ -33,7 +33,7 @@ pub async fn decide(
         "down" => Decision::Down,
         _ => return Err(AppError::BadRequest("error.bad_request.message")),
     };
-    match services::online::decide(&state.db, actor, tid, entry, decision).await {
+    match services::waiting_list::decide(&state.db, actor, tid, entry, decision).await {
         Ok(notices) => {
             crate::web::public::enter::send(&state, notices);
             Ok(see_other(&format!("/director/t/{tid}#waiting")))

@@ -56,6 +56,10 @@ struct TeamsPage<'a> {
     error: Option<String>,
     /// Tables of the last round without a result.
     missing: Vec<u32>,
+    /// The numbers of the teams that entered online (issue 36), and the
+    /// cards the member list would not let in (the check off), by number.
+    online_numbers: Vec<i32>,
+    card_flags: Vec<(i32, String)>,
 }
 
 impl TeamsPage<'_> {
@@ -97,6 +101,14 @@ impl TeamsPage<'_> {
     fn drawable(&self) -> usize {
         self.t.teams.iter().filter(|x| x.drawable()).count()
     }
+    fn entered_online(&self, number: &i32) -> bool {
+        self.online_numbers.contains(number)
+    }
+
+    fn card_flags_of(&self, number: &i32) -> Vec<&str> {
+        super::card_flags_of(&self.card_flags, number)
+    }
+
     fn more_rounds(&self) -> bool {
         (self.t.l.rounds.len() as u32) < self.t.l.settings.planned_rounds
     }
@@ -116,8 +128,11 @@ async fn teams_page(
     let (t, v) =
         teams::load_view(&state.db, actor, tid, Need::Direct, ctx.timezone, ctx.lang).await?;
     let missing = services::rounds::missing_in_last_round(&state.db, actor, tid).await?;
+    let online = services::waiting_list::list(&state.db, actor, tid).await?;
     render_status(
         &TeamsPage {
+            online_numbers: online.iter().filter_map(|e| e.number).collect(),
+            card_flags: super::card_flags(ctx, &online),
             ctx,
             setup: setup.unwrap_or_else(|| t.setup.form()),
             t: &t,

@@ -32,16 +32,12 @@ pub async fn withdraw(state: &AppState, token: String) -> Result<(), ServiceErro
     Ok(())
 }
 
-/// Hands the notices to the mailer (after the commit).
+/// Wakes the sender for the notices the service queued (after the
+/// commit).
 pub fn send(state: &AppState, notices: Vec<Notice>) {
-    let base = state
-        .settings
-        .public_url
-        .clone()
-        .unwrap_or_default()
-        .trim_end_matches('/')
-        .to_string();
-    crate::web::mail::send_later(state.settings.smtp.clone(), base, notices);
+    if !notices.is_empty() {
+        state.mail.notify_one();
+    }
 }
 
 // ---- pages ----
@@ -52,40 +48,46 @@ use askama::Template;
 
 use crate::services::online::EntryState;
 use crate::tournament::online::EntryStatus;
-use crate::tournament::pairs::{PairForm, PlayerForm};
+use crate::tournament::pairs::PlayerForm;
+use crate::tournament::team_csv::{MAX_PLAYERS, MIN_PLAYERS};
+use crate::tournament_file::FileKind;
 use crate::web::context::{FieldErrors, PageCtx};
 use crate::web::error::AppError;
 use crate::web::{render_status, see_other};
 
-/// The entry form as typed.
+/// The entry form as typed: the players' fields (`p1_surname`…, two for a
+/// pair, up to six for a team), a team's name, the contact and consent.
 #[derive(Debug, Clone, Default, serde::Deserialize)]
 #[serde(default)]
 pub struct EnterForm {
-    #[serde(flatten)]
-    pub pair: PairForm,
+    pub team_name: String,
     pub email: String,
     pub phone: String,
     pub consent: String,
+    #[serde(flatten)]
+    pub players: std::collections::HashMap<String, String>,
 }
 
 impl EnterForm {
-    fn entry(&self) -> EntryForm {
-        let p = &self.pair;
+    /// The entry for a tournament of `kind`.
+    fn entry(&self, kind: FileKind) -> EntryForm {
+        let count = players_on_form(kind);
+        let field = |i: usize, f: &str| {
+            self.players
+                .get(&format!("p{i}_{f}"))
+                .cloned()
+                .unwrap_or_default()
+        };
         EntryForm {
-            players: vec![
-                PlayerForm {
-                    surname: p.p1_surname.clone(),
-                    name: p.p1_name.clone(),
-                    card: p.p1_card.clone(),
-                    club: p.p1_club.clone(),
-                },
-                PlayerForm {
-                    surname: p.p2_surname.clone(),
-                    name: p.p2_name.clone(),
-                    card: p.p2_card.clone(),
-                    club: p.p2_club.clone(),
-                },
-            ],
+            team_name: self.team_name.clone(),
+            players: (1..=count)
+                .map(|i| PlayerForm {
+                    surname: field(i, "surname"),
+                    name: field(i, "name"),
+                    card: field(i, "card"),
+                    club: field(i, "club"),
+                })
+                .collect(),
             email: self.email.clone(),
             phone: self.phone.clone(),
             // The box counts as ticked with any value.
@@ -101,6 +103,9 @@ struct EnterPage<'a> {
     tid: TournamentId,
     tname: String,
     open: bool,
+    /// The tournament's kind: a pair, a team (its name and up to six
+    /// players) or a player alone enters.
+    kind: FileKind,
     form: EnterForm,
     errors: FieldErrors,
     /// A refusal (closed, already entered), above the form.
@@ -110,31 +115,48 @@ struct EnterPage<'a> {
 impl EnterPage<'_> {
     /// The typed value of a player's field (`p1_surname`…).
     fn value(&self, field: &str) -> String {
-        let p = &self.form.pair;
-        match field {
-            "p1_surname" => &p.p1_surname,
-            "p1_name" => &p.p1_name,
-            "p1_card" => &p.p1_card,
-            "p1_club" => &p.p1_club,
-            "p2_surname" => &p.p2_surname,
-            "p2_name" => &p.p2_name,
-            "p2_card" => &p.p2_card,
-            "p2_club" => &p.p2_club,
-            _ => "",
+        self.form.players.get(field).cloned().unwrap_or_default()
+    }
+
+    fn teams(&self) -> bool {
+        self.kind == FileKind::Teams
+    }
+
+    /// The players' numbers on the form: 1–2, 1–6 for a team, 1 alone.
+    fn player_numbers(&self) -> Vec<usize> {
+        (1..=players_on_form(self.kind)).collect()
+    }
+
+    /// Whether player `n`'s surname and name must be filled in.
+    fn required(&self, n: usize) -> bool {
+        n <= match self.kind {
+            FileKind::Teams => MIN_PLAYERS,
+            kind => players_on_form(kind),
         }
-        .to_string()
     }
 }
 
-/// The name of a tournament and whether it takes entries now.
-async fn open_state(state: &AppState, tid: TournamentId) -> Result<(String, bool), AppError> {
+/// How many players the form of a tournament of `kind` asks for.
+fn players_on_form(kind: FileKind) -> usize {
+    match kind {
+        FileKind::Pairs => 2,
+        FileKind::Teams => MAX_PLAYERS,
+        FileKind::Individual => 1,
+    }
+}
+
+/// A tournament's name, whether it takes entries now, and its kind.
+async fn open_state(
+    state: &AppState,
+    tid: TournamentId,
+) -> Result<(String, bool, FileKind), AppError> {
     let l = crate::services::tournaments::public(&state.db, tid).await?;
     let now = state.db.clock().now();
-    let open = !l.t.is_teams()
-        && l.settings
-            .online
-            .open(now, l.status() != crate::tournament::Status::Draft);
-    Ok((l.settings.name.clone(), open))
+    let open = l
+        .settings
+        .online
+        .open(now, l.status() != crate::tournament::Status::Draft);
+    Ok((l.settings.name.clone(), open, l.t.kind))
 }
 
 /// `GET /t/{id}/enter`: the entry form (or why entries are closed).
@@ -143,12 +165,13 @@ pub async fn enter_form(
     state: web::Data<AppState>,
     id: web::Path<TournamentId>,
 ) -> Result<HttpResponse, AppError> {
-    let (tname, open) = open_state(&state, *id).await?;
+    let (tname, open, kind) = open_state(&state, *id).await?;
     let page = EnterPage {
         ctx: &ctx,
         tid: *id,
         tname,
         open,
+        kind,
         form: EnterForm::default(),
         errors: FieldErrors::default(),
         refusal: None,
@@ -167,7 +190,8 @@ pub async fn enter_submit(
 ) -> Result<HttpResponse, AppError> {
     let form = form.into_inner();
     let tid = *id;
-    let (errors, refusal, status) = match submit(&req, &state, tid, form.entry()).await {
+    let (_, _, kind) = open_state(&state, tid).await?;
+    let (errors, refusal, status) = match submit(&req, &state, tid, form.entry(kind)).await {
         Ok(done) => return Ok(see_other(&format!("/entry/{}", done.token))),
         Err(ServiceError::Invalid(problems)) => {
             let mut e = FieldErrors::default();
@@ -183,12 +207,13 @@ pub async fn enter_submit(
         ),
         Err(e) => return Err(e.into()),
     };
-    let (tname, open) = open_state(&state, tid).await?;
+    let (tname, open, kind) = open_state(&state, tid).await?;
     let page = EnterPage {
         ctx: &ctx,
         tid,
         tname,
         open,
+        kind,
         form,
         errors,
         refusal,

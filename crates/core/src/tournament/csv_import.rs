@@ -10,7 +10,11 @@
 use super::pairs::PairEntry;
 use super::FieldProblem;
 
+/// The most lines a pairs' (or teams') import takes.
 pub const MAX_LINES: usize = 1000;
+/// The most rows any uploaded sheet may have (the member list's bound;
+/// each import then applies its own).
+pub const MAX_SHEET_LINES: usize = 50_000;
 /// The largest file accepted (the upload limit of the import page).
 pub const MAX_FILE_BYTES: usize = 2 * 1024 * 1024;
 
@@ -270,6 +274,14 @@ impl Lines<'_> {
 pub(crate) fn read(
     text: &str,
 ) -> Result<(csv::StringRecord, Vec<csv::StringRecord>), FieldProblem> {
+    read_up_to(text, MAX_LINES)
+}
+
+/// [`read`] with at most `max_lines` rows.
+pub(crate) fn read_up_to(
+    text: &str,
+    max_lines: usize,
+) -> Result<(csv::StringRecord, Vec<csv::StringRecord>), FieldProblem> {
     let Some(header_line) = text.lines().find(|l| !l.trim().is_empty()) else {
         return Err(FieldProblem::new("file", "import.error.empty"));
     };
@@ -293,8 +305,8 @@ pub(crate) fn read(
         if record.iter().all(|c| c.trim().is_empty()) {
             continue;
         }
-        if rows.len() >= MAX_LINES {
-            return Err(FieldProblem::new("file", "import.error.too_many").with("max", MAX_LINES));
+        if rows.len() >= max_lines {
+            return Err(FieldProblem::new("file", "import.error.too_many").with("max", max_lines));
         }
         rows.push(record);
     }

@@ -5,7 +5,10 @@
 
 use chrono::NaiveDate;
 
-use super::csv_import::read;
+use super::csv_import::{read_up_to, MAX_SHEET_LINES};
+
+/// The most members one list holds.
+pub const MAX_MEMBERS: usize = MAX_SHEET_LINES;
 use super::plan::Level;
 use super::FieldProblem;
 
@@ -66,7 +69,7 @@ fn column(header: &csv::StringRecord, names: &[&str]) -> Option<usize> {
 
 /// The members of a list's text; each problem names its line.
 pub fn parse_members(text: &str) -> Result<Vec<Member>, Vec<FieldProblem>> {
-    let (header, records) = read(text).map_err(|e| vec![e])?;
+    let (header, records) = read_up_to(text, MAX_MEMBERS).map_err(|e| vec![e])?;
     let cols = (
         column(&header, &["card", "tessera"]),
         column(&header, &["surname", "cognome"]),

@@ -12,12 +12,14 @@ pub mod online;
 pub mod pairs;
 pub mod penalty;
 pub mod plan;
+mod player_columns;
 pub mod player_csv;
 pub mod settings;
 pub mod sheet_form;
 pub mod spreadsheet;
 pub mod stored_settings;
 pub mod team_csv;
+pub mod team_form;
 pub mod text;
 
 /// A problem with one field of a form: the field's name, the catalog key of

@@ -5,7 +5,8 @@
 
 use chrono::{DateTime, NaiveDateTime, TimeZone};
 
-use super::pairs::{PairEntry, PairForm, PlayerForm};
+use super::pairs::{PairEntry, PairForm, Player, PlayerForm};
+use super::team_form::{parse_team, TeamForm};
 use super::FieldProblem;
 
 /// The most entries a capacity may name.
@@ -181,16 +182,63 @@ pub const MAX_CONTACT_CHARS: usize = 120;
 /// An entry as sent (the API's body, or the public form's fields).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EntryForm {
+    /// A team entry's name (empty for a pair).
+    pub team_name: String,
     pub players: Vec<PlayerForm>,
     pub email: String,
     pub phone: String,
     pub consent: bool,
 }
 
-/// A valid entry of a pair: its players, how to reach it.
+/// Who an entry enters, by the tournament's kind.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PairEntryIn {
-    pub pair: PairEntry,
+pub enum Entrant {
+    Pair(PairEntry),
+    /// A team: its name and four to six players.
+    Team {
+        name: String,
+        players: Vec<Player>,
+    },
+    /// A player alone (an individual tournament).
+    Player(Player),
+}
+
+impl Entrant {
+    pub fn players(&self) -> &[Player] {
+        match self {
+            Entrant::Pair(p) => &p.players,
+            Entrant::Team { players, .. } => players,
+            Entrant::Player(p) => std::slice::from_ref(p),
+        }
+    }
+
+    /// The first of its players who is one of `others`' players (the same
+    /// card, or the same surname and name when a card is missing), by name.
+    pub fn clashes_with<'a>(
+        &self,
+        mut others: impl Iterator<Item = &'a [Player]>,
+    ) -> Option<String> {
+        others.find_map(|other| {
+            self.players()
+                .iter()
+                .find(|mine| other.iter().any(|o| o.same_person(mine)))
+                .map(Player::full_name)
+        })
+    }
+
+    /// The team's name (empty for a pair).
+    pub fn team_name(&self) -> &str {
+        match self {
+            Entrant::Team { name, .. } => name,
+            Entrant::Pair(_) | Entrant::Player(_) => "",
+        }
+    }
+}
+
+/// A valid entry: who enters, how to reach them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryIn {
+    pub entrant: Entrant,
     pub email: String,
     pub phone: String,
 }
@@ -198,7 +246,7 @@ pub struct PairEntryIn {
 impl EntryForm {
     /// A pair's entry, every problem named next to its field (`p1_surname`,
     /// `email`, `consent`…).
-    pub fn parse_pair(&self) -> Result<PairEntryIn, Vec<FieldProblem>> {
+    pub fn parse_pair(&self) -> Result<EntryIn, Vec<FieldProblem>> {
         let mut p = Vec::new();
         let player = |i: usize| self.players.get(i).cloned().unwrap_or_default();
         let (a, b) = (player(0), player(1));
@@ -217,6 +265,54 @@ impl EntryForm {
         })
         .map_err(|e| p.extend(e))
         .ok();
+        self.with_contact(pair.map(Entrant::Pair), p)
+    }
+
+    /// A player's entry (an individual tournament): one player
+    /// (`p1_surname`…), the contact and the consent.
+    pub fn parse_player(&self) -> Result<EntryIn, Vec<FieldProblem>> {
+        let mut p = Vec::new();
+        if self.players.len() > 1 {
+            p.push(FieldProblem::new("players", "online.error.players").with("count", 1));
+        }
+        let form = self.players.first().cloned().unwrap_or_default();
+        let player = Player::parse(&form, ["p1_surname", "p1_name", "p1_card", "p1_club"])
+            .map_err(|e| p.extend(e))
+            .ok();
+        self.with_contact(player.map(Entrant::Player), p)
+    }
+
+    /// A team's entry: its name (`team_name`) and four to six players
+    /// (`p1_surname`… `p6_club`), then the contact and the consent.
+    pub fn parse_team(&self) -> Result<EntryIn, Vec<FieldProblem>> {
+        let team = TeamForm {
+            name: self.team_name.clone(),
+            players: self.players.clone(),
+        };
+        let mut p = Vec::new();
+        let entrant = match parse_team(&team) {
+            Ok((name, players)) => Some(Entrant::Team { name, players }),
+            Err(e) => {
+                // The team form names its name `name`; here it is `team_name`.
+                p.extend(e.into_iter().map(|mut e| {
+                    if e.field == "name" {
+                        e.field = "team_name";
+                    }
+                    e
+                }));
+                None
+            }
+        };
+        self.with_contact(entrant, p)
+    }
+
+    /// The entry with its contact checked (an e-mail and/or a phone) and
+    /// the consent given; every problem together.
+    fn with_contact(
+        &self,
+        entrant: Option<Entrant>,
+        mut p: Vec<FieldProblem>,
+    ) -> Result<EntryIn, Vec<FieldProblem>> {
         let email = self.email.trim().to_string();
         let phone = self.phone.trim().to_string();
         if email.is_empty() && phone.is_empty() {
@@ -241,8 +337,12 @@ impl EntryForm {
         if !self.consent {
             p.push(FieldProblem::new("consent", "online.error.consent"));
         }
-        match pair {
-            Some(pair) if p.is_empty() => Ok(PairEntryIn { pair, email, phone }),
+        match entrant {
+            Some(entrant) if p.is_empty() => Ok(EntryIn {
+                entrant,
+                email,
+                phone,
+            }),
             _ => Err(p),
         }
     }
@@ -302,6 +402,7 @@ mod tests {
             email: "anna@example.org".into(),
             phone: String::new(),
             consent: true,
+            team_name: String::new(),
         };
         assert!(f.parse_pair().is_ok());
         f.consent = false;
@@ -313,5 +414,33 @@ mod tests {
             .map(|p| p.field)
             .collect();
         assert_eq!(bad, ["email", "consent"]);
+    }
+
+    #[test]
+    fn a_team_entry_needs_its_name_and_four_players() {
+        let one = |i: usize| PlayerForm {
+            surname: format!("Rossi{i}"),
+            name: "Anna".into(),
+            ..PlayerForm::default()
+        };
+        let mut f = EntryForm {
+            team_name: "I Leoni".into(),
+            players: (1..=5).map(one).collect(),
+            phone: "333 1234567".into(),
+            consent: true,
+            ..EntryForm::default()
+        };
+        let ok = f.parse_team().unwrap();
+        assert_eq!(ok.entrant.team_name(), "I Leoni");
+        assert_eq!(ok.entrant.players().len(), 5);
+        f.team_name.clear();
+        f.players.truncate(3);
+        let bad: Vec<_> = f
+            .parse_team()
+            .unwrap_err()
+            .iter()
+            .map(|p| p.field)
+            .collect();
+        assert_eq!(bad, ["team_name", "p4_surname"]);
     }
 }

@@ -5,31 +5,10 @@
 //! `surname;name;card;club`). Nothing is imported while any line is bad:
 //! the preview lists every problem with its line.
 
-use super::csv_import::{header_word, read, LineProblem, Lines};
-use super::pairs::{Player, PlayerForm};
+use super::csv_import::{read, LineProblem, Lines};
+use super::pairs::Player;
+use super::player_columns::{Header, PLAYER_COLUMNS, PLAYER_NEEDS};
 use super::FieldProblem;
-
-/// The columns and the words that name them in a header.
-const COLUMNS: &[(&str, &[&str])] = &[
-    ("surname", &["cognome", "surname", "lastname", "familyname"]),
-    ("name", &["nome", "name", "firstname", "givenname"]),
-    (
-        "card",
-        &[
-            "tessera",
-            "ntessera",
-            "numtessera",
-            "numerotessera",
-            "card",
-            "cardno",
-            "cardnumber",
-        ],
-    ),
-    (
-        "club",
-        &["circolo", "club", "associazione", "societa", "asd"],
-    ),
-];
 
 /// A player as the file gives it, with its line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,46 +37,16 @@ impl PlayerPreview {
 pub fn preview(text: &str, existing: &[Player]) -> Result<PlayerPreview, FieldProblem> {
     let text = text.trim_start_matches('\u{feff}');
     let (header, records) = read(text)?;
-    let mut index: Vec<(&'static str, usize)> = Vec::new();
-    let mut out = PlayerPreview::default();
-    for (i, cell) in header.iter().enumerate() {
-        let word = header_word(cell);
-        match COLUMNS
-            .iter()
-            .find(|(_, words)| words.contains(&word.as_str()))
-        {
-            Some((col, _)) if !index.iter().any(|(c, _)| c == col) => index.push((col, i)),
-            Some(_) => {}
-            None if !cell.trim().is_empty() => out.ignored_columns.push(cell.trim().to_string()),
-            None => {}
-        }
-    }
-    for (col, key) in [
-        ("surname", "teams.import.missing_surname"),
-        ("name", "teams.import.missing_name"),
-    ] {
-        if !index.iter().any(|(c, _)| *c == col) {
-            return Err(FieldProblem::new("file", key));
-        }
-    }
+    let header = Header::read(&header, &[PLAYER_COLUMNS]);
+    header.require(PLAYER_NEEDS)?;
+    let mut out = PlayerPreview {
+        ignored_columns: header.ignored.clone(),
+        ..PlayerPreview::default()
+    };
     let lines = Lines::new(text);
     for record in records {
         let line = lines.of(&record);
-        let get = |col: &str| {
-            index
-                .iter()
-                .find(|(c, _)| *c == col)
-                .and_then(|(_, i)| record.get(*i))
-                .unwrap_or_default()
-                .to_string()
-        };
-        let form = PlayerForm {
-            surname: get("surname"),
-            name: get("name"),
-            card: get("card"),
-            club: get("club"),
-        };
-        match Player::parse(&form, ["surname", "name", "card", "club"]) {
+        match header.player(&record) {
             Ok(p) => {
                 let taken = existing.iter().any(|q| q.same_person(&p))
                     || out.players.iter().any(|q| q.player.same_person(&p));

@@ -18,7 +18,7 @@ use std::io::Cursor;
 
 use calamine::{open_workbook_auto_from_rs, Data, DataType, Reader};
 
-use super::csv_import::{MAX_FILE_BYTES, MAX_LINES};
+use super::csv_import::{MAX_FILE_BYTES, MAX_SHEET_LINES};
 use super::FieldProblem;
 
 /// The most a spreadsheet's zipped parts may unpack to (a real list of a
@@ -92,10 +92,10 @@ pub fn spreadsheet_to_csv(bytes: &[u8]) -> Result<String, FieldProblem> {
     let Some((first_row, first_col)) = range.start() else {
         return Err(FieldProblem::new("file", "import.error.empty"));
     };
-    if range.height() > MAX_LINES + 1 + first_row as usize {
-        // More rows than an import takes (blank rows included): refused as
-        // the CSV import refuses them.
-        return Err(FieldProblem::new("file", "import.error.too_many").with("max", MAX_LINES));
+    if range.height() > MAX_SHEET_LINES + 1 + first_row as usize {
+        // More rows than any import takes (blank rows included): refused
+        // before they are read. Each import then applies its own bound.
+        return Err(FieldProblem::new("file", "import.error.too_many").with("max", MAX_SHEET_LINES));
     }
     // Rows above the range are empty lines: line N stays row N.
     let mut text = "\n".repeat(first_row as usize);

@@ -7,7 +7,7 @@ use std::io::Write;
 use rust_xlsxwriter::{ExcelDateTime, Format, Workbook};
 
 use super::*;
-use crate::tournament::csv_import::preview;
+use crate::tournament::csv_import::{preview, MAX_LINES};
 
 const HEADER: [&str; 7] = [
     "Cognome 1",
@@ -206,8 +206,9 @@ fn a_sheet_longer_than_an_import_is_refused() {
         sheet.write_string(r, 0, "Rossi").unwrap();
     }
     let bytes = book.save_to_buffer().unwrap();
+    let text = decode_upload(&bytes).unwrap();
     assert_eq!(
-        decode_upload(&bytes).unwrap_err().key,
+        preview(&text, &[]).unwrap_err().key,
         "import.error.too_many"
     );
 }

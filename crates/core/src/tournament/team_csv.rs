@@ -7,8 +7,9 @@
 //! Nothing is imported while any line or team is bad: the preview lists
 //! every problem with its line.
 
-use super::csv_import::{header_word, read, LineProblem, Lines};
-use super::pairs::{fold, Player, PlayerForm};
+use super::csv_import::{read, LineProblem, Lines};
+use super::pairs::{fold, Player};
+use super::player_columns::{Columns, Header, PLAYER_COLUMNS, PLAYER_NEEDS};
 use super::FieldProblem;
 
 /// Players of a team: four to six (RULES.md §12).
@@ -17,31 +18,12 @@ pub const MAX_PLAYERS: usize = 6;
 /// The longest team name.
 pub const MAX_TEAM_NAME: usize = 60;
 
-/// The columns and the words that name them in a header.
-const COLUMNS: &[(&str, &[&str])] = &[
-    (
-        "team",
-        &["squadra", "nomesquadra", "team", "teamname", "squad"],
-    ),
-    ("surname", &["cognome", "surname", "lastname", "familyname"]),
-    ("name", &["nome", "name", "firstname", "givenname"]),
-    (
-        "card",
-        &[
-            "tessera",
-            "ntessera",
-            "numtessera",
-            "numerotessera",
-            "card",
-            "cardno",
-            "cardnumber",
-        ],
-    ),
-    (
-        "club",
-        &["circolo", "club", "associazione", "societa", "asd"],
-    ),
-];
+/// The team's column and the words that name it in a header (a player's
+/// columns are [`PLAYER_COLUMNS`]).
+const TEAM_COLUMN: Columns = &[(
+    "team",
+    &["squadra", "nomesquadra", "team", "teamname", "squad"],
+)];
 
 /// A team as the file gives it: the line of its first player, its name,
 /// its players.
@@ -72,56 +54,26 @@ impl TeamPreview {
 pub fn preview(text: &str, existing: &[Player]) -> Result<TeamPreview, FieldProblem> {
     let text = text.trim_start_matches('\u{feff}');
     let (header, records) = read(text)?;
-    let mut index: Vec<(&'static str, usize)> = Vec::new();
-    let mut out = TeamPreview::default();
-    for (i, cell) in header.iter().enumerate() {
-        let word = header_word(cell);
-        match COLUMNS
-            .iter()
-            .find(|(_, words)| words.contains(&word.as_str()))
-        {
-            Some((col, _)) if !index.iter().any(|(c, _)| c == col) => index.push((col, i)),
-            Some(_) => {}
-            None if !cell.trim().is_empty() => out.ignored_columns.push(cell.trim().to_string()),
-            None => {}
-        }
-    }
-    for (col, key) in [
-        ("team", "teams.import.missing_team"),
-        ("surname", "teams.import.missing_surname"),
-        ("name", "teams.import.missing_name"),
-    ] {
-        if !index.iter().any(|(c, _)| *c == col) {
-            return Err(FieldProblem::new("file", key));
-        }
-    }
+    let header = Header::read(&header, &[TEAM_COLUMN, PLAYER_COLUMNS]);
+    header.require(&[("team", "teams.import.missing_team")])?;
+    header.require(PLAYER_NEEDS)?;
+    let mut out = TeamPreview {
+        ignored_columns: header.ignored.clone(),
+        ..TeamPreview::default()
+    };
     // Teams in the order of their first line; each player checked alone.
     let mut teams: Vec<(String, TeamLine)> = Vec::new();
     let lines = Lines::new(text);
     for record in records {
         let line = lines.of(&record);
-        let get = |col: &str| {
-            index
-                .iter()
-                .find(|(c, _)| *c == col)
-                .and_then(|(_, i)| record.get(*i))
-                .unwrap_or_default()
-                .to_string()
-        };
-        let team = get("team").trim().to_string();
+        let team = header.get(&record, "team").trim().to_string();
         let mut problems = Vec::new();
         if team.is_empty() {
             problems.push(FieldProblem::new("team", "pairs.error.required"));
         } else if team.chars().count() > MAX_TEAM_NAME {
             problems.push(FieldProblem::new("team", "teams.import.name_long"));
         }
-        let form = PlayerForm {
-            surname: get("surname"),
-            name: get("name"),
-            card: get("card"),
-            club: get("club"),
-        };
-        let player = match Player::parse(&form, ["surname", "name", "card", "club"]) {
+        let player = match header.player(&record) {
             Ok(p) => Some(p),
             Err(mut e) => {
                 problems.append(&mut e);

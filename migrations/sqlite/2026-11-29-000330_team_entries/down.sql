@@ -1,0 +1,3 @@
+ALTER TABLE online_entries DROP COLUMN player_id;
+ALTER TABLE online_entries DROP COLUMN team_id;
+ALTER TABLE online_entries DROP COLUMN team_name;
