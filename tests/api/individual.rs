@@ -240,9 +240,110 @@ async fn the_api_creates_an_individual_tournament() {
         .unwrap();
     assert_eq!(got["settings"]["kind"], "individual", "{got}");
     assert_eq!(got["settings"]["mitchell_rounds"], 1, "{got}");
+    // Players through the API: registered, listed, checked in; the start
+    // (startTournament) draws them and gives each a personal code.
+    let api = |method: reqwest::Method, path: String| {
+        client
+            .request(method, format!("{}{path}", app.address))
+            .bearer_auth(&token)
+    };
+    for i in 1..=9 {
+        let res = api(
+            reqwest::Method::POST,
+            format!("/api/v1/tournaments/{id}/players"),
+        )
+        .json(&json!({"surname": format!("Api{i}"), "name": "Ugo", "club": "Circolo"}))
+        .send()
+        .await
+        .unwrap();
+        assert_eq!(res.status().as_u16(), 201);
+        let p: Value = res.json().await.unwrap();
+        assert_eq!(p["number"], i);
+    }
+    let res = api(
+        reqwest::Method::POST,
+        format!("/api/v1/tournaments/{id}/players"),
+    )
+    .json(&json!({"surname": "API1", "name": "ugo"}))
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(res.status().as_u16(), 422, "the same person twice");
+    let list: Value = api(
+        reqwest::Method::GET,
+        format!("/api/v1/tournaments/{id}/players"),
+    )
+    .send()
+    .await
+    .unwrap()
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(list.as_array().unwrap().len(), 9);
+    for p in list.as_array().unwrap().iter().take(8) {
+        let res = api(
+            reqwest::Method::POST,
+            format!("/api/v1/tournaments/{id}/players/{}/checkin", p["id"]),
+        )
+        .json(&json!({"checked_in": true}))
+        .send()
+        .await
+        .unwrap();
+        assert_eq!(res.status().as_u16(), 200);
+    }
+    let res = api(
+        reqwest::Method::POST,
+        format!("/api/v1/tournaments/{id}/start"),
+    )
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(res.status().as_u16(), 200, "{}", res.text().await.unwrap());
+    let list: Value = api(
+        reqwest::Method::GET,
+        format!("/api/v1/tournaments/{id}/players"),
+    )
+    .send()
+    .await
+    .unwrap()
+    .json()
+    .await
+    .unwrap();
+    let rows = list.as_array().unwrap();
+    assert!(rows.iter().take(8).all(|p| p["code"].is_string()), "{list}");
+    assert_eq!(rows[8]["no_show"], true, "not checked in: a no-show");
+    // A penalty through the API names the player by number.
+    let res = api(
+        reqwest::Method::POST,
+        format!("/api/v1/tournaments/{id}/penalties"),
+    )
+    .json(&json!({"pair": 2, "round": 1, "kind": "vp", "amount": 1, "reason": "gioco lento"}))
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(res.status().as_u16(), 201, "{}", res.text().await.unwrap());
+    let st: Value = client
+        .get(format!("{}/api/v1/tournaments/{id}/standings", app.address))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let two = st["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["player"] == 2)
+        .unwrap()
+        .clone();
+    assert_eq!(two["penalty_vp"], 1, "{st}");
     // Its page is the players'.
     let page = app.get_html(&format!("/director/t/{id}/individual")).await;
-    assert!(page.contains("id=\"player-form\""), "{page}");
+    assert!(
+        page.contains("id=\"players\"") && page.contains("Api9 Ugo"),
+        "{page}"
+    );
 }
 
 /// An API token for `username` (the command line's `create-token`).

@@ -15,6 +15,7 @@ pub mod pairs;
 pub mod penalties;
 pub mod plan;
 pub mod play;
+pub mod players;
 pub mod reply;
 pub mod rules;
 pub mod score;

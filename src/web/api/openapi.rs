@@ -32,6 +32,7 @@ use utoipa_actix_web::AppExt;
         (name = "tournaments", description = "Create, set up, start, close"),
         (name = "pairs", description = "Registration and check-in"),
         (name = "teams", description = "Team tournaments: teams, team settings, line-ups"),
+        (name = "players", description = "Individual tournaments: the players (RULES.md §14)"),
         (name = "rounds", description = "Rounds, clock, sheets, penalties"),
         (name = "public", description = "No token: standings and pair cards, cached by revision"),
         (name = "table-side", description = "Players score from the table with their pair code"),

@@ -8,6 +8,7 @@ use crate::web::api::online;
 use crate::web::api::pairs;
 use crate::web::api::penalties;
 use crate::web::api::play;
+use crate::web::api::players;
 use crate::web::api::rules;
 use crate::web::api::teams;
 use crate::web::api::tournaments;
@@ -47,6 +48,10 @@ pub fn register(cfg: &mut ServiceConfig) {
         .service(penalties::withdraw_penalty)
         .service(penalties::reinstate_penalty)
         .service(play::get_pair_card)
+        .service(players::list_players)
+        .service(players::add_player)
+        .service(players::check_in_player)
+        .service(players::withdraw_player)
         .service(teams::list_teams)
         .service(teams::add_team)
         .service(teams::check_in_team)

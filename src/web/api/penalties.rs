@@ -40,7 +40,8 @@ impl PenaltyKindIn {
 #[derive(Debug, Deserialize, ToSchema)]
 #[schema(example = json!({"pair": 3, "round": 1, "kind": "vp", "amount": 1, "reason": "slow play"}))]
 pub struct PenaltyIn {
-    /// The pair's id.
+    /// The pair's id (in an individual tournament: the number of the
+    /// player the penalty names, RULES.md §14).
     pub pair: i64,
     pub round: i32,
     #[serde(default)]
