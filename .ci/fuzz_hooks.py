@@ -63,6 +63,8 @@ def _made(kind):
             {"players": st.lists(player, min_size=2, max_size=2), "email": st.just("a@example.org"),
              "consent": st.just(True)}
         )
+    if kind == "player":
+        return st.fixed_dictionaries({"surname": _word, "name": _word})
     if kind == "team":
         player = st.fixed_dictionaries({"surname": _word, "name": _word})
         return st.fixed_dictionaries(

@@ -206,6 +206,21 @@ def main():
         call("POST", f"/tournaments/{tm_draft}/teams", team_body(f"Squadra {i + 1}"))
     teams_draft = call("GET", f"/tournaments/{tm_draft}/teams")
 
+    # ---- individual tournaments: a draft of 8 players, and 8 started
+    def individual(name, start):
+        tid, _ = new_tournament(name, kind="individual")
+        for i in range(8):
+            call("POST", f"/tournaments/{tid}/players",
+                 {"surname": f"{SURNAMES[i]} {name}", "name": NAMES[i % 8]})
+        players = call("GET", f"/tournaments/{tid}/players")
+        if start:
+            for pl in players:
+                call("POST", f"/tournaments/{tid}/players/{pl['id']}/checkin", {"checked_in": True})
+            call("POST", f"/tournaments/{tid}/start")
+        return tid, players
+    ind_draft, ind_draft_players = individual("Individuale bozza", False)
+    ind_run, ind_run_players = individual("Individuale via", True)
+
     # ---- circuits: one imported with its stages, one to add and remove
     # stages on, and some to delete
     bundle = cli("sample-circuit", "--stages", "3", "--players", "20")
@@ -225,7 +240,8 @@ def main():
     all_pairs_tournaments = [t1, *nexts, *closing, *finished, t_wd, t_sheet, t_ts, t_draft,
                              *starts, t_redraw]
     all_team_tournaments = [tm_run, tm_wd, tm_fin, tm_draft]
-    everything = all_pairs_tournaments + all_team_tournaments + c1_stages
+    all_individual_tournaments = [ind_draft, ind_run]
+    everything = all_pairs_tournaments + all_team_tournaments + all_individual_tournaments + c1_stages
     readable = [t1, t_sheet, t_ts, tm_run, finished[0], tm_fin, t_draft]
     for tid in readable:
         aim(f"GET {T}/{{id}}", {"id": tid})
@@ -339,6 +355,18 @@ def main():
                 {"round": 3, "pairs": pairs})
             aim(f"POST {T}/{{id}}/teams/{{number}}/lineup", {"id": tm_run, "number": t["number"]},
                 {"round": 3, "pairs": pairs, "code": t["code"]})
+
+    # individual tournaments
+    for tid in all_individual_tournaments:
+        aim(f"GET {T}/{{id}}/players", {"id": tid})
+        aim(f"GET {T}/{{id}}/standings", {"id": tid})
+    aim(f"POST {T}/{{id}}/players", {"id": ind_draft}, make="player")
+    for pl in ind_draft_players:
+        for value in (True, False):
+            aim(f"POST {T}/{{id}}/players/{{player}}/checkin", {"id": ind_draft, "player": pl["id"]},
+                {"checked_in": value})
+    for pl in ind_run_players:
+        aim(f"POST {T}/{{id}}/players/{{player}}/withdraw", {"id": ind_run, "player": pl["id"]})
 
     # circuits
     # (the imported circuit only read: its season cards need its stages)

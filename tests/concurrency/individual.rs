@@ -1,7 +1,8 @@
 //! Races on individual tournaments (issue 35), on both databases: the next
 //! round asked ten times at once is seated once; the two players of a
 //! table's other line confirming its sheet at the same moment count it
-//! once, as it was entered.
+//! once, as it was entered; `nextRound` over the API, on PostgreSQL spread
+//! over two instances, seats one round.
 
 use serde_json::{json, Value};
 
@@ -127,4 +128,35 @@ async fn race_two_confirmations_of_one_individual_table() {
         backend(&app.db),
         tables(&file, 1).len()
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn race_individual_next_round_over_the_api_on_two_instances() {
+    const N: usize = 12;
+    let db = crate::helpers::TestDb::new();
+    let (servers, bases, token, dora) = race_servers(&db).await;
+    let n = servers.len();
+    let tid = TournamentBuilder::new(&db_of(&db.url()), "Individuale conteso")
+        .owner("dora")
+        .players(22)
+        .set("planned_rounds", "4")
+        .played(1)
+        .build()
+        .await
+        .tid;
+    let answers = next_round_burst(&bases, tid, &token, json!({"round": 2}), N).await;
+    let t = Tally::of(&answers);
+    let file = export(&dora, tid).await;
+    println!(
+        "{N} concurrent nextRound of an individual tournament [{}, {n} instance(s)]: answers {t}",
+        backend(&db)
+    );
+    assert_eq!(t.count_5xx(), 0, "{t}");
+    assert_eq!(t.count(201), N, "round 2 named: every call answers it: {t}");
+    let rounds: Vec<i64> = rounds_of(&file)
+        .iter()
+        .filter_map(|r| r["number"].as_i64())
+        .collect();
+    assert_eq!(rounds, vec![1, 2], "exactly one round 2");
+    assert_eq!(tables(&file, 2).len(), 5, "22 players: 5 tables, 2 resting");
 }
