@@ -183,6 +183,10 @@ async fn a_player_alone_enters_an_individual_tournament() {
         .get_html(&format!("/director/t/{tid}/individual"))
         .await;
     assert!(page.contains("Solo1"), "registered: {page}");
+    assert!(
+        page.contains("badge online"),
+        "marked as entered online: {page}"
+    );
     let (s, _) = withdraw(&app, first["token"].as_str().unwrap()).await;
     assert_eq!(s, StatusCode::OK);
     let now = entry(&app, second["token"].as_str().unwrap()).await;

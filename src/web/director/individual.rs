@@ -75,9 +75,21 @@ struct PlayersPage<'a> {
     q: String,
     searched: bool,
     found: Vec<Found>,
+    /// The numbers of the players who entered online (issue 36), and the
+    /// cards the member list would not let in (the check off), by number.
+    online_numbers: Vec<i32>,
+    card_flags: Vec<(i32, String)>,
 }
 
 impl PlayersPage<'_> {
+    fn entered_online(&self, number: &i32) -> bool {
+        self.online_numbers.contains(number)
+    }
+
+    fn card_flags_of(&self, number: &i32) -> Vec<&str> {
+        super::card_flags_of(&self.card_flags, number)
+    }
+
     fn draft(&self) -> bool {
         self.t.l.status() == Status::Draft
     }
@@ -130,6 +142,7 @@ async fn players_page(
     } else {
         Vec::new()
     };
+    let online = crate::services::waiting_list::list(&state.db, actor, tid).await?;
     render_status(
         &PlayersPage {
             ctx,
@@ -140,6 +153,8 @@ async fn players_page(
             q,
             searched,
             found,
+            online_numbers: online.iter().filter_map(|e| e.number).collect(),
+            card_flags: super::card_flags(ctx, &online),
         },
         status,
     )
