@@ -8,6 +8,7 @@ pub mod circuits;
 mod clock;
 pub mod directory;
 pub mod export;
+mod group;
 pub mod import;
 pub mod import_teams;
 mod lazy;
@@ -124,15 +125,20 @@ pub type PooledConn = r2d2::PooledConnection<DbManager>;
 
 /// The one way to reach the database. Reads run on any pooled connection;
 /// every write runs in one transaction through [`Db::write`]. On SQLite the
-/// writes of this process queue behind one lock and each transaction takes
-/// the file's write lock with its first statement (as `BEGIN IMMEDIATE`
-/// would), so a writer never fails half-way with "database is locked".
+/// writes of this process queue for one writer thread, which commits the
+/// writes queued together in one transaction, each in its own savepoint
+/// ([`group`]); each transaction takes the file's write lock with its
+/// first statement (as `BEGIN IMMEDIATE` would), so a writer never fails
+/// half-way with "database is locked".
 /// PostgreSQL takes writes concurrently; use cases serialise on row locks
 /// (see `services`).
 #[derive(Clone)]
 pub struct Db {
     pool: Pool,
     writer: Option<Arc<Mutex<()>>>,
+    /// SQLite: the writer thread that commits queued writes together
+    /// (see [`group`]).
+    group: Option<Arc<group::GroupWriter>>,
     /// Revisions written by this process (see [`revisions`]).
     revisions: Arc<revisions::Revisions>,
     /// Shared fresh reads of revisions (PostgreSQL).
@@ -183,9 +189,13 @@ impl Db {
                 // Opens its connections in the background: never fails here.
                 .build_unchecked(RevisionManager(DbManager::new(url.clone())))
         });
+        let group = writer
+            .as_ref()
+            .map(|lock| Arc::new(group::GroupWriter::start(pool.clone(), lock.clone())));
         Db {
             pool,
             writer,
+            group,
             revisions: Arc::default(),
             fresh: Arc::default(),
             fresh_circuits: Arc::default(),
@@ -237,7 +247,7 @@ impl Db {
                 }
             })
             .await;
-        self.prune_attempts_when_due().await;
+        self.prune_attempts_in_background();
         match taken {
             Ok(v) | Err(TakeFailed::Refused(v)) => Ok(v),
             Err(TakeFailed::Db(e)) => Err(e),
@@ -258,16 +268,25 @@ impl Db {
             .await
     }
 
-    /// Every so many attempts, the limiter's table is pruned in a
-    /// transaction of its own (a failure only leaves rows for next time).
-    pub async fn prune_attempts_when_due(&self) {
-        if !self.limiter.prune_due() {
-            return;
+    /// Every so many attempts, the limiter's table is pruned in the
+    /// background (the attempt that falls due does not wait for it).
+    pub fn prune_attempts_in_background(&self) {
+        if self.limiter.prune_due() {
+            let this = self.clone();
+            tokio::spawn(async move { this.prune_attempts().await });
         }
+    }
+
+    /// Prunes the limiter's table now, in a transaction of its own that
+    /// does not wait for the disk (a crash only leaves rows for next time).
+    async fn prune_attempts(&self) {
         let max_rows = self.limiter.policy().max_rows;
         let now = self.clock.now_ms();
         let pruned = self
-            .write(move |c| -> Result<usize, DbError> { Ok(rate_limits::prune(c, now, max_rows)?) })
+            .write(move |c| -> Result<usize, DbError> {
+                commit_lazily(c, Lazy::Forgettable)?;
+                Ok(rate_limits::prune(c, now, max_rows)?)
+            })
             .await;
         match pruned {
             Ok(n) => tracing::debug!(rows = n, "rate limits pruned"),
@@ -383,7 +402,10 @@ impl Db {
     }
 
     /// Runs `f` in one write transaction, off the async workers: committed
-    /// when `f` returns `Ok`, rolled back (nothing saved) when it returns `Err`.
+    /// when `f` returns `Ok`, rolled back (nothing saved) when it returns
+    /// `Err`. On SQLite the transaction may hold other writes queued with
+    /// it, each in its savepoint (see [`group`]); `f` hears back after the
+    /// commit either way.
     pub async fn write<T, E>(
         &self,
         f: impl FnOnce(&mut DbConn) -> Result<T, E> + Send + 'static,
@@ -392,6 +414,9 @@ impl Db {
         T: Send + 'static,
         E: From<DbError> + From<diesel::result::Error> + Send + 'static,
     {
+        if let Some(group) = &self.group {
+            return group.write(self.revisions.clone(), f).await;
+        }
         let this = self.clone();
         tokio::task::spawn_blocking(move || this.write_blocking(f))
             .await
@@ -441,8 +466,10 @@ impl Db {
             // The commit did not wait for the disk: this one does, and
             // the log is written in order, so the write is durable before
             // its writer hears back. Many of these wait together (one
-            // flush for all), none of them holding a lock.
-            conn.transaction(|c| c.batch_execute("SELECT txid_current()"))?;
+            // flush for all), none of them holding a lock. One statement
+            // outside a transaction is a transaction of its own: given an
+            // id, it commits, and the commit waits for the disk.
+            conn.batch_execute("SELECT txid_current()")?;
         }
         if result.is_ok() {
             for (tid, rev) in bumped {

@@ -336,14 +336,17 @@ pub fn decide(
 
 /// Writes a confirmed sheet into `sheets` (what the standings read), with
 /// no user: a pair confirmed it.
-/// False when the table already has a counted sheet (a concurrent save).
+/// False when the table already has a counted sheet (a save committed
+/// before the caller took the tournament's lock). No savepoint: on
+/// PostgreSQL a false leaves the transaction failed, and the caller rolls
+/// it back whole.
 pub fn insert_counted_sheet(
     conn: &mut DbConn,
     seating_id: SeatingId,
     write: &SheetWrite,
     now: NaiveDateTime,
 ) -> QueryResult<bool> {
-    let inserted = conn.transaction(|c| insert_sheet_row(c, seating_id, write, now));
+    let inserted = insert_sheet_row(conn, seating_id, write, now);
     match inserted {
         Ok(_) => Ok(true),
         Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => Ok(false),
@@ -411,18 +414,6 @@ pub fn bump_revision(conn: &mut DbConn, tid: TournamentId) -> QueryResult<bool> 
         .set(tournaments::revision.eq(tournaments::revision + 1))
         .execute(conn)?;
     Ok(n > 0)
-}
-
-/// A shared lock on a tournament's row until the end of the transaction
-/// (PostgreSQL: `FOR SHARE`; SQLite's write lock is already held).
-pub fn share_lock(conn: &mut DbConn, tid: TournamentId) -> QueryResult<()> {
-    if let DbConn::Postgres(_) = conn {
-        use diesel::connection::SimpleConnection;
-        conn.batch_execute(&format!(
-            "SELECT 1 FROM tournaments WHERE id = {tid} FOR SHARE"
-        ))?;
-    }
-    Ok(())
 }
 
 // ---- one answer per submission ----

@@ -22,13 +22,15 @@
 //!   attempt back ([`LoginsInFlight`]). A burst of wrong ones still stops
 //!   at the allowance: nothing is checked without an attempt taken.
 //! - A pair code counts against its table from its address; a code that
-//!   names a pair of the table gives its attempt back (also when the round
-//!   is over: the code was right).
+//!   names a pair of the table takes nothing but is answered only when an
+//!   attempt is left (also when the round is over: the code was right),
+//!   checked in the transaction that answers it (`rate_limits::check`,
+//!   what taking one and giving it back comes to, in one statement).
 //! - A table-code lookup counts against its address, in one transaction
-//!   with the lookup itself, and a code that names a table gives its
-//!   attempt back: a burst of guesses gets at most the allowance answered,
-//!   found or not. A code this process has already found for an address
-//!   is not counted again.
+//!   with the lookup itself, and a code that names a table only checks
+//!   that an attempt is left: a burst of guesses gets at most the
+//!   allowance answered, found or not. A code this process has already
+//!   found for an address is not counted again.
 
 use crate::tournament::codes::TableCode;
 use std::collections::{HashMap, HashSet};
@@ -234,9 +236,16 @@ impl TableLookups {
         found.insert((client, code));
     }
 
-    /// Looks `code` up through the brake of `client`'s address: one write
-    /// transaction takes an attempt, looks the code up and gives the
-    /// attempt back when a table has it.
+    /// Looks `code` up through the brake of `client`'s address, in one
+    /// write transaction: the code is looked up, then a code that names
+    /// no table takes an attempt and one that names a table only checks
+    /// that one is left (taking one and giving it back, in one statement),
+    /// both locking the address's bucket, so that the answers wait for one
+    /// another there in turn and a burst gets at most the allowance
+    /// answered, found or not. Nothing is answered before the bucket's
+    /// verdict. The commit does not wait for the disk (PostgreSQL): a
+    /// whole hall behind one address looks its codes up one after the
+    /// other on that row, and a crash forgets at most a few counts.
     pub async fn check(
         &self,
         db: &Db,
@@ -253,21 +262,23 @@ impl TableLookups {
         let c2 = code.clone();
         let outcome = db
             .write(move |c| -> Result<Lookup, DbError> {
-                if let Verdict::Refused { retry_after } =
+                crate::db::commit_lazily(c, crate::db::Lazy::Forgettable)?;
+                let found = tsdb::find_table(c, &c2)?.is_some();
+                let verdict = if found {
+                    limiter.check(c, &key, now)?
+                } else {
                     limiter.take_all(c, std::slice::from_ref(&key), now)?
-                {
-                    return Ok(Lookup::Refused {
+                };
+                Ok(match verdict {
+                    Verdict::Refused { retry_after } => Lookup::Refused {
                         wait_seconds: wait_seconds(retry_after),
-                    });
-                }
-                if tsdb::find_table(c, &c2)?.is_some() {
-                    limiter.give_back(c, &key)?;
-                    return Ok(Lookup::Found);
-                }
-                Ok(Lookup::Unknown)
+                    },
+                    Verdict::Granted if found => Lookup::Found,
+                    Verdict::Granted => Lookup::Unknown,
+                })
             })
             .await?;
-        db.prune_attempts_when_due().await;
+        db.prune_attempts_in_background();
         if outcome == Lookup::Found {
             self.remember(client, code);
         }

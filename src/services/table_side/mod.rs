@@ -10,9 +10,11 @@
 //! codes (429 [`ServiceError::Throttled`]), then a wrong pair code (403
 //! [`Refusal::PairCodeWrong`](crate::services::Refusal::PairCodeWrong)), then a round that is over (409
 //! [`Refusal::RoundClosed`](crate::services::Refusal::RoundClosed)), then the rest. Every pair code typed at a table is counted per (table code,
-//! client address) by the one limiter (`services::brakes`), in a write of
-//! its own that commits before the code is looked at, so that a burst of
-//! guesses gets at most the allowance checked.
+//! client address) by the one limiter (`services::brakes`): nothing is
+//! answered before the brake's verdict, a wrong code takes an attempt and
+//! a right one checks that one is left (`seat::with_seat`), both locking
+//! the bucket, so that a burst of guesses gets at most the allowance
+//! answered.
 
 use super::{Loaded, ServiceError};
 use crate::db::table_side as tsdb;
