@@ -3,6 +3,7 @@
 //! [`DbConn`], an r2d2 pool, and migrations embedded per backend.
 
 pub mod audit;
+mod autocommit;
 pub mod backup;
 pub mod circuits;
 mod clock;
@@ -18,6 +19,7 @@ pub mod pairs;
 pub mod penalties;
 pub mod people;
 pub mod rate_limits;
+mod revision_conns;
 pub mod revisions;
 pub mod rounds;
 pub mod schema;
@@ -148,7 +150,10 @@ pub struct Db {
     fresh_circuits: Arc<revisions::FreshReads>,
     /// PostgreSQL: a few connections for those reads alone, not pinged on
     /// every checkout (see [`Db::read_revision`]).
-    revision_pool: Option<r2d2::Pool<RevisionManager>>,
+    revision_pool: Option<r2d2::Pool<revision_conns::RevisionManager>>,
+    /// PostgreSQL: connections for the brakes' single statements, each
+    /// committing alone (see [`autocommit`]).
+    autocommit_pool: Option<r2d2::Pool<autocommit::AutocommitManager>>,
     /// The sheets the public pages have read, by version (see
     /// [`export::SheetVersions`]).
     sheet_versions: Arc<export::SheetVersions>,
@@ -182,12 +187,19 @@ impl Db {
         let writer = matches!(url, DbUrl::Sqlite(_)).then(|| Arc::new(Mutex::new(())));
         let revision_pool = matches!(url, DbUrl::Postgres(_)).then(|| {
             r2d2::Pool::builder()
-                .max_size(REVISION_POOL_SIZE)
+                .max_size(revision_conns::POOL_SIZE)
                 .min_idle(Some(1))
                 .test_on_check_out(false)
                 .connection_timeout(Duration::from_secs(10))
                 // Opens its connections in the background: never fails here.
-                .build_unchecked(RevisionManager(DbManager::new(url.clone())))
+                .build_unchecked(revision_conns::RevisionManager(DbManager::new(url.clone())))
+        });
+        let autocommit_pool = matches!(url, DbUrl::Postgres(_)).then(|| {
+            r2d2::Pool::builder()
+                .max_size(autocommit::POOL_SIZE)
+                .min_idle(Some(1))
+                .connection_timeout(Duration::from_secs(10))
+                .build_unchecked(autocommit::AutocommitManager(DbManager::new(url.clone())))
         });
         let group = writer
             .as_ref()
@@ -200,6 +212,7 @@ impl Db {
             fresh: Arc::default(),
             fresh_circuits: Arc::default(),
             revision_pool,
+            autocommit_pool,
             sheet_versions: Arc::default(),
             limiter: Arc::default(),
             clock: Clock::default(),
@@ -365,7 +378,7 @@ impl Db {
                     break;
                 }
                 // Returned now, on this thread: the pool drops it.
-                FAILED_HERE.with(|f| f.set(true));
+                revision_conns::mark_failed();
                 drop(conn);
             }
             result
@@ -501,38 +514,6 @@ pub fn commit_lazily(conn: &mut DbConn, how: Lazy) -> diesel::QueryResult<()> {
     }
     Ok(())
 }
-
-thread_local! {
-    /// Set just before a revision connection whose read failed goes back to
-    /// its pool (on the same thread): [`RevisionManager`] then drops it.
-    static FAILED_HERE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// The revision reads' connections: not pinged at checkout; one whose read
-/// failed is dropped on its return (a dead one would otherwise stay).
-#[derive(Debug)]
-pub struct RevisionManager(DbManager);
-
-impl ManageConnection for RevisionManager {
-    type Connection = DbConn;
-    type Error = r2d2::Error;
-
-    fn connect(&self) -> Result<DbConn, r2d2::Error> {
-        self.0.connect()
-    }
-
-    fn is_valid(&self, conn: &mut DbConn) -> Result<(), r2d2::Error> {
-        self.0.is_valid(conn)
-    }
-
-    fn has_broken(&self, conn: &mut DbConn) -> bool {
-        FAILED_HERE.with(|f| f.replace(false)) || self.0.has_broken(conn)
-    }
-}
-
-/// Connections for the revision reads of one process (PostgreSQL): at most
-/// one read per tournament runs at a time.
-const REVISION_POOL_SIZE: u32 = 4;
 
 /// Builds the pool. SQLite gets a small pool (one writer at a time anyway).
 pub fn build_pool(url: &DbUrl, max_size: u32) -> Result<Pool, r2d2::PoolError> {

@@ -236,16 +236,17 @@ impl TableLookups {
         found.insert((client, code));
     }
 
-    /// Looks `code` up through the brake of `client`'s address, in one
-    /// write transaction: the code is looked up, then a code that names
-    /// no table takes an attempt and one that names a table only checks
-    /// that one is left (taking one and giving it back, in one statement),
-    /// both locking the address's bucket, so that the answers wait for one
+    /// Looks `code` up through the brake of `client`'s address: the code
+    /// is looked up, then a code that names no table takes an attempt and
+    /// one that names a table only checks that one is left (taking one
+    /// and giving it back, in one statement), both one statement that
+    /// locks the address's bucket, so that the answers wait for one
     /// another there in turn and a burst gets at most the allowance
     /// answered, found or not. Nothing is answered before the bucket's
-    /// verdict. The commit does not wait for the disk (PostgreSQL): a
-    /// whole hall behind one address looks its codes up one after the
-    /// other on that row, and a crash forgets at most a few counts.
+    /// verdict. On PostgreSQL the statement commits alone without waiting
+    /// for the disk (`Db::autocommit`): a whole hall behind one address
+    /// looks its codes up one after the other on that row, each holding
+    /// it for one statement, and a crash forgets at most a few counts.
     pub async fn check(
         &self,
         db: &Db,
@@ -261,8 +262,7 @@ impl TableLookups {
         let now = db.clock().now_ms();
         let c2 = code.clone();
         let outcome = db
-            .write(move |c| -> Result<Lookup, DbError> {
-                crate::db::commit_lazily(c, crate::db::Lazy::Forgettable)?;
+            .autocommit(move |c| -> Result<Lookup, DbError> {
                 let found = tsdb::find_table(c, &c2)?.is_some();
                 let verdict = if found {
                     limiter.check(c, &key, now)?
