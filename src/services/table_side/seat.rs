@@ -37,7 +37,8 @@ pub(super) fn seat(
     let (tid, table_no) = tsdb::find_table(c, table_code.as_str())?
         .ok_or(ServiceError::refused(Refusal::TableNotFound))?;
     let t = tdb::find(c, tid)?.ok_or(ServiceError::refused(Refusal::TableNotFound))?;
-    let rounds = crate::services::view::rounds(&crate::db::rounds::list_rounds(c, tid)?)?;
+    let round_rows = crate::db::rounds::list_rounds(c, tid)?;
+    let rounds = crate::services::view::rounds(&round_rows)?;
     if pair_code.is_empty() {
         return Err(ServiceError::refused(Refusal::PairCodeWrong));
     }
@@ -68,7 +69,7 @@ pub(super) fn seat(
         (_, Some(p)) => (Line::Ew, p),
         _ => return Err(ServiceError::refused(Refusal::PairCodeWrong)),
     };
-    let l = load_for_table(c, t, &seating)?;
+    let l = load_for_table(c, t, round_rows, &seating)?;
     let pair = l
         .pair(Some(pair_id))
         .cloned()
