@@ -112,6 +112,10 @@ pub fn login_succeeded(
     Ok(limiter.give_back(c, &login_address_key(client))?)
 }
 
+/// How long a refused login looks for logins of the same account and
+/// address granted with it before its refusal stands.
+const SIBLINGS_GRACE: Duration = Duration::from_millis(50);
+
 /// The longest a login refused by the brake waits for the logins of the
 /// same account and address still being checked.
 pub const LOGIN_WAIT: Duration = Duration::from_secs(10);
@@ -188,7 +192,19 @@ impl LoginsInFlight {
         // Registered before looking, so that a login settling in between
         // is not missed.
         settled.as_mut().enable();
-        if !self.busy(&key) || tokio::time::Instant::now() >= until {
+        // The logins granted with this one may not have said so yet: on
+        // SQLite the attempts committed together are answered at once
+        // (`db::group`), and a granted login marks itself as being checked
+        // only when its task runs again. Look again for a moment before
+        // the refusal stands.
+        let grace = tokio::time::Instant::now() + SIBLINGS_GRACE;
+        while !self.busy(&key) {
+            if tokio::time::Instant::now() >= grace.min(until) {
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        if tokio::time::Instant::now() >= until {
             return false;
         }
         tokio::time::timeout_at(until, settled).await.is_ok()
