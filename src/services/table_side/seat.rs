@@ -115,10 +115,11 @@ pub(super) enum Lock {
 
 /// Takes the tournament's lock (on SQLite the file's write lock is already
 /// held by `Db::write`) and re-reads what may have changed since [`seat`]
-/// read it: the status, the settings and the rounds. A round closed
-/// meanwhile rolls the write back. Called after the table's own rows are
-/// written (they are rolled back with the rest on a refusal), so that the
-/// lock is held only from here to the commit: two statements.
+/// read it: the status and the settings (from the row the lock's own
+/// statement returns) and, under [`Lock::Shared`], the rounds. A round
+/// closed meanwhile rolls the write back. Under [`Lock::Revision`] (a
+/// confirmation) the rounds are checked by the confirmation's write itself
+/// (`table_side::decide_in_round`), one statement fewer under the lock.
 pub(super) fn relock(c: &mut DbConn, s: &mut Seat, lock: Lock) -> Result<(), ServiceError> {
     let t = match lock {
         Lock::Revision => {
@@ -142,7 +143,9 @@ pub(super) fn relock(c: &mut DbConn, s: &mut Seat, lock: Lock) -> Result<(), Ser
     s.l.settings = t
         .settings()
         .map_err(|e| ServiceError::corrupt(format!("tournament {}: settings: {e}", t.id)))?;
-    s.l.rounds = crate::services::view::rounds(&crate::db::rounds::list_rounds(c, t.id)?)?;
+    if lock == Lock::Shared {
+        s.l.rounds = crate::services::view::rounds(&crate::db::rounds::list_rounds(c, t.id)?)?;
+    }
     s.l.t = crate::services::view::Tournament::of(&t)?;
     s.l.status = s.l.t.status;
     ensure_open(s)
