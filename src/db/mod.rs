@@ -3,11 +3,13 @@
 //! [`DbConn`], an r2d2 pool, and migrations embedded per backend.
 
 pub mod audit;
+mod autocommit;
 pub mod backup;
 pub mod circuits;
 mod clock;
 pub mod directory;
 pub mod export;
+mod group;
 pub mod import;
 pub mod import_teams;
 pub mod individual;
@@ -19,6 +21,7 @@ pub mod pairs;
 pub mod penalties;
 pub mod people;
 pub mod rate_limits;
+mod revision_conns;
 pub mod revisions;
 pub mod rounds;
 pub mod schema;
@@ -126,15 +129,20 @@ pub type PooledConn = r2d2::PooledConnection<DbManager>;
 
 /// The one way to reach the database. Reads run on any pooled connection;
 /// every write runs in one transaction through [`Db::write`]. On SQLite the
-/// writes of this process queue behind one lock and each transaction takes
-/// the file's write lock with its first statement (as `BEGIN IMMEDIATE`
-/// would), so a writer never fails half-way with "database is locked".
+/// writes of this process queue for one writer thread, which commits the
+/// writes queued together in one transaction, each in its own savepoint
+/// ([`group`]); each transaction takes the file's write lock with its
+/// first statement (as `BEGIN IMMEDIATE` would), so a writer never fails
+/// half-way with "database is locked".
 /// PostgreSQL takes writes concurrently; use cases serialise on row locks
 /// (see `services`).
 #[derive(Clone)]
 pub struct Db {
     pool: Pool,
     writer: Option<Arc<Mutex<()>>>,
+    /// SQLite: the writer thread that commits queued writes together
+    /// (see [`group`]).
+    group: Option<Arc<group::GroupWriter>>,
     /// Revisions written by this process (see [`revisions`]).
     revisions: Arc<revisions::Revisions>,
     /// Shared fresh reads of revisions (PostgreSQL).
@@ -144,7 +152,10 @@ pub struct Db {
     fresh_circuits: Arc<revisions::FreshReads>,
     /// PostgreSQL: a few connections for those reads alone, not pinged on
     /// every checkout (see [`Db::read_revision`]).
-    revision_pool: Option<r2d2::Pool<RevisionManager>>,
+    revision_pool: Option<r2d2::Pool<revision_conns::RevisionManager>>,
+    /// PostgreSQL: connections for the brakes' single statements, each
+    /// committing alone (see [`autocommit`]).
+    autocommit_pool: Option<r2d2::Pool<autocommit::AutocommitManager>>,
     /// The sheets the public pages have read, by version (see
     /// [`export::SheetVersions`]).
     sheet_versions: Arc<export::SheetVersions>,
@@ -178,20 +189,32 @@ impl Db {
         let writer = matches!(url, DbUrl::Sqlite(_)).then(|| Arc::new(Mutex::new(())));
         let revision_pool = matches!(url, DbUrl::Postgres(_)).then(|| {
             r2d2::Pool::builder()
-                .max_size(REVISION_POOL_SIZE)
+                .max_size(revision_conns::POOL_SIZE)
                 .min_idle(Some(1))
                 .test_on_check_out(false)
                 .connection_timeout(Duration::from_secs(10))
                 // Opens its connections in the background: never fails here.
-                .build_unchecked(RevisionManager(DbManager::new(url.clone())))
+                .build_unchecked(revision_conns::RevisionManager(DbManager::new(url.clone())))
         });
+        let autocommit_pool = matches!(url, DbUrl::Postgres(_)).then(|| {
+            r2d2::Pool::builder()
+                .max_size(autocommit::POOL_SIZE)
+                .min_idle(Some(1))
+                .connection_timeout(Duration::from_secs(10))
+                .build_unchecked(autocommit::AutocommitManager(DbManager::new(url.clone())))
+        });
+        let group = writer
+            .as_ref()
+            .map(|lock| Arc::new(group::GroupWriter::start(pool.clone(), lock.clone())));
         Db {
             pool,
             writer,
+            group,
             revisions: Arc::default(),
             fresh: Arc::default(),
             fresh_circuits: Arc::default(),
             revision_pool,
+            autocommit_pool,
             sheet_versions: Arc::default(),
             limiter: Arc::default(),
             clock: Clock::default(),
@@ -239,7 +262,7 @@ impl Db {
                 }
             })
             .await;
-        self.prune_attempts_when_due().await;
+        self.prune_attempts_in_background();
         match taken {
             Ok(v) | Err(TakeFailed::Refused(v)) => Ok(v),
             Err(TakeFailed::Db(e)) => Err(e),
@@ -260,16 +283,25 @@ impl Db {
             .await
     }
 
-    /// Every so many attempts, the limiter's table is pruned in a
-    /// transaction of its own (a failure only leaves rows for next time).
-    pub async fn prune_attempts_when_due(&self) {
-        if !self.limiter.prune_due() {
-            return;
+    /// Every so many attempts, the limiter's table is pruned in the
+    /// background (the attempt that falls due does not wait for it).
+    pub fn prune_attempts_in_background(&self) {
+        if self.limiter.prune_due() {
+            let this = self.clone();
+            tokio::spawn(async move { this.prune_attempts().await });
         }
+    }
+
+    /// Prunes the limiter's table now, in a transaction of its own that
+    /// does not wait for the disk (a crash only leaves rows for next time).
+    async fn prune_attempts(&self) {
         let max_rows = self.limiter.policy().max_rows;
         let now = self.clock.now_ms();
         let pruned = self
-            .write(move |c| -> Result<usize, DbError> { Ok(rate_limits::prune(c, now, max_rows)?) })
+            .write(move |c| -> Result<usize, DbError> {
+                commit_lazily(c, Lazy::Forgettable)?;
+                Ok(rate_limits::prune(c, now, max_rows)?)
+            })
             .await;
         match pruned {
             Ok(n) => tracing::debug!(rows = n, "rate limits pruned"),
@@ -348,7 +380,7 @@ impl Db {
                     break;
                 }
                 // Returned now, on this thread: the pool drops it.
-                FAILED_HERE.with(|f| f.set(true));
+                revision_conns::mark_failed();
                 drop(conn);
             }
             result
@@ -385,7 +417,10 @@ impl Db {
     }
 
     /// Runs `f` in one write transaction, off the async workers: committed
-    /// when `f` returns `Ok`, rolled back (nothing saved) when it returns `Err`.
+    /// when `f` returns `Ok`, rolled back (nothing saved) when it returns
+    /// `Err`. On SQLite the transaction may hold other writes queued with
+    /// it, each in its savepoint (see [`group`]); `f` hears back after the
+    /// commit either way.
     pub async fn write<T, E>(
         &self,
         f: impl FnOnce(&mut DbConn) -> Result<T, E> + Send + 'static,
@@ -394,6 +429,9 @@ impl Db {
         T: Send + 'static,
         E: From<DbError> + From<diesel::result::Error> + Send + 'static,
     {
+        if let Some(group) = &self.group {
+            return group.write(self.revisions.clone(), f).await;
+        }
         let this = self.clone();
         tokio::task::spawn_blocking(move || this.write_blocking(f))
             .await
@@ -443,8 +481,10 @@ impl Db {
             // The commit did not wait for the disk: this one does, and
             // the log is written in order, so the write is durable before
             // its writer hears back. Many of these wait together (one
-            // flush for all), none of them holding a lock.
-            conn.transaction(|c| c.batch_execute("SELECT txid_current()"))?;
+            // flush for all), none of them holding a lock. One statement
+            // outside a transaction is a transaction of its own: given an
+            // id, it commits, and the commit waits for the disk.
+            conn.batch_execute("SELECT txid_current()")?;
         }
         if result.is_ok() {
             for (tid, rev) in bumped {
@@ -476,38 +516,6 @@ pub fn commit_lazily(conn: &mut DbConn, how: Lazy) -> diesel::QueryResult<()> {
     }
     Ok(())
 }
-
-thread_local! {
-    /// Set just before a revision connection whose read failed goes back to
-    /// its pool (on the same thread): [`RevisionManager`] then drops it.
-    static FAILED_HERE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// The revision reads' connections: not pinged at checkout; one whose read
-/// failed is dropped on its return (a dead one would otherwise stay).
-#[derive(Debug)]
-pub struct RevisionManager(DbManager);
-
-impl ManageConnection for RevisionManager {
-    type Connection = DbConn;
-    type Error = r2d2::Error;
-
-    fn connect(&self) -> Result<DbConn, r2d2::Error> {
-        self.0.connect()
-    }
-
-    fn is_valid(&self, conn: &mut DbConn) -> Result<(), r2d2::Error> {
-        self.0.is_valid(conn)
-    }
-
-    fn has_broken(&self, conn: &mut DbConn) -> bool {
-        FAILED_HERE.with(|f| f.replace(false)) || self.0.has_broken(conn)
-    }
-}
-
-/// Connections for the revision reads of one process (PostgreSQL): at most
-/// one read per tournament runs at a time.
-const REVISION_POOL_SIZE: u32 = 4;
 
 /// Builds the pool. SQLite gets a small pool (one writer at a time anyway).
 pub fn build_pool(url: &DbUrl, max_size: u32) -> Result<Pool, r2d2::PoolError> {

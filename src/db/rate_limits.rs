@@ -221,6 +221,21 @@ ON CONFLICT (action, key) DO UPDATE SET \
   expires_at = {refilled} + ($3 - CASE WHEN {avail} > 0 THEN {avail} - 1 ELSE 0 END) * $4 \
 RETURNING refilled_at, granted";
 
+/// [`TAKE`] for an attempt that is right: refill and answer whether an
+/// attempt is left, taking none (what taking one and giving it back comes
+/// to, in one statement that locks the bucket as a take does, so that it
+/// waits for the takes before it and they for it). A new bucket is full
+/// and expires at once. Same parameters.
+const CHECK: &str = "\
+INSERT INTO rate_limits (action, key, tokens, refilled_at, granted, expires_at) \
+VALUES ($1, $2, $3, $5, 1, $5) \
+ON CONFLICT (action, key) DO UPDATE SET \
+  tokens = {avail}, \
+  refilled_at = {refilled}, \
+  granted = CASE WHEN {avail} > 0 THEN 1 ELSE 0 END, \
+  expires_at = {refilled} + ($3 - {avail}) * $4 \
+RETURNING refilled_at, granted";
+
 /// Whole intervals since the last refill (never negative: two instances'
 /// clocks may differ a little).
 const GAINED: &str = "(CASE WHEN $5 > rate_limits.refilled_at \
@@ -234,11 +249,16 @@ UPDATE rate_limits SET \
 WHERE action = $1 AND key = $2";
 
 fn take_sql() -> String {
+    bucket_sql(TAKE)
+}
+
+fn bucket_sql(template: &str) -> String {
     let sum = format!("(rate_limits.tokens + {GAINED})");
     let avail = format!("(CASE WHEN {sum} > $3 THEN $3 ELSE {sum} END)");
     let refilled =
         format!("(CASE WHEN {sum} >= $3 THEN $5 ELSE rate_limits.refilled_at + {GAINED} * $4 END)");
-    TAKE.replace("{avail}", &avail)
+    template
+        .replace("{avail}", &avail)
         .replace("{refilled}", &refilled)
 }
 
@@ -254,7 +274,25 @@ fn dialect(conn: &DbConn, sql: &str) -> String {
 /// Takes one attempt from `key`'s bucket at `now`. Run it before anything
 /// the attempt is about is read; a refused attempt takes nothing.
 pub fn take(conn: &mut DbConn, key: &Key, a: Allowance, now: i64) -> QueryResult<Verdict> {
-    let sql = dialect(conn, &take_sql());
+    run_bucket(conn, &take_sql(), key, a, now)
+}
+
+/// Whether `key` has an attempt left at `now`, taking none: for an
+/// attempt already known to be right, where taking one and giving it back
+/// would come to the same (see [`CHECK`]). Run in the transaction that
+/// answers the attempt.
+pub fn check(conn: &mut DbConn, key: &Key, a: Allowance, now: i64) -> QueryResult<Verdict> {
+    run_bucket(conn, &bucket_sql(CHECK), key, a, now)
+}
+
+fn run_bucket(
+    conn: &mut DbConn,
+    sql: &str,
+    key: &Key,
+    a: Allowance,
+    now: i64,
+) -> QueryResult<Verdict> {
+    let sql = dialect(conn, sql);
     macro_rules! run {
         ($c:expr) => {
             diesel::sql_query(sql)
@@ -396,6 +434,11 @@ impl Limiter {
             }
         }
         Ok(verdict)
+    }
+
+    /// [`check`] with this limiter's allowance for the key.
+    pub fn check(&self, c: &mut DbConn, key: &Key, now: i64) -> QueryResult<Verdict> {
+        check(c, key, self.policy.allowance(key.action), now)
     }
 
     pub fn give_back(&self, c: &mut DbConn, key: &Key) -> QueryResult<()> {

@@ -336,16 +336,65 @@ pub fn decide(
     Ok(n == 1)
 }
 
+/// [`decide`] for a pair's confirmation, only while the round it was
+/// entered in (`round_id`, number `round_no`) is still the tournament's
+/// and no later round exists: the check of the round is the write's own
+/// condition, read when the statement runs (under the tournament's lock:
+/// after every round drawn before it), not a read of its own before it.
+/// False when the entry changed, a sheet was confirmed or the round is
+/// over: the caller reads again to say which.
+#[allow(clippy::too_many_arguments)]
+pub fn decide_in_round(
+    conn: &mut DbConn,
+    tid: TournamentId,
+    round_id: RoundId,
+    round_no: i32,
+    seating_id: SeatingId,
+    version: i32,
+    decided_by: EntrySide,
+    now: NaiveDateTime,
+) -> QueryResult<bool> {
+    use diesel::dsl::{exists, not};
+    let same_round = exists(
+        rounds::table
+            .filter(rounds::id.eq(round_id))
+            .filter(rounds::number.eq(round_no)),
+    );
+    let later_round = exists(
+        rounds::table
+            .filter(rounds::tournament_id.eq(tid))
+            .filter(rounds::number.gt(round_no)),
+    );
+    let q = sheet_entries::table
+        .filter(sheet_entries::seating_id.eq(seating_id))
+        .filter(sheet_entries::version.eq(version))
+        .filter(sheet_entries::status.ne(EntryStatus::Confirmed.as_str()))
+        .filter(same_round)
+        .filter(not(later_round));
+    let n = diesel::update(q)
+        .set((
+            sheet_entries::status.eq(EntryStatus::Confirmed),
+            sheet_entries::note.eq(""),
+            sheet_entries::decided_by.eq(Some(decided_by.as_str())),
+            sheet_entries::decided_at.eq(Some(now)),
+        ))
+        .execute(conn)?;
+    Ok(n == 1)
+}
+
 /// Writes a confirmed sheet into `sheets` (what the standings read), with
 /// no user: a pair confirmed it.
-/// False when the table already has a counted sheet (a concurrent save).
+/// False when the table already has a counted sheet (a save committed
+/// before the caller took the tournament's lock). No savepoint: on
+/// PostgreSQL a false leaves the transaction failed, and the caller rolls
+/// it back whole.
 pub fn insert_counted_sheet(
     conn: &mut DbConn,
     seating_id: SeatingId,
     write: &SheetWrite,
     now: NaiveDateTime,
 ) -> QueryResult<bool> {
-    let inserted = conn.transaction(|c| insert_sheet_row(c, seating_id, write, now));
+    let inserted = insert_sheet_row(conn, seating_id, write, now);
     match inserted {
         Ok(_) => Ok(true),
         Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => Ok(false),
@@ -413,18 +462,6 @@ pub fn bump_revision(conn: &mut DbConn, tid: TournamentId) -> QueryResult<bool> 
         .set(tournaments::revision.eq(tournaments::revision + 1))
         .execute(conn)?;
     Ok(n > 0)
-}
-
-/// A shared lock on a tournament's row until the end of the transaction
-/// (PostgreSQL: `FOR SHARE`; SQLite's write lock is already held).
-pub fn share_lock(conn: &mut DbConn, tid: TournamentId) -> QueryResult<()> {
-    if let DbConn::Postgres(_) = conn {
-        use diesel::connection::SimpleConnection;
-        conn.batch_execute(&format!(
-            "SELECT 1 FROM tournaments WHERE id = {tid} FOR SHARE"
-        ))?;
-    }
-    Ok(())
 }
 
 // ---- one answer per submission ----

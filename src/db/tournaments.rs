@@ -217,6 +217,47 @@ pub fn find(conn: &mut DbConn, id: TournamentId) -> QueryResult<Option<Tournamen
         .optional()
 }
 
+/// Bumps a tournament's revision (a row lock on PostgreSQL) and returns
+/// the row as it is now, in the same statement (one round trip under the
+/// lock); `None`: no such tournament.
+pub fn bump_revision_returning(
+    conn: &mut DbConn,
+    tid: TournamentId,
+) -> QueryResult<Option<TournamentRow>> {
+    macro_rules! run {
+        ($c:expr) => {
+            diesel::update(tournaments::table.find(tid))
+                .set(tournaments::revision.eq(tournaments::revision + 1))
+                .returning(TournamentRow::as_returning())
+                .get_result($c)
+                .optional()
+        };
+    }
+    match conn {
+        DbConn::Postgres(c) => run!(c),
+        DbConn::Sqlite(c) => run!(c),
+    }
+}
+
+/// A tournament's row, read under a shared lock held until the end of the
+/// transaction (PostgreSQL: `FOR SHARE`, in the same statement; SQLite's
+/// write lock is already held).
+pub fn find_for_share(conn: &mut DbConn, tid: TournamentId) -> QueryResult<Option<TournamentRow>> {
+    match conn {
+        DbConn::Postgres(c) => tournaments::table
+            .find(tid)
+            .select(TournamentRow::as_select())
+            .for_share()
+            .first(c)
+            .optional(),
+        DbConn::Sqlite(c) => tournaments::table
+            .find(tid)
+            .select(TournamentRow::as_select())
+            .first(c)
+            .optional(),
+    }
+}
+
 pub fn list(conn: &mut DbConn) -> QueryResult<Vec<TournamentRow>> {
     tournaments::table
         .order((tournaments::starts_at.desc(), tournaments::id.desc()))

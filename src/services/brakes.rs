@@ -22,13 +22,15 @@
 //!   attempt back ([`LoginsInFlight`]). A burst of wrong ones still stops
 //!   at the allowance: nothing is checked without an attempt taken.
 //! - A pair code counts against its table from its address; a code that
-//!   names a pair of the table gives its attempt back (also when the round
-//!   is over: the code was right).
+//!   names a pair of the table takes nothing but is answered only when an
+//!   attempt is left (also when the round is over: the code was right),
+//!   checked in the transaction that answers it (`rate_limits::check`,
+//!   what taking one and giving it back comes to, in one statement).
 //! - A table-code lookup counts against its address, in one transaction
-//!   with the lookup itself, and a code that names a table gives its
-//!   attempt back: a burst of guesses gets at most the allowance answered,
-//!   found or not. A code this process has already found for an address
-//!   is not counted again.
+//!   with the lookup itself, and a code that names a table only checks
+//!   that an attempt is left: a burst of guesses gets at most the
+//!   allowance answered, found or not. A code this process has already
+//!   found for an address is not counted again.
 
 use crate::tournament::codes::TableCode;
 use std::collections::{HashMap, HashSet};
@@ -110,6 +112,10 @@ pub fn login_succeeded(
     Ok(limiter.give_back(c, &login_address_key(client))?)
 }
 
+/// How long a refused login looks for logins of the same account and
+/// address granted with it before its refusal stands.
+const SIBLINGS_GRACE: Duration = Duration::from_millis(250);
+
 /// The longest a login refused by the brake waits for the logins of the
 /// same account and address still being checked.
 pub const LOGIN_WAIT: Duration = Duration::from_secs(10);
@@ -186,7 +192,19 @@ impl LoginsInFlight {
         // Registered before looking, so that a login settling in between
         // is not missed.
         settled.as_mut().enable();
-        if !self.busy(&key) || tokio::time::Instant::now() >= until {
+        // The logins granted with this one may not have said so yet: on
+        // SQLite the attempts committed together are answered at once
+        // (`db::group`), and a granted login marks itself as being checked
+        // only when its task runs again. Look again for a moment before
+        // the refusal stands.
+        let grace = tokio::time::Instant::now() + SIBLINGS_GRACE;
+        while !self.busy(&key) {
+            if tokio::time::Instant::now() >= grace.min(until) {
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        if tokio::time::Instant::now() >= until {
             return false;
         }
         tokio::time::timeout_at(until, settled).await.is_ok()
@@ -234,9 +252,17 @@ impl TableLookups {
         found.insert((client, code));
     }
 
-    /// Looks `code` up through the brake of `client`'s address: one write
-    /// transaction takes an attempt, looks the code up and gives the
-    /// attempt back when a table has it.
+    /// Looks `code` up through the brake of `client`'s address: the code
+    /// is looked up, then a code that names no table takes an attempt and
+    /// one that names a table only checks that one is left (taking one
+    /// and giving it back, in one statement), both one statement that
+    /// locks the address's bucket, so that the answers wait for one
+    /// another there in turn and a burst gets at most the allowance
+    /// answered, found or not. Nothing is answered before the bucket's
+    /// verdict. On PostgreSQL the statement commits alone without waiting
+    /// for the disk (`Db::autocommit`): a whole hall behind one address
+    /// looks its codes up one after the other on that row, each holding
+    /// it for one statement, and a crash forgets at most a few counts.
     pub async fn check(
         &self,
         db: &Db,
@@ -252,22 +278,23 @@ impl TableLookups {
         let now = db.clock().now_ms();
         let c2 = code.clone();
         let outcome = db
-            .write(move |c| -> Result<Lookup, DbError> {
-                if let Verdict::Refused { retry_after } =
+            .autocommit(move |c| -> Result<Lookup, DbError> {
+                let found = tsdb::find_table(c, &c2)?.is_some();
+                let verdict = if found {
+                    limiter.check(c, &key, now)?
+                } else {
                     limiter.take_all(c, std::slice::from_ref(&key), now)?
-                {
-                    return Ok(Lookup::Refused {
+                };
+                Ok(match verdict {
+                    Verdict::Refused { retry_after } => Lookup::Refused {
                         wait_seconds: wait_seconds(retry_after),
-                    });
-                }
-                if tsdb::find_table(c, &c2)?.is_some() {
-                    limiter.give_back(c, &key)?;
-                    return Ok(Lookup::Found);
-                }
-                Ok(Lookup::Unknown)
+                    },
+                    Verdict::Granted if found => Lookup::Found,
+                    Verdict::Granted => Lookup::Unknown,
+                })
             })
             .await?;
-        db.prune_attempts_when_due().await;
+        db.prune_attempts_in_background();
         if outcome == Lookup::Found {
             self.remember(client, code);
         }

@@ -11,7 +11,9 @@
 //! one wave of every EW pair confirming the version it was shown
 //! (`confirmTableSheet`) at once. Per wave: count, p50, p99, max (ms, each
 //! request from its send to its whole answer) and errors (any status but
-//! 200, or no answer).
+//! 200, or no answer). Then a third wave, the floor: the same phones send
+//! the same bodies at once to a path no route takes (404 expected), what
+//! 300 requests at once cost on this machine before any use case runs.
 
 use std::time::{Duration, Instant};
 
@@ -215,7 +217,12 @@ async fn tables(o: &Options, tid: i64) -> anyhow::Result<Vec<Table>> {
 }
 
 /// Sends every request of a wave at once; each answer timed from its send.
-async fn wave(c: &reqwest::Client, requests: Vec<(String, Value)>) -> (Wave, Vec<Option<Value>>) {
+/// An answer counts as an error unless its status is `ok_status`.
+async fn wave(
+    c: &reqwest::Client,
+    requests: Vec<(String, Value)>,
+    ok_status: u16,
+) -> (Wave, Vec<Option<Value>>) {
     let start = std::sync::Arc::new(tokio::sync::Barrier::new(requests.len()));
     let mut tasks = Vec::new();
     for (url, body) in requests {
@@ -244,7 +251,7 @@ async fn wave(c: &reqwest::Client, requests: Vec<(String, Value)>) -> (Wave, Vec
         match t.await {
             Ok((d, (status, v))) => {
                 w.ms.push(d.as_secs_f64() * 1e3);
-                if status == 200 {
+                if status == ok_status {
                     answers.push(Some(v));
                 } else {
                     w.errors.push(format!("{status} {v}"));
@@ -295,7 +302,7 @@ pub async fn run(o: &Options) -> anyhow::Result<()> {
             )
         })
         .collect();
-    let (entered, answers) = wave(&phone, entries).await;
+    let (entered, answers) = wave(&phone, entries, 200).await;
     let confirmations: Vec<(String, Value)> = tables
         .iter()
         .zip(&answers)
@@ -310,7 +317,21 @@ pub async fn run(o: &Options) -> anyhow::Result<()> {
             )
         })
         .collect();
-    let (confirmed, _) = wave(&phone, confirmations).await;
+    let (confirmed, _) = wave(&phone, confirmations, 200).await;
+    // The floor: the same phones send the same bodies at the same moment
+    // to a path no route takes (404 from the API, through every layer of
+    // the server but no handler and no database): what the client, the
+    // HTTP and the machine cost before a use case does anything.
+    let nothing: Vec<(String, Value)> = tables
+        .iter()
+        .map(|t| {
+            (
+                format!("{}/api/v1/no-such-path", o.url),
+                json!({"pair_code": t.ew, "agree": true, "entry_version": 1}),
+            )
+        })
+        .collect();
+    let (floor, _) = wave(&phone, nothing, 404).await;
 
     // Every confirmed sheet counts.
     let round = api(
@@ -330,7 +351,11 @@ pub async fn run(o: &Options) -> anyhow::Result<()> {
         "{:<10} {:<13} {:>6} {:>9} {:>9} {:>9} {:>7}",
         "database", "wave", "count", "p50_ms", "p99_ms", "max_ms", "errors"
     );
-    for (name, w) in [("entries", &entered), ("confirms", &confirmed)] {
+    for (name, w) in [
+        ("entries", &entered),
+        ("confirms", &confirmed),
+        ("floor (404)", &floor),
+    ] {
         println!(
             "{:<10} {:<13} {:>6} {:>9.1} {:>9.1} {:>9.1} {:>7}",
             o.label,

@@ -10,9 +10,11 @@
 //! codes (429 [`ServiceError::Throttled`]), then a wrong pair code (403
 //! [`Refusal::PairCodeWrong`](crate::services::Refusal::PairCodeWrong)), then a round that is over (409
 //! [`Refusal::RoundClosed`](crate::services::Refusal::RoundClosed)), then the rest. Every pair code typed at a table is counted per (table code,
-//! client address) by the one limiter (`services::brakes`), in a write of
-//! its own that commits before the code is looked at, so that a burst of
-//! guesses gets at most the allowance checked.
+//! client address) by the one limiter (`services::brakes`): nothing is
+//! answered before the brake's verdict, a wrong code takes an attempt and
+//! a right one checks that one is left (`seat::with_seat`), both locking
+//! the bucket, so that a burst of guesses gets at most the allowance
+//! answered.
 
 use super::{Loaded, ServiceError};
 use crate::db::table_side as tsdb;
@@ -78,13 +80,14 @@ pub(super) fn table_history(
 }
 
 /// A tournament's state as one table needs it: its settings, status and
-/// rounds, and of its pairs only the two of `seating` (in a team
-/// tournament with their teams). A table-side request reads this
-/// rather than the whole field: 300 tables at once each read 2 pairs, not
-/// 600.
+/// rounds (as the caller read them: not read twice), and of its pairs only
+/// the two of `seating` (in a team tournament with their teams). A
+/// table-side request reads this rather than the whole field: 300 tables
+/// at once each read 2 pairs, not 600.
 pub(super) fn load_for_table(
     c: &mut DbConn,
     t: crate::db::tournaments::TournamentRow,
+    rounds: Vec<crate::db::rounds::RoundRow>,
     seating: &Seating,
 ) -> Result<Loaded, ServiceError> {
     let ids: Vec<crate::ids::PairId> = [seating.ns_pair, seating.ew_pair]
@@ -92,7 +95,6 @@ pub(super) fn load_for_table(
         .flatten()
         .collect();
     let pairs = crate::db::pairs::pairs_by_ids(c, t.id, &ids)?;
-    let rounds = crate::db::rounds::list_rounds(c, t.id)?;
     let teams = if t.kind == crate::tournament_file::FileKind::Teams {
         crate::db::teams::list_teams(c, t.id)?
     } else {

@@ -2,8 +2,6 @@
 
 use std::net::IpAddr;
 
-use diesel::Connection;
-
 use super::{load_for_table, round_over, table_history, PairCode, TableCode};
 use crate::db::rate_limits::Verdict;
 use crate::db::table_side as tsdb;
@@ -39,7 +37,8 @@ pub(super) fn seat(
     let (tid, table_no) = tsdb::find_table(c, table_code.as_str())?
         .ok_or(ServiceError::refused(Refusal::TableNotFound))?;
     let t = tdb::find(c, tid)?.ok_or(ServiceError::refused(Refusal::TableNotFound))?;
-    let rounds = crate::services::view::rounds(&crate::db::rounds::list_rounds(c, tid)?)?;
+    let round_rows = crate::db::rounds::list_rounds(c, tid)?;
+    let rounds = crate::services::view::rounds(&round_rows)?;
     if pair_code.is_empty() {
         return Err(ServiceError::refused(Refusal::PairCodeWrong));
     }
@@ -71,7 +70,7 @@ pub(super) fn seat(
         (_, Some(p)) => (Line::Ew, p),
         _ => return Err(ServiceError::refused(Refusal::PairCodeWrong)),
     };
-    let l = load_for_table(c, t, &seating)?;
+    let l = load_for_table(c, t, round_rows, &seating)?;
     let pair = l
         .pair(Some(pair_id))
         .cloned()
@@ -117,10 +116,13 @@ pub(super) enum Lock {
 
 /// Takes the tournament's lock (on SQLite the file's write lock is already
 /// held by `Db::write`) and re-reads what may have changed since [`seat`]
-/// read it: the status, the settings and the rounds. A round closed
-/// meanwhile rolls the write back.
+/// read it: the status and the settings (from the row the lock's own
+/// statement returns) and, under [`Lock::Shared`], the rounds. A round
+/// closed meanwhile rolls the write back. Under [`Lock::Revision`] (a
+/// confirmation) the rounds are checked by the confirmation's write itself
+/// (`table_side::decide_in_round`), one statement fewer under the lock.
 pub(super) fn relock(c: &mut DbConn, s: &mut Seat, lock: Lock) -> Result<(), ServiceError> {
-    match lock {
+    let t = match lock {
         Lock::Revision => {
             // The row lock is held from here to the commit: the commit
             // does not wait for the disk under it (PostgreSQL), `Db::write`
@@ -128,36 +130,43 @@ pub(super) fn relock(c: &mut DbConn, s: &mut Seat, lock: Lock) -> Result<(), Ser
             // confirmations at once then wait for one another's few
             // statements, not for 300 flushes in a row.
             crate::db::commit_lazily(c, crate::db::Lazy::FlushBeforeAnswer)?;
-            if !tsdb::bump_revision(c, s.l.t.id)? {
-                return Err(ServiceError::refused(Refusal::TableNotFound));
-            }
+            let t = tdb::bump_revision_returning(c, s.l.t.id)?
+                .ok_or(ServiceError::refused(Refusal::TableNotFound))?;
+            // Published by `Db::write` after the commit, as `services::lock`
+            // does: without it this process kept serving the public pages of
+            // the revision before the confirmation.
+            crate::db::revisions::note_bump(t.id, t.revision);
+            t
         }
-        Lock::Shared => tsdb::share_lock(c, s.l.t.id)?,
-    }
-    let t = tdb::find(c, s.l.t.id)?.ok_or(ServiceError::refused(Refusal::TableNotFound))?;
-    if lock == Lock::Revision {
-        // Published by `Db::write` after the commit, as `services::lock`
-        // does: without it this process kept serving the public pages of
-        // the revision before the confirmation.
-        crate::db::revisions::note_bump(t.id, t.revision);
-    }
+        Lock::Shared => tdb::find_for_share(c, s.l.t.id)?
+            .ok_or(ServiceError::refused(Refusal::TableNotFound))?,
+    };
     s.l.settings = t
         .settings()
         .map_err(|e| ServiceError::corrupt(format!("tournament {}: settings: {e}", t.id)))?;
-    s.l.rounds = crate::services::view::rounds(&crate::db::rounds::list_rounds(c, t.id)?)?;
+    if lock == Lock::Shared {
+        s.l.rounds = crate::services::view::rounds(&crate::db::rounds::list_rounds(c, t.id)?)?;
+    }
     s.l.t = crate::services::view::Tournament::of(&t)?;
     s.l.status = s.l.t.status;
     ensure_open(s)
 }
 
-/// Runs a table-side write in three steps: the brake takes an attempt from
-/// the (table, address) allowance in a short write of its own (refused:
-/// nothing is looked at; a right code gives it back), the table, the code and the round are found with
-/// a read (many at once), then the write reads the table's rows, takes the
-/// tournament's lock ([`relock`], which checks the round again) and
-/// writes, so that the lock is held briefly (40 tables answering at once
-/// wait on it in turn). Writes are also guarded row by row (entry
-/// versions, unique keys).
+/// Runs a table-side write in two steps: the table, the code and the
+/// round are found with a read (many at once), then the write checks the
+/// brake, reads the table's rows, takes the tournament's lock ([`relock`],
+/// which checks the round again) and writes, so that the lock is held
+/// briefly. Writes are also guarded row by row (entry versions, unique
+/// keys).
+///
+/// The brake on pair codes (per table and address): nothing is answered
+/// before its verdict. A wrong code takes an attempt (a write of its own,
+/// committed); a right one only checks, in the transaction that answers
+/// it, that an attempt is left, which is what taking one and giving it
+/// back came to (`rate_limits::check`). Both lock the bucket, so the
+/// guesses at one table from one address are answered in turn and a burst
+/// gets at most the allowance answered, right or wrong, as before; the
+/// right code's write no longer waits for a write of its own first.
 pub(super) async fn with_seat<T: Send + 'static>(
     db: &Db,
     table_code: TableCode,
@@ -167,40 +176,46 @@ pub(super) async fn with_seat<T: Send + 'static>(
     f: impl FnOnce(&mut DbConn, &mut Seat) -> Result<T, ServiceError> + Send + 'static,
 ) -> Result<T, ServiceError> {
     let key = crate::services::brakes::pair_code_key(&table_code, client);
-    if let Verdict::Refused { retry_after } = db.take_attempts(vec![key.clone()]).await? {
-        return Err(ServiceError::Throttled {
-            wait_seconds: crate::services::brakes::wait_seconds(retry_after),
-        });
-    }
+    let throttled = |retry_after| ServiceError::Throttled {
+        wait_seconds: crate::services::brakes::wait_seconds(retry_after),
+    };
     let found = db
         .read(move |c| seat(c, &table_code, &pair_code, round))
         .await;
+    let limiter = db.limiter();
+    let now = db.clock().now_ms();
     let mut s = match found {
         Ok(s) => s,
-        Err(e)
-            if matches!(
-                e.refusal(),
-                Some(Refusal::PairCodeWrong | Refusal::TableNotFound)
-            ) =>
-        {
-            return Err(e)
+        Err(e) if e.refusal() == Some(Refusal::TableNotFound) => return Err(e),
+        Err(e) if e.refusal() == Some(Refusal::PairCodeWrong) => {
+            return match db.take_attempts(vec![key]).await? {
+                Verdict::Refused { retry_after } => Err(throttled(retry_after)),
+                Verdict::Granted => Err(e),
+            };
         }
         Err(e) => {
-            // The code was right (the round is over, entry is off): the
-            // attempt goes back.
-            db.give_back_attempt(key).await?;
-            return Err(e);
+            // The code was right (the round is over, entry is off).
+            let verdict = db
+                .write(move |c| -> Result<Verdict, ServiceError> {
+                    crate::db::commit_lazily(c, crate::db::Lazy::Forgettable)?;
+                    Ok(limiter.check(c, &key, now)?)
+                })
+                .await?;
+            return match verdict {
+                Verdict::Refused { retry_after } => Err(throttled(retry_after)),
+                Verdict::Granted => Err(e),
+            };
         }
     };
     // `f` reads the table, calls `relock` and then writes: the tournament's
     // lock is taken before any row of the table is written (the order every
-    // use case takes its locks in), and held only for the writes. The right
-    // code's attempt goes back in the same transaction, kept when `f`
-    // refuses (its own writes are undone in a savepoint).
-    let limiter = db.limiter();
-    db.write(move |c| -> Result<Result<T, ServiceError>, ServiceError> {
-        limiter.give_back(c, &key)?;
-        Ok(c.transaction(|c| f(c, &mut s)))
+    // use case takes its locks in), and held only for the writes. A
+    // refusal rolls the transaction back whole (the check changed nothing).
+    db.write(move |c| -> Result<T, ServiceError> {
+        if let Verdict::Refused { retry_after } = limiter.check(c, &key, now)? {
+            return Err(throttled(retry_after));
+        }
+        f(c, &mut s)
     })
-    .await?
+    .await
 }

@@ -1,7 +1,7 @@
 //! A pair's submissions: entering a sheet, the other pair's answer (confirming exactly the entry it read, or disputing it), and one answer per submission (idempotency keys).
 
 use super::judge::judge;
-use super::seat::{relock, with_seat, Lock, Seat};
+use super::seat::{ensure_open, relock, with_seat, Lock, Seat};
 use std::net::IpAddr;
 use std::time::Duration;
 
@@ -267,6 +267,21 @@ pub async fn enter_sheet(
     once(db, key, run).await
 }
 
+/// Why a confirmation's write found nothing to confirm, read again under
+/// the tournament's lock: a sheet counted meanwhile, the round over, or
+/// the entry changed.
+fn not_decided(c: &mut DbConn, s: &mut Seat) -> ServiceError {
+    let mut why = || -> Result<ServiceError, ServiceError> {
+        if sdb::sheet_for(c, s.seating.id)?.is_some() {
+            return Ok(ServiceError::refused(Refusal::AlreadyConfirmed));
+        }
+        s.l.rounds = crate::services::view::rounds(&crate::db::rounds::list_rounds(c, s.l.t.id)?)?;
+        ensure_open(s)?;
+        Ok(ServiceError::refused(Refusal::EntryChanged))
+    };
+    why().unwrap_or_else(|e| e)
+}
+
 /// What the other pair answers: `agree` confirms the entry it saw
 /// (`entry_version`), otherwise it disputes it with a note.
 #[derive(Debug, Clone, Default)]
@@ -367,15 +382,26 @@ pub async fn confirm(
         }
         relock(c, s, if agree { Lock::Revision } else { Lock::Shared })?;
         let status = if agree {
+            // Conditional on the version the pair saw (a replacement that
+            // won the race rolls this confirmation back) and on the round
+            // still open (`relock` left that to this statement).
+            let side = EntrySide::from(s.line);
+            let (tid, round_id) = (s.l.t.id, s.round.id);
+            if !tsdb::decide_in_round(
+                c,
+                tid,
+                round_id,
+                s.round.number,
+                s.seating.id,
+                seen,
+                side,
+                now,
+            )? {
+                return Err(not_decided(c, s));
+            }
             let write = counted_write(&sheet, &report, false, String::new())?;
             if !tsdb::insert_counted_sheet(c, s.seating.id, &write, now)? {
                 return Err(ServiceError::refused(Refusal::AlreadyConfirmed));
-            }
-            // Conditional on the version the pair saw: a replacement that
-            // won the race rolls this confirmation back.
-            let side = EntrySide::from(s.line);
-            if !tsdb::decide(c, s.seating.id, seen, EntryStatus::Confirmed, side, "", now)? {
-                return Err(ServiceError::refused(Refusal::EntryChanged));
             }
             TableStatus::Confirmed
         } else {

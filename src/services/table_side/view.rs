@@ -89,7 +89,8 @@ pub(super) fn view_on(
     let (tid, table_no) =
         tsdb::find_table(c, code.as_str())?.ok_or(ServiceError::refused(Refusal::TableNotFound))?;
     let t = tdb::find(c, tid)?.ok_or(ServiceError::refused(Refusal::TableNotFound))?;
-    let rounds = crate::services::view::rounds(&crate::db::rounds::list_rounds(c, tid)?)?;
+    let round_rows = crate::db::rounds::list_rounds(c, tid)?;
+    let rounds = crate::services::view::rounds(&round_rows)?;
     let history = table_history(c, tid, &rounds, table_no)?;
     let chosen = round
         .and_then(|n| history.iter().find(|(r, _)| r.number == n))
@@ -98,7 +99,7 @@ pub(super) fn view_on(
         // A code made for a table that has not played yet.
         return Err(ServiceError::refused(Refusal::TableNotFound));
     };
-    let l = load_for_table(c, t, &seating)?;
+    let l = load_for_table(c, t, round_rows, &seating)?;
     let counted = sdb::sheet_for(c, seating.id)?;
     let entry = tsdb::entry_for(c, seating.id)?;
     let mut v = TableView {
