@@ -65,13 +65,13 @@ pub fn list_players(conn: &mut DbConn, tid: TournamentId) -> QueryResult<Vec<Pla
 
 /// Registers players with the next numbers, each linked to the player
 /// directory (in the caller's transaction, holding the directory's lock);
-/// their numbers.
+/// their ids and numbers.
 pub fn insert_players(
     conn: &mut DbConn,
     tid: TournamentId,
     players: &[Player],
     now: NaiveDateTime,
-) -> QueryResult<Vec<i32>> {
+) -> QueryResult<Vec<(IndividualPlayerId, i32)>> {
     if players.is_empty() {
         return Ok(Vec::new());
     }
@@ -85,7 +85,7 @@ pub fn insert_players(
     for p in players {
         number += 1;
         let person = super::people::find_or_create(conn, p.surname(), p.name(), p.card(), now)?;
-        diesel::insert_into(individual_players::table)
+        let id: IndividualPlayerId = diesel::insert_into(individual_players::table)
             .values((
                 individual_players::tournament_id.eq(tid),
                 individual_players::number.eq(number),
@@ -98,8 +98,9 @@ pub fn insert_players(
                 individual_players::no_show.eq(false),
                 individual_players::created_at.eq(now),
             ))
-            .execute(conn)?;
-        numbers.push(number);
+            .returning(individual_players::id)
+            .get_result(conn)?;
+        numbers.push((id, number));
     }
     Ok(numbers)
 }
@@ -257,12 +258,7 @@ pub fn ensure_codes(conn: &mut DbConn, tid: TournamentId) -> QueryResult<()> {
     let mut taken: std::collections::HashSet<String> =
         rows.iter().filter_map(|p| p.code.clone()).collect();
     for p in rows.iter().filter(|p| p.code.is_none()) {
-        let fresh = loop {
-            let c = super::table_side::new_pair_code();
-            if taken.insert(c.clone()) {
-                break c;
-            }
-        };
+        let fresh = super::table_side::fresh_pair_code(&mut taken);
         diesel::update(
             individual_players::table
                 .find(p.id)

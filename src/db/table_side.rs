@@ -40,6 +40,17 @@ pub fn new_pair_code() -> String {
     format!("{n:0width$}", width = PAIR_CODE_DIGITS as usize)
 }
 
+/// A new pair code not in `taken` (pairs, teams and players alike), added
+/// to it.
+pub fn fresh_pair_code(taken: &mut std::collections::HashSet<String>) -> String {
+    loop {
+        let c = new_pair_code();
+        if taken.insert(c.clone()) {
+            return c;
+        }
+    }
+}
+
 /// The table codes of a tournament: (table number, code), by table.
 pub fn table_codes_of(conn: &mut DbConn, tid: TournamentId) -> QueryResult<Vec<(i32, String)>> {
     table_codes::table
@@ -140,12 +151,7 @@ pub fn ensure_codes(
         if code.is_some() {
             continue;
         }
-        let fresh = loop {
-            let c = new_pair_code();
-            if taken.insert(c.clone()) {
-                break c;
-            }
-        };
+        let fresh = fresh_pair_code(&mut taken);
         diesel::update(pairs::table.find(id).filter(pairs::code.is_null()))
             .set(pairs::code.eq(fresh))
             .execute(conn)?;

@@ -250,12 +250,7 @@ pub fn ensure_codes(conn: &mut DbConn, tid: TournamentId) -> QueryResult<()> {
     let mut taken: std::collections::HashSet<String> =
         rows.iter().filter_map(|t| t.code.clone()).collect();
     for t in rows.iter().filter(|t| t.code.is_none()) {
-        let fresh = loop {
-            let c = super::table_side::new_pair_code();
-            if taken.insert(c.clone()) {
-                break c;
-            }
-        };
+        let fresh = super::table_side::fresh_pair_code(&mut taken);
         diesel::update(teams::table.find(t.id).filter(teams::code.is_null()))
             .set(teams::code.eq(fresh))
             .execute(conn)?;

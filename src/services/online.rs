@@ -332,16 +332,12 @@ fn register(
             ))
         }
         Entrant::Player(p) => {
-            let numbers =
-                crate::db::individual::insert_players(c, tid, std::slice::from_ref(p), now)?;
-            let number = numbers
-                .first()
-                .copied()
-                .ok_or_else(|| ServiceError::corrupt("player not inserted"))?;
-            let player = crate::db::individual::list_players(c, tid)?
-                .iter()
-                .find(|r| r.number == number)
-                .map(|r| r.id.0);
+            let (id, number) =
+                crate::db::individual::insert_players(c, tid, std::slice::from_ref(p), now)?
+                    .first()
+                    .copied()
+                    .ok_or_else(|| ServiceError::corrupt("player not inserted"))?;
+            let player = Some(id.0);
             Ok((
                 Holder {
                     player,

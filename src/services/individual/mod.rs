@@ -115,7 +115,7 @@ pub async fn register(
         ensure_room(&t, 1)?;
         let number = inddb::insert_players(c, tid, std::slice::from_ref(&player), now)?
             .first()
-            .copied()
+            .map(|(_, number)| *number)
             .ok_or_else(|| ServiceError::corrupt("player not inserted"))?;
         audit::record(
             c,
